@@ -1,0 +1,176 @@
+// loadConfig(env, argv): environment first, then --dashed-flags (the flag wins, DECISIONS D2),
+// each value coerced and checked against its schema, then the cross-field rules. Pure: the
+// caller passes the environment in; nothing else in the server reads it.
+import { Value } from '@sinclair/typebox/value';
+import type { TSchema } from '@sinclair/typebox';
+import { ConfigSchema, SETTING_NAMES, TOOL_GROUPS, flagName, settingSchema, type SettingName, type Settings, type ToolGroup } from './schema';
+import { normalizeApiUrl } from '../forge/api-url';
+
+export class ConfigError extends Error {
+  constructor(readonly setting: string, problem: string) {
+    super(`${setting}: ${problem}`);
+  }
+}
+
+export interface Config extends Readonly<Settings> {
+  /** FORGE_API_URL entries, normalized to end with /api/v4; the first is the default forge. */
+  readonly forgeApiUrls: readonly string[];
+  /** Tool groups exposed, from FORGE_TOOLSETS and USE_MILESTONE (D13). */
+  readonly toolGroups: ReadonlySet<ToolGroup>;
+  /** Inactivity timeout of sealed session ids, in seconds. */
+  readonly statelessSessionTtlSeconds: number;
+}
+
+const FLAG_TO_SETTING = new Map(SETTING_NAMES.map((name) => [flagName(name), name]));
+
+/** True when argv asks for the settings table instead of a server. */
+export function wantsHelp(argv: readonly string[]): boolean {
+  return argv.includes('--help') || argv.includes('-h');
+}
+
+/** Collects raw string values: environment first, flags override. */
+function rawValues(env: Record<string, string | undefined>, argv: readonly string[]): Map<SettingName, string> {
+  const raw = new Map<SettingName, string>();
+  for (const name of SETTING_NAMES) {
+    const value = env[name];
+    if (value !== undefined && value !== '') raw.set(name, value);
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--help' || arg === '-h') continue;
+    if (!arg.startsWith('--')) throw new ConfigError(arg, 'unexpected argument; settings are given as --name=value');
+    const eq = arg.indexOf('=');
+    const flag = eq === -1 ? arg : arg.slice(0, eq);
+    const name = FLAG_TO_SETTING.get(flag);
+    if (!name) throw new ConfigError(flag, 'unknown flag (see --help)');
+    let value: string;
+    if (eq !== -1) value = arg.slice(eq + 1);
+    else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) value = argv[++i];
+    else if (settingSchema(name).type === 'boolean') value = 'true';
+    else throw new ConfigError(name, `flag ${flag} needs a value`);
+    raw.set(name, value);
+  }
+  return raw;
+}
+
+function coerce(name: SettingName, schema: TSchema, text: string): unknown {
+  switch (schema.type) {
+    case 'boolean': {
+      const v = text.trim().toLowerCase();
+      if (v === 'true' || v === '1') return true;
+      if (v === 'false' || v === '0') return false;
+      throw new ConfigError(name, `must be true, false, 1 or 0 (got "${text}")`);
+    }
+    case 'integer': {
+      if (!/^-?\d+$/.test(text.trim())) throw new ConfigError(name, `must be a whole number (got "${text}")`);
+      return Number(text.trim());
+    }
+    case 'array':
+      return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    default:
+      return text;
+  }
+}
+
+function describeProblem(schema: TSchema, value: unknown, shown: string): string {
+  if (schema.type === 'integer') return `must be between ${schema.minimum} and ${schema.maximum} (got ${shown})`;
+  if (schema.anyOf) return `must be one of ${schema.anyOf.map((s: TSchema) => s.const).join(', ')} (got "${shown}")`;
+  if (schema.minLength) return 'must not be empty';
+  return `invalid value "${shown}"`;
+}
+
+function checkUrl(name: SettingName, value: string | undefined): void {
+  if (value === undefined) return;
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
+  } catch {
+    throw new ConfigError(name, `must be an http(s) URL (got "${value}")`);
+  }
+}
+
+function decodedSecretLength(value: string): number | undefined {
+  if (!/^[A-Za-z0-9_-]+={0,2}$/.test(value)) return undefined;
+  return Buffer.from(value, 'base64url').length;
+}
+
+function checkSecret(name: SettingName, value: string | undefined): void {
+  if (value === undefined) return;
+  const bytes = decodedSecretLength(value);
+  if (bytes === undefined) throw new ConfigError(name, 'must be base64url text');
+  if (bytes < 32) throw new ConfigError(name, `must decode to at least 32 bytes (got ${bytes})`);
+}
+
+function requireSetting(s: Settings, name: SettingName, because: string): void {
+  const value = s[name];
+  if (value === undefined || value === false) throw new ConfigError(name, `required ${because}`);
+}
+
+/** Combinations that cannot work stop start-up (D2). */
+function checkCrossRules(s: Settings): void {
+  if (s.REMOTE_AUTHORIZATION) requireSetting(s, 'STREAMABLE_HTTP', 'when REMOTE_AUTHORIZATION=true');
+  if (s.FORGE_MCP_OAUTH) {
+    requireSetting(s, 'STREAMABLE_HTTP', 'when FORGE_MCP_OAUTH=true');
+    requireSetting(s, 'MCP_SERVER_URL', 'when FORGE_MCP_OAUTH=true');
+    requireSetting(s, 'FORGE_OAUTH_CLIENT_ID', 'when FORGE_MCP_OAUTH=true');
+  }
+  if (s.ENABLE_DYNAMIC_API_URL) {
+    requireSetting(s, 'REMOTE_AUTHORIZATION', 'when ENABLE_DYNAMIC_API_URL=true');
+  }
+  if (s.OAUTH_STATELESS_MODE) {
+    requireSetting(s, 'STREAMABLE_HTTP', 'when OAUTH_STATELESS_MODE=true');
+    if (!s.REMOTE_AUTHORIZATION && !s.FORGE_MCP_OAUTH) {
+      throw new ConfigError('REMOTE_AUTHORIZATION', 'required when OAUTH_STATELESS_MODE=true (the static-token arrangement cannot be stateless)');
+    }
+    requireSetting(s, 'OAUTH_STATELESS_SECRET', 'when OAUTH_STATELESS_MODE=true');
+  }
+  checkSecret('OAUTH_STATELESS_SECRET', s.OAUTH_STATELESS_SECRET);
+  checkSecret('OAUTH_STATELESS_SECRET_PREVIOUS', s.OAUTH_STATELESS_SECRET_PREVIOUS);
+  const usesStaticToken = !s.STREAMABLE_HTTP || (!s.REMOTE_AUTHORIZATION && !s.FORGE_MCP_OAUTH);
+  if (usesStaticToken) {
+    const mode = s.STREAMABLE_HTTP ? 'for HTTP without REMOTE_AUTHORIZATION or FORGE_MCP_OAUTH' : 'for stdio (STREAMABLE_HTTP=false)';
+    requireSetting(s, 'FORGE_PERSONAL_ACCESS_TOKEN', mode);
+  }
+  for (const group of s.FORGE_TOOLSETS) {
+    if (group !== 'all' && !(TOOL_GROUPS as readonly string[]).includes(group)) {
+      throw new ConfigError('FORGE_TOOLSETS', `unknown tool group "${group}" (known: ${TOOL_GROUPS.join(', ')}, all)`);
+    }
+  }
+  checkUrl('MCP_SERVER_URL', s.MCP_SERVER_URL);
+  checkUrl('HTTP_PROXY', s.HTTP_PROXY);
+  checkUrl('HTTPS_PROXY', s.HTTPS_PROXY);
+}
+
+function toolGroupsOf(s: Settings): Set<ToolGroup> {
+  const groups = new Set<ToolGroup>(s.FORGE_TOOLSETS.includes('all') ? TOOL_GROUPS : (s.FORGE_TOOLSETS as ToolGroup[]));
+  if (s.USE_MILESTONE) groups.add('milestones');
+  return groups;
+}
+
+export function loadConfig(env: Record<string, string | undefined>, argv: readonly string[] = []): Config {
+  const raw = rawValues(env, argv);
+  const settings: Record<string, unknown> = {};
+  for (const name of SETTING_NAMES) {
+    const schema = settingSchema(name);
+    const text = raw.get(name);
+    const value = text === undefined ? schema.default : coerce(name, schema, text);
+    if (value === undefined) continue;
+    if (!Value.Check(schema, value)) throw new ConfigError(name, describeProblem(schema, value, text ?? String(value)));
+    settings[name] = value;
+  }
+  const s = settings as Settings;
+  if (!Value.Check(ConfigSchema, s)) throw new ConfigError('config', 'invalid settings');
+  checkCrossRules(s);
+  if (s.FORGE_API_URL.length === 0) throw new ConfigError('FORGE_API_URL', 'needs at least one URL');
+  const forgeApiUrls = s.FORGE_API_URL.map((url) => {
+    const normalized = normalizeApiUrl(url);
+    if (!normalized) throw new ConfigError('FORGE_API_URL', `must be http(s) URLs without credentials (got "${url}")`);
+    return normalized;
+  });
+  return Object.freeze({
+    ...s,
+    forgeApiUrls: Object.freeze(forgeApiUrls),
+    toolGroups: toolGroupsOf(s),
+    statelessSessionTtlSeconds: s.OAUTH_STATELESS_SESSION_TTL_SECONDS ?? s.SESSION_TIMEOUT_SECONDS,
+  });
+}

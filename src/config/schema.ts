@@ -1,0 +1,88 @@
+// Every setting of the server, in one TypeBox schema: name, type, default and a one-line
+// description. `loadConfig` reads it, `--help` prints it and docs/configuration.md is generated
+// from it, so a setting exists exactly when it is listed here.
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+const bool = (def: boolean, description: string) => Type.Boolean({ default: def, description });
+const int = (def: number, minimum: number, maximum: number, description: string) =>
+  Type.Integer({ default: def, minimum, maximum, description });
+const optInt = (minimum: number, maximum: number, description: string) =>
+  Type.Optional(Type.Integer({ minimum, maximum, description }));
+const optStr = (description: string, extra: object = {}) => Type.Optional(Type.String({ description, ...extra }));
+// A comma-separated list in the environment; an array once loaded.
+const list = (def: string[] | undefined, description: string) =>
+  def === undefined
+    ? Type.Optional(Type.Array(Type.String(), { description }))
+    : Type.Array(Type.String(), { default: def, description });
+
+export const TOOL_GROUPS = ['milestones', 'branches', 'issues'] as const;
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
+export const ConfigSchema = Type.Object({
+  // Process and HTTP
+  PORT: int(3002, 0, 65535, 'TCP port of the HTTP server.'),
+  HOST: Type.String({ default: '127.0.0.1', minLength: 1, description: 'Address the HTTP server binds to (the container image sets 0.0.0.0).' }),
+  STREAMABLE_HTTP: bool(false, 'Serve MCP over streamable HTTP at /mcp; when false, speak MCP over stdio with FORGE_PERSONAL_ACCESS_TOKEN.'),
+  MAX_REQUEST_BODY_BYTES: int(4 * 1024 * 1024, 1024, 64 * 1024 * 1024, 'Largest accepted /mcp request body in bytes; larger bodies get 413.'),
+  MCP_SERVER_URL: optStr('Public base URL of this server (OAuth issuer; its host is an allowed Origin).', { format: 'url' }),
+  MCP_ALLOWED_ORIGINS: list(undefined, 'Extra allowed Origin hosts or origins for browser clients (comma-separated).'),
+  MCP_TRUST_PROXY: bool(false, 'Take the client IP from the first X-Forwarded-For hop (behind a reverse proxy).'),
+  LOG_LEVEL: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)), { default: 'info', description: 'Lowest level of the JSON log lines written to stderr.' }),
+
+  // Authorization and sessions
+  REMOTE_AUTHORIZATION: bool(false, 'Every caller sends its own forge token (Authorization: Bearer, Private-Token or JOB-TOKEN); needs STREAMABLE_HTTP.'),
+  FORGE_PERSONAL_ACCESS_TOKEN: optStr('Static forge token for stdio and for HTTP without remote authorization or OAuth.', { secret: true }),
+  SESSION_TIMEOUT_SECONDS: int(3600, 1, 30 * 86400, 'An authenticated session expires after this many seconds without a request.'),
+  MAX_SESSIONS: int(1000, 1, 1_000_000, 'Most concurrent sessions; a further initialize gets 503 "Server capacity reached".'),
+  MAX_REQUESTS_PER_MINUTE: int(60, 1, 1_000_000, 'Requests per minute allowed per client IP on /mcp, per session, and per token on /downloads/*.'),
+
+  // Forge
+  FORGE_API_URL: list(['https://gitlab.com/api/v4'], 'Forge REST API URL(s), comma-separated; the first is the default. A base URL gets /api/v4 appended.'),
+  FORGE_REQUEST_TIMEOUT_MS: int(30000, 100, 600000, 'Timeout of one upstream request in milliseconds (retries included).'),
+  FORGE_TOOLSETS: list(['branches', 'issues'], 'Tool groups to expose: comma-separated ids (milestones, branches, issues) or all.'),
+  USE_MILESTONE: bool(false, 'Legacy switch: adds the milestones tool group.'),
+  FORGE_READ_ONLY_MODE: bool(false, 'Expose read-only tools only, and refuse write tools at call time.'),
+
+  // Dynamic forge URL and upstream pool
+  ENABLE_DYNAMIC_API_URL: bool(false, 'Let each session name its forge in X-Forge-API-URL; needs REMOTE_AUTHORIZATION and STREAMABLE_HTTP.'),
+  FORGE_ALLOWED_HOSTS: list(undefined, 'Extra forge hosts (host[:port], comma-separated) allowed in X-Forge-API-URL.'),
+  FORGE_POOL_MAX_SIZE: int(100, 1, 100000, 'Most upstream pool clients (one per forge API URL); the least recently used idle one is evicted.'),
+  FORGE_POOL_IDLE_TIMEOUT: int(300000, 1000, 86400000, 'Milliseconds after which an idle pool client is removed.'),
+  FORGE_POOL_CLEANUP_INTERVAL: int(60000, 1000, 86400000, 'Milliseconds between sweeps for idle pool clients.'),
+  HTTP_PROXY: optStr('Proxy URL for http:// forge requests.', { format: 'url' }),
+  HTTPS_PROXY: optStr('Proxy URL for https:// forge requests.', { format: 'url' }),
+  NO_PROXY: list(undefined, 'Forge hosts reached without the proxy (comma-separated; a leading dot matches subdomains).'),
+  FORGE_CA_CERT_PATH: optStr('PEM file of extra CA certificates trusted for forge requests (read once at start-up).'),
+  RUNTIME_TLS_REJECT_UNAUTHORIZED: bool(true, 'Set to 0 to disable TLS certificate verification of forge requests (not recommended).'),
+
+  // OAuth mode
+  FORGE_MCP_OAUTH: bool(false, 'OAuth mode: callers sign in through the forge; serves discovery, /register, /authorize, /callback and /token.'),
+  FORGE_OAUTH_CLIENT_ID: optStr('Client id of this server\'s OAuth application at the forge (OAuth mode).'),
+  FORGE_OAUTH_CLIENT_SECRET: optStr('Client secret of that application, if it is confidential (OAuth mode).', { secret: true }),
+  MCP_OAUTH_CONSENT: bool(true, 'Show a consent page before redirecting to the forge (OAuth mode).'),
+
+  // Stateless multi-replica mode
+  OAUTH_STATELESS_MODE: bool(false, 'Carry all session and OAuth state in sealed values so any replica can serve any request.'),
+  OAUTH_STATELESS_SECRET: optStr('Sealing secret shared by all replicas: base64url of at least 32 bytes.', { secret: true }),
+  OAUTH_STATELESS_SECRET_PREVIOUS: optStr('Previous sealing secret, accepted for reading only during a rotation.', { secret: true }),
+  OAUTH_STATELESS_CLIENT_TTL_SECONDS: int(86400, 1, 365 * 86400, 'Maximum age of a signed client_id (v1.cid.).'),
+  OAUTH_STATELESS_PENDING_TTL_SECONDS: int(600, 1, 86400, 'Maximum age of a sealed OAuth state (v1.ps.).'),
+  OAUTH_STATELESS_STORED_TTL_SECONDS: int(120, 1, 86400, 'Maximum age of a sealed proxy code (v1.pc.).'),
+  OAUTH_STATELESS_SESSION_TTL_SECONDS: optInt(1, 30 * 86400, 'Inactivity timeout of a sealed Mcp-Session-Id (v1.sid.); defaults to SESSION_TIMEOUT_SECONDS.'),
+});
+
+export type Settings = Static<typeof ConfigSchema>;
+export type SettingName = keyof Settings;
+export type ToolGroup = (typeof TOOL_GROUPS)[number];
+
+/** The schema of one setting, for coercion, help and docs. */
+export function settingSchema(name: SettingName): TSchema {
+  return ConfigSchema.properties[name] as TSchema;
+}
+
+export const SETTING_NAMES = Object.keys(ConfigSchema.properties) as SettingName[];
+
+/** `OAUTH_STATELESS_MODE` → `--oauth-stateless-mode` (DECISIONS D2). */
+export function flagName(name: SettingName): string {
+  return `--${name.toLowerCase().replaceAll('_', '-')}`;
+}

@@ -1,0 +1,44 @@
+// One forge API URL with the fetch options for its origin (proxy, TLS), built once and reused
+// by every request to it: Bun keeps connections alive per origin by itself, so this object is
+// what the "pool client" of SPEC amounts to.
+
+export interface ForgeEndpointOptions {
+  httpProxy?: string;
+  httpsProxy?: string;
+  noProxy?: readonly string[];
+  /** PEM text of extra trusted CAs, read once at start-up. */
+  caCert?: string;
+  rejectUnauthorized: boolean;
+  timeoutMs: number;
+}
+
+export interface ForgeEndpoint {
+  readonly apiUrl: string;
+  /** Extra options merged into every fetch to this forge. */
+  readonly fetchOptions: Readonly<Record<string, unknown>>;
+  readonly timeoutMs: number;
+}
+
+function bypassesProxy(hostname: string, noProxy: readonly string[] = []): boolean {
+  const host = hostname.toLowerCase();
+  return noProxy.some((raw) => {
+    const entry = raw.toLowerCase().replace(/:\d+$/, '');
+    if (entry === '*') return true;
+    const bare = entry.startsWith('.') ? entry.slice(1) : entry;
+    return host === bare || host.endsWith(`.${bare}`);
+  });
+}
+
+export function createEndpoint(apiUrl: string, options: ForgeEndpointOptions): ForgeEndpoint {
+  const url = new URL(apiUrl);
+  const fetchOptions: Record<string, unknown> = {};
+  const proxy = url.protocol === 'https:' ? options.httpsProxy : options.httpProxy;
+  if (proxy && !bypassesProxy(url.hostname, options.noProxy)) fetchOptions.proxy = proxy;
+  if (url.protocol === 'https:' && (options.caCert || !options.rejectUnauthorized)) {
+    fetchOptions.tls = {
+      rejectUnauthorized: options.rejectUnauthorized,
+      ...(options.caCert ? { ca: options.caCert } : {}),
+    };
+  }
+  return Object.freeze({ apiUrl, fetchOptions: Object.freeze(fetchOptions), timeoutMs: options.timeoutMs });
+}

@@ -1,0 +1,88 @@
+// Entry point: settings → app → serve over HTTP, or speak MCP over stdio. The only place besides
+// src/config that touches the process environment, arguments and exit codes.
+import { readFileSync } from 'node:fs';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { buildCore, createApp, staticTokenCaller, type AppOptions } from './app';
+import { createLogger, type Logger } from './logging/logger';
+import { helpText } from './config/docs';
+import { ConfigError, loadConfig, wantsHelp, type Config } from './config/load';
+import { createMcpServer } from './mcp/server';
+
+/** Exit code for a configuration the server refuses to start with (DECISIONS D2). */
+const EXIT_CONFIG = 2;
+
+function refuse(message: string): never {
+  process.stderr.write(`forge-mcp: ${message}\n`);
+  process.exit(EXIT_CONFIG);
+}
+
+/** Modes listed in the settings whose implementation has not landed in this version. */
+function refuseUnavailableModes(config: Config): void {
+  for (const name of ['FORGE_MCP_OAUTH', 'OAUTH_STATELESS_MODE', 'ENABLE_DYNAMIC_API_URL'] as const) {
+    if (config[name]) refuse(`${name}: this mode is not available in this version yet`);
+  }
+}
+
+function readCaCert(config: Config): string | undefined {
+  if (!config.FORGE_CA_CERT_PATH) return undefined;
+  try {
+    return readFileSync(config.FORGE_CA_CERT_PATH, 'utf8');
+  } catch (error) {
+    refuse(`FORGE_CA_CERT_PATH: cannot read ${config.FORGE_CA_CERT_PATH} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+async function serveHttp(config: Config, options: AppOptions & { logger: Logger }): Promise<void> {
+  const forgeApp = createApp(config, options);
+  const { logger } = options;
+  const server = Bun.serve({
+    hostname: config.HOST,
+    port: config.PORT,
+    // Bun refuses larger bodies itself; /mcp applies the exact limit while streaming.
+    maxRequestBodySize: config.MAX_REQUEST_BODY_BYTES + 64 * 1024,
+    // Long enough for the slowest upstream call plus retries; SSE streams send keep-alives.
+    idleTimeout: Math.min(255, Math.ceil(config.FORGE_REQUEST_TIMEOUT_MS / 1000) + 30),
+    fetch: (request) => forgeApp.handle(request),
+  });
+  logger.info('listening', { url: `http://${config.HOST}:${server.port}`, tools: forgeApp.catalog.tools.length, remote_authorization: config.REMOTE_AUTHORIZATION });
+  const shutdown = async (signal: string) => {
+    logger.info('shutdown', { signal });
+    await server.stop(false);
+    await forgeApp.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+async function serveStdio(config: Config, options: AppOptions & { logger: Logger }): Promise<void> {
+  const core = buildCore(config, options);
+  const server = createMcpServer({ ...core, defaultCaller: staticTokenCaller(config) });
+  await server.connect(new StdioServerTransport());
+  core.logger.info('stdio_ready', { tools: core.catalog.tools.length });
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (wantsHelp(argv)) {
+    process.stdout.write(helpText());
+    return;
+  }
+  let config: Config;
+  try {
+    config = loadConfig(process.env, argv);
+  } catch (error) {
+    if (error instanceof ConfigError) refuse(error.message);
+    throw error;
+  }
+  refuseUnavailableModes(config);
+  const caCert = readCaCert(config);
+  const logger = createLogger(config.LOG_LEVEL);
+  if (!config.RUNTIME_TLS_REJECT_UNAUTHORIZED) {
+    logger.warn('tls_verification_disabled', { setting: 'RUNTIME_TLS_REJECT_UNAUTHORIZED', note: 'forge certificates are not verified' });
+  }
+  if (config.STREAMABLE_HTTP) await serveHttp(config, { caCert, logger });
+  else await serveStdio(config, { caCert, logger });
+}
+
+await main();

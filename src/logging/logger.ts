@@ -1,0 +1,42 @@
+// JSON lines on stderr (stdout belongs to the stdio transport), DECISIONS D5. Callers pass only
+// what may be logged: never a token, secret, sealed value or Authorization header. Session ids
+// appear as a short hash (see sessionTag), never as themselves.
+import { createHash } from 'node:crypto';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+export interface Logger {
+  debug(event: string, fields?: Record<string, unknown>): void;
+  info(event: string, fields?: Record<string, unknown>): void;
+  warn(event: string, fields?: Record<string, unknown>): void;
+  error(event: string, fields?: Record<string, unknown>): void;
+  enabled(level: LogLevel): boolean;
+}
+
+export type LogSink = (line: string) => void;
+
+const stderrSink: LogSink = (line) => process.stderr.write(line);
+
+export function createLogger(minLevel: LogLevel, sink: LogSink = stderrSink): Logger {
+  const min = RANK[minLevel];
+  const write = (level: LogLevel) => (event: string, fields?: Record<string, unknown>) => {
+    if (RANK[level] < min) return;
+    sink(`${JSON.stringify({ level, time: new Date().toISOString(), event, ...fields })}\n`);
+  };
+  return {
+    debug: write('debug'),
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
+    enabled: (level) => RANK[level] >= min,
+  };
+}
+
+/** A logger that drops everything (tests, benchmarks). */
+export const silentLogger: Logger = createLogger('error', () => {});
+
+/** Stable short tag for a session id, so log lines of one session can be grouped. */
+export function sessionTag(sessionId: string): string {
+  return createHash('sha256').update(sessionId).digest('base64url').slice(0, 10);
+}

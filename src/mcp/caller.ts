@@ -1,0 +1,19 @@
+// Who is calling and which forge they talk to: resolved by the HTTP layer (or fixed for stdio)
+// and handed to the SDK per request as authInfo, so tool handlers get it as an explicit value.
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { Credential } from '../forge/credential';
+
+export interface Caller {
+  readonly credential: Credential;
+  readonly apiUrl: string;
+  /** Short hash of the session id, for log lines. */
+  readonly sessionTag?: string;
+}
+
+export function authInfoFor(caller: Caller): AuthInfo {
+  return { token: caller.credential.token, clientId: 'forge-caller', scopes: [], extra: { caller } };
+}
+
+export function callerFrom(authInfo: AuthInfo | undefined): Caller | undefined {
+  return authInfo?.extra?.caller as Caller | undefined;
+}

@@ -1,0 +1,105 @@
+// Branch tools: create, read, list, delete, and the project's default branch.
+import { Type } from '@sinclair/typebox';
+import { defineTool } from '../define';
+import { fillPath } from '../../forge/encode';
+import { ToolError } from '../errors';
+import { pagination, projectId } from '../params';
+import { restTool } from '../rest';
+
+const branchName = Type.String({ minLength: 1, description: 'Branch name, e.g. main or feature/login.' });
+
+export const createBranch = defineTool({
+  name: 'create_branch',
+  title: 'Create branch',
+  description:
+    'Create a branch from a source ref (branch, tag or commit SHA). Without ref the project\'s default branch is used. Fails if the branch already exists or the ref is unknown.',
+  group: 'branches',
+  mode: 'write',
+  endpoint: 'POST /projects/{project_id}/repository/branches',
+  input: Type.Object(
+    {
+      project_id: projectId(),
+      branch: Type.String({ minLength: 1, description: 'Name of the new branch.' }),
+      ref: Type.Optional(Type.String({ minLength: 1, description: 'Source branch, tag or commit SHA (default: the project\'s default branch).' })),
+    },
+    { additionalProperties: false },
+  ),
+  async handler(args, { forge }) {
+    let ref = args.ref;
+    if (!ref) {
+      const project = await forge.json<{ default_branch?: string | null }>({ method: 'GET', path: fillPath('/projects/{project_id}', args) });
+      ref = project?.default_branch ?? undefined;
+      if (!ref) throw new ToolError('validation', 'ref: the project has no default branch (empty repository?); give ref explicitly');
+    }
+    return forge.json({ method: 'POST', path: fillPath('/projects/{project_id}/repository/branches', args), body: { branch: args.branch, ref } });
+  },
+});
+
+export const getBranch = restTool({
+  name: 'get_branch',
+  title: 'Get branch',
+  description: 'Get one branch: its head commit, and whether it is protected, merged or the default branch.',
+  group: 'branches',
+  mode: 'read',
+  input: Type.Object({ project_id: projectId(), branch_name: branchName }, { additionalProperties: false }),
+  rest: { method: 'GET', path: '/projects/{project_id}/repository/branches/{branch_name}' },
+});
+
+export const listBranches = restTool({
+  name: 'list_branches',
+  title: 'List branches',
+  description: 'List a project\'s branches sorted by name, one page at a time. search filters by name (^term and term$ anchor it).',
+  group: 'branches',
+  mode: 'read',
+  input: Type.Object(
+    { project_id: projectId(), search: Type.Optional(Type.String({ description: 'Only branches whose name contains this text.' })), ...pagination },
+    { additionalProperties: false },
+  ),
+  rest: { method: 'GET', path: '/projects/{project_id}/repository/branches', list: true },
+});
+
+export const deleteBranch = restTool({
+  name: 'delete_branch',
+  title: 'Delete branch',
+  description: 'Delete a branch permanently. The forge refuses protected branches and the default branch.',
+  group: 'branches',
+  mode: 'write',
+  destructive: true,
+  input: Type.Object({ project_id: projectId(), branch_name: branchName }, { additionalProperties: false }),
+  rest: {
+    method: 'DELETE',
+    path: '/projects/{project_id}/repository/branches/{branch_name}',
+    empty: (args) => ({ deleted: true, branch_name: args.branch_name }),
+  },
+});
+
+interface Project {
+  id: number;
+  path_with_namespace: string;
+  default_branch: string | null;
+  web_url: string;
+}
+
+export const updateDefaultBranch = defineTool({
+  name: 'update_default_branch',
+  title: 'Set default branch',
+  description: 'Make an existing branch the project\'s default branch (needs Maintainer). Returns the project id, path, default branch and URL.',
+  group: 'branches',
+  mode: 'write',
+  idempotent: true,
+  endpoint: 'PUT /projects/{project_id}',
+  input: Type.Object(
+    { project_id: projectId(), default_branch: Type.String({ minLength: 1, description: 'Name of the branch to make the default.' }) },
+    { additionalProperties: false },
+  ),
+  async handler(args, { forge }) {
+    const project = await forge.json<Project>({ method: 'PUT', path: fillPath('/projects/{project_id}', args), body: { default_branch: args.default_branch } });
+    if (project.default_branch !== args.default_branch) {
+      // Some GitLab versions answer 200 and keep the old default for a branch that does not exist.
+      throw new ToolError('validation', `default_branch: the forge kept "${project.default_branch}"; does branch "${args.default_branch}" exist?`, 200);
+    }
+    return { id: project.id, path_with_namespace: project.path_with_namespace, default_branch: project.default_branch, web_url: project.web_url };
+  },
+});
+
+export const branchCrudTools = [createBranch, getBranch, listBranches, deleteBranch, updateDefaultBranch];

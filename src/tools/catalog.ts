@@ -1,0 +1,90 @@
+// The catalog is the array of every tool plus one pure filter (ARCHITECTURE principle 3). It is
+// built once at start-up: validators compiled, the tools/list payload serialized, so a call does
+// nothing but look up, validate and run.
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolGroup } from '../config/schema';
+import { annotationsOf, type ToolContext, type ToolDefinition } from './define';
+import { ToolError } from './errors';
+import { errorResult, successResult } from './result';
+import { compileValidator, type ArgumentValidator } from './validate';
+import { branchTools } from './branches';
+
+/** Every tool the server knows, in the order tools/list shows them. */
+export const ALL_TOOLS: readonly ToolDefinition[] = [...branchTools];
+
+export interface ToolSelection {
+  groups: ReadonlySet<ToolGroup>;
+  readOnly: boolean;
+}
+
+/** Which tools a deployment exposes (D13): enabled groups, and only reads in read-only mode. */
+export function selectTools(all: readonly ToolDefinition[], selection: ToolSelection): ToolDefinition[] {
+  return all.filter((tool) => selection.groups.has(tool.group) && (!selection.readOnly || tool.mode === 'read'));
+}
+
+/** JSON Schema as clients should see it: TypeBox's symbols and our own `hint` keyword removed. */
+function publicSchema(schema: unknown): Tool['inputSchema'] {
+  return JSON.parse(JSON.stringify(schema, (key, value) => (key === 'hint' ? undefined : value)));
+}
+
+export function toolListing(tool: ToolDefinition): Tool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: publicSchema(tool.input),
+    annotations: annotationsOf(tool),
+  };
+}
+
+/** A JSON-RPC error the SDK passes through with its code (no "MCP error" prefix doubling). */
+export class ProtocolError extends Error {
+  constructor(readonly code: number, message: string) {
+    super(message);
+  }
+}
+
+interface Entry {
+  tool: ToolDefinition;
+  validator: ArgumentValidator;
+}
+
+export class ToolCatalog {
+  readonly tools: readonly ToolDefinition[];
+  /** The tools/list result, built once. */
+  readonly listResult: { tools: Tool[] };
+  private readonly entries = new Map<string, Entry>();
+  private readonly refusedInReadOnly = new Set<string>();
+
+  constructor(all: readonly ToolDefinition[], selection: ToolSelection) {
+    this.tools = selectTools(all, selection);
+    for (const tool of this.tools) this.entries.set(tool.name, { tool, validator: compileValidator(tool.input) });
+    if (selection.readOnly) {
+      for (const tool of all) if (tool.mode === 'write' && selection.groups.has(tool.group)) this.refusedInReadOnly.add(tool.name);
+    }
+    this.listResult = { tools: this.tools.map(toolListing) };
+  }
+
+  has(name: string): boolean {
+    return this.entries.has(name);
+  }
+
+  /** Validates and runs a tool. Tool failures come back as isError results; bugs are thrown. */
+  async call(name: string, args: unknown, context: () => ToolContext): Promise<CallToolResult> {
+    const entry = this.entries.get(name);
+    if (!entry) {
+      if (this.refusedInReadOnly.has(name)) {
+        return errorResult(new ToolError('permission', `${name} changes data and this server runs in read-only mode`));
+      }
+      throw new ProtocolError(-32602, `Unknown tool: ${name}`);
+    }
+    try {
+      const valid = entry.validator.validate(args);
+      entry.tool.check?.(valid as never);
+      return successResult(await entry.tool.handler(valid as never, context()));
+    } catch (error) {
+      if (error instanceof ToolError) return errorResult(error);
+      throw error;
+    }
+  }
+}

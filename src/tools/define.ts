@@ -1,0 +1,59 @@
+// The shape of a tool: one literal holds its name, title, description, group, mode, input schema
+// and handler (ARCHITECTURE principle 1). Annotations are derived from the mode, never listed
+// apart, so a tool's name is spelled in exactly one place.
+import type { Static, TObject } from '@sinclair/typebox';
+import type { ToolGroup } from '../config/schema';
+import type { ForgeClient } from '../forge/client';
+
+export interface ToolContext {
+  /** REST client bound to the caller's credential and chosen forge. */
+  readonly forge: ForgeClient;
+}
+
+export type ToolMode = 'read' | 'write';
+
+export interface ToolDefinition<S extends TObject = TObject> {
+  readonly name: string;
+  readonly title: string;
+  /** Written for an agent choosing a tool: what it does, what it returns, the traps. */
+  readonly description: string;
+  readonly group: ToolGroup;
+  readonly mode: ToolMode;
+  /** Deletes or removes protection: clients should confirm (D14). */
+  readonly destructive?: boolean;
+  /** Repeating the same call has no further effect. Reads are always idempotent. */
+  readonly idempotent?: boolean;
+  readonly input: S;
+  /** The forge endpoint(s) it calls, for the generated tool table. */
+  readonly endpoint?: string;
+  /** Rules the schema cannot express (exclusive or paired parameters); throws invalidArgument. */
+  readonly check?: (args: Static<S>) => void;
+  readonly handler: (args: Static<S>, ctx: ToolContext) => Promise<unknown>;
+}
+
+/**
+ * Identity at run time. The handler's argument type is checked against the schema here; the
+ * result is the erased type the catalog stores, since the catalog validates before calling.
+ */
+export function defineTool<S extends TObject>(definition: ToolDefinition<S>): ToolDefinition {
+  return definition as unknown as ToolDefinition;
+}
+
+export interface ToolAnnotations {
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: true;
+}
+
+export function annotationsOf(tool: ToolDefinition): ToolAnnotations {
+  const read = tool.mode === 'read';
+  return {
+    title: tool.title,
+    readOnlyHint: read,
+    destructiveHint: !read && tool.destructive === true,
+    idempotentHint: read || tool.idempotent === true,
+    openWorldHint: true,
+  };
+}
