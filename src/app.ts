@@ -18,6 +18,8 @@ export interface AppOptions {
   logger?: Logger;
   /** PEM text of FORGE_CA_CERT_PATH, read once by the entry point. */
   caCert?: string;
+  /** Clock for session expiry (tests move it). */
+  now?: () => number;
 }
 
 export interface ForgeApp {
@@ -53,7 +55,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   const { logger, catalog, pool } = buildCore(config, options);
   const fixedCaller = staticTokenCaller(config);
   const callers = config.REMOTE_AUTHORIZATION || !fixedCaller ? remoteCallers(config.forgeApiUrls[0]) : staticCaller(fixedCaller);
-  const sessions = new MemorySessionStore(config.SESSION_TIMEOUT_SECONDS * 1000, Date.now, (session) =>
+  const sessions = new MemorySessionStore(config.SESSION_TIMEOUT_SECONDS * 1000, options.now ?? Date.now, (session) =>
     logger.info('session_expired', { session: session.caller.sessionTag }),
   );
   sessions.startSweeping(Math.min(60_000, config.SESSION_TIMEOUT_SECONDS * 1000));

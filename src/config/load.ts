@@ -75,18 +75,9 @@ function coerce(name: SettingName, schema: TSchema, text: string): unknown {
 function describeProblem(schema: TSchema, value: unknown, shown: string): string {
   if (schema.type === 'integer') return `must be between ${schema.minimum} and ${schema.maximum} (got ${shown})`;
   if (schema.anyOf) return `must be one of ${schema.anyOf.map((s: TSchema) => s.const).join(', ')} (got "${shown}")`;
+  if (schema.format === 'url') return `must be an http(s) URL (got "${shown}")`;
   if (schema.minLength) return 'must not be empty';
   return `invalid value "${shown}"`;
-}
-
-function checkUrl(name: SettingName, value: string | undefined): void {
-  if (value === undefined) return;
-  try {
-    const url = new URL(value);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
-  } catch {
-    throw new ConfigError(name, `must be an http(s) URL (got "${value}")`);
-  }
 }
 
 function decodedSecretLength(value: string): number | undefined {
@@ -136,9 +127,6 @@ function checkCrossRules(s: Settings): void {
       throw new ConfigError('FORGE_TOOLSETS', `unknown tool group "${group}" (known: ${TOOL_GROUPS.join(', ')}, all)`);
     }
   }
-  checkUrl('MCP_SERVER_URL', s.MCP_SERVER_URL);
-  checkUrl('HTTP_PROXY', s.HTTP_PROXY);
-  checkUrl('HTTPS_PROXY', s.HTTPS_PROXY);
 }
 
 function toolGroupsOf(s: Settings): Set<ToolGroup> {

@@ -1,7 +1,16 @@
 // Every setting of the server, in one TypeBox schema: name, type, default and a one-line
 // description. `loadConfig` reads it, `--help` prints it and docs/configuration.md is generated
 // from it, so a setting exists exactly when it is listed here.
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { FormatRegistry, Type, type Static, type TSchema } from '@sinclair/typebox';
+
+FormatRegistry.Set('url', (value) => {
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+});
 
 const bool = (def: boolean, description: string) => Type.Boolean({ default: def, description });
 const int = (def: number, minimum: number, maximum: number, description: string) =>

@@ -36,7 +36,7 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (request: Reque
       sessionId: id,
       maxRequestBodySize: deps.maxBodyBytes,
       onSessionInitialized: () => {
-        session = { id, caller: sessionCaller, server, transport, lastSeen: Date.now() };
+        session = { id, caller: sessionCaller, server, transport, lastSeen: sessions.now() };
         sessions.add(session);
         logger.info('session_opened', { session: sessionCaller.sessionTag, credential: caller.credential.kind });
       },

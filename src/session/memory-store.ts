@@ -19,7 +19,7 @@ export class MemorySessionStore {
 
   constructor(
     private readonly timeoutMs: number,
-    private readonly now: () => number = Date.now,
+    readonly now: () => number = Date.now,
     private readonly onExpired: (session: Session) => void = () => {},
   ) {}
 

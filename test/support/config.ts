@@ -1,0 +1,6 @@
+// Settings for tests: HTTP with remote authorization against the given forge, quiet logs.
+import { loadConfig, type Config } from '../../src/config/load';
+
+export function testConfig(forgeApiUrl: string, overrides: Record<string, string> = {}): Config {
+  return loadConfig({ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: forgeApiUrl, LOG_LEVEL: 'error', ...overrides });
+}

@@ -1,0 +1,44 @@
+// Offset pagination shared by every list endpoint (GitLab's x-* headers and Link header).
+import { json, type Ctx } from './http';
+
+export interface PageInfo { page: number; perPage: number; total: number; totalPages: number }
+
+export function pageParams(ctx: Ctx): { page: number; perPage: number } {
+  const page = ctx.input.int('page') ?? 1;
+  const perPage = ctx.input.int('per_page') ?? 20;
+  // GitLab clamps per_page to 100; nonsensical values fall back to the defaults.
+  return { page: Math.max(page, 1), perPage: perPage < 1 ? 20 : Math.min(perPage, 100) };
+}
+
+export function paginationHeaders(ctx: Ctx, info: PageInfo): Headers {
+  const { page, perPage, total, totalPages } = info;
+  const inRange = page <= totalPages;
+  const next = inRange && page < totalPages ? String(page + 1) : '';
+  const prev = inRange && page > 1 ? String(page - 1) : '';
+  const h = new Headers({
+    'x-page': String(page), 'x-per-page': String(perPage), 'x-total': String(total),
+    'x-total-pages': String(totalPages), 'x-next-page': next, 'x-prev-page': prev,
+  });
+  // Links keep every other query param and point at the path exactly as the client sent it.
+  const link = (n: number, rel: string) => {
+    const q = new URLSearchParams(ctx.url.search);
+    q.set('page', String(n));
+    q.set('per_page', String(perPage));
+    return `<${ctx.url.origin}${ctx.rawPath}?${q}>; rel="${rel}"`;
+  };
+  const links = [];
+  if (prev) links.push(link(page - 1, 'prev'));
+  if (next) links.push(link(page + 1, 'next'));
+  links.push(link(1, 'first'), link(totalPages, 'last'));
+  h.set('link', links.join(', '));
+  return h;
+}
+
+/** Slice `items` for the requested page and answer 200 with the pagination headers. */
+export function listResponse<T>(ctx: Ctx, items: T[], present: (item: T) => unknown = (x) => x): Response {
+  const { page, perPage } = pageParams(ctx);
+  const total = items.length;
+  const totalPages = Math.max(Math.ceil(total / perPage), 1);
+  const slice = items.slice((page - 1) * perPage, page * perPage);
+  return json(slice.map(present), 200, paginationHeaders(ctx, { page, perPage, total, totalPages }));
+}

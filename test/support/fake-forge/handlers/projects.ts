@@ -1,0 +1,20 @@
+// GET /user, GET /projects/:id, PUT /projects/:id (default_branch only).
+import { ACCESS, badRequest, json, loadProject, paramError, requireLevel, route, type Route } from './http';
+import { presentProject, presentUser } from './present';
+
+export const projectRoutes: Route[] = [
+  route('GET', '/user', (ctx) => json({ ...presentUser(ctx.model, ctx.user), email: ctx.user.email })),
+
+  route('GET', '/projects/:id', (ctx) => json(presentProject(loadProject(ctx)))),
+
+  route('PUT', '/projects/:id', (ctx) => {
+    const p = loadProject(ctx);
+    const branch = ctx.input.str('default_branch');
+    // Grape's at_least_one_of; only default_branch is modelled.
+    if (branch === undefined) throw paramError('default_branch are missing, at least one parameter must be provided');
+    requireLevel(ctx, p, ACCESS.maintainer);
+    if (!p.branches.has(branch)) throw badRequest('Could not set the default branch');
+    p.default_branch = branch;
+    return json(presentProject(p));
+  }),
+];

@@ -1,0 +1,66 @@
+// Public API of the fake GitLab forge: a served instance for end-to-end tests and benchmarks,
+// and msw handlers for in-process interception (setupServer from 'msw/node').
+import { getResponse, type HttpHandler } from 'msw';
+import { ForgeControl, type InjectedFailure, type RecordedRequest } from './control';
+import { fakeForgeHandlers, handleForgeRequest } from './handlers';
+import type { ForgeModel } from './model';
+import { seedModel } from './seed';
+
+export interface FakeForge {
+  /** Mutable; tests may inspect or change it. reset() reloads the seed into this same object. */
+  model: ForgeModel;
+  /** e.g. "http://127.0.0.1:PORT/api/v4" */
+  apiUrl: string;
+  /** Every request received, in order. */
+  requests: RecordedRequest[];
+  /** Queue a one-shot (or `times`-shot) failure, matched before normal handling. */
+  failNext(f: InjectedFailure): void;
+  /** Back to seed data; clears requests and injected failures. */
+  reset(): void;
+  stop(): Promise<void>;
+}
+
+const BASE_PATH = '/api/v4';
+
+/** `record: false` keeps `requests` empty (long benchmark runs). */
+export async function startFakeForge(opts: { port?: number; record?: boolean } = {}): Promise<FakeForge> {
+  const model = seedModel();
+  const control = new ForgeControl();
+  control.record = opts.record ?? true;
+  let handlers: HttpHandler[] = [];
+  let origin = '';
+  const server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: opts.port ?? 0,
+    async fetch(req) {
+      const url = new URL(req.url);
+      // msw matches on origin: normalise the Host so "localhost:PORT" reaches the same handlers.
+      const canonical = url.origin === origin ? req : new Request(origin + url.pathname + url.search, req);
+      // Paths outside /api/v4 match no msw handler; still record them and answer GitLab's 404.
+      return (await getResponse(handlers, canonical)) ?? handleForgeRequest(canonical, BASE_PATH, model, control.hooks);
+    },
+  });
+  origin = `http://127.0.0.1:${server.port}`;
+  const apiUrl = `${origin}${BASE_PATH}`;
+  handlers = fakeForgeHandlers(apiUrl, model, control.hooks);
+  return {
+    model,
+    apiUrl,
+    requests: control.requests,
+    failNext: (f) => control.failNext(f),
+    reset: () => {
+      model.replaceWith(seedModel());
+      control.clear();
+    },
+    stop: async () => {
+      await server.stop(true);
+    },
+  };
+}
+
+export { fakeForgeHandlers, handleForgeRequest } from './handlers';
+export { ForgeControl, failureResponse } from './control';
+export type { ForgeHooks, InjectedFailure, RecordedRequest } from './control';
+export { ACCESS, ForgeModel, wildcardMatch } from './model';
+export type { Commit, CommitStatus, DiffFile, Project, ProtectedBranch, RepoFile, User } from './model';
+export { SEED, TOKENS, seedModel } from './seed';

@@ -1,0 +1,220 @@
+// In-memory model of the fake GitLab forge. Plain data plus read helpers; HTTP semantics
+// (status codes, error bodies, permissions) live in handlers/.
+
+export const ACCESS = { none: 0, guest: 10, reporter: 20, developer: 30, maintainer: 40, owner: 50, admin: 60 } as const;
+
+export interface User {
+  id: number;
+  username: string;
+  name: string;
+  email: string;
+}
+
+export interface TokenInfo {
+  userId: number;
+  /** 'job' tokens are only accepted through the JOB-TOKEN header (or job_token=). */
+  kind: 'personal' | 'job';
+}
+
+export interface DiffFile {
+  old_path: string;
+  new_path: string;
+  a_mode: string;
+  b_mode: string;
+  new_file: boolean;
+  renamed_file: boolean;
+  deleted_file: boolean;
+  diff: string;
+}
+
+export interface Commit {
+  id: string;
+  title: string;
+  message: string;
+  author_name: string;
+  author_email: string;
+  authored_date: string;
+  committer_name: string;
+  committer_email: string;
+  committed_date: string;
+  parent_ids: string[];
+  trailers: Record<string, string>;
+  diffs: DiffFile[];
+}
+
+export interface AccessEntry {
+  id: number;
+  access_level: number;
+  user_id: number | null;
+  group_id: number | null;
+}
+
+export interface ProtectedBranch {
+  id: number;
+  name: string; // exact name or wildcard pattern such as release/*
+  push: AccessEntry[];
+  merge: AccessEntry[];
+  unprotect: AccessEntry[];
+  allow_force_push: boolean;
+  code_owner_approval_required: boolean;
+}
+
+export interface BlameRange {
+  commitId: string;
+  lines: string[];
+}
+
+export interface RepoFile {
+  path: string;
+  /** The file exists at a ref only when this commit is reachable from it. */
+  introducedBy: string;
+  blame: BlameRange[];
+}
+
+export interface CommitStatus {
+  id: number;
+  sha: string;
+  ref: string;
+  status: string;
+  name: string;
+  stage: string;
+  target_url: string | null;
+  description: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  allow_failure: boolean;
+  coverage: number | null;
+  authorId: number;
+  pipeline_id: number;
+  /** Superseded by a newer status of the same name in the same pipeline (hidden unless all=true). */
+  retried: boolean;
+}
+
+export interface Project {
+  id: number;
+  name: string;
+  path: string;
+  path_with_namespace: string;
+  default_branch: string;
+  visibility: 'private' | 'internal' | 'public';
+  web_url: string;
+  namespace: { id: number; full_path: string };
+  /** user id → access level */
+  members: Map<number, number>;
+  branches: Map<string, string>; // name → sha
+  tags: Map<string, string>; // name → sha
+  commits: Map<string, Commit>;
+  protectedBranches: ProtectedBranch[];
+  files: Map<string, RepoFile>;
+  statuses: CommitStatus[];
+}
+
+/** Glob match used by GitLab's protected ref rules: `*` matches any run of characters, `/` included. */
+const globCache = new Map<string, RegExp>();
+export function wildcardMatch(pattern: string, name: string): boolean {
+  if (!pattern.includes('*')) return pattern === name;
+  let re = globCache.get(pattern);
+  if (!re) {
+    re = new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+    globCache.set(pattern, re);
+  }
+  return re.test(name);
+}
+
+export class ForgeModel {
+  webBase = 'http://forge.test';
+  /** Free tier by default: allowed_to_push/merge/unprotect arrays are refused unless true. */
+  premium = false;
+  users = new Map<number, User>();
+  tokens = new Map<string, TokenInfo>();
+  projects = new Map<number, Project>();
+  nextId = { status: 1, protectedBranch: 1, accessLevel: 1, pipeline: 1 };
+  /** Clock for created/started/finished timestamps; tests may pin it. */
+  clock: () => Date = () => new Date();
+
+  /** Replace every field with another model's (reset keeps object identity for handlers holding it). */
+  replaceWith(other: ForgeModel): void {
+    Object.assign(this, other);
+  }
+
+  now(): string {
+    return this.clock().toISOString();
+  }
+
+  /** Numeric id or full path, case-insensitive like GitLab's find_by_full_path. */
+  findProject(idOrPath: string): Project | undefined {
+    if (/^\d+$/.test(idOrPath)) return this.projects.get(Number(idOrPath));
+    const want = idOrPath.toLowerCase();
+    for (const p of this.projects.values()) if (p.path_with_namespace.toLowerCase() === want) return p;
+    return undefined;
+  }
+
+  accessLevel(p: Project, userId: number): number {
+    return p.members.get(userId) ?? ACCESS.none;
+  }
+
+  /** Members see everything; internal/public projects are readable by any signed-in user. */
+  canSee(p: Project, userId: number): boolean {
+    return this.accessLevel(p, userId) > 0 || p.visibility !== 'private';
+  }
+
+  /** Branch, tag, full sha or unique sha prefix (≥ 4 hex chars) → sha. */
+  resolveRef(p: Project, ref: string): string | undefined {
+    const b = p.branches.get(ref);
+    if (b) return b;
+    const t = p.tags.get(ref);
+    if (t) return t;
+    if (!/^[0-9a-f]{4,40}$/i.test(ref)) return undefined;
+    const lower = ref.toLowerCase();
+    if (p.commits.has(lower)) return lower;
+    const hits = [...p.commits.keys()].filter((id) => id.startsWith(lower));
+    return hits.length === 1 ? hits[0] : undefined;
+  }
+
+  /** Ids of commits reachable from the heads (heads included). */
+  reachable(p: Project, heads: string[], firstParent = false): Set<string> {
+    const seen = new Set<string>();
+    const stack = [...heads];
+    while (stack.length) {
+      const id = stack.pop()!;
+      if (seen.has(id)) continue;
+      const c = p.commits.get(id);
+      if (!c) continue;
+      seen.add(id);
+      if (firstParent) { if (c.parent_ids.length) stack.push(c.parent_ids[0]); } else stack.push(...c.parent_ids);
+    }
+    return seen;
+  }
+
+  /** Commits reachable from the given heads, newest committed_date first (git log default order). */
+  log(p: Project, heads: string[], firstParent = false): Commit[] {
+    return [...this.reachable(p, heads, firstParent)]
+      .map((id) => p.commits.get(id)!)
+      .sort((a, b) => Date.parse(b.committed_date) - Date.parse(a.committed_date) || (a.id < b.id ? -1 : 1));
+  }
+
+  isAncestor(p: Project, ancestor: string, of: string): boolean {
+    return this.reachable(p, [of]).has(ancestor);
+  }
+
+  matchingRules(p: Project, branch: string): ProtectedBranch[] {
+    return p.protectedBranches.filter((r) => wildcardMatch(r.name, branch));
+  }
+
+  /** Would this user be allowed to push to the branch (protected rules included)? */
+  canPush(p: Project, userId: number, branch: string): boolean {
+    const level = this.accessLevel(p, userId);
+    const rules = this.matchingRules(p, branch);
+    if (rules.length === 0) return level >= ACCESS.developer;
+    return rules.some((r) => r.push.some((e) => e.access_level > 0 && level >= e.access_level));
+  }
+
+  /** Branches whose history contains the sha, default branch first then by name. */
+  branchesContaining(p: Project, sha: string): string[] {
+    const names = [...p.branches.keys()].filter((n) => this.isAncestor(p, sha, p.branches.get(n)!)).sort();
+    const i = names.indexOf(p.default_branch);
+    if (i > 0) names.unshift(...names.splice(i, 1));
+    return names;
+  }
+}

@@ -1,0 +1,67 @@
+// Commit status tools: listing with filters, and create-or-update with the name/context alias.
+import { describe, expect, test } from 'bun:test';
+import { SEED, TOKENS } from '../support/fake-forge';
+import { useHarness } from '../support/harness';
+import { structured, toolError } from '../support/mcp-client';
+
+const h = useHarness();
+const P = String(SEED.project);
+type Status = { id: number; name: string; status: string; ref: string | null };
+
+describe('list_commit_statuses', () => {
+  test('lists the statuses of a commit and passes filters on', async () => {
+    const c = await h.as();
+    const page = structured<{ items: Status[]; pagination: { total: number } }>(await c.call('list_commit_statuses', { project_id: P, sha: SEED.headSha }));
+    expect(page.items.length).toBeGreaterThan(0);
+    await c.call('list_commit_statuses', { project_id: P, sha: SEED.headSha, ref: 'main', stage: 'test', name: 'lint', pipeline_id: 5, order_by: 'pipeline_id', sort: 'asc', all: true });
+    expect(Object.fromEntries(h.forge.requests[1].query)).toEqual({ ref: 'main', stage: 'test', name: 'lint', pipeline_id: '5', order_by: 'pipeline_id', sort: 'asc', all: 'true' });
+  });
+
+  test('an unknown commit → not_found; a bad sort → validation without an upstream call', async () => {
+    const c = await h.as();
+    expect(toolError(await c.call('list_commit_statuses', { project_id: P, sha: 'abc1234' })).kind).toBe('not_found');
+    h.forge.reset();
+    expect(toolError(await c.call('list_commit_statuses', { project_id: P, sha: SEED.headSha, sort: 'up' })).message).toBe('sort: must be one of asc, desc');
+    expect(h.upstream()).toEqual([]);
+  });
+});
+
+describe('create_commit_status', () => {
+  test('creates a status; name defaults upstream to "default"', async () => {
+    const c = await h.as(TOKENS.developer);
+    const status = structured<Status>(await c.call('create_commit_status', { project_id: P, sha: SEED.headSha, state: 'pending' }));
+    expect(status).toMatchObject({ name: 'default', status: 'pending' });
+  });
+
+  test('context is sent as name, and a pending status moves to success', async () => {
+    const c = await h.as(TOKENS.developer);
+    const first = structured<Status>(await c.call('create_commit_status', { project_id: P, sha: SEED.headSha, state: 'running', context: 'ci/ext', ref: 'main', coverage: 81.5, description: 'building', target_url: 'https://ci.example/1' }));
+    expect(h.forge.requests[0].body).toMatchObject({ name: 'ci/ext', state: 'running', coverage: 81.5 });
+    const second = structured<Status>(await c.call('create_commit_status', { project_id: P, sha: SEED.headSha, state: 'success', name: 'ci/ext', ref: 'main' }));
+    expect(second.id).toBe(first.id);
+    expect(second.status).toBe('success');
+  });
+
+  test('an invalid transition from the forge is an error, not applied', async () => {
+    const c = await h.as(TOKENS.developer);
+    structured(await c.call('create_commit_status', { project_id: P, sha: SEED.headSha, state: 'running', name: 'twice', ref: 'main' }));
+    const error = toolError(await c.call('create_commit_status', { project_id: P, sha: SEED.headSha, state: 'running', name: 'twice', ref: 'main' }));
+    expect(error.kind).toBe('validation');
+    expect(error.message).toContain('Cannot transition status');
+  });
+
+  test.each([
+    [{ state: 'done' }, 'state: must be one of pending, running, success, failed, canceled, skipped'],
+    [{ state: 'success', name: 'a', context: 'b' }, 'context: is an alias of name; give one of name or context, not both'],
+    [{}, 'state: is required'],
+  ])('refuses %p before any upstream call', async (args, message) => {
+    const c = await h.as(TOKENS.developer);
+    expect(toolError(await c.call('create_commit_status', { project_id: P, sha: SEED.headSha, ...args }))).toEqual({ kind: 'validation', status: null, message });
+    expect(h.upstream()).toEqual([]);
+  });
+
+  test('a guest → permission; an unknown commit → not_found', async () => {
+    expect(toolError(await (await h.as(TOKENS.guest)).call('create_commit_status', { project_id: P, sha: SEED.headSha, state: 'success' })).kind).toBe('permission');
+    expect(toolError(await (await h.as()).call('create_commit_status', { project_id: P, sha: 'f'.repeat(40), state: 'success' })).kind).toBe('not_found');
+  });
+});
