@@ -126,7 +126,7 @@ describe('get_file_blame', () => {
   test('blames a whole file (path encoded as one segment)', async () => {
     const c = await h.as();
     const blame = structured<Page<Blame>>(await c.call('get_file_blame', { project_id: P, file_path: SEED.blameFile, ref: 'main' }));
-    expect(blame.items.map((b) => b.commit.id)).toEqual(SEED.blameShas);
+    expect(blame.items.map((b) => b.commit.id)).toEqual([...SEED.blameShas]);
     expect(h.forge.requests[0].path).toEndWith('/repository/files/src%2Fapp.ts/blame');
   });
 

@@ -62,5 +62,5 @@ export { fakeForgeHandlers, handleForgeRequest } from './handlers';
 export { ForgeControl, failureResponse } from './control';
 export type { ForgeHooks, InjectedFailure, RecordedRequest } from './control';
 export { ACCESS, ForgeModel, wildcardMatch } from './model';
-export type { Commit, CommitStatus, DiffFile, Project, ProtectedBranch, RepoFile, User } from './model';
+export type { Commit, CommitStatus, DiffFile, Group, Issue, Milestone, Project, ProtectedBranch, RepoFile, User } from './model';
 export { SEED, TOKENS, seedModel } from './seed';

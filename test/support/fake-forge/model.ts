@@ -91,6 +91,57 @@ export interface CommitStatus {
   retried: boolean;
 }
 
+export interface Milestone {
+  id: number;
+  iid: number;
+  /** Exactly one of project_id / group_id is set. */
+  project_id: number | null;
+  group_id: number | null;
+  title: string;
+  description: string;
+  state: 'active' | 'closed';
+  due_date: string | null;
+  start_date: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Issue {
+  id: number;
+  iid: number;
+  project_id: number;
+  title: string;
+  description: string;
+  state: 'opened' | 'closed';
+  author_id: number;
+  assignee_ids: number[];
+  labels: string[];
+  /** Global id of a project or group milestone. */
+  milestone_id: number | null;
+  issue_type: 'issue' | 'incident' | 'test_case' | 'task';
+  weight: number | null;
+  confidential: boolean;
+  discussion_locked: boolean;
+  due_date: string | null;
+  created_at: string;
+  updated_at: string;
+  closed_at: string | null;
+  closed_by_id: number | null;
+}
+
+export interface Group {
+  id: number;
+  name: string;
+  path: string;
+  full_path: string;
+  parent_id: number | null;
+  visibility: 'private' | 'internal' | 'public';
+  web_url: string;
+  /** user id → access level (inherited by subgroups and projects below). */
+  members: Map<number, number>;
+  milestones: Milestone[];
+}
+
 export interface Project {
   id: number;
   name: string;
@@ -108,6 +159,9 @@ export interface Project {
   protectedBranches: ProtectedBranch[];
   files: Map<string, RepoFile>;
   statuses: CommitStatus[];
+  /** iid → issue */
+  issues: Map<number, Issue>;
+  milestones: Milestone[];
 }
 
 /** Glob match used by GitLab's protected ref rules: `*` matches any run of characters, `/` included. */
@@ -129,7 +183,8 @@ export class ForgeModel {
   users = new Map<number, User>();
   tokens = new Map<string, TokenInfo>();
   projects = new Map<number, Project>();
-  nextId = { status: 1, protectedBranch: 1, accessLevel: 1, pipeline: 1 };
+  groups = new Map<number, Group>();
+  nextId = { status: 1, protectedBranch: 1, accessLevel: 1, pipeline: 1, issue: 1, milestone: 1 };
   /** Clock for created/started/finished timestamps; tests may pin it. */
   clock: () => Date = () => new Date();
 
@@ -148,6 +203,25 @@ export class ForgeModel {
     const want = idOrPath.toLowerCase();
     for (const p of this.projects.values()) if (p.path_with_namespace.toLowerCase() === want) return p;
     return undefined;
+  }
+
+  /** Numeric id or full path, case-insensitive. */
+  findGroup(idOrPath: string): Group | undefined {
+    if (/^\d+$/.test(idOrPath)) return this.groups.get(Number(idOrPath));
+    const want = idOrPath.toLowerCase();
+    for (const g of this.groups.values()) if (g.full_path.toLowerCase() === want) return g;
+    return undefined;
+  }
+
+  /** The group and its ancestors, nearest first. */
+  groupChain(g: Group): Group[] {
+    const chain: Group[] = [];
+    for (let cur: Group | undefined = g; cur; cur = cur.parent_id === null ? undefined : this.groups.get(cur.parent_id)) chain.push(cur);
+    return chain;
+  }
+
+  groupAccessLevel(g: Group, userId: number): number {
+    return Math.max(ACCESS.none, ...this.groupChain(g).map((x) => x.members.get(userId) ?? ACCESS.none));
   }
 
   accessLevel(p: Project, userId: number): number {

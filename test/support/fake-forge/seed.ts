@@ -1,7 +1,7 @@
 // Default data of the fake forge. Everything is deterministic (shas are sha1 of fixed labels)
 // so tests and benchmarks can rely on the ids exported in SEED.
 import { createHash } from 'node:crypto';
-import { ACCESS, ForgeModel, type Commit, type DiffFile, type Project, type ProtectedBranch } from './model';
+import { ACCESS, ForgeModel, type Commit, type DiffFile, type Group, type Issue, type Milestone, type Project, type ProtectedBranch } from './model';
 
 export const TOKENS = {
   maintainer: 'glpat-maintainer-0000000000',
@@ -87,6 +87,13 @@ export const SEED = {
   /** Seeded statuses on headSha: build (p2001), unit-tests failed+retried and success (p2001), lint running (p2002). */
   statusIds: { build: 1001, unitFailed: 1002, unitSuccess: 1003, lint: 1004 },
   pipelines: [2001, 2002],
+  /** Group acme (6) ⊃ acme/platform (7) ⊃ project 42; acme/secret (43) is in acme. */
+  groups: { acme: 6, platform: 7, platformPath: 'acme/platform' },
+  /** Project 42 milestones v1.0 (101, active), v0.9 (102, closed); group 7 milestone Q1 Platform (201). */
+  milestones: { v1: 101, v09: 102, groupQ1: 201 },
+  /** Project 42 issues iid 1-5: 1 bug assigned to dev (v1.0), 2 by dev assigned to maria (v1.0), 3 docs (group milestone),
+   * 4 closed (v0.9), 5 confidential incident by gus assigned to maria and dev. */
+  issueIids: [1, 2, 3, 4, 5],
 } as const;
 
 function newFileDiff(path: string, lines: string[]): DiffFile {
@@ -146,7 +153,7 @@ function emptyProject(m: ForgeModel, id: number, fullPath: string, nsId: number,
   return { id, name: path, path, path_with_namespace: fullPath, default_branch: 'main', visibility,
     web_url: `${m.webBase}/${fullPath}`, namespace: { id: nsId, full_path: fullPath.slice(0, fullPath.lastIndexOf('/')) },
     members: new Map(), branches: new Map(), tags: new Map(), commits: new Map(), protectedBranches: [],
-    files: new Map(), statuses: [] };
+    files: new Map(), statuses: [], issues: new Map(), milestones: [] };
 }
 
 function seedApi(m: ForgeModel): Project {
@@ -198,7 +205,7 @@ function seedApi(m: ForgeModel): Project {
 }
 
 function seedSecret(m: ForgeModel): Project {
-  const p = emptyProject(m, 43, SEED.privateProjectPath, 7, 'private');
+  const p = emptyProject(m, 43, SEED.privateProjectPath, 6, 'private');
   p.members.set(1, ACCESS.maintainer).set(2, ACCESS.developer);
   ['Initial commit', 'Add vault client', 'Rotate signing keys'].forEach((t, k) =>
     p.commits.set(secret[k], commit(secret[k], t, Date.UTC(2024, 1, 1 + k, 12), k, k ? [secret[k - 1]] : [],
@@ -209,9 +216,41 @@ function seedSecret(m: ForgeModel): Project {
   return p;
 }
 
+function seedGroups(m: ForgeModel): void {
+  const group = (id: number, fullPath: string, parent: number | null): Group => ({ id, name: fullPath.split('/').pop()!, path: fullPath.split('/').pop()!,
+    full_path: fullPath, parent_id: parent, visibility: 'internal', web_url: `${m.webBase}/groups/${fullPath}`, members: new Map(), milestones: [] });
+  const acme = group(6, 'acme', null);
+  acme.members.set(1, ACCESS.maintainer);
+  const platform = group(7, 'acme/platform', 6);
+  platform.members.set(2, ACCESS.developer);
+  platform.milestones.push({ id: 201, iid: 1, project_id: null, group_id: 7, title: 'Q1 Platform', description: 'Platform goals for Q1',
+    state: 'active', due_date: '2024-03-31', start_date: '2024-01-01', created_at: '2024-01-01T08:00:00.000Z', updated_at: '2024-01-01T08:00:00.000Z' });
+  m.groups.set(acme.id, acme).set(platform.id, platform);
+}
+
+/** Milestones and issues of project 42 (see SEED.issues). */
+function seedIssues(p: Project): void {
+  const ms = (id: number, iid: number, title: string, state: Milestone['state'], due: string | null): Milestone => ({ id, iid, project_id: p.id, group_id: null,
+    title, description: `${title} release`, state, due_date: due, start_date: null, created_at: '2024-01-02T08:00:00.000Z', updated_at: '2024-01-02T08:00:00.000Z' });
+  p.milestones.push(ms(101, 1, 'v1.0', 'active', '2024-02-29'), ms(102, 2, 'v0.9', 'closed', '2024-01-15'));
+  const issue = (iid: number, title: string, o: Partial<Issue>): Issue => ({ id: 500 + iid, iid, project_id: p.id, title,
+    description: `Description of ${title.toLowerCase()}.`, state: 'opened', author_id: 1, assignee_ids: [], labels: [], milestone_id: null,
+    issue_type: 'issue', weight: null, confidential: false, discussion_locked: false, due_date: null,
+    created_at: `2024-01-${String(iid + 2).padStart(2, '0')}T10:00:00.000Z`, updated_at: `2024-01-${String(iid + 2).padStart(2, '0')}T11:00:00.000Z`,
+    closed_at: null, closed_by_id: null, ...o });
+  for (const i of [
+    issue(1, 'Login fails with SSO', { assignee_ids: [2], labels: ['bug', 'auth'], milestone_id: 101, weight: 3 }),
+    issue(2, 'Add rate limiting', { author_id: 2, assignee_ids: [1], labels: ['feature'], milestone_id: 101 }),
+    issue(3, 'Document the cache', { author_id: 2, labels: ['docs'], milestone_id: 201 }),
+    issue(4, 'Old crash on start', { state: 'closed', assignee_ids: [2], labels: ['bug'], milestone_id: 102, closed_at: '2024-01-10T12:00:00.000Z', closed_by_id: 1 }),
+    issue(5, 'Secret incident', { author_id: 3, issue_type: 'incident', confidential: true, assignee_ids: [1, 2] }),
+  ]) p.issues.set(i.iid, i);
+}
+
 export function seedModel(): ForgeModel {
   const m = new ForgeModel();
-  m.nextId = { status: 1005, protectedBranch: 100, accessLevel: 500, pipeline: 2003 };
+  m.nextId = { status: 1005, protectedBranch: 100, accessLevel: 500, pipeline: 2003, issue: 600, milestone: 300 };
+  seedGroups(m);
   m.users.set(1, { id: 1, username: 'maria', name: 'Maria Rossi', email: 'maria@forge.test' });
   m.users.set(2, { id: 2, username: 'dev', name: 'Devon Park', email: 'dev@forge.test' });
   m.users.set(3, { id: 3, username: 'gus', name: 'Gus Guest', email: 'gus@forge.test' });
@@ -220,5 +259,6 @@ export function seedModel(): ForgeModel {
   m.tokens.set(TOKENS.guest, { userId: 3, kind: 'personal' });
   m.tokens.set(TOKENS.job, { userId: 2, kind: 'job' });
   for (const p of [seedApi(m), seedSecret(m)]) m.projects.set(p.id, p);
+  seedIssues(m.projects.get(42)!);
   return m;
 }
