@@ -1,0 +1,133 @@
+// The catalog: every tool's listing (snapshot), annotations (D14), group and read-only selection
+// (D13), and the protocol errors of tools/call.
+import { afterAll, describe, expect, test } from 'bun:test';
+import { createApp, type ForgeApp } from '../src/app';
+import { TOOL_GROUPS, type ToolGroup } from '../src/config/schema';
+import { ALL_TOOLS, selectTools, toolListing } from '../src/tools/catalog';
+import { testConfig } from './support/config';
+import { connect, rpc, INITIALIZE } from './support/mcp-client';
+
+const TOKEN = 'glpat-catalog-test-000001';
+const FORGE = 'http://127.0.0.1:9/api/v4';
+const apps: ForgeApp[] = [];
+afterAll(() => Promise.all(apps.map((a) => a.close())));
+
+function app(overrides: Record<string, string>) {
+  const a = createApp(testConfig(FORGE, overrides));
+  apps.push(a);
+  return a;
+}
+
+async function listedNames(overrides: Record<string, string>): Promise<string[]> {
+  const session = await connect(app(overrides), { 'Private-Token': TOKEN });
+  const { tools } = await session.client.listTools();
+  await session.close();
+  return tools.map((t) => t.name);
+}
+
+const names = (filter: (t: (typeof ALL_TOOLS)[number]) => boolean) => ALL_TOOLS.filter(filter).map((t) => t.name);
+
+describe('tools/list', () => {
+  test('the full listing is a reviewed snapshot (update with `bun test --update-snapshots`)', () => {
+    expect(ALL_TOOLS.map(toolListing)).toMatchSnapshot();
+  });
+
+  test('tool names are unique and fit the MCP name rules', () => {
+    const all = ALL_TOOLS.map((t) => t.name);
+    expect(new Set(all).size).toBe(all.length);
+    for (const name of all) expect(name).toMatch(/^[a-z0-9_]{1,64}$/);
+  });
+
+  test('every tool has a title, a description, annotations and a closed object schema', () => {
+    for (const tool of ALL_TOOLS.map(toolListing)) {
+      expect(tool.title?.length).toBeGreaterThan(3);
+      expect(tool.description?.length).toBeGreaterThan(20);
+      expect(tool.inputSchema.type).toBe('object');
+      expect((tool.inputSchema as { additionalProperties?: boolean }).additionalProperties).toBe(false);
+      expect(JSON.stringify(tool.inputSchema)).not.toContain('"hint"');
+      expect(tool.annotations).toMatchObject({ title: tool.title, openWorldHint: true });
+      expect(typeof tool.annotations?.readOnlyHint).toBe('boolean');
+      expect(typeof tool.annotations?.destructiveHint).toBe('boolean');
+      expect(typeof tool.annotations?.idempotentHint).toBe('boolean');
+    }
+  });
+
+  test('deletes and unprotect are destructive; reads are read-only and never destructive (D14)', () => {
+    for (const tool of ALL_TOOLS) {
+      const a = toolListing(tool).annotations!;
+      if (tool.name.startsWith('delete_') || tool.name === 'unprotect_branch') expect(a.destructiveHint).toBe(true);
+      if (tool.mode === 'read') expect(a).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+      if (tool.name.startsWith('get_') || tool.name.startsWith('list_')) expect(tool.mode).toBe('read');
+    }
+  });
+});
+
+describe('selection (D13)', () => {
+  const matrix: [string, Record<string, string>, ToolGroup[]][] = [
+    ['default', {}, ['branches', 'issues']],
+    ['FORGE_TOOLSETS=all', { FORGE_TOOLSETS: 'all' }, ['milestones', 'branches', 'issues']],
+    ['FORGE_TOOLSETS=branches', { FORGE_TOOLSETS: 'branches' }, ['branches']],
+    ['FORGE_TOOLSETS=milestones', { FORGE_TOOLSETS: 'milestones' }, ['milestones']],
+    ['USE_MILESTONE=true', { USE_MILESTONE: 'true' }, ['milestones', 'branches', 'issues']],
+    ['branches + USE_MILESTONE', { FORGE_TOOLSETS: 'branches', USE_MILESTONE: 'true' }, ['milestones', 'branches']],
+  ];
+  test.each(matrix)('%s lists exactly its groups', async (_, overrides, groups) => {
+    expect(await listedNames(overrides)).toEqual(names((t) => groups.includes(t.group)));
+  });
+
+  test('read-only mode lists only read tools', async () => {
+    const listed = await listedNames({ FORGE_TOOLSETS: 'all', FORGE_READ_ONLY_MODE: 'true' });
+    expect(listed).toEqual(names((t) => t.mode === 'read'));
+    expect(listed.length).toBeGreaterThan(0);
+  });
+
+  test('selectTools is a pure filter over groups and mode', () => {
+    for (const group of TOOL_GROUPS) {
+      const picked = selectTools(ALL_TOOLS, { groups: new Set([group]), readOnly: true });
+      expect(picked.every((t) => t.group === group && t.mode === 'read')).toBe(true);
+    }
+  });
+});
+
+describe('tools/call protocol errors', () => {
+  test('read-only mode refuses a write tool at call time, without an upstream call', async () => {
+    const session = await connect(app({ FORGE_READ_ONLY_MODE: 'true' }), { 'Private-Token': TOKEN });
+    const result = await session.call('delete_branch', { project_id: '1', branch_name: 'x' });
+    expect(result.isError).toBe(true);
+    expect((result.structuredContent as { error: { kind: string } }).error.kind).toBe('permission');
+    await session.close();
+  });
+
+  test('an unknown tool is a JSON-RPC -32602 error with a plain message', async () => {
+    const a = app({});
+    const init = await rpc(a, INITIALIZE, { 'Private-Token': TOKEN });
+    const sid = init.headers.get('mcp-session-id')!;
+    const response = await rpc(a, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } }, { 'mcp-session-id': sid });
+    const body = (await response.json()) as { error: { code: number; message: string } };
+    expect(body.error).toEqual({ code: -32602, message: 'Unknown tool: no_such_tool' });
+  });
+
+  test('a tool of a disabled group is unknown', async () => {
+    const session = await connect(app({ FORGE_TOOLSETS: 'issues' }), { 'Private-Token': TOKEN });
+    await expect(session.call('get_branch', { project_id: '1', branch_name: 'x' })).rejects.toThrow('Unknown tool: get_branch');
+    await session.close();
+  });
+
+  test('arguments that are not an object, or miss required ones, are a validation result naming the parameter', async () => {
+    const session = await connect(app({}), { 'Private-Token': TOKEN });
+    const result = await session.call('get_branch', { project_id: '1' });
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([{ type: 'text', text: 'validation: branch_name: is required' }]);
+    const extra = await session.call('get_branch', { project_id: '1', branch_name: 'x', colour: 'red' });
+    expect((extra.structuredContent as { error: { message: string } }).error.message).toBe('colour: is not a parameter of this tool');
+    await session.close();
+  });
+
+  test('numbers are accepted where a string id is expected', async () => {
+    const session = await connect(app({}), { 'Private-Token': TOKEN });
+    // The forge is unreachable here: getting past validation shows up as an upstream error.
+    const result = await session.call('get_branch', { project_id: 42, branch_name: 'main' });
+    expect((result.structuredContent as { error: { kind: string } }).error.kind).toBe('upstream');
+    await session.close();
+  });
+});
