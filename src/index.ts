@@ -35,6 +35,9 @@ function readCaCert(config: Config): string | undefined {
 async function serveHttp(config: Config, options: AppOptions & { logger: Logger }): Promise<void> {
   const forgeApp = createApp(config, options);
   const { logger } = options;
+  // Requests being answered, so shutdown can let them finish (SSE streams are not counted: a
+  // notification stream stays open for the session's life and simply ends).
+  let inFlight = 0;
   const server = Bun.serve({
     hostname: config.HOST,
     port: config.PORT,
@@ -42,17 +45,30 @@ async function serveHttp(config: Config, options: AppOptions & { logger: Logger 
     maxRequestBodySize: config.MAX_REQUEST_BODY_BYTES + 64 * 1024,
     // Long enough for the slowest upstream call plus retries; SSE streams send keep-alives.
     idleTimeout: Math.min(255, Math.ceil(config.FORGE_REQUEST_TIMEOUT_MS / 1000) + 30),
-    fetch: (request) => forgeApp.handle(request),
+    async fetch(request) {
+      inFlight++;
+      try {
+        return await forgeApp.handle(request);
+      } finally {
+        inFlight--;
+      }
+    },
   });
   logger.info('listening', { url: `http://${config.HOST}:${server.port}`, tools: forgeApp.catalog.tools.length, remote_authorization: config.REMOTE_AUTHORIZATION });
+  let stopping = false;
   const shutdown = async (signal: string) => {
-    logger.info('shutdown', { signal });
-    await server.stop(false);
+    if (stopping) return;
+    stopping = true;
+    logger.info('shutdown', { signal, in_flight: inFlight });
+    void server.stop(false); // stop accepting; open connections are not waited for
+    const deadline = Date.now() + config.FORGE_REQUEST_TIMEOUT_MS + 1000;
+    while (inFlight > 0 && Date.now() < deadline) await Bun.sleep(20);
+    if (inFlight > 0) logger.warn('shutdown_timeout', { in_flight: inFlight });
     await forgeApp.close();
     process.exit(0);
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
 async function serveStdio(config: Config, options: AppOptions & { logger: Logger }): Promise<void> {

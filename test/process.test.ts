@@ -1,0 +1,97 @@
+// The server as a process: start-up refusals with exit code 2 and one line naming the setting,
+// --help, a full MCP session over a real port, stdio with the static token, and SIGTERM.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
+import { connect, structured } from './support/mcp-client';
+import { ENTRY, runToExit, startServer } from './support/process';
+
+setDefaultTimeout(20_000);
+let forge: FakeForge;
+beforeAll(async () => {
+  forge = await startFakeForge();
+});
+afterAll(() => forge.stop());
+
+describe('start-up refusals (exit 2, one line naming the setting)', () => {
+  test.each([
+    [{ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', PORT: 'eighty' }, [], 'PORT'],
+    [{ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true' }, ['--max-sessions=-1'], 'MAX_SESSIONS'],
+    [{ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true' }, ['--bogus=1'], '--bogus'],
+    [{ REMOTE_AUTHORIZATION: 'true' }, [], 'STREAMABLE_HTTP'],
+    [{ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: 'dG9vLXNob3J0' }, [], 'OAUTH_STATELESS_SECRET'],
+    [{ STREAMABLE_HTTP: 'true' }, [], 'FORGE_PERSONAL_ACCESS_TOKEN'],
+    [{ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', FORGE_CA_CERT_PATH: '/nonexistent/ca.pem' }, [], 'FORGE_CA_CERT_PATH'],
+  ])('%p %p → names %s', async (env, args, setting) => {
+    const { code, stderr, stdout } = await runToExit(args as string[], env as Record<string, string>);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    const lines = stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toStartWith(`forge-mcp: ${setting}: `);
+  });
+
+  test('--help prints every setting and exits 0', async () => {
+    const { code, stdout } = await runToExit(['--help']);
+    expect(code).toBe(0);
+    for (const name of ['PORT', 'REMOTE_AUTHORIZATION', 'MAX_SESSIONS', 'OAUTH_STATELESS_SECRET', 'FORGE_TOOLSETS']) expect(stdout).toContain(name);
+    expect(stdout).toContain('--oauth-stateless-mode');
+  });
+});
+
+describe('HTTP server on a real port', () => {
+  test('a full session: initialize, list, call, delete; logs hold no token; SIGTERM exits 0', async () => {
+    const server = await startServer({ REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: forge.apiUrl, LOG_LEVEL: 'debug' });
+    const health = await fetch(`${server.url}/healthz`);
+    expect(await health.json()).toEqual({ status: 'ok' });
+
+    const session = await connect({ handle: (r) => fetch(r) }, { 'Private-Token': TOKENS.maintainer }, `${server.url}/mcp`);
+    const { tools } = await session.client.listTools();
+    expect(tools.length).toBeGreaterThan(10);
+    const branch = structured<{ name: string }>(await session.call('get_branch', { project_id: SEED.projectPath, branch_name: 'feature/login' }));
+    expect(branch.name).toBe('feature/login');
+    const denied = await session.call('delete_branch', { project_id: String(SEED.project), branch_name: 'main' });
+    expect(denied.isError).toBe(true);
+    await session.close();
+    const refused = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'Private-Token': 'short', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    expect(refused.status).toBe(401);
+
+    expect(await server.stop('SIGTERM')).toBe(0);
+    const log = server.stderr();
+    expect(log).toContain('"event":"tool_call"');
+    expect(log).toContain('"event":"session_opened"');
+    expect(log).not.toContain(TOKENS.maintainer);
+    expect(log).not.toContain(session.transport.sessionId ?? 'no-session-id');
+    for (const line of log.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
+  });
+
+  test('a request in flight when SIGTERM arrives still gets its answer', async () => {
+    const slow = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Promise<Response>((r) => setTimeout(() => r(Response.json({ name: 'main', commit: {} })), 800)) });
+    const server = await startServer({ REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: `http://127.0.0.1:${slow.port}/api/v4` });
+    const session = await connect({ handle: (r) => fetch(r) }, { 'Private-Token': TOKENS.maintainer }, `${server.url}/mcp`);
+    const pending = session.call('get_branch', { project_id: '1', branch_name: 'main' });
+    await Bun.sleep(200);
+    const exited = server.stop('SIGTERM');
+    expect(structured<{ name: string }>(await pending).name).toBe('main');
+    expect(await exited).toBe(0);
+    slow.stop(true);
+  });
+});
+
+describe('stdio transport', () => {
+  test('speaks MCP on stdin/stdout with the static token', async () => {
+    const transport = new StdioClientTransport({
+      command: 'bun',
+      args: ['run', ENTRY],
+      env: { PATH: process.env.PATH ?? '', FORGE_PERSONAL_ACCESS_TOKEN: TOKENS.developer, FORGE_API_URL: forge.apiUrl, LOG_LEVEL: 'error' },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'stdio-test', version: '1' });
+    await client.connect(transport);
+    const result = await client.callTool({ name: 'get_branch', arguments: { project_id: String(SEED.project), branch_name: 'develop' } });
+    expect((result.structuredContent as { name: string }).name).toBe('develop');
+    expect(forge.requests.at(-1)!.headers.get('private-token')).toBe(TOKENS.developer);
+    await client.close();
+  });
+});
