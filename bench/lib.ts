@@ -1,0 +1,116 @@
+// Shared pieces of the benchmarks: a free loopback port, the server as a child process, RSS and
+// CPU readings from /proc, and a minimal MCP-over-HTTP client with keep-alive (Bun's fetch).
+import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+
+export const ENTRY = resolve(import.meta.dir, '../src/index.ts');
+
+export function freePort(): number {
+  const probe = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response() });
+  const port = probe.port as number;
+  probe.stop(true);
+  return port;
+}
+
+export interface ServerProcess {
+  pid: number;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `bun run src/index.ts` (or another command) and waits for /healthz. */
+export async function startServerProcess(env: Record<string, string>, command: string[] = ['bun', 'run', ENTRY]): Promise<ServerProcess> {
+  const port = freePort();
+  const proc = Bun.spawn(command, {
+    env: { PATH: process.env.PATH ?? '', STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    stdout: 'ignore',
+    stderr: 'inherit',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('server did not start');
+    await Bun.sleep(20);
+  }
+  return {
+    pid: proc.pid,
+    url,
+    stop: async () => {
+      proc.kill('SIGTERM');
+      await proc.exited;
+    },
+  };
+}
+
+export function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round((kb / 1024) * 10) / 10;
+}
+
+/** User + system CPU time of a process in milliseconds. */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
+  return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+}
+
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+export class McpHttp {
+  private id = 0;
+  sessionId: string | undefined;
+
+  constructor(private readonly url: string, private readonly auth: Record<string, string>) {}
+
+  async post(method: string, params?: unknown, notification = false): Promise<Response> {
+    const body = notification ? { jsonrpc: '2.0', method, params } : { jsonrpc: '2.0', id: ++this.id, method, params };
+    const headers: Record<string, string> = { ...HEADERS, ...this.auth };
+    if (this.sessionId) headers['mcp-session-id'] = this.sessionId;
+    const response = await fetch(`${this.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const sid = response.headers.get('mcp-session-id');
+    if (sid) this.sessionId = sid;
+    return response;
+  }
+
+  async request(method: string, params?: unknown): Promise<unknown> {
+    const response = await this.post(method, params);
+    const body = (await response.json()) as { result?: unknown; error?: unknown };
+    if (!response.ok || body.error) throw new Error(`${method} failed: ${response.status} ${JSON.stringify(body.error)}`);
+    return body.result;
+  }
+
+  async initialize(): Promise<void> {
+    this.sessionId = undefined;
+    await this.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+    await (await this.post('notifications/initialized', undefined, true)).body?.cancel();
+  }
+
+  async callTool(name: string, args: Record<string, unknown>): Promise<void> {
+    const result = (await this.request('tools/call', { name, arguments: args })) as { isError?: boolean };
+    if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result)}`);
+  }
+
+  async close(): Promise<void> {
+    const response = await fetch(`${this.url}/mcp`, { method: 'DELETE', headers: { ...this.auth, 'mcp-session-id': this.sessionId ?? '' } });
+    await response.body?.cancel();
+    if (!response.ok) throw new Error(`DELETE failed: ${response.status}`);
+    this.sessionId = undefined;
+  }
+}
+
+/** Runs `task` `total` times with `concurrency` workers. */
+export async function runConcurrent(total: number, concurrency: number, task: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) await task(next++);
+    }),
+  );
+}
