@@ -35,13 +35,23 @@ async function readBounded(request: Request, limit: number): Promise<Uint8Array 
   return all;
 }
 
+const decoder = new TextDecoder();
+
 export async function readJsonBody(request: Request, limit: number): Promise<BodyResult> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) return tooLarge(limit);
-  const bytes = await readBounded(request, limit);
-  if (!bytes) return tooLarge(limit);
+  let text: string;
+  if (declared !== null) {
+    // The length is known and within the limit (Bun.serve enforces it on the wire): read at once.
+    text = await request.text();
+    if (text.length > limit) return tooLarge(limit);
+  } else {
+    const bytes = await readBounded(request, limit);
+    if (!bytes) return tooLarge(limit);
+    text = decoder.decode(bytes);
+  }
   try {
-    return { ok: true, value: JSON.parse(new TextDecoder().decode(bytes)) };
+    return { ok: true, value: JSON.parse(text) };
   } catch {
     return { ok: false, response: rpcError(400, MESSAGES.parseError, RPC_CODES.parseError) };
   }
