@@ -5,9 +5,13 @@ import type { Config } from './config/load';
 import { remoteCallers, staticCaller } from './auth/caller-resolver';
 import { ForgePool } from './forge/pool';
 import { preflight, withCors } from './http/cors';
-import { MESSAGES, rpcError } from './http/errors';
+import { MESSAGES, rateLimited, rpcError } from './http/errors';
+import { clientIp } from './http/client-ip';
 import { createStatefulMcpHandler } from './http/mcp-stateful';
+import { metricsResponses } from './http/metrics-routes';
 import { createOriginPolicy } from './http/origin';
+import { FixedWindowLimiter } from './http/rate-limit';
+import { Metrics } from './metrics/registry';
 import { createLogger, type Logger } from './logging/logger';
 import type { Caller } from './mcp/caller';
 import { createMcpServer } from './mcp/server';
@@ -23,11 +27,12 @@ export interface AppOptions {
 }
 
 export interface ForgeApp {
-  readonly app: { handle(request: Request): Promise<Response> };
   readonly catalog: ToolCatalog;
   readonly sessions: MemorySessionStore;
   readonly pool: ForgePool;
-  handle(request: Request): Promise<Response>;
+  readonly metrics: Metrics;
+  /** Answers one request; `socketIp` is the peer address when served on a socket. */
+  handle(request: Request, socketIp?: string): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -39,6 +44,7 @@ export function staticTokenCaller(config: Config): Caller | undefined {
 
 export function buildCore(config: Config, options: AppOptions = {}) {
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
+  const metrics = new Metrics();
   const catalog = new ToolCatalog(ALL_TOOLS, { groups: config.toolGroups, readOnly: config.FORGE_READ_ONLY_MODE });
   const pool = new ForgePool({
     httpProxy: config.HTTP_PROXY,
@@ -47,30 +53,52 @@ export function buildCore(config: Config, options: AppOptions = {}) {
     caCert: options.caCert,
     rejectUnauthorized: config.RUNTIME_TLS_REJECT_UNAUTHORIZED,
     timeoutMs: config.FORGE_REQUEST_TIMEOUT_MS,
+    observe: (status, seconds) => metrics.upstreamRequest(status, seconds),
   });
-  return { logger, catalog, pool };
+  return { logger, catalog, pool, metrics };
 }
 
 export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
-  const { logger, catalog, pool } = buildCore(config, options);
+  const { logger, catalog, pool, metrics } = buildCore(config, options);
+  const now = options.now ?? Date.now;
   const fixedCaller = staticTokenCaller(config);
   const callers = config.REMOTE_AUTHORIZATION || !fixedCaller ? remoteCallers(config.forgeApiUrls[0]) : staticCaller(fixedCaller);
-  const sessions = new MemorySessionStore(config.SESSION_TIMEOUT_SECONDS * 1000, options.now ?? Date.now, (session) =>
-    logger.info('session_expired', { session: session.caller.sessionTag }),
-  );
+  const sessions = new MemorySessionStore(config.SESSION_TIMEOUT_SECONDS * 1000, now, (session) => {
+    metrics.expiredSessions++;
+    logger.info('session_expired', { session: session.caller.sessionTag });
+  });
   sessions.startSweeping(Math.min(60_000, config.SESSION_TIMEOUT_SECONDS * 1000));
   const handleMcp = createStatefulMcpHandler({
     sessions,
     callers,
-    createServer: () => createMcpServer({ catalog, pool, logger }),
+    createServer: () => createMcpServer({ catalog, pool, logger, onToolCall: (tool, outcome) => metrics.toolCall(tool, outcome) }),
     maxSessions: config.MAX_SESSIONS,
     maxBodyBytes: config.MAX_REQUEST_BODY_BYTES,
     logger,
+    metrics,
+    sessionLimiter: new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now),
   });
   const originAllowed = createOriginPolicy(config.MCP_SERVER_URL, config.MCP_ALLOWED_ORIGINS);
+  const ipLimiter = new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now);
+  const metricsRoutes = metricsResponses(
+    metrics,
+    { activeSessions: () => sessions.size, authenticatedSessions: () => sessions.countAuthenticated(), poolSize: () => pool.size },
+    {
+      maxSessions: config.MAX_SESSIONS,
+      maxRequestsPerMinute: config.MAX_REQUESTS_PER_MINUTE,
+      sessionTimeoutSeconds: config.SESSION_TIMEOUT_SECONDS,
+      remoteAuthEnabled: config.REMOTE_AUTHORIZATION,
+    },
+  );
+  // The socket address travels beside the request: Elysia hands handlers the same Request object.
+  const socketIps = new WeakMap<Request, string>();
+  let requestCounter = 0;
+  const requestIdPrefix = crypto.randomUUID().slice(0, 4);
 
   const app = new Elysia()
     .get('/healthz', () => ({ status: 'ok' }))
+    .get('/metrics', metricsRoutes.text)
+    .get('/metrics.json', metricsRoutes.json)
     .all(
       '/mcp',
       async ({ request }) => {
@@ -80,7 +108,16 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
           return rpcError(403, MESSAGES.forbiddenOrigin);
         }
         if (request.method === 'OPTIONS') return preflight(origin);
-        return withCors(await handleMcp(request), origin);
+        const ip = clientIp(request, socketIps.get(request), config.MCP_TRUST_PROXY);
+        const limit = ipLimiter.hit(ip);
+        if (!limit.allowed) {
+          metrics.rejectedByRateLimit++;
+          logger.warn('rate_limited', { scope: 'ip' });
+          return withCors(rateLimited(limit.retryAfter), origin);
+        }
+        metrics.requestsProcessed++;
+        const requestId = `${requestIdPrefix}${(++requestCounter).toString(36)}`;
+        return withCors(await handleMcp(request, { requestId }), origin);
       },
       { parse: 'none' },
     )
@@ -89,11 +126,14 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     });
 
   return {
-    app,
     catalog,
     sessions,
     pool,
-    handle: (request) => app.handle(request),
+    metrics,
+    handle: (request, socketIp) => {
+      if (socketIp) socketIps.set(request, socketIp);
+      return app.handle(request);
+    },
     close: () => sessions.closeAll(),
   };
 }

@@ -45,10 +45,10 @@ async function serveHttp(config: Config, options: AppOptions & { logger: Logger 
     maxRequestBodySize: config.MAX_REQUEST_BODY_BYTES + 64 * 1024,
     // Long enough for the slowest upstream call plus retries; SSE streams send keep-alives.
     idleTimeout: Math.min(255, Math.ceil(config.FORGE_REQUEST_TIMEOUT_MS / 1000) + 30),
-    async fetch(request) {
+    async fetch(request, server) {
       inFlight++;
       try {
-        return await forgeApp.handle(request);
+        return await forgeApp.handle(request, server.requestIP(request)?.address);
       } finally {
         inFlight--;
       }

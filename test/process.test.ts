@@ -54,6 +54,9 @@ describe('HTTP server on a real port', () => {
     const denied = await session.call('delete_branch', { project_id: String(SEED.project), branch_name: 'main' });
     expect(denied.isError).toBe(true);
     await session.close();
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toContain('forge_mcp_tool_calls_total{tool="get_branch",outcome="ok"} 1');
+    expect(metrics).toContain('forge_mcp_sessions_total 1');
     const refused = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'Private-Token': 'short', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
     expect(refused.status).toBe(401);
 
@@ -77,6 +80,13 @@ describe('HTTP server on a real port', () => {
     expect(await exited).toBe(0);
     slow.stop(true);
   });
+});
+
+test('SIGINT also shuts down cleanly with exit code 0', async () => {
+  const server = await startServer({ REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: forge.apiUrl });
+  expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+  expect(await server.stop('SIGINT')).toBe(0);
+  expect(server.stderr()).toContain('"event":"shutdown","signal":"SIGINT"');
 });
 
 describe('stdio transport', () => {

@@ -61,6 +61,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class ForgeClient {
   private readonly authHeader: [string, string];
+  /** Status of the last upstream answer and time spent upstream, for the tool_call log line. */
+  lastStatus: number | undefined;
+  upstreamMs = 0;
 
   constructor(
     readonly endpoint: ForgeEndpoint,
@@ -87,6 +90,7 @@ export class ForgeClient {
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw new ToolError('timeout', `the forge did not answer within ${timeoutMs} ms`);
       let response: Response;
+      const started = performance.now();
       try {
         response = await this.fetchImpl(url, {
           method: request.method,
@@ -97,6 +101,7 @@ export class ForgeClient {
           ...this.endpoint.fetchOptions,
         });
       } catch (error) {
+        this.record('error', started);
         const name = (error as Error)?.name;
         if (name === 'TimeoutError' || name === 'AbortError') {
           throw new ToolError('timeout', `the forge did not answer within ${timeoutMs} ms`);
@@ -107,6 +112,7 @@ export class ForgeClient {
         }
         throw new ToolError('upstream', `the forge could not be reached: ${(error as Error)?.message ?? 'network error'}`);
       }
+      this.record(response.status, started);
       if (response.ok) return response;
       const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
       if (location && canRetry && redirects < MAX_REDIRECTS) {
@@ -132,6 +138,13 @@ export class ForgeClient {
       }
       throw await failureFromResponse(response);
     }
+  }
+
+  private record(status: number | 'error', started: number): void {
+    const ms = performance.now() - started;
+    this.upstreamMs += ms;
+    if (status !== 'error') this.lastStatus = status;
+    this.endpoint.observe?.(status, ms / 1000);
   }
 
   /** JSON body of a successful call; null for an empty (204) answer. */

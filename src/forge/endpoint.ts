@@ -10,6 +10,8 @@ export interface ForgeEndpointOptions {
   caCert?: string;
   rejectUnauthorized: boolean;
   timeoutMs: number;
+  /** Called after every upstream attempt with its status (or 'error') and duration. */
+  observe?: (status: number | 'error', seconds: number) => void;
 }
 
 export interface ForgeEndpoint {
@@ -17,6 +19,7 @@ export interface ForgeEndpoint {
   /** Extra options merged into every fetch to this forge. */
   readonly fetchOptions: Readonly<Record<string, unknown>>;
   readonly timeoutMs: number;
+  readonly observe?: (status: number | 'error', seconds: number) => void;
 }
 
 function bypassesProxy(hostname: string, noProxy: readonly string[] = []): boolean {
@@ -40,5 +43,5 @@ export function createEndpoint(apiUrl: string, options: ForgeEndpointOptions): F
       ...(options.caCert ? { ca: options.caCert } : {}),
     };
   }
-  return Object.freeze({ apiUrl, fetchOptions: Object.freeze(fetchOptions), timeoutMs: options.timeoutMs });
+  return Object.freeze({ apiUrl, fetchOptions: Object.freeze(fetchOptions), timeoutMs: options.timeoutMs, observe: options.observe });
 }

@@ -25,3 +25,6 @@ export const unauthorized = (message: string = MESSAGES.missingCredentials) =>
   rpcError(401, message, RPC_CODES.generic, { 'WWW-Authenticate': 'Bearer' });
 
 export const sessionNotFound = () => rpcError(404, MESSAGES.sessionNotFound, RPC_CODES.sessionNotFound);
+
+export const rateLimited = (retryAfterSeconds: number) =>
+  rpcError(429, MESSAGES.rateLimited, RPC_CODES.generic, { 'Retry-After': String(retryAfterSeconds) });

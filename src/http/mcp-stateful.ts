@@ -5,11 +5,13 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallerResolver } from '../auth/caller-resolver';
 import type { Logger } from '../logging/logger';
 import { sessionTag } from '../logging/logger';
+import type { Metrics } from '../metrics/registry';
 import { authInfoFor, type Caller } from '../mcp/caller';
 import { createJsonTransport } from '../mcp/transport';
 import type { MemorySessionStore, Session } from '../session/memory-store';
 import { isInitializeMessage, readJsonBody } from './body';
-import { MESSAGES, RPC_CODES, rpcError, sessionNotFound, unauthorized } from './errors';
+import { MESSAGES, RPC_CODES, rateLimited, rpcError, sessionNotFound, unauthorized } from './errors';
+import type { FixedWindowLimiter } from './rate-limit';
 
 export interface StatefulMcpDeps {
   sessions: MemorySessionStore;
@@ -18,14 +20,29 @@ export interface StatefulMcpDeps {
   maxSessions: number;
   maxBodyBytes: number;
   logger: Logger;
+  metrics: Metrics;
+  /** Per-session request limit (D10); absent when limits are not applied in-app. */
+  sessionLimiter?: FixedWindowLimiter;
 }
 
-export function createStatefulMcpHandler(deps: StatefulMcpDeps): (request: Request) => Promise<Response> {
-  const { sessions, callers, logger } = deps;
+export interface RequestContext {
+  /** Short id that ties this request's log lines together. */
+  requestId: string;
+}
 
-  async function openSession(request: Request, body: unknown, caller: Caller): Promise<Response> {
+export function createStatefulMcpHandler(deps: StatefulMcpDeps): (request: Request, ctx: RequestContext) => Promise<Response> {
+  const { sessions, callers, logger, metrics } = deps;
+
+  function refuseCredentials(ctx: RequestContext, reason: string): Response {
+    metrics.authFailures++;
+    logger.warn('auth_failed', { request_id: ctx.requestId, reason });
+    return unauthorized();
+  }
+
+  async function openSession(request: Request, body: unknown, caller: Caller, ctx: RequestContext): Promise<Response> {
     if (sessions.size >= deps.maxSessions) {
-      logger.warn('session_rejected', { reason: 'capacity', max_sessions: deps.maxSessions });
+      metrics.rejectedByCapacity++;
+      logger.warn('session_rejected', { request_id: ctx.requestId, reason: 'capacity', max_sessions: deps.maxSessions });
       return rpcError(503, MESSAGES.capacity);
     }
     const id = crypto.randomUUID();
@@ -36,9 +53,10 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (request: Reque
       sessionId: id,
       maxRequestBodySize: deps.maxBodyBytes,
       onSessionInitialized: () => {
-        session = { id, caller: sessionCaller, server, transport, lastSeen: sessions.now() };
+        session = { id, caller: sessionCaller, server, transport, authenticated: callers.remote, lastSeen: sessions.now() };
         sessions.add(session);
-        logger.info('session_opened', { session: sessionCaller.sessionTag, credential: caller.credential.kind });
+        metrics.totalSessions++;
+        logger.info('session_opened', { request_id: ctx.requestId, session: sessionCaller.sessionTag, credential: caller.credential.kind });
       },
       onSessionClosed: () => {
         sessions.forget(id);
@@ -46,35 +64,48 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (request: Reque
       },
     });
     await server.connect(transport);
-    const response = await transport.handleRequest(request, { parsedBody: body, authInfo: authInfoFor(sessionCaller) });
+    const response = await transport.handleRequest(request, { parsedBody: body, authInfo: authInfoFor(sessionCaller, ctx.requestId) });
     if (!session) await server.close(); // the SDK refused the initialize: nothing to keep
     return response;
   }
 
-  return async function handle(request: Request): Promise<Response> {
+  /** The live session of this id, or the response that refuses the request. */
+  function liveSession(sessionId: string): Session | Response {
+    const session = sessions.use(sessionId);
+    if (!session) return sessionNotFound();
+    const limit = deps.sessionLimiter?.hit(sessionId);
+    if (limit && !limit.allowed) {
+      metrics.rejectedByRateLimit++;
+      logger.warn('rate_limited', { scope: 'session', session: session.caller.sessionTag });
+      return rateLimited(limit.retryAfter);
+    }
+    return session;
+  }
+
+  return async function handle(request: Request, ctx: RequestContext): Promise<Response> {
     const found = callers.resolve(request.headers);
-    if (found.status === 'invalid') return unauthorized();
+    if (found.status === 'invalid') return refuseCredentials(ctx, 'invalid credential');
     const sessionId = request.headers.get('mcp-session-id');
 
     if (request.method === 'POST') {
       const body = await readJsonBody(request, deps.maxBodyBytes);
       if (!body.ok) return body.response;
       if (!sessionId) {
-        if (found.status !== 'ok') return unauthorized();
+        if (found.status !== 'ok') return refuseCredentials(ctx, 'no credential');
         if (!isInitializeMessage(body.value)) return rpcError(400, MESSAGES.sessionIdRequired);
-        return openSession(request, body.value, found.caller);
+        return openSession(request, body.value, found.caller, ctx);
       }
-      const session = sessions.use(sessionId);
-      if (!session) return sessionNotFound();
+      const session = liveSession(sessionId);
+      if (session instanceof Response) return session;
       const caller = found.status === 'ok' ? { ...found.caller, apiUrl: session.caller.apiUrl, sessionTag: session.caller.sessionTag } : session.caller;
-      return session.transport.handleRequest(request, { parsedBody: body.value, authInfo: authInfoFor(caller) });
+      return session.transport.handleRequest(request, { parsedBody: body.value, authInfo: authInfoFor(caller, ctx.requestId) });
     }
 
     if (request.method === 'GET' || request.method === 'DELETE') {
-      if (!sessionId) return found.status === 'ok' ? rpcError(400, MESSAGES.sessionIdRequired) : unauthorized();
-      const session = sessions.use(sessionId);
-      if (!session) return sessionNotFound();
-      return session.transport.handleRequest(request, { authInfo: authInfoFor(session.caller) });
+      if (!sessionId) return found.status === 'ok' ? rpcError(400, MESSAGES.sessionIdRequired) : refuseCredentials(ctx, 'no credential');
+      const session = liveSession(sessionId);
+      if (session instanceof Response) return session;
+      return session.transport.handleRequest(request, { authInfo: authInfoFor(session.caller, ctx.requestId) });
     }
 
     return rpcError(405, 'Method not allowed', RPC_CODES.generic, { Allow: 'GET, POST, DELETE' });

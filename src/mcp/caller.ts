@@ -10,10 +10,14 @@ export interface Caller {
   readonly sessionTag?: string;
 }
 
-export function authInfoFor(caller: Caller): AuthInfo {
-  return { token: caller.credential.token, clientId: 'forge-caller', scopes: [], extra: { caller } };
+export function authInfoFor(caller: Caller, requestId?: string): AuthInfo {
+  return { token: caller.credential.token, clientId: 'forge-caller', scopes: [], extra: { caller, requestId } };
 }
 
 export function callerFrom(authInfo: AuthInfo | undefined): Caller | undefined {
   return authInfo?.extra?.caller as Caller | undefined;
+}
+
+export function requestIdFrom(authInfo: AuthInfo | undefined): string | undefined {
+  return authInfo?.extra?.requestId as string | undefined;
 }

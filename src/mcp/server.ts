@@ -6,7 +6,7 @@ import { ForgeClient } from '../forge/client';
 import type { ForgePool } from '../forge/pool';
 import type { Logger } from '../logging/logger';
 import type { ToolCatalog } from '../tools/catalog';
-import { callerFrom, type Caller } from './caller';
+import { callerFrom, requestIdFrom, type Caller } from './caller';
 
 export const SERVER_INFO = { name: 'forge-tool-server', version: '0.1.0' };
 
@@ -21,7 +21,11 @@ export interface McpDeps {
   logger: Logger;
   /** Caller used when a request carries none (stdio with the static token). */
   defaultCaller?: Caller;
+  /** Counts each call by tool and outcome (ok or an error kind). */
+  onToolCall?: (tool: string, outcome: string) => void;
 }
+
+const round = (ms: number) => Math.round(ms * 10) / 10;
 
 export function createMcpServer(deps: McpDeps): Server {
   const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
@@ -31,17 +35,22 @@ export function createMcpServer(deps: McpDeps): Server {
     if (!caller) throw new Error('tools/call without a caller: the HTTP layer must authenticate first');
     const name = request.params.name;
     const started = performance.now();
-    const result = await deps.catalog.call(name, request.params.arguments, () => ({
-      forge: new ForgeClient(deps.pool.endpoint(caller.apiUrl), caller.credential),
-    }));
+    let forge: ForgeClient | undefined;
+    const result = await deps.catalog.call(name, request.params.arguments, () => {
+      forge = new ForgeClient(deps.pool.endpoint(caller.apiUrl), caller.credential);
+      return { forge };
+    });
+    const outcome = result.isError ? ((result.structuredContent as { error?: { kind?: string } })?.error?.kind ?? 'error') : 'ok';
+    deps.onToolCall?.(name, outcome);
     if (deps.logger.enabled('info')) {
-      const error = result.isError ? (result.structuredContent as { error?: { kind?: string; status?: number | null } })?.error : undefined;
       deps.logger.info('tool_call', {
-        tool: name,
-        outcome: error?.kind ?? 'ok',
-        upstream_status: error?.status ?? undefined,
-        ms: Math.round((performance.now() - started) * 10) / 10,
+        request_id: requestIdFrom(extra.authInfo),
         session: caller.sessionTag,
+        tool: name,
+        outcome,
+        upstream_status: forge?.lastStatus,
+        upstream_ms: forge ? round(forge.upstreamMs) : undefined,
+        ms: round(performance.now() - started),
       });
     }
     return result;

@@ -10,6 +10,8 @@ export interface Session {
   readonly caller: Caller;
   readonly server: Server;
   readonly transport: WebStandardStreamableHTTPServerTransport;
+  /** Opened with a caller-supplied credential (not the deployment's static token). */
+  readonly authenticated: boolean;
   lastSeen: number;
 }
 
@@ -25,6 +27,13 @@ export class MemorySessionStore {
 
   get size(): number {
     return this.sessions.size;
+  }
+
+  /** Open sessions acting with a caller-supplied credential. */
+  countAuthenticated(): number {
+    let n = 0;
+    for (const s of this.sessions.values()) if (s.authenticated) n++;
+    return n;
   }
 
   add(session: Session): void {

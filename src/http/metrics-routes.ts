@@ -1,0 +1,11 @@
+// GET /metrics (Prometheus text) and GET /metrics.json (SPEC's snapshot), unauthenticated and
+// per instance (DECISIONS D11).
+import { prometheusText } from '../metrics/prometheus';
+import { snapshot, type Gauges, type Metrics, type MetricsConfig } from '../metrics/registry';
+
+export function metricsResponses(metrics: Metrics, gauges: Gauges, config: MetricsConfig) {
+  return {
+    text: () => new Response(prometheusText(metrics, gauges, config), { headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' } }),
+    json: () => Response.json(snapshot(metrics, gauges, config)),
+  };
+}

@@ -1,0 +1,78 @@
+// Per-instance counters for operators (SPEC "Metrics snapshot", DECISIONS D11). One object,
+// incremented where the event happens; the JSON snapshot and the Prometheus text are views of it.
+
+/** Upper bounds (seconds) of the upstream duration histogram. */
+export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30] as const;
+
+export interface Histogram {
+  buckets: number[]; // cumulative counts per DURATION_BUCKETS entry
+  count: number;
+  sum: number;
+}
+
+export class Metrics {
+  readonly startedAt = Date.now();
+  totalSessions = 0;
+  expiredSessions = 0;
+  authFailures = 0;
+  requestsProcessed = 0;
+  rejectedByRateLimit = 0;
+  rejectedByCapacity = 0;
+  poolEvictions = 0;
+  /** "tool\u0000outcome" → count */
+  readonly toolCalls = new Map<string, number>();
+  /** status class ("2xx", "4xx", "5xx", "error") → histogram */
+  readonly upstream = new Map<string, Histogram>();
+
+  toolCall(tool: string, outcome: string): void {
+    const key = `${tool}\u0000${outcome}`;
+    this.toolCalls.set(key, (this.toolCalls.get(key) ?? 0) + 1);
+  }
+
+  upstreamRequest(status: number | 'error', seconds: number): void {
+    const statusClass = status === 'error' ? 'error' : `${Math.floor(status / 100)}xx`;
+    let h = this.upstream.get(statusClass);
+    if (!h) {
+      h = { buckets: DURATION_BUCKETS.map(() => 0), count: 0, sum: 0 };
+      this.upstream.set(statusClass, h);
+    }
+    h.count++;
+    h.sum += seconds;
+    for (let i = 0; i < DURATION_BUCKETS.length; i++) if (seconds <= DURATION_BUCKETS[i]) h.buckets[i]++;
+  }
+}
+
+/** Live values the registry does not own (sessions, pool), read when a snapshot is taken. */
+export interface Gauges {
+  activeSessions(): number;
+  authenticatedSessions(): number;
+  poolSize(): number;
+}
+
+export interface MetricsConfig {
+  maxSessions: number;
+  maxRequestsPerMinute: number;
+  sessionTimeoutSeconds: number;
+  remoteAuthEnabled: boolean;
+}
+
+/** The JSON snapshot: exactly SPEC's fields, plus tool and upstream detail. */
+export function snapshot(m: Metrics, gauges: Gauges, config: MetricsConfig) {
+  const memory = process.memoryUsage();
+  return {
+    activeSessions: gauges.activeSessions(),
+    totalSessions: m.totalSessions,
+    expiredSessions: m.expiredSessions,
+    authFailures: m.authFailures,
+    requestsProcessed: m.requestsProcessed,
+    rejectedByRateLimit: m.rejectedByRateLimit,
+    rejectedByCapacity: m.rejectedByCapacity,
+    authenticatedSessions: gauges.authenticatedSessions(),
+    uptime: Math.floor((Date.now() - m.startedAt) / 1000),
+    memoryUsage: { rss: memory.rss, heapTotal: memory.heapTotal, heapUsed: memory.heapUsed, external: memory.external },
+    config,
+    poolSize: gauges.poolSize(),
+    poolEvictions: m.poolEvictions,
+    toolCalls: Object.fromEntries([...m.toolCalls].map(([key, n]) => [key.replace('\u0000', ':'), n])),
+  };
+}

@@ -1,0 +1,148 @@
+// What an operator relies on: /metrics and /metrics.json with every counter moving when its
+// event happens, per-IP and per-session rate limits with Retry-After, and a bounded limiter.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { createApp, type ForgeApp } from '../src/app';
+import { FixedWindowLimiter } from '../src/http/rate-limit';
+import { testConfig } from './support/config';
+import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
+import { INITIALIZE, connect, rpc } from './support/mcp-client';
+
+let forge: FakeForge;
+const apps: ForgeApp[] = [];
+beforeAll(async () => {
+  forge = await startFakeForge();
+});
+afterAll(async () => {
+  await Promise.all(apps.map((a) => a.close()));
+  await forge.stop();
+});
+
+function makeApp(overrides: Record<string, string> = {}, now?: () => number) {
+  const app = createApp(testConfig(forge.apiUrl, overrides), { now });
+  apps.push(app);
+  return app;
+}
+
+const json = async (app: ForgeApp) => (await (await app.handle(new Request('http://localhost/metrics.json'))).json()) as Record<string, any>;
+const text = async (app: ForgeApp) => (await app.handle(new Request('http://localhost/metrics'))).text();
+
+describe('/metrics.json', () => {
+  test('has every SPEC field with its type', async () => {
+    const m = await json(makeApp({ MAX_SESSIONS: '7', SESSION_TIMEOUT_SECONDS: '90', MAX_REQUESTS_PER_MINUTE: '33' }));
+    for (const field of ['activeSessions', 'totalSessions', 'expiredSessions', 'authFailures', 'requestsProcessed', 'rejectedByRateLimit', 'rejectedByCapacity', 'authenticatedSessions', 'uptime']) {
+      expect(typeof m[field]).toBe('number');
+    }
+    for (const field of ['rss', 'heapTotal', 'heapUsed', 'external']) expect(m.memoryUsage[field]).toBeGreaterThan(0);
+    expect(m.config).toEqual({ maxSessions: 7, maxRequestsPerMinute: 33, sessionTimeoutSeconds: 90, remoteAuthEnabled: true });
+  });
+
+  test('each counter moves when its event happens', async () => {
+    let now = 10_000_000;
+    const app = makeApp({ MAX_SESSIONS: '2', SESSION_TIMEOUT_SECONDS: '60' }, () => now);
+    const start = await json(app);
+    expect(start).toMatchObject({ activeSessions: 0, totalSessions: 0, requestsProcessed: 0, authFailures: 0 });
+
+    await rpc(app, INITIALIZE, {}); // 401
+    expect((await json(app)).authFailures).toBe(1);
+
+    const a = await connect(app, { 'Private-Token': TOKENS.maintainer });
+    await connect(app, { 'Private-Token': TOKENS.developer });
+    let m = await json(app);
+    expect(m).toMatchObject({ activeSessions: 2, totalSessions: 2, authenticatedSessions: 2 });
+    expect(m.requestsProcessed).toBeGreaterThanOrEqual(5);
+
+    expect((await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.guest })).status).toBe(503);
+    expect((await json(app)).rejectedByCapacity).toBe(1);
+
+    await a.call('get_branch', { project_id: String(SEED.project), branch_name: 'main' });
+    await a.call('get_branch', { project_id: String(SEED.project), branch_name: 'gone' });
+    m = await json(app);
+    expect(m.toolCalls).toEqual({ 'get_branch:ok': 1, 'get_branch:not_found': 1 });
+    expect(m.poolSize).toBe(1);
+
+    now += 61_000;
+    app.sessions.sweep();
+    m = await json(app);
+    expect(m).toMatchObject({ activeSessions: 0, expiredSessions: 2, authenticatedSessions: 0 });
+  });
+
+  test('static-token sessions are not counted as authenticated', async () => {
+    const app = makeApp({ REMOTE_AUTHORIZATION: 'false', FORGE_PERSONAL_ACCESS_TOKEN: TOKENS.maintainer });
+    await connect(app, {});
+    expect(await json(app)).toMatchObject({ activeSessions: 1, authenticatedSessions: 0 });
+    expect((await json(app)).config.remoteAuthEnabled).toBe(false);
+  });
+});
+
+describe('/metrics (Prometheus text)', () => {
+  test('HELP and TYPE for every metric, forge_mcp_ prefix, counters end in _total, histograms by status class', async () => {
+    const app = makeApp();
+    const c = await connect(app, { 'Private-Token': TOKENS.maintainer });
+    await c.call('get_branch', { project_id: String(SEED.project), branch_name: 'main' });
+    await c.call('get_branch', { project_id: String(SEED.project), branch_name: 'nope' });
+    const body = await text(app);
+    const types = [...body.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => [m[1], m[2]]);
+    expect(types.length).toBeGreaterThan(10);
+    for (const [name, type] of types) {
+      expect(name).toStartWith('forge_mcp_');
+      expect(body).toContain(`# HELP ${name} `);
+      if (type === 'counter') expect(name).toEndWith('_total');
+    }
+    for (const line of body.split('\n').filter((l) => l && !l.startsWith('#'))) expect(line).toMatch(/^forge_mcp_[a-z_]+(\{[^}]*\})? -?[\d.e+-]+$/);
+    expect(body).toContain('forge_mcp_tool_calls_total{tool="get_branch",outcome="ok"} 1');
+    expect(body).toContain('forge_mcp_tool_calls_total{tool="get_branch",outcome="not_found"} 1');
+    expect(body).toContain('forge_mcp_upstream_request_duration_seconds_count{status_class="2xx"} 1');
+    expect(body).toContain('forge_mcp_upstream_request_duration_seconds_count{status_class="4xx"} 1');
+    expect(body).toMatch(/forge_mcp_active_sessions 1\n/);
+    expect(body).toMatch(/forge_mcp_sessions_total 1\n/);
+  });
+});
+
+describe('rate limits', () => {
+  test('per client IP: the request over the limit gets 429 "Rate limit exceeded" with Retry-After; a new window lets it through', async () => {
+    let now = 60_000 * 1000 + 15_000; // 15 s into a window
+    const app = makeApp({ MAX_REQUESTS_PER_MINUTE: '3' }, () => now);
+    const send = () => app.handle(new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': TOKENS.maintainer }, body: JSON.stringify(INITIALIZE) }), '10.1.1.1');
+    for (let i = 0; i < 3; i++) expect((await send()).status).toBe(200);
+    const refused = await send();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('45');
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe('Rate limit exceeded');
+    // Another address is not affected.
+    expect((await app.handle(new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': TOKENS.maintainer }, body: JSON.stringify(INITIALIZE) }), '10.2.2.2')).status).toBe(200);
+    now += 45_000;
+    expect((await send()).status).toBe(200);
+    expect((await json(app)).rejectedByRateLimit).toBe(1);
+  });
+
+  test('X-Forwarded-For is used only with MCP_TRUST_PROXY=true, first hop', async () => {
+    const post = (app: ForgeApp, xff: string) =>
+      app.handle(new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': TOKENS.maintainer, 'X-Forwarded-For': xff }, body: JSON.stringify(INITIALIZE) }), '127.0.0.1');
+    const trusting = makeApp({ MAX_REQUESTS_PER_MINUTE: '1', MCP_TRUST_PROXY: 'true' });
+    expect((await post(trusting, '203.0.113.1, 10.0.0.1')).status).toBe(200);
+    expect((await post(trusting, '203.0.113.2, 10.0.0.1')).status).toBe(200);
+    expect((await post(trusting, '203.0.113.1')).status).toBe(429);
+    const ignoring = makeApp({ MAX_REQUESTS_PER_MINUTE: '1' });
+    expect((await post(ignoring, '203.0.113.1')).status).toBe(200);
+    expect((await post(ignoring, '203.0.113.2')).status).toBe(429);
+  });
+
+  test('per session: one session cannot exceed the limit even from many addresses', async () => {
+    const app = makeApp({ MAX_REQUESTS_PER_MINUTE: '3', MCP_TRUST_PROXY: 'true' });
+    const init = await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer, 'X-Forwarded-For': '198.51.100.1' });
+    const sid = init.headers.get('mcp-session-id')!;
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await rpc(app, { jsonrpc: '2.0', id: 10 + i, method: 'ping' }, { 'mcp-session-id': sid, 'X-Forwarded-For': `198.51.100.${10 + i}` })).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
+  test('the limiter forgets old windows at once and holds at most maxKeys addresses', () => {
+    let now = 0;
+    const limiter = new FixedWindowLimiter(5, () => now, 60_000, 1000);
+    for (let i = 0; i < 5000; i++) expect(limiter.hit(`ip-${i}`).allowed).toBe(true);
+    expect(limiter.size).toBe(1000);
+    now += 60_000;
+    limiter.hit('ip-new');
+    expect(limiter.size).toBe(1);
+  });
+});
