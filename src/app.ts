@@ -3,6 +3,7 @@
 import { Elysia } from 'elysia';
 import type { Config } from './config/load';
 import { remoteCallers, staticCaller } from './auth/caller-resolver';
+import { createForgeUrlPolicy } from './auth/forge-url';
 import { ForgePool } from './forge/pool';
 import { preflight, withCors } from './http/cors';
 import { MESSAGES, rateLimited, rpcError } from './http/errors';
@@ -54,7 +55,16 @@ export function buildCore(config: Config, options: AppOptions = {}) {
     rejectUnauthorized: config.RUNTIME_TLS_REJECT_UNAUTHORIZED,
     timeoutMs: config.FORGE_REQUEST_TIMEOUT_MS,
     observe: (status, seconds) => metrics.upstreamRequest(status, seconds),
+  }, {
+    maxSize: config.FORGE_POOL_MAX_SIZE,
+    idleTimeoutMs: config.FORGE_POOL_IDLE_TIMEOUT,
+    now: options.now,
+    onEvict: (apiUrl, reason) => {
+      metrics.poolEvictions++;
+      logger.info('pool_evicted', { api_url: apiUrl, reason });
+    },
   });
+  pool.startSweeping(config.FORGE_POOL_CLEANUP_INTERVAL);
   return { logger, catalog, pool, metrics };
 }
 
@@ -77,6 +87,8 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     logger,
     metrics,
     sessionLimiter: new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now),
+    pool,
+    forgeUrlPolicy: config.ENABLE_DYNAMIC_API_URL ? createForgeUrlPolicy(config.forgeApiUrls, config.FORGE_ALLOWED_HOSTS) : undefined,
   });
   const originAllowed = createOriginPolicy(config.MCP_SERVER_URL, config.MCP_ALLOWED_ORIGINS);
   const ipLimiter = new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now);
@@ -134,6 +146,9 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
       if (socketIp) socketIps.set(request, socketIp);
       return app.handle(request);
     },
-    close: () => sessions.closeAll(),
+    close: async () => {
+      pool.stop();
+      await sessions.closeAll();
+    },
   };
 }

@@ -18,7 +18,7 @@ function refuse(message: string): never {
 
 /** Modes listed in the settings whose implementation has not landed in this version. */
 function refuseUnavailableModes(config: Config): void {
-  for (const name of ['FORGE_MCP_OAUTH', 'OAUTH_STATELESS_MODE', 'ENABLE_DYNAMIC_API_URL'] as const) {
+  for (const name of ['FORGE_MCP_OAUTH', 'OAUTH_STATELESS_MODE'] as const) {
     if (config[name]) refuse(`${name}: this mode is not available in this version yet`);
   }
 }

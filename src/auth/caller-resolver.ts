@@ -3,6 +3,27 @@
 // request acts with the deployment's static token (DECISIONS D3).
 import type { Caller } from '../mcp/caller';
 import { credentialFromHeaders } from './credentials';
+import type { ForgeUrlPolicy } from './forge-url';
+
+/** The forge a request names in X-Forge-API-URL, when the deployment lets callers choose one. */
+export type ForgeUrlLookup = { status: 'none' } | { status: 'invalid'; host?: string } | { status: 'ok'; apiUrl: string };
+
+const NO_URL: ForgeUrlLookup = { status: 'none' };
+
+export function forgeUrlFromHeaders(headers: Headers, policy: ForgeUrlPolicy | undefined): ForgeUrlLookup {
+  if (!policy) return NO_URL; // dynamic API URL off: the header is ignored
+  const raw = headers.get('x-forge-api-url');
+  if (raw === null || raw.trim() === '') return NO_URL;
+  const apiUrl = policy(raw);
+  if (apiUrl) return { status: 'ok', apiUrl };
+  let host: string | undefined;
+  try {
+    host = new URL(raw).hostname; // only the host is logged: the rest may hold anything
+  } catch {
+    host = undefined;
+  }
+  return { status: 'invalid', host };
+}
 
 export type CallerLookup = { status: 'none' } | { status: 'invalid' } | { status: 'ok'; caller: Caller };
 

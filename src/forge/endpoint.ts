@@ -1,12 +1,13 @@
 // One forge API URL with the fetch options for its origin (proxy, TLS), built once and reused
 // by every request to it: Bun keeps connections alive per origin by itself, so this object is
 // what the "pool client" of SPEC amounts to.
+import { rootCertificates } from 'node:tls';
 
 export interface ForgeEndpointOptions {
   httpProxy?: string;
   httpsProxy?: string;
   noProxy?: readonly string[];
-  /** PEM text of extra trusted CAs, read once at start-up. */
+  /** PEM text of extra trusted CAs, read once at start-up (trusted beside the public roots). */
   caCert?: string;
   rejectUnauthorized: boolean;
   timeoutMs: number;
@@ -40,7 +41,8 @@ export function createEndpoint(apiUrl: string, options: ForgeEndpointOptions): F
   if (url.protocol === 'https:' && (options.caCert || !options.rejectUnauthorized)) {
     fetchOptions.tls = {
       rejectUnauthorized: options.rejectUnauthorized,
-      ...(options.caCert ? { ca: options.caCert } : {}),
+      // A `ca` option replaces the default trust store: keep the public roots beside the extra CA.
+      ...(options.caCert ? { ca: [...rootCertificates, options.caCert] } : {}),
     };
   }
   return Object.freeze({ apiUrl, fetchOptions: Object.freeze(fetchOptions), timeoutMs: options.timeoutMs, observe: options.observe });

@@ -2,7 +2,9 @@
 // caller's credential and forge URL are kept with it (SPEC remote authorization rule 3) and a
 // request that brings its own credential is served with that one (DECISIONS D9).
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { CallerResolver } from '../auth/caller-resolver';
+import { forgeUrlFromHeaders, type CallerResolver } from '../auth/caller-resolver';
+import type { ForgeUrlPolicy } from '../auth/forge-url';
+import type { ForgePool } from '../forge/pool';
 import type { Logger } from '../logging/logger';
 import { sessionTag } from '../logging/logger';
 import type { Metrics } from '../metrics/registry';
@@ -23,6 +25,9 @@ export interface StatefulMcpDeps {
   metrics: Metrics;
   /** Per-session request limit (D10); absent when limits are not applied in-app. */
   sessionLimiter?: FixedWindowLimiter;
+  pool: ForgePool;
+  /** Set when callers may name their forge in X-Forge-API-URL (ENABLE_DYNAMIC_API_URL). */
+  forgeUrlPolicy?: ForgeUrlPolicy;
 }
 
 export interface RequestContext {
@@ -37,6 +42,21 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (request: Reque
     metrics.authFailures++;
     logger.warn('auth_failed', { request_id: ctx.requestId, reason });
     return unauthorized();
+  }
+
+  /** Serves a POST while its forge client counts a request in flight (D7: busy clients are never evicted). */
+  async function withLease(apiUrl: string, ctx: RequestContext, serve: () => Promise<Response>): Promise<Response> {
+    const lease = deps.pool.lease(apiUrl);
+    if (!lease) {
+      metrics.rejectedByCapacity++;
+      logger.warn('pool_full', { request_id: ctx.requestId });
+      return rpcError(503, MESSAGES.capacity);
+    }
+    try {
+      return await serve();
+    } finally {
+      lease.release();
+    }
   }
 
   async function openSession(request: Request, body: unknown, caller: Caller, ctx: RequestContext): Promise<Response> {
@@ -64,7 +84,7 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (request: Reque
       },
     });
     await server.connect(transport);
-    const response = await transport.handleRequest(request, { parsedBody: body, authInfo: authInfoFor(sessionCaller, ctx.requestId) });
+    const response = await withLease(caller.apiUrl, ctx, () => transport.handleRequest(request, { parsedBody: body, authInfo: authInfoFor(sessionCaller, ctx.requestId) }));
     if (!session) await server.close(); // the SDK refused the initialize: nothing to keep
     return response;
   }
@@ -85,6 +105,12 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (request: Reque
   return async function handle(request: Request, ctx: RequestContext): Promise<Response> {
     const found = callers.resolve(request.headers);
     if (found.status === 'invalid') return refuseCredentials(ctx, 'invalid credential');
+    const forgeUrl = forgeUrlFromHeaders(request.headers, deps.forgeUrlPolicy);
+    if (forgeUrl.status === 'invalid') {
+      logger.warn('forge_url_refused', { request_id: ctx.requestId, host: forgeUrl.host });
+      return rpcError(400, MESSAGES.invalidApiUrl);
+    }
+    const namedUrl = forgeUrl.status === 'ok' ? forgeUrl.apiUrl : undefined;
     const sessionId = request.headers.get('mcp-session-id');
 
     if (request.method === 'POST') {
@@ -93,12 +119,14 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (request: Reque
       if (!sessionId) {
         if (found.status !== 'ok') return refuseCredentials(ctx, 'no credential');
         if (!isInitializeMessage(body.value)) return rpcError(400, MESSAGES.sessionIdRequired);
-        return openSession(request, body.value, found.caller, ctx);
+        return openSession(request, body.value, namedUrl ? { ...found.caller, apiUrl: namedUrl } : found.caller, ctx);
       }
       const session = liveSession(sessionId);
       if (session instanceof Response) return session;
-      const caller = found.status === 'ok' ? { ...found.caller, apiUrl: session.caller.apiUrl, sessionTag: session.caller.sessionTag } : session.caller;
-      return session.transport.handleRequest(request, { parsedBody: body.value, authInfo: authInfoFor(caller, ctx.requestId) });
+      // The session's token and forge URL, unless this request names its own (D8, D9).
+      const base = found.status === 'ok' ? found.caller : session.caller;
+      const caller: Caller = { credential: base.credential, apiUrl: namedUrl ?? session.caller.apiUrl, sessionTag: session.caller.sessionTag };
+      return withLease(caller.apiUrl, ctx, () => session.transport.handleRequest(request, { parsedBody: body.value, authInfo: authInfoFor(caller, ctx.requestId) }));
     }
 
     if (request.method === 'GET' || request.method === 'DELETE') {

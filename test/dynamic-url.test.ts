@@ -1,0 +1,106 @@
+// One deployment, several forges: X-Forge-API-URL picks the forge per session (two fake forges on
+// different ports), a refused URL never receives the token, and the header is ignored when the
+// feature is off.
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { createApp, type ForgeApp } from '../src/app';
+import { testConfig } from './support/config';
+import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
+import { capturingLogger } from './support/log-capture';
+import { INITIALIZE, connect, rpc, structured } from './support/mcp-client';
+
+let one: FakeForge;
+let two: FakeForge;
+let evil: ReturnType<typeof Bun.serve>;
+let evilHits = 0;
+const apps: ForgeApp[] = [];
+
+beforeAll(async () => {
+  one = await startFakeForge();
+  two = await startFakeForge();
+  evil = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => (evilHits++, Response.json({})) });
+});
+beforeEach(() => {
+  one.reset();
+  two.reset();
+  evilHits = 0;
+});
+afterAll(async () => {
+  await Promise.all(apps.map((a) => a.close()));
+  await one.stop();
+  await two.stop();
+  evil.stop(true);
+});
+
+function makeApp(overrides: Record<string, string>, logger = capturingLogger().logger) {
+  const app = createApp(testConfig(one.apiUrl, { ENABLE_DYNAMIC_API_URL: 'true', FORGE_ALLOWED_HOSTS: new URL(two.apiUrl).host, ...overrides }), { logger });
+  apps.push(app);
+  return app;
+}
+
+const args = { project_id: String(SEED.project), branch_name: 'main' };
+
+describe('ENABLE_DYNAMIC_API_URL=true', () => {
+  test('each session talks to the forge it named; later requests need not repeat the header', async () => {
+    const app = makeApp({});
+    const toTwo = await connect(app, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': two.apiUrl.replace('/api/v4', '') });
+    const toDefault = await connect(app, { 'Private-Token': TOKENS.developer });
+    structured(await toTwo.call('get_branch', args));
+    structured(await toDefault.call('get_branch', args));
+    expect(two.requests.map((r) => r.headers.get('private-token'))).toEqual([TOKENS.maintainer]);
+    expect(one.requests.map((r) => r.headers.get('private-token'))).toEqual([TOKENS.developer]);
+
+    // A request carrying only the session id still goes to the session's forge.
+    const sid = toTwo.transport.sessionId!;
+    const response = await rpc(app, { jsonrpc: '2.0', id: 77, method: 'tools/call', params: { name: 'get_branch', arguments: args } }, { 'mcp-session-id': sid });
+    expect(response.status).toBe(200);
+    expect(two.requests).toHaveLength(2);
+    expect(app.pool.size).toBe(2);
+  });
+
+  test.each([
+    ['a host that is not allowed', () => `http://127.0.0.1:${evil.port}/api/v4`],
+    ['userinfo trick', () => `http://${new URL(two.apiUrl).host}@127.0.0.1:${evil.port}`],
+    ['not a URL', () => 'gitlab'],
+  ])('%s → 400 "Invalid custom API URL provided", a warning, and nothing sent anywhere', async (_, url) => {
+    const capture = capturingLogger();
+    const app = makeApp({}, capture.logger);
+    const response = await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': url() });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe('Invalid custom API URL provided');
+    expect(capture.entries().some((e) => e.level === 'warn' && e.event === 'forge_url_refused')).toBe(true);
+    expect(capture.lines.join('')).not.toContain(TOKENS.maintainer);
+    expect(app.sessions.size).toBe(0);
+    expect(evilHits + one.requests.length + two.requests.length).toBe(0);
+  });
+
+  test('a refused URL on a later request of a live session is refused too', async () => {
+    const app = makeApp({});
+    const session = await connect(app, { 'Private-Token': TOKENS.maintainer });
+    const sid = session.transport.sessionId!;
+    const response = await rpc(app, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'get_branch', arguments: args } }, { 'mcp-session-id': sid, 'X-Forge-API-URL': `http://127.0.0.1:${evil.port}` });
+    expect(response.status).toBe(400);
+    expect(evilHits).toBe(0);
+  });
+
+  test('a custom path prefix is kept: https://h/gitlab → https://h/gitlab/api/v4', async () => {
+    const paths: string[] = [];
+    const prefixed = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (r) => (paths.push(new URL(r.url).pathname), Response.json({ name: 'main' })) });
+    const app = makeApp({ FORGE_ALLOWED_HOSTS: `127.0.0.1:${prefixed.port}` });
+    const session = await connect(app, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': `http://127.0.0.1:${prefixed.port}/gitlab` });
+    structured(await session.call('get_branch', { project_id: 'a/b', branch_name: 'main' }));
+    expect(paths).toEqual(['/gitlab/api/v4/projects/a%2Fb/repository/branches/main']);
+    prefixed.stop(true);
+  });
+});
+
+describe('ENABLE_DYNAMIC_API_URL=false (default)', () => {
+  test('X-Forge-API-URL is ignored, valid or not', async () => {
+    const app = makeApp({ ENABLE_DYNAMIC_API_URL: 'false' });
+    const session = await connect(app, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': two.apiUrl });
+    structured(await session.call('get_branch', args));
+    expect(one.requests).toHaveLength(1);
+    expect(two.requests).toHaveLength(0);
+    const junk = await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': 'javascript:alert(1)' });
+    expect(junk.status).toBe(200);
+  });
+});

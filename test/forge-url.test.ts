@@ -1,0 +1,83 @@
+// X-Forge-API-URL: which URLs a caller may name (a table of hostile URLs), and how they are
+// normalized to /api/v4 (SPEC dynamic API URL rules 2–4, DECISIONS D8).
+import { describe, expect, test } from 'bun:test';
+import { createForgeUrlPolicy } from '../src/auth/forge-url';
+import { normalizeApiUrl } from '../src/forge/api-url';
+
+const policy = createForgeUrlPolicy(['https://gitlab.example.com/api/v4', 'http://127.0.0.1:18080/api/v4'], [
+  'git.corp.example:8443',
+  'Other.Example',
+  '[::1]:9000',
+  'plain.example:80',
+]);
+
+export const HOSTILE_URLS: [string, string][] = [
+  ['https://gitlab.example.com@evil.example', 'userinfo: the real host is evil.example'],
+  ['https://evil.example@gitlab.example.com', 'userinfo in front of an allowed host'],
+  ['https://user:pass@gitlab.example.com', 'credentials in the URL'],
+  ['https://gitlab.example.com.evil.example', 'allowed name as a subdomain prefix'],
+  ['https://evilgitlab.example.com', 'allowed name as a suffix'],
+  ['https://evil.example#@gitlab.example.com', 'fragment hiding the host'],
+  ['https://evil.example?@gitlab.example.com', 'query hiding the host'],
+  ['https://gitlab.example.com\\@evil.example', 'backslash confusion'],
+  ['https://gitlab%2eexample.com', 'percent-encoded dot in the host'],
+  ['https://%67itlab.example.com', 'percent-encoded letter in the host'],
+  ['http://gitlab.example.com', 'scheme downgrade to plain http (port 80 is not allowed)'],
+  ['https://gitlab.example.com:8443', 'allowed host on another port'],
+  ['http://127.0.0.1:18081', 'allowed address on another port'],
+  ['http://2130706433:18080', '127.0.0.1 written as one number'],
+  ['http://0x7f.0.0.1:18080', '127.0.0.1 written in hex'],
+  ['http://127.1:18080', '127.0.0.1 shortened'],
+  ['http://[::ffff:127.0.0.1]:18080', 'IPv4-mapped IPv6 form of an allowed address'],
+  ['http://[0:0:0:0:0:0:0:1]:9000', 'IPv6 loopback written long'],
+  ['https://git.corp.example', 'allowed host without its listed port'],
+  ['https://plain.example', 'https on a host allowed only on port 80'],
+  ['ftp://gitlab.example.com', 'not http(s)'],
+  ['file:///etc/passwd', 'not http(s)'],
+  ['javascript:alert(1)', 'not a URL of a host'],
+  ['gitlab.example.com', 'no scheme'],
+  ['//gitlab.example.com', 'scheme-relative'],
+  ['https://gitlab.example.com/api/v4?private_token=x', 'query string'],
+  ['https://', 'no host'],
+  ['', 'empty'],
+];
+
+export const ACCEPTED_URLS: [string, string][] = [
+  ['https://gitlab.example.com', 'https://gitlab.example.com/api/v4'],
+  ['https://GitLab.Example.COM/', 'https://gitlab.example.com/api/v4'],
+  ['https://gitlab.example.com.', 'https://gitlab.example.com/api/v4'],
+  ['https://gitlab.example.com:443/api/v4', 'https://gitlab.example.com/api/v4'],
+  ['https://gitlab.example.com/gitlab', 'https://gitlab.example.com/gitlab/api/v4'],
+  ['http://127.0.0.1:18080', 'http://127.0.0.1:18080/api/v4'],
+  ['https://git.corp.example:8443/api/v4/', 'https://git.corp.example:8443/api/v4'],
+  ['https://other.example', 'https://other.example/api/v4'],
+  ['http://[::1]:9000/prefix', 'http://[::1]:9000/prefix/api/v4'],
+  ['http://plain.example', 'http://plain.example/api/v4'],
+  ['  https://gitlab.example.com  ', 'https://gitlab.example.com/api/v4'],
+];
+
+describe('hostile URLs are refused', () => {
+  test.each(HOSTILE_URLS)('%s (%s)', (url) => {
+    expect(policy(url)).toBeUndefined();
+  });
+});
+
+describe('allowed URLs are normalized', () => {
+  test.each(ACCEPTED_URLS)('%s → %s', (url, normalized) => {
+    expect(policy(url)).toBe(normalized);
+  });
+});
+
+describe('normalizeApiUrl', () => {
+  test.each([
+    ['https://h.example/api/v4', 'https://h.example/api/v4'],
+    ['https://h.example/api/v4/', 'https://h.example/api/v4'],
+    ['https://h.example', 'https://h.example/api/v4'],
+    ['https://h.example/', 'https://h.example/api/v4'],
+    ['https://h.example/gitlab', 'https://h.example/gitlab/api/v4'],
+    ['https://h.example/gitlab/api/v4', 'https://h.example/gitlab/api/v4'],
+    ['http://h.example:8080/x/y/', 'http://h.example:8080/x/y/api/v4'],
+  ])('%s → %s', (url, normalized) => {
+    expect(normalizeApiUrl(url)).toBe(normalized);
+  });
+});
