@@ -1,0 +1,22 @@
+// The kinds of sealed value, their protection and their default lifetimes (SPEC "Stateless mode").
+
+export const SEALED_KINDS = {
+  /** Dynamic client registration client_id: redirect URIs and client name. Signed, readable. */
+  cid: { protection: 'hmac' },
+  /** Callback-proxy authorize state: the client's redirect URI, state, code challenge and our PKCE verifier. */
+  ps: { protection: 'aead' },
+  /** Proxy code handed to the client at the callback: the forge tokens. */
+  pc: { protection: 'aead' },
+  /** Mcp-Session-Id: the caller's credential, forge URL and issue time. */
+  sid: { protection: 'aead' },
+} as const;
+
+export type SealedKind = keyof typeof SEALED_KINDS;
+
+export const WIRE_VERSION = 'v1';
+
+/** Largest sealed value accepted for opening; anything longer is refused unread. */
+export const MAX_SEALED_LENGTH = 16 * 1024;
+
+/** Values issued up to this far in the future (clock skew between replicas) still open. */
+export const FUTURE_SKEW_SECONDS = 60;

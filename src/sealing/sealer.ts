@@ -1,0 +1,116 @@
+// Sealed values for stateless mode: opaque strings any replica sharing the secret can open.
+//
+// Wire format (every value):  v1.<kind>.<body>
+//   kind  cid | ps | pc | sid (see kinds.ts)
+//   body  HMAC kinds:  base64url(JSON payload) "." base64url(HMAC-SHA256(subkey, "v1.<kind>." + that JSON part))
+//         AEAD kinds:  base64url(12-byte IV ‖ AES-256-GCM ciphertext ‖ 16-byte tag), with "v1.<kind>." as
+//                      additional authenticated data
+//   payload  JSON object with "iat" (issue time, Unix seconds) and the kind's fields
+// Each kind has its own HKDF subkey, and the prefix is authenticated too, so a value of one kind
+// never opens as another. A value opens when its MAC or tag verifies under the current secret or the
+// previous one (rotation: reading only), its age is within the kind's TTL and it was not issued more
+// than FUTURE_SKEW_SECONDS in the future. New values are always sealed with the current secret.
+import { deriveKeys, decodeSecret, type KindKeys } from './keys';
+import { FUTURE_SKEW_SECONDS, MAX_SEALED_LENGTH, SEALED_KINDS, WIRE_VERSION, type SealedKind } from './kinds';
+
+export type OpenFailure = 'malformed' | 'invalid' | 'expired' | 'future';
+export type OpenResult<T> = { ok: true; payload: T & { iat: number } } | { ok: false; reason: OpenFailure };
+
+export interface SealerOptions {
+  secret: string;
+  previousSecret?: string;
+  /** Maximum age in seconds per kind. */
+  ttlSeconds: Record<SealedKind, number>;
+  now?: () => number;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+function unb64(text: string): Uint8Array<ArrayBuffer> | undefined {
+  return BASE64URL.test(text) ? new Uint8Array(Buffer.from(text, 'base64url')) : undefined;
+}
+
+export class Sealer {
+  private constructor(
+    private readonly current: KindKeys,
+    private readonly previous: KindKeys | undefined,
+    private readonly options: SealerOptions,
+    private readonly now: () => number,
+  ) {}
+
+  /** Derives every subkey once; call at start-up. */
+  static async create(options: SealerOptions): Promise<Sealer> {
+    const current = await deriveKeys(decodeSecret(options.secret));
+    const previous = options.previousSecret ? await deriveKeys(decodeSecret(options.previousSecret)) : undefined;
+    return new Sealer(current, previous, options, options.now ?? Date.now);
+  }
+
+  async seal(kind: SealedKind, data: Record<string, unknown>): Promise<string> {
+    const prefix = `${WIRE_VERSION}.${kind}.`;
+    const json = encoder.encode(JSON.stringify({ ...data, iat: Math.floor(this.now() / 1000) }));
+    const key = this.current[kind];
+    if (SEALED_KINDS[kind].protection === 'hmac') {
+      const part = b64(json);
+      const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(prefix + part)));
+      return `${prefix}${part}.${b64(mac)}`;
+    }
+    const iv = crypto.getRandomValues(new Uint8Array(12));
+    const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: encoder.encode(prefix) }, key, json));
+    const body = new Uint8Array(iv.length + sealed.length);
+    body.set(iv);
+    body.set(sealed, iv.length);
+    return prefix + b64(body);
+  }
+
+  async open<T = Record<string, unknown>>(kind: SealedKind, value: string): Promise<OpenResult<T>> {
+    const prefix = `${WIRE_VERSION}.${kind}.`;
+    if (typeof value !== 'string' || value.length > MAX_SEALED_LENGTH || !value.startsWith(prefix)) return { ok: false, reason: 'malformed' };
+    const body = value.slice(prefix.length);
+    let json: Uint8Array | undefined;
+    for (const keys of this.previous ? [this.current, this.previous] : [this.current]) {
+      const verified = await this.verify(kind, prefix, body, keys[kind]);
+      if (verified === null) return { ok: false, reason: 'malformed' };
+      if (verified) {
+        json = verified;
+        break;
+      }
+    }
+    if (!json) return { ok: false, reason: 'invalid' };
+    let payload: T & { iat: number };
+    try {
+      payload = JSON.parse(decoder.decode(json));
+    } catch {
+      return { ok: false, reason: 'malformed' };
+    }
+    if (!payload || typeof payload !== 'object' || typeof payload.iat !== 'number') return { ok: false, reason: 'malformed' };
+    const age = Math.floor(this.now() / 1000) - payload.iat;
+    if (age < -FUTURE_SKEW_SECONDS) return { ok: false, reason: 'future' };
+    if (age > this.options.ttlSeconds[kind]) return { ok: false, reason: 'expired' };
+    return { ok: true, payload };
+  }
+
+  /** The payload bytes when the value verifies under `key`; undefined when not; null when not even well-formed. */
+  private async verify(kind: SealedKind, prefix: string, body: string, key: CryptoKey): Promise<Uint8Array | undefined | null> {
+    if (SEALED_KINDS[kind].protection === 'hmac') {
+      const dot = body.indexOf('.');
+      if (dot <= 0) return null;
+      const part = body.slice(0, dot);
+      const json = unb64(part);
+      const mac = unb64(body.slice(dot + 1));
+      if (!json || !mac || mac.length !== 32) return null;
+      const ok = await crypto.subtle.verify('HMAC', key, mac, encoder.encode(prefix + part));
+      return ok ? json : undefined;
+    }
+    const bytes = unb64(body);
+    if (!bytes || bytes.length < 12 + 16 + 2) return null;
+    try {
+      const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: bytes.subarray(0, 12), additionalData: encoder.encode(prefix) }, key, bytes.subarray(12));
+      return new Uint8Array(plain);
+    } catch {
+      return undefined;
+    }
+  }
+}

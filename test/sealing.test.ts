@@ -1,0 +1,124 @@
+// The sealing codec: round trips, tampering anywhere, wrong kind, truncation, bad base64,
+// oversized input, expiry, values from the future, and secret rotation.
+import { describe, expect, test } from 'bun:test';
+import { SEALED_KINDS, type SealedKind } from '../src/sealing/kinds';
+import { Sealer } from '../src/sealing/sealer';
+
+const secret = (fill: number) => Buffer.alloc(32, fill).toString('base64url');
+const TTL = { cid: 86400, ps: 600, pc: 120, sid: 3600 };
+const KINDS = Object.keys(SEALED_KINDS) as SealedKind[];
+let nowMs = 1_700_000_000_000;
+const sealer = (current = secret(1), previous?: string) => Sealer.create({ secret: current, previousSecret: previous, ttlSeconds: TTL, now: () => nowMs });
+
+describe('round trip', () => {
+  test.each(KINDS)('%s seals and opens, with the wire prefix', async (kind) => {
+    const s = await sealer();
+    const value = await s.seal(kind, { token: 'glpat-secret-token-value', n: 1 });
+    expect(value).toStartWith(`v1.${kind}.`);
+    expect(value).toMatch(/^[\x21-\x7e]+$/); // visible ASCII: usable as an Mcp-Session-Id
+    const opened = await s.open(kind, value);
+    expect(opened).toEqual({ ok: true, payload: { token: 'glpat-secret-token-value', n: 1, iat: Math.floor(nowMs / 1000) } });
+  });
+
+  test('AEAD kinds hide their payload; the HMAC kind is only signed', async () => {
+    const s = await sealer();
+    for (const kind of ['ps', 'pc', 'sid'] as const) {
+      const value = await s.seal(kind, { token: 'glpat-secret-token-value' });
+      expect(Buffer.from(value.split('.')[2], 'base64url').toString('latin1')).not.toContain('glpat');
+    }
+    const cid = await s.seal('cid', { client_name: 'Cursor' });
+    expect(Buffer.from(cid.split('.')[2], 'base64url').toString()).toContain('Cursor');
+  });
+
+  test('two seals of the same payload differ (random IV)', async () => {
+    const s = await sealer();
+    expect(await s.seal('sid', { a: 1 })).not.toBe(await s.seal('sid', { a: 1 }));
+  });
+});
+
+describe('refusals', () => {
+  test.each(KINDS)('%s: flipping any character of the body is refused', async (kind) => {
+    const s = await sealer();
+    const value = await s.seal(kind, { token: 'glpat-secret-token-value', url: 'https://gitlab.example.com/api/v4' });
+    const prefixLength = `v1.${kind}.`.length;
+    for (let i = prefixLength; i < value.length; i++) {
+      if (value[i] === '.') continue;
+      const swapped = value[i] === 'A' ? 'B' : 'A';
+      const tampered = value.slice(0, i) + swapped + value.slice(i + 1);
+      const opened = await s.open(kind, tampered);
+      expect(opened.ok).toBe(false);
+    }
+  });
+
+  test('a value of one kind never opens as another, even with the prefix rewritten', async () => {
+    const s = await sealer();
+    for (const from of KINDS) {
+      const value = await s.seal(from, { x: 1 });
+      for (const to of KINDS) {
+        if (to === from) continue;
+        expect((await s.open(to, value)).ok).toBe(false);
+        expect((await s.open(to, value.replace(`v1.${from}.`, `v1.${to}.`))).ok).toBe(false);
+      }
+    }
+  });
+
+  test.each([
+    ['empty', ''],
+    ['prefix only', 'v1.sid.'],
+    ['other version', 'v2.sid.AAAA'],
+    ['not base64url', 'v1.sid.!!!!$$$$'],
+    ['too short for IV and tag', 'v1.sid.AAAAAAAA'],
+    ['a UUID', '587f9173-ea7d-47c7-9ee2-cec3257ce1e0'],
+    ['oversized', `v1.sid.${'A'.repeat(20_000)}`],
+  ])('%s → refused', async (_, value) => {
+    const s = await sealer();
+    const opened = await s.open('sid', value);
+    expect(opened.ok).toBe(false);
+  });
+
+  test('truncated values are refused', async () => {
+    const s = await sealer();
+    const sid = await s.seal('sid', { a: 1 });
+    const cid = await s.seal('cid', { a: 1 });
+    for (const cut of [1, 5, 16, 30]) {
+      expect((await s.open('sid', sid.slice(0, -cut))).ok).toBe(false);
+      expect((await s.open('cid', cid.slice(0, -cut))).ok).toBe(false);
+    }
+  });
+
+  test.each(KINDS)('%s expires after its TTL', async (kind) => {
+    const s = await sealer();
+    const value = await s.seal(kind, { a: 1 });
+    nowMs += TTL[kind] * 1000;
+    expect((await s.open(kind, value)).ok).toBe(true);
+    nowMs += 1000;
+    expect(await s.open(kind, value)).toEqual({ ok: false, reason: 'expired' });
+  });
+
+  test('values from the future beyond the skew are refused', async () => {
+    const s = await sealer();
+    nowMs += 120_000;
+    const value = await s.seal('sid', { a: 1 });
+    nowMs -= 120_000;
+    expect(await s.open('sid', value)).toEqual({ ok: false, reason: 'future' });
+    nowMs += 90_000; // 30 s ahead: within the skew
+    expect((await s.open('sid', value)).ok).toBe(true);
+  });
+});
+
+describe('rotation', () => {
+  test('values sealed under the previous secret still open; new ones use the current secret', async () => {
+    const old = await sealer(secret(1));
+    const before = await old.seal('sid', { a: 1 });
+    const rotated = await sealer(secret(2), secret(1));
+    expect((await rotated.open('sid', before)).ok).toBe(true);
+    const after = await rotated.seal('sid', { a: 2 });
+    expect((await old.open('sid', after)).ok).toBe(false); // old replicas cannot read new values
+    expect((await (await sealer(secret(2))).open('sid', after)).ok).toBe(true);
+  });
+
+  test('a foreign secret opens nothing', async () => {
+    const value = await (await sealer(secret(1))).seal('cid', { a: 1 });
+    expect(await (await sealer(secret(3))).open('cid', value)).toEqual({ ok: false, reason: 'invalid' });
+  });
+});
