@@ -17,6 +17,7 @@ import { createLogger, type Logger } from './logging/logger';
 import type { Caller } from './mcp/caller';
 import { createMcpServer } from './mcp/server';
 import { MemorySessionStore } from './session/memory-store';
+import type { Sealer } from './sealing/sealer';
 import { ALL_TOOLS, ToolCatalog } from './tools/catalog';
 
 export interface AppOptions {
@@ -25,6 +26,8 @@ export interface AppOptions {
   caCert?: string;
   /** Clock for session expiry (tests move it). */
   now?: () => number;
+  /** Keys for sealed values, derived at start-up (sealerFromConfig) when stateless mode is on. */
+  sealer?: Sealer;
 }
 
 export interface ForgeApp {
@@ -72,6 +75,8 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   const { logger, catalog, pool, metrics } = buildCore(config, options);
   const now = options.now ?? Date.now;
   const fixedCaller = staticTokenCaller(config);
+  // OAuth mode (FORGE_MCP_OAUTH): its routes and bearer-checking caller resolver come from src/oauth
+  // and are wired here and at the routes below.
   const callers = config.REMOTE_AUTHORIZATION || !fixedCaller ? remoteCallers(config.forgeApiUrls[0]) : staticCaller(fixedCaller);
   const sessions = new MemorySessionStore(config.SESSION_TIMEOUT_SECONDS * 1000, now, (session) => {
     metrics.expiredSessions++;

@@ -30,12 +30,16 @@ export type CallerLookup = { status: 'none' } | { status: 'invalid' } | { status
 export interface CallerResolver {
   /** Whether callers must bring their own credentials. */
   readonly remote: boolean;
-  resolve(headers: Headers): CallerLookup;
+  /** Value of WWW-Authenticate on a 401 (OAuth mode adds resource_metadata). */
+  readonly challenge: string;
+  /** Synchronous for header credentials; OAuth bearer tokens are checked against the forge. */
+  resolve(headers: Headers): CallerLookup | Promise<CallerLookup>;
 }
 
 export function remoteCallers(defaultApiUrl: string): CallerResolver {
   return {
     remote: true,
+    challenge: 'Bearer',
     resolve(headers) {
       const found = credentialFromHeaders(headers);
       if (found.status !== 'ok') return found;
@@ -46,5 +50,5 @@ export function remoteCallers(defaultApiUrl: string): CallerResolver {
 
 export function staticCaller(caller: Caller): CallerResolver {
   const lookup: CallerLookup = { status: 'ok', caller };
-  return { remote: false, resolve: () => lookup };
+  return { remote: false, challenge: 'Bearer', resolve: () => lookup };
 }

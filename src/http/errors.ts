@@ -21,8 +21,8 @@ export function rpcError(status: number, message: string, code: number = RPC_COD
   });
 }
 
-export const unauthorized = (message: string = MESSAGES.missingCredentials) =>
-  rpcError(401, message, RPC_CODES.generic, { 'WWW-Authenticate': 'Bearer' });
+export const unauthorized = (message: string = MESSAGES.missingCredentials, challenge = 'Bearer') =>
+  rpcError(401, message, RPC_CODES.generic, { 'WWW-Authenticate': challenge });
 
 export const sessionNotFound = () => rpcError(404, MESSAGES.sessionNotFound, RPC_CODES.sessionNotFound);
 

@@ -41,7 +41,7 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (request: Reque
   function refuseCredentials(ctx: RequestContext, reason: string): Response {
     metrics.authFailures++;
     logger.warn('auth_failed', { request_id: ctx.requestId, reason });
-    return unauthorized();
+    return unauthorized(undefined, callers.challenge);
   }
 
   /** Serves a POST while its forge client counts a request in flight (D7: busy clients are never evicted). */
@@ -103,7 +103,7 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (request: Reque
   }
 
   return async function handle(request: Request, ctx: RequestContext): Promise<Response> {
-    const found = callers.resolve(request.headers);
+    const found = await callers.resolve(request.headers);
     if (found.status === 'invalid') return refuseCredentials(ctx, 'invalid credential');
     const forgeUrl = forgeUrlFromHeaders(request.headers, deps.forgeUrlPolicy);
     if (forgeUrl.status === 'invalid') {
