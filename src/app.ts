@@ -9,6 +9,7 @@ import { preflight, withCors } from './http/cors';
 import { MESSAGES, rateLimited, rpcError } from './http/errors';
 import { clientIp } from './http/client-ip';
 import { createStatefulMcpHandler } from './http/mcp-stateful';
+import { createStatelessMcpHandler } from './http/mcp-stateless';
 import { metricsResponses } from './http/metrics-routes';
 import { createOriginPolicy } from './http/origin';
 import { FixedWindowLimiter } from './http/rate-limit';
@@ -17,6 +18,7 @@ import { createLogger, type Logger } from './logging/logger';
 import type { Caller } from './mcp/caller';
 import { createMcpServer } from './mcp/server';
 import { MemorySessionStore } from './session/memory-store';
+import { SealedSessions } from './session/sealed-session';
 import type { Sealer } from './sealing/sealer';
 import { ALL_TOOLS, ToolCatalog } from './tools/catalog';
 
@@ -83,20 +85,23 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     logger.info('session_expired', { session: session.caller.sessionTag });
   });
   sessions.startSweeping(Math.min(60_000, config.SESSION_TIMEOUT_SECONDS * 1000));
-  const handleMcp = createStatefulMcpHandler({
-    sessions,
-    callers,
-    createServer: () => createMcpServer({ catalog, pool, logger, onToolCall: (tool, outcome) => metrics.toolCall(tool, outcome) }),
-    maxSessions: config.MAX_SESSIONS,
-    maxBodyBytes: config.MAX_REQUEST_BODY_BYTES,
-    logger,
-    metrics,
-    sessionLimiter: new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now),
-    pool,
-    forgeUrlPolicy: config.ENABLE_DYNAMIC_API_URL ? createForgeUrlPolicy(config.forgeApiUrls, config.FORGE_ALLOWED_HOSTS) : undefined,
-  });
+  const createServer = () => createMcpServer({ catalog, pool, logger, onToolCall: (tool, outcome) => metrics.toolCall(tool, outcome) });
+  const forgeUrlPolicy = config.ENABLE_DYNAMIC_API_URL ? createForgeUrlPolicy(config.forgeApiUrls, config.FORGE_ALLOWED_HOSTS) : undefined;
+  const common = { callers, createServer, maxBodyBytes: config.MAX_REQUEST_BODY_BYTES, logger, metrics, pool, forgeUrlPolicy };
+  // Stateless mode swaps the session store for sealed ids and turns the in-app limiter off
+  // (SPEC stateless rule 7: limits belong to the ingress there).
+  const stateless = config.OAUTH_STATELESS_MODE;
+  if (stateless && !options.sealer) throw new Error('stateless mode needs the sealer (sealerFromConfig) in the app options');
+  const handleMcp = stateless
+    ? createStatelessMcpHandler({ ...common, sealed: new SealedSessions(options.sealer!) })
+    : createStatefulMcpHandler({
+        ...common,
+        sessions,
+        maxSessions: config.MAX_SESSIONS,
+        sessionLimiter: new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now),
+      });
   const originAllowed = createOriginPolicy(config.MCP_SERVER_URL, config.MCP_ALLOWED_ORIGINS);
-  const ipLimiter = new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now);
+  const ipLimiter = stateless ? undefined : new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now);
   const metricsRoutes = metricsResponses(
     metrics,
     { activeSessions: () => sessions.size, authenticatedSessions: () => sessions.countAuthenticated(), poolSize: () => pool.size },
@@ -125,9 +130,8 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
           return rpcError(403, MESSAGES.forbiddenOrigin);
         }
         if (request.method === 'OPTIONS') return preflight(origin);
-        const ip = clientIp(request, socketIps.get(request), config.MCP_TRUST_PROXY);
-        const limit = ipLimiter.hit(ip);
-        if (!limit.allowed) {
+        const limit = ipLimiter?.hit(clientIp(request, socketIps.get(request), config.MCP_TRUST_PROXY));
+        if (limit && !limit.allowed) {
           metrics.rejectedByRateLimit++;
           logger.warn('rate_limited', { scope: 'ip' });
           return withCors(rateLimited(limit.retryAfter), origin);

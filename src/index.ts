@@ -7,6 +7,7 @@ import { createLogger, type Logger } from './logging/logger';
 import { helpText } from './config/docs';
 import { ConfigError, loadConfig, wantsHelp, type Config } from './config/load';
 import { createMcpServer } from './mcp/server';
+import { sealerFromConfig } from './sealing/from-config';
 
 /** Exit code for a configuration the server refuses to start with (DECISIONS D2). */
 const EXIT_CONFIG = 2;
@@ -18,7 +19,7 @@ function refuse(message: string): never {
 
 /** Modes listed in the settings whose implementation has not landed in this version. */
 function refuseUnavailableModes(config: Config): void {
-  for (const name of ['FORGE_MCP_OAUTH', 'OAUTH_STATELESS_MODE'] as const) {
+  for (const name of ['FORGE_MCP_OAUTH'] as const) {
     if (config[name]) refuse(`${name}: this mode is not available in this version yet`);
   }
 }
@@ -94,10 +95,11 @@ async function main(): Promise<void> {
   refuseUnavailableModes(config);
   const caCert = readCaCert(config);
   const logger = createLogger(config.LOG_LEVEL);
+  const sealer = await sealerFromConfig(config);
   if (!config.RUNTIME_TLS_REJECT_UNAUTHORIZED) {
     logger.warn('tls_verification_disabled', { setting: 'RUNTIME_TLS_REJECT_UNAUTHORIZED', note: 'forge certificates are not verified' });
   }
-  if (config.STREAMABLE_HTTP) await serveHttp(config, { caCert, logger });
+  if (config.STREAMABLE_HTTP) await serveHttp(config, { caCert, logger, sealer });
   else await serveStdio(config, { caCert, logger });
 }
 

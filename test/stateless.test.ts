@@ -1,0 +1,148 @@
+// Stateless mode in process: sealed v1.sid. ids re-issued on every authenticated response, the
+// id alone authenticates, live credentials win over stale ids, 401/404/405 as SPEC and D9 say,
+// and no in-app rate limiter.
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { createApp, type ForgeApp } from '../src/app';
+import { sealerFromConfig } from '../src/sealing/from-config';
+import { testConfig } from './support/config';
+import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
+import { INITIALIZE, MCP_URL, connect, rpc, structured } from './support/mcp-client';
+
+export const SECRET = Buffer.alloc(32, 9).toString('base64url');
+const OTHER_SECRET = Buffer.alloc(32, 8).toString('base64url');
+let forge: FakeForge;
+let now = 1_800_000_000_000;
+const apps: ForgeApp[] = [];
+
+beforeAll(async () => {
+  forge = await startFakeForge();
+});
+beforeEach(() => forge.reset());
+afterAll(async () => {
+  await Promise.all(apps.map((a) => a.close()));
+  await forge.stop();
+});
+
+async function statelessApp(overrides: Record<string, string> = {}) {
+  const config = testConfig(forge.apiUrl, { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: SECRET, SESSION_TIMEOUT_SECONDS: '600', ...overrides });
+  const app = createApp(config, { sealer: await sealerFromConfig(config, () => now), now: () => now });
+  apps.push(app);
+  return app;
+}
+
+const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_branch', arguments: { project_id: String(SEED.project), branch_name: 'main' } } });
+const messageOf = async (r: Response) => ((await r.json()) as { error: { message: string } }).error.message;
+
+describe('sealed session ids', () => {
+  test('initialize returns a v1.sid. id; the id alone then authenticates, and every response re-issues it', async () => {
+    const app = await statelessApp();
+    const init = await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.developer });
+    const first = init.headers.get('mcp-session-id')!;
+    expect(first).toStartWith('v1.sid.');
+    expect(first).not.toContain(TOKENS.developer);
+    const second = await rpc(app, call(2), { 'mcp-session-id': first });
+    expect(second.status).toBe(200);
+    const next = second.headers.get('mcp-session-id')!;
+    expect(next).toStartWith('v1.sid.');
+    expect(next).not.toBe(first);
+    expect(forge.requests.at(-1)!.headers.get('private-token')).toBe(TOKENS.developer);
+    const notification = await rpc(app, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': next });
+    expect(notification.status).toBe(202);
+    expect(notification.headers.get('mcp-session-id')).toStartWith('v1.sid.');
+  });
+
+  test('the SDK client runs a whole session, adopting each new id', async () => {
+    const app = await statelessApp();
+    const session = await connect(app, { 'Private-Token': TOKENS.maintainer });
+    const ids = new Set<string>();
+    for (let i = 0; i < 3; i++) {
+      structured(await session.call('get_branch', { project_id: String(SEED.project), branch_name: 'develop' }));
+      ids.add(session.transport.sessionId!);
+    }
+    expect(ids.size).toBe(3);
+    await session.client.close();
+  });
+
+  test('inactivity: an id older than the session TTL → 404; a re-issued one keeps the session alive', async () => {
+    const app = await statelessApp({ SESSION_TIMEOUT_SECONDS: '60' });
+    let sid = (await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer })).headers.get('mcp-session-id')!;
+    for (let i = 0; i < 3; i++) {
+      now += 50_000;
+      const r = await rpc(app, { jsonrpc: '2.0', id: 10 + i, method: 'ping' }, { 'mcp-session-id': sid });
+      expect(r.status).toBe(200);
+      sid = r.headers.get('mcp-session-id')!;
+    }
+    now += 61_000;
+    const expired = await rpc(app, { jsonrpc: '2.0', id: 20, method: 'ping' }, { 'mcp-session-id': sid });
+    expect(expired.status).toBe(404);
+    expect(await messageOf(expired)).toBe('Session not found');
+  });
+
+  test.each([
+    ['malformed', () => 'not-a-sealed-id'],
+    ['a stateful UUID', () => crypto.randomUUID()],
+    ['tampered', (sid: string) => sid.slice(0, -3) + (sid.endsWith('AAA') ? 'BBB' : 'AAA')],
+    ['sealed under another key', async () => {
+      const other = await sealerFromConfig(testConfig(forge.apiUrl, { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: OTHER_SECRET }), () => now);
+      return other!.seal('sid', { k: 'private', t: TOKENS.maintainer, u: forge.apiUrl, g: 'x' });
+    }],
+  ])('%s id without credentials → 404 "Session not found"; with live credentials → served and re-issued', async (_, make) => {
+    const app = await statelessApp();
+    const good = (await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer })).headers.get('mcp-session-id')!;
+    const bad = await make(good);
+    const refused = await rpc(app, call(3), { 'mcp-session-id': bad });
+    expect(refused.status).toBe(404);
+    expect(await messageOf(refused)).toBe('Session not found');
+    const served = await rpc(app, call(4), { 'mcp-session-id': bad, 'Private-Token': TOKENS.developer });
+    expect(served.status).toBe(200);
+    expect(served.headers.get('mcp-session-id')).toStartWith('v1.sid.');
+    expect(forge.requests.at(-1)!.headers.get('private-token')).toBe(TOKENS.developer);
+  });
+
+  test('live credentials win over the token sealed in a valid id', async () => {
+    const app = await statelessApp();
+    const sid = (await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer })).headers.get('mcp-session-id')!;
+    expect((await rpc(app, call(5), { 'mcp-session-id': sid, Authorization: `Bearer ${TOKENS.guest}` })).status).toBe(200);
+    expect(forge.requests.at(-1)!.headers.get('authorization')).toBe(`Bearer ${TOKENS.guest}`);
+  });
+
+  test('a client that keeps its first id but sends credentials keeps working past the TTL (SDK 2.x behaviour)', async () => {
+    const app = await statelessApp({ SESSION_TIMEOUT_SECONDS: '60' });
+    const first = (await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer })).headers.get('mcp-session-id')!;
+    now += 120_000;
+    expect((await rpc(app, call(6), { 'mcp-session-id': first, 'Private-Token': TOKENS.maintainer })).status).toBe(200);
+  });
+});
+
+describe('refusals', () => {
+  test('no credentials and no id → 401 "Authentication required"', async () => {
+    const response = await rpc(await statelessApp(), INITIALIZE);
+    expect(response.status).toBe(401);
+    expect(await messageOf(response)).toBe('Authentication required');
+    expect(response.headers.get('www-authenticate')).toStartWith('Bearer');
+  });
+
+  test('a credential below 20 characters → 401 "Missing Authorization or Private-Token header"', async () => {
+    const response = await rpc(await statelessApp(), INITIALIZE, { 'Private-Token': 'short' });
+    expect(response.status).toBe(401);
+    expect(await messageOf(response)).toBe('Missing Authorization or Private-Token header');
+  });
+
+  test.each(['GET', 'DELETE'])('%s /mcp → 405', async (method) => {
+    const app = await statelessApp();
+    const sid = (await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer })).headers.get('mcp-session-id')!;
+    const response = await app.handle(new Request(MCP_URL, { method, headers: { 'mcp-session-id': sid, accept: 'text/event-stream' } }));
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+  });
+
+  test('no in-app rate limiter (rule 7)', async () => {
+    const app = await statelessApp({ MAX_REQUESTS_PER_MINUTE: '1' });
+    for (let i = 0; i < 5; i++) expect((await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer })).status).toBe(200);
+  });
+
+  test('start-up needs the sealer', () => {
+    const config = testConfig(forge.apiUrl, { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: SECRET });
+    expect(() => createApp(config)).toThrow('sealer');
+  });
+});
