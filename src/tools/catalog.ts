@@ -8,9 +8,11 @@ import { ToolError } from './errors';
 import { errorResult, successResult } from './result';
 import { compileValidator, type ArgumentValidator } from './validate';
 import { branchTools } from './branches';
+import { milestoneGroupTools } from './milestones';
+import { issueTools } from './issues';
 
 /** Every tool the server knows, in the order tools/list shows them. */
-export const ALL_TOOLS: readonly ToolDefinition[] = [...branchTools];
+export const ALL_TOOLS: readonly ToolDefinition[] = [...milestoneGroupTools, ...branchTools, ...issueTools];
 
 export interface ToolSelection {
   groups: ReadonlySet<ToolGroup>;

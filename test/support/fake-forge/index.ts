@@ -5,6 +5,7 @@ import { ForgeControl, type InjectedFailure, type RecordedRequest } from './cont
 import { fakeForgeHandlers, handleForgeRequest } from './handlers';
 import type { ForgeModel } from './model';
 import { seedModel } from './seed';
+import { FakeOAuth } from '../fake-oauth';
 
 export interface FakeForge {
   /** Mutable; tests may inspect or change it. reset() reloads the seed into this same object. */
@@ -15,6 +16,8 @@ export interface FakeForge {
   requests: RecordedRequest[];
   /** Queue a one-shot (or `times`-shot) failure, matched before normal handling. */
   failNext(f: InjectedFailure): void;
+  /** Its OAuth provider at /oauth/* (test/support/fake-oauth.ts). */
+  oauth: FakeOAuth;
   /** Back to seed data; clears requests and injected failures. */
   reset(): void;
   stop(): Promise<void>;
@@ -27,6 +30,7 @@ export async function startFakeForge(opts: { port?: number; record?: boolean } =
   const model = seedModel();
   const control = new ForgeControl();
   control.record = opts.record ?? true;
+  const oauth = new FakeOAuth(model);
   let handlers: HttpHandler[] = [];
   let origin = '';
   const server = Bun.serve({
@@ -36,6 +40,7 @@ export async function startFakeForge(opts: { port?: number; record?: boolean } =
       const url = new URL(req.url);
       // msw matches on origin: normalise the Host so "localhost:PORT" reaches the same handlers.
       const canonical = url.origin === origin ? req : new Request(origin + url.pathname + url.search, req);
+      if (url.pathname.startsWith('/oauth/')) return oauth.handle(canonical, control.hooks);
       // Paths outside /api/v4 match no msw handler; still record them and answer GitLab's 404.
       return (await getResponse(handlers, canonical)) ?? handleForgeRequest(canonical, BASE_PATH, model, control.hooks);
     },
@@ -48,9 +53,11 @@ export async function startFakeForge(opts: { port?: number; record?: boolean } =
     apiUrl,
     requests: control.requests,
     failNext: (f) => control.failNext(f),
+    oauth,
     reset: () => {
       model.replaceWith(seedModel());
       control.clear();
+      oauth.reset();
     },
     stop: async () => {
       await server.stop(true);
@@ -62,5 +69,7 @@ export { fakeForgeHandlers, handleForgeRequest } from './handlers';
 export { ForgeControl, failureResponse } from './control';
 export type { ForgeHooks, InjectedFailure, RecordedRequest } from './control';
 export { ACCESS, ForgeModel, wildcardMatch } from './model';
-export type { Commit, CommitStatus, DiffFile, Group, Issue, Milestone, Project, ProtectedBranch, RepoFile, User } from './model';
+export type { Commit, CommitStatus, DiffFile, Group, Issue, MergeRequest, Milestone, Project, ProtectedBranch, RepoFile, User } from './model';
 export { SEED, TOKENS, seedModel } from './seed';
+export { MILESTONE_SEED } from './seed-milestones';
+export { ISSUE_SEED } from './seed-issues';

@@ -1,5 +1,6 @@
 // In-memory model of the fake GitLab forge. Plain data plus read helpers; HTTP semantics
 // (status codes, error bodies, permissions) live in handlers/.
+import { IssueTracker } from './model-issues';
 
 export const ACCESS = { none: 0, guest: 10, reporter: 20, developer: 30, maintainer: 40, owner: 50, admin: 60 } as const;
 
@@ -129,6 +130,23 @@ export interface Issue {
   closed_by_id: number | null;
 }
 
+/** Just enough of a merge request for the milestone endpoints. */
+export interface MergeRequest {
+  id: number;
+  iid: number;
+  project_id: number;
+  title: string;
+  description: string;
+  state: 'opened' | 'closed' | 'merged';
+  source_branch: string;
+  target_branch: string;
+  author_id: number;
+  /** Global id of a project or group milestone. */
+  milestone_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Group {
   id: number;
   name: string;
@@ -162,6 +180,7 @@ export interface Project {
   /** iid → issue */
   issues: Map<number, Issue>;
   milestones: Milestone[];
+  mergeRequests: MergeRequest[];
 }
 
 /** Glob match used by GitLab's protected ref rules: `*` matches any run of characters, `/` included. */
@@ -184,6 +203,8 @@ export class ForgeModel {
   tokens = new Map<string, TokenInfo>();
   projects = new Map<number, Project>();
   groups = new Map<number, Group>();
+  /** Notes, discussions, issue links, award emoji and to-dos (model-issues.ts). */
+  tracker = new IssueTracker();
   nextId = { status: 1, protectedBranch: 1, accessLevel: 1, pipeline: 1, issue: 1, milestone: 1 };
   /** Clock for created/started/finished timestamps; tests may pin it. */
   clock: () => Date = () => new Date();

@@ -2,6 +2,8 @@
 // so tests and benchmarks can rely on the ids exported in SEED.
 import { createHash } from 'node:crypto';
 import { ACCESS, ForgeModel, type Commit, type DiffFile, type Group, type Issue, type Milestone, type Project, type ProtectedBranch } from './model';
+import { seedMilestoneData } from './seed-milestones';
+import { seedIssueActivity } from './seed-issues';
 
 export const TOKENS = {
   maintainer: 'glpat-maintainer-0000000000',
@@ -153,7 +155,7 @@ function emptyProject(m: ForgeModel, id: number, fullPath: string, nsId: number,
   return { id, name: path, path, path_with_namespace: fullPath, default_branch: 'main', visibility,
     web_url: `${m.webBase}/${fullPath}`, namespace: { id: nsId, full_path: fullPath.slice(0, fullPath.lastIndexOf('/')) },
     members: new Map(), branches: new Map(), tags: new Map(), commits: new Map(), protectedBranches: [],
-    files: new Map(), statuses: [], issues: new Map(), milestones: [] };
+    files: new Map(), statuses: [], issues: new Map(), milestones: [], mergeRequests: [] };
 }
 
 function seedApi(m: ForgeModel): Project {
@@ -260,5 +262,7 @@ export function seedModel(): ForgeModel {
   m.tokens.set(TOKENS.job, { userId: 2, kind: 'job' });
   for (const p of [seedApi(m), seedSecret(m)]) m.projects.set(p.id, p);
   seedIssues(m.projects.get(42)!);
+  seedIssueActivity(m);
+  seedMilestoneData(m);
   return m;
 }

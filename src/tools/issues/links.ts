@@ -1,0 +1,76 @@
+// Issue links (related issues): list, get, create, delete.
+import { Type } from '@sinclair/typebox';
+import { fillPath } from '../../forge/encode';
+import { defineTool } from '../define';
+import { projectId } from '../params';
+import { restTool } from '../rest';
+import { issueIid, numericId } from './params';
+
+const LINKS_PATH = '/projects/{project_id}/issues/{issue_iid}/links';
+const linkId = () => numericId('Id of the link (issue_link_id in list_issue_links).');
+
+export const listIssueLinks = restTool({
+  name: 'list_issue_links',
+  title: 'List linked issues',
+  description:
+    'List the issues linked to an issue, oldest link first: each linked issue with issue_link_id and link_type as seen from this issue ' +
+    '(relates_to, blocks, is_blocked_by). Issues the caller cannot see are left out.',
+  group: 'issues',
+  mode: 'read',
+  input: Type.Object({ project_id: projectId(), issue_iid: issueIid() }, { additionalProperties: false }),
+  rest: { method: 'GET', path: LINKS_PATH, list: true },
+});
+
+export const getIssueLink = restTool({
+  name: 'get_issue_link',
+  title: 'Get issue link',
+  description: 'Get one issue link: its source_issue, target_issue and link_type.',
+  group: 'issues',
+  mode: 'read',
+  input: Type.Object({ project_id: projectId(), issue_iid: issueIid(), issue_link_id: linkId() }, { additionalProperties: false }),
+  rest: { method: 'GET', path: `${LINKS_PATH}/{issue_link_id}` },
+});
+
+export const createIssueLink = defineTool({
+  name: 'create_issue_link',
+  title: 'Link issues',
+  description:
+    'Link an issue to another issue, in the same or another project (needs Reporter in both). link_type relates_to (default), blocks or is_blocked_by ' +
+    '(the last two on paid tiers). Linking two issues that are already linked fails with kind conflict. Returns source_issue, target_issue and link_type.',
+  group: 'issues',
+  mode: 'write',
+  endpoint: `POST ${LINKS_PATH}`,
+  input: Type.Object(
+    {
+      project_id: projectId(),
+      issue_iid: issueIid(),
+      target_project_id: projectId('Project of the issue to link to: numeric id or full path.'),
+      target_issue_iid: numericId('iid of the issue to link to.'),
+      link_type: Type.Optional(
+        Type.Union([Type.Literal('relates_to'), Type.Literal('blocks'), Type.Literal('is_blocked_by')], {
+          description: 'relates_to (default), blocks (this issue blocks the target) or is_blocked_by.',
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  handler: (args, { forge }) =>
+    forge.json({
+      method: 'POST',
+      path: fillPath(LINKS_PATH, args),
+      body: { target_project_id: args.target_project_id, target_issue_iid: args.target_issue_iid, link_type: args.link_type ?? 'relates_to' },
+    }),
+});
+
+export const deleteIssueLink = restTool({
+  name: 'delete_issue_link',
+  title: 'Unlink issues',
+  description: 'Remove a link between two issues (both directions). Returns the removed link.',
+  group: 'issues',
+  mode: 'write',
+  destructive: true,
+  input: Type.Object({ project_id: projectId(), issue_iid: issueIid(), issue_link_id: linkId() }, { additionalProperties: false }),
+  rest: { method: 'DELETE', path: `${LINKS_PATH}/{issue_link_id}` },
+});
+
+export const linkTools = [listIssueLinks, getIssueLink, createIssueLink, deleteIssueLink];

@@ -1,0 +1,111 @@
+// Comments: add one to an issue (top-level or as a reply in a thread), edit or resolve one, list
+// an issue's threads, and comment on an issue or a merge request.
+import { Type } from '@sinclair/typebox';
+import { fillPath } from '../../forge/encode';
+import { defineTool } from '../define';
+import { invalidArgument } from '../errors';
+import { isoDateTime, pagination, projectId } from '../params';
+import { restTool } from '../rest';
+import { issueIid, numericId } from './params';
+
+const ISSUE_PATH = '/projects/{project_id}/issues/{issue_iid}';
+const discussionId = (description: string) => Type.String({ minLength: 1, description });
+const noteBody = (description = 'Comment text (Markdown).') => Type.String({ minLength: 1, maxLength: 1_000_000, description });
+
+export const createIssueNote = defineTool({
+  name: 'create_issue_note',
+  title: 'Comment on issue',
+  description:
+    'Add a comment to an issue. With discussion_id the comment is a reply in that thread (a stand-alone comment replied to becomes a thread); ' +
+    'without it, a new top-level comment. created_at back-dates it (project Owners and admins only; ignored otherwise). Returns the note.',
+  group: 'issues',
+  mode: 'write',
+  endpoint: `POST ${ISSUE_PATH}/notes or POST ${ISSUE_PATH}/discussions/{discussion_id}/notes`,
+  input: Type.Object(
+    {
+      project_id: projectId(),
+      issue_iid: issueIid(),
+      body: noteBody(),
+      discussion_id: Type.Optional(discussionId('Thread to reply in (the id from list_issue_discussions); omit for a top-level comment.')),
+      created_at: isoDateTime('Creation time to record.'),
+    },
+    { additionalProperties: false },
+  ),
+  handler(args, { forge }) {
+    const path = args.discussion_id === undefined ? `${ISSUE_PATH}/notes` : `${ISSUE_PATH}/discussions/{discussion_id}/notes`;
+    return forge.json({ method: 'POST', path: fillPath(path, args), body: { body: args.body, created_at: args.created_at } });
+  },
+});
+
+export const updateIssueNote = defineTool({
+  name: 'update_issue_note',
+  title: 'Edit or resolve issue comment',
+  description:
+    'Edit the text of an issue comment (body), or resolve / unresolve a thread comment (resolved, needs discussion_id) — one of the two per call. ' +
+    'project_id, issue_iid and note_id are always needed. Only the author or a Maintainer may edit. Returns the note.',
+  group: 'issues',
+  mode: 'write',
+  idempotent: true,
+  endpoint: `PUT ${ISSUE_PATH}/notes/{note_id} or PUT ${ISSUE_PATH}/discussions/{discussion_id}/notes/{note_id}`,
+  input: Type.Object(
+    {
+      project_id: Type.Optional(projectId()),
+      issue_iid: Type.Optional(issueIid()),
+      discussion_id: Type.Optional(discussionId('Thread of the note; needed to resolve or unresolve.')),
+      note_id: Type.Optional(numericId('Id of the note to change.')),
+      body: Type.Optional(noteBody('New comment text. Not with resolved.')),
+      resolved: Type.Optional(Type.Boolean({ description: 'true resolves, false unresolves the thread comment. Not with body; needs discussion_id.' })),
+    },
+    { additionalProperties: false },
+  ),
+  check(args) {
+    for (const name of ['project_id', 'issue_iid', 'note_id'] as const) {
+      if (args[name] === undefined) throw invalidArgument(name, 'is required');
+    }
+    if (args.body !== undefined && args.resolved !== undefined) throw invalidArgument('resolved', 'cannot be combined with body; edit the text or resolve, one per call');
+    if (args.body === undefined && args.resolved === undefined) throw invalidArgument('body', 'is required (or give resolved to resolve or unresolve the thread)');
+    if (args.resolved !== undefined && args.discussion_id === undefined) throw invalidArgument('discussion_id', 'is required to resolve or unresolve (resolving goes through the thread)');
+  },
+  handler(args, { forge }) {
+    if (args.discussion_id === undefined) {
+      return forge.json({ method: 'PUT', path: fillPath(`${ISSUE_PATH}/notes/{note_id}`, args), body: { body: args.body } });
+    }
+    const body = args.resolved !== undefined ? { resolved: args.resolved } : { body: args.body };
+    return forge.json({ method: 'PUT', path: fillPath(`${ISSUE_PATH}/discussions/{discussion_id}/notes/{note_id}`, args), body });
+  },
+});
+
+export const listIssueDiscussions = restTool({
+  name: 'list_issue_discussions',
+  title: 'List issue threads',
+  description:
+    'List the comments of an issue as discussions, oldest first, one page at a time: each has an id (the discussion_id for replies), ' +
+    'individual_note (true for a stand-alone comment) and its notes (id, body, author, created_at, resolved).',
+  group: 'issues',
+  mode: 'read',
+  input: Type.Object({ project_id: projectId(), issue_iid: issueIid(), ...pagination }, { additionalProperties: false }),
+  rest: { method: 'GET', path: `${ISSUE_PATH}/discussions`, list: true },
+});
+
+const NOTEABLE_PATHS = { issue: '/projects/{project_id}/issues/{noteable_iid}/notes', merge_request: '/projects/{project_id}/merge_requests/{noteable_iid}/notes' };
+
+export const createNote = defineTool({
+  name: 'create_note',
+  title: 'Comment on issue or merge request',
+  description: 'Add a top-level comment to an issue or a merge request, chosen by noteable_type and its iid. Returns the note.',
+  group: 'issues',
+  mode: 'write',
+  endpoint: `POST ${NOTEABLE_PATHS.issue} or POST ${NOTEABLE_PATHS.merge_request}`,
+  input: Type.Object(
+    {
+      project_id: projectId(),
+      noteable_type: Type.Union([Type.Literal('issue'), Type.Literal('merge_request')], { description: 'What to comment on: issue or merge_request.' }),
+      noteable_iid: numericId('iid of the issue (#12) or merge request (!12).'),
+      body: noteBody(),
+    },
+    { additionalProperties: false },
+  ),
+  handler: (args, { forge }) => forge.json({ method: 'POST', path: fillPath(NOTEABLE_PATHS[args.noteable_type], args), body: { body: args.body } }),
+});
+
+export const noteTools = [createIssueNote, updateIssueNote, listIssueDiscussions, createNote];

@@ -1,0 +1,44 @@
+// Burndown events exist on GitLab's paid tiers only. A free instance has no such route (404) and
+// an unlicensed paid build answers 405; both become an error that names the tier, once a 404 is
+// known not to mean that the milestone itself is missing.
+import { Type } from '@sinclair/typebox';
+import { fillPath } from '../../forge/encode';
+import { defineTool, type ToolDefinition } from '../define';
+import { ToolError } from '../errors';
+import { pagination } from '../params';
+import { milestoneId, parentParam, type MilestoneScope } from './scope';
+
+export function burndownTool(scope: MilestoneScope): ToolDefinition {
+  const milestonePath = `${scope.basePath}/milestones/{milestone_id}`;
+  const eventsPath = `${milestonePath}/burndown_events`;
+  return defineTool({
+    name: scope.names.burndown,
+    title: `List ${scope.noun} milestone burndown events`,
+    description:
+      `List the burndown events of a ${scope.noun} milestone (an issue created, closed or reopened, with its weight and time): ` +
+      'the data behind the burndown chart. Needs GitLab Premium or Ultimate; on other tiers the tool says so.',
+    group: 'milestones',
+    mode: 'read',
+    endpoint: `GET ${eventsPath}`,
+    input: Type.Object({ ...parentParam(scope), milestone_id: milestoneId(), ...pagination }, { additionalProperties: false }),
+    async handler(args, { forge }) {
+      const values = args as Record<string, unknown>;
+      try {
+        return await forge.list({
+          method: 'GET',
+          path: fillPath(eventsPath, values),
+          query: { page: values.page as number | undefined, per_page: values.per_page as number | undefined },
+        });
+      } catch (error) {
+        if (!(error instanceof ToolError) || (error.status !== 404 && error.status !== 405)) throw error;
+        // A 404 also means "no such milestone or parent": that plain not-found comes from this lookup.
+        if (error.status === 404) await forge.json({ method: 'GET', path: fillPath(milestonePath, values) });
+        throw new ToolError(
+          'not_found',
+          `burndown events need GitLab Premium or Ultimate; this instance answered ${error.status} (${error.message}) for an existing milestone`,
+          error.status,
+        );
+      }
+    },
+  });
+}

@@ -1,0 +1,43 @@
+// The caller's to-do list: list with filters (pending by default), mark one done (201, Grape's POST
+// default), mark all done (204).
+import { TODO_ACTIONS, TODO_TYPES } from '../model-issues';
+import { json, notFound, route, type Route } from './http';
+import { intParam } from './issue-access';
+import { listResponse } from './paginate';
+import { presentTodo } from './present-issues';
+
+export const todoRoutes: Route[] = [
+  route('GET', '/todos', (ctx) => {
+    const { input, model: m } = ctx;
+    const action = input.oneOf('action', TODO_ACTIONS);
+    const type = input.oneOf('type', TODO_TYPES);
+    const state = input.oneOf('state', ['pending', 'done'] as const) ?? 'pending';
+    const authorId = input.int('author_id');
+    const projectId = input.int('project_id');
+    const groupId = input.int('group_id');
+    const inGroup = (projectId: number) => {
+      const ns = m.groups.get(m.projects.get(projectId)!.namespace.id);
+      return ns !== undefined && m.groupChain(ns).some((g) => g.id === groupId);
+    };
+    const todos = m.tracker.todos
+      .filter((t) => t.user_id === ctx.user.id && t.state === state && (!action || t.action_name === action) && (!type || t.target_type === type)
+        && (authorId === undefined || t.author_id === authorId) && (projectId === undefined || t.project_id === projectId)
+        && (groupId === undefined || inGroup(t.project_id)))
+      .sort((a, b) => b.id - a.id);
+    return listResponse(ctx, todos, (t) => presentTodo(m, t));
+  }),
+
+  route('POST', '/todos/mark_as_done', (ctx) => {
+    const now = ctx.model.now();
+    for (const t of ctx.model.tracker.todos) if (t.user_id === ctx.user.id && t.state === 'pending') Object.assign(t, { state: 'done', updated_at: now });
+    return new Response(null, { status: 204 });
+  }),
+
+  route('POST', '/todos/:id/mark_as_done', (ctx) => {
+    const id = intParam(ctx, 'id');
+    const todo = ctx.model.tracker.todos.find((t) => t.id === id && t.user_id === ctx.user.id);
+    if (!todo) throw notFound('Todo');
+    Object.assign(todo, { state: 'done', updated_at: ctx.model.now() });
+    return json(presentTodo(ctx.model, todo), 201);
+  }),
+];

@@ -1,0 +1,81 @@
+// To-do tools through an MCP client: list with numeric filters, mark one done (GitLab's 201),
+// mark all done (GitLab's 204).
+import { describe, expect, test } from 'bun:test';
+import { ISSUE_SEED, TOKENS } from '../support/fake-forge';
+import { useHarness } from '../support/harness';
+import { structured, toolError } from '../support/mcp-client';
+
+const h = useHarness({ FORGE_TOOLSETS: 'all' });
+type Todo = { id: number; action_name: string; state: string; target: { iid: number } };
+type Page = { items: Todo[]; pagination: { total: number | null } };
+const todo = (id: number) => h.forge.model.tracker.todos.find((t) => t.id === id)!;
+const UNKNOWN_TOKEN = 'glpat-unknown-token-0000000';
+
+describe('list_todos', () => {
+  test('the caller\'s pending to-dos, newest first', async () => {
+    const c = await h.as();
+    const page = structured<Page>(await c.call('list_todos', {}));
+    expect(page.items.map((t) => [t.id, t.action_name, t.target.iid])).toEqual([[ISSUE_SEED.todos.mariaMentioned, 'mentioned', 1], [ISSUE_SEED.todos.mariaAssigned, 'assigned', 2]]);
+    expect(h.upstream()).toEqual(['GET /api/v4/todos']);
+  });
+
+  test('numeric filters and enums reach the forge', async () => {
+    const c = await h.as();
+    const page = structured<Page>(await c.call('list_todos', { state: 'done', action: 'marked', type: 'Issue', project_id: 42, group_id: 6, author_id: 1, per_page: 5 }));
+    expect(page.items.map((t) => t.id)).toEqual([ISSUE_SEED.todos.mariaDone]);
+    expect(Object.fromEntries(h.forge.requests[0].query)).toEqual({ state: 'done', action: 'marked', type: 'Issue', project_id: '42', group_id: '6', author_id: '1', per_page: '5' });
+  });
+
+  test.each([
+    [{ project_id: 'acme/platform/api' }, 'project_id: expected integer'],
+    [{ action: 'reviewed' }, 'action: must be one of assigned, mentioned, build_failed, marked, approval_required, unmergeable, directly_addressed, merge_train_removed, member_access_requested'],
+    [{ type: 'Issues' }, 'type: must be one of Issue, MergeRequest, Commit, Epic, DesignManagement::Design, AlertManagement::Alert, Project, Namespace, Vulnerability, WikiPage::Meta'],
+  ])('%j is refused before any upstream call', async (args, message) => {
+    const c = await h.as();
+    expect(toolError(await c.call('list_todos', args)).message).toBe(message);
+    expect(h.upstream()).toEqual([]);
+  });
+
+  test('a token the forge does not accept → permission', async () => {
+    const c = await h.as(UNKNOWN_TOKEN);
+    expect(toolError(await c.call('list_todos', {}))).toEqual({ kind: 'permission', status: 401, message: '401 Unauthorized' });
+  });
+});
+
+describe('mark_todo_done', () => {
+  test('marks one of the caller\'s to-dos done', async () => {
+    const c = await h.as();
+    const done = structured<Todo>(await c.call('mark_todo_done', { id: ISSUE_SEED.todos.mariaAssigned }));
+    expect(done).toMatchObject({ id: ISSUE_SEED.todos.mariaAssigned, state: 'done' });
+    expect(todo(ISSUE_SEED.todos.mariaMentioned).state).toBe('pending');
+    expect(h.upstream()).toEqual([`POST /api/v4/todos/${ISSUE_SEED.todos.mariaAssigned}/mark_as_done`]);
+  });
+
+  test('someone else\'s to-do → not_found, and it stays pending', async () => {
+    const c = await h.as();
+    expect(toolError(await c.call('mark_todo_done', { id: ISSUE_SEED.todos.devAssigned }))).toEqual({ kind: 'not_found', status: 404, message: '404 Todo Not Found' });
+    expect(todo(ISSUE_SEED.todos.devAssigned).state).toBe('pending');
+  });
+
+  test('a missing id never reaches the forge', async () => {
+    const c = await h.as();
+    expect(toolError(await c.call('mark_todo_done', {})).message).toBe('id: is required');
+    expect(h.upstream()).toEqual([]);
+  });
+});
+
+describe('mark_all_todos_done', () => {
+  test('marks every pending to-do of the caller, and only the caller\'s', async () => {
+    const c = await h.as();
+    expect(structured(await c.call('mark_all_todos_done', {}))).toEqual({ done: true });
+    expect([ISSUE_SEED.todos.mariaAssigned, ISSUE_SEED.todos.mariaMentioned].map((id) => todo(id).state)).toEqual(['done', 'done']);
+    expect(todo(ISSUE_SEED.todos.devAssigned).state).toBe('pending');
+    expect(h.upstream()).toEqual(['POST /api/v4/todos/mark_as_done']);
+  });
+
+  test('a token the forge does not accept → permission, nothing changes', async () => {
+    const c = await h.as(UNKNOWN_TOKEN);
+    expect(toolError(await c.call('mark_all_todos_done', {})).kind).toBe('permission');
+    expect(todo(ISSUE_SEED.todos.mariaAssigned).state).toBe('pending');
+  });
+});
