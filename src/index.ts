@@ -5,7 +5,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { buildCore, createApp, staticTokenCaller, type AppOptions } from './app';
 import { createLogger, type Logger } from './logging/logger';
 import { helpText } from './config/docs';
-import { ConfigError, loadConfig, wantsHelp, type Config } from './config/load';
+import { ConfigError, loadConfig, loadPort, wantsHealthcheck, wantsHelp, type Config } from './config/load';
+import { healthProblem } from './http/healthcheck';
 import { createMcpServer } from './mcp/server';
 import { sealerFromConfig } from './sealing/from-config';
 
@@ -79,12 +80,26 @@ async function serveStdio(config: Config, options: AppOptions & { logger: Logger
   core.logger.info('stdio_ready', { tools: core.catalog.tools.length });
 }
 
+/** `--healthcheck`: exit 0 when the local server answers /healthz with 200, else 1 (HEALTHCHECK's contract). */
+async function healthcheck(argv: readonly string[]): Promise<never> {
+  let problem: string | undefined;
+  try {
+    problem = await healthProblem(loadPort(process.env, argv));
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problem = error.message;
+  }
+  if (problem) process.stderr.write(`forge-mcp: unhealthy: ${problem}\n`);
+  process.exit(problem ? 1 : 0);
+}
+
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (wantsHelp(argv)) {
     process.stdout.write(helpText());
     return;
   }
+  if (wantsHealthcheck(argv)) await healthcheck(argv);
   let config: Config;
   try {
     config = loadConfig(process.env, argv);

@@ -28,6 +28,11 @@ export function helpText(): string {
   const lines = [
     'forge-mcp: MCP server for GitLab.',
     '',
+    'Usage: forge-mcp [--name=value ...]  start the server (HTTP or stdio, see STREAMABLE_HTTP)',
+    '       forge-mcp --healthcheck       exit 0 if the server on 127.0.0.1:PORT answers GET /healthz',
+    '                                     with 200 within 2 s, else 1 (for a container HEALTHCHECK)',
+    '       forge-mcp --help              print this text',
+    '',
     'Every setting is an environment variable and may also be given as --name=value (the flag wins).',
     'Booleans take true/false/1/0; lists are comma-separated.',
     '',

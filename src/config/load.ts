@@ -28,6 +28,24 @@ export function wantsHelp(argv: readonly string[]): boolean {
   return argv.includes('--help') || argv.includes('-h');
 }
 
+/** True when argv asks to probe a running server's /healthz instead of starting one. */
+export function wantsHealthcheck(argv: readonly string[]): boolean {
+  return argv.includes('--healthcheck');
+}
+
+/**
+ * PORT alone (environment, then --port), checked as loadConfig checks it. For --healthcheck: the
+ * probe runs with the server's environment, and a setting it does not need must not make a
+ * healthy server look down.
+ */
+export function loadPort(env: Record<string, string | undefined>, argv: readonly string[] = []): number {
+  const schema = settingSchema('PORT');
+  const text = rawValues(env, argv.filter((arg) => arg !== '--healthcheck')).get('PORT');
+  const value = text === undefined ? schema.default : coerce('PORT', schema, text);
+  if (!Value.Check(schema, value)) throw new ConfigError('PORT', describeProblem(schema, value, text ?? String(value)));
+  return value as number;
+}
+
 /** Collects raw string values: environment first, flags override. */
 function rawValues(env: Record<string, string | undefined>, argv: readonly string[]): Map<SettingName, string> {
   const raw = new Map<SettingName, string>();

@@ -19,9 +19,12 @@ export async function runToExit(args: string[], env: Record<string, string> = {}
   return { code, stdout, stderr };
 }
 
-/** Starts an HTTP server on a random port and waits for its "listening" log line. */
-export async function startServer(env: Record<string, string>, args: string[] = []): Promise<Started> {
-  const proc = Bun.spawn(['bun', 'run', ENTRY, ...args], {
+/**
+ * Starts an HTTP server on a random port and waits for its "listening" log line. `command` runs
+ * something other than the sources, such as the compiled binary.
+ */
+export async function startServer(env: Record<string, string>, args: string[] = [], command: string[] = ['bun', 'run', ENTRY]): Promise<Started> {
+  const proc = Bun.spawn([...command, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', STREAMABLE_HTTP: 'true', PORT: '0', ...env },
     stdout: 'pipe',
     stderr: 'pipe',
@@ -31,7 +34,10 @@ export async function startServer(env: Record<string, string>, args: string[] = 
   const reader = proc.stderr.getReader();
   const decoder = new TextDecoder();
   const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 10_000);
+    const timer = setTimeout(() => {
+      proc.kill(); // a server that never says "listening" must not outlive the caller
+      reject(new Error(`server did not start:\n${log}`));
+    }, 10_000);
     (async () => {
       for (;;) {
         const { done, value } = await reader.read();
