@@ -29,7 +29,7 @@ export async function startServerProcess(env: Record<string, string>, command: s
       PORT: String(port),
       LOG_LEVEL: 'warn',
       // The load comes from one address: the per-IP limit would measure the limiter.
-      MAX_REQUESTS_PER_MINUTE: '1000000000',
+      MAX_REQUESTS_PER_MINUTE: '1000000',
       ...env,
     },
     stdout: 'ignore',
@@ -43,7 +43,10 @@ export async function startServerProcess(env: Record<string, string>, command: s
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error('server did not start');
+    if (Date.now() > deadline || proc.exitCode !== null) {
+      proc.kill('SIGKILL');
+      throw new Error(`server did not start (exit code ${proc.exitCode})`);
+    }
     await Bun.sleep(20);
   }
   return {
