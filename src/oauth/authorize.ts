@@ -1,0 +1,57 @@
+// GET /authorize: checks the client's request against its registration, then shows the consent
+// page (DECISIONS D24) or, with MCP_OAUTH_CONSENT=false, goes straight to the forge. Until the
+// redirect URI is known to be registered nothing redirects anywhere: an unknown client or an
+// unregistered redirect URI is a 400 (D22, in every mode); errors after that go back to the
+// client's redirect URI as RFC 6749 §4.1.2.1 says.
+import { consentResponse } from './consent';
+import { sendToForge, unregistered, type ClientRequest, type FlowDeps } from './flow';
+import { redirect } from './http';
+import { isChallenge } from './pkce';
+import { withParams } from './redirect-uris';
+import type { OAuthSettings } from './settings';
+
+export const MAX_STATE_LENGTH = 1024;
+
+const withoutSlash = (url: URL) => `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+
+/** Whether a `resource` parameter (RFC 8707) names this server: its base URL or its /mcp endpoint. */
+function isOurResource(value: string, s: OAuthSettings): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.hash || url.search) return false;
+  const named = withoutSlash(url);
+  return named === withoutSlash(new URL(s.resource)) || named === withoutSlash(new URL(s.serverUrl));
+}
+
+export function authorizeHandler(deps: FlowDeps): (request: Request) => Promise<Response> {
+  const { settings } = deps;
+  return async (request) => {
+    const query = new URL(request.url).searchParams;
+    const clientId = query.get('client_id');
+    const client = clientId ? await deps.clients.lookup(clientId) : undefined;
+    if (!client) return unregistered();
+    const given = query.get('redirect_uri');
+    const redirectUri = given ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
+    if (redirectUri === undefined || !client.redirectUris.includes(redirectUri)) return unregistered();
+
+    const state = query.get('state') ?? undefined;
+    const fail = (error: string, description: string) =>
+      redirect(withParams(redirectUri, { error, error_description: description, state, iss: settings.serverUrl }));
+    if (query.get('response_type') !== 'code') return fail('unsupported_response_type', 'response_type must be code');
+    if (query.get('code_challenge_method') !== 'S256') return fail('invalid_request', 'PKCE is required: code_challenge_method must be S256');
+    const challenge = query.get('code_challenge');
+    if (challenge === null) return fail('invalid_request', 'PKCE is required: code_challenge is missing');
+    if (!isChallenge(challenge)) return fail('invalid_request', 'code_challenge must be the base64url SHA-256 of the code_verifier (43 characters)');
+    if (state !== undefined && state.length > MAX_STATE_LENGTH) return fail('invalid_request', `state must be at most ${MAX_STATE_LENGTH} characters`);
+    const resource = query.get('resource');
+    if (resource !== null && !isOurResource(resource, settings)) return fail('invalid_target', `resource must be ${settings.resource}`);
+
+    const clientRequest: ClientRequest = { c: client.clientId, r: redirectUri, rp: given !== null, cc: challenge, ...(state === undefined ? {} : { s: state }) };
+    deps.logger.info('oauth_authorize', { consent: settings.consent });
+    return settings.consent ? consentResponse(deps, clientRequest, client.name) : sendToForge(deps, clientRequest);
+  };
+}

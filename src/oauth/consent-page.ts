@@ -1,0 +1,37 @@
+// The consent page (DECISIONS D24): names the client as it registered itself, where the access
+// will be handed (redirect host and full URI), the forge and the scope, with Approve and Deny. The
+// form carries only the consent value; every shown text is escaped.
+import { escapeHtml, htmlDocument } from './http';
+import { redirectHost } from './redirect-uris';
+import type { OAuthSettings } from './settings';
+
+const SCOPE_MEANING: Record<OAuthSettings['scope'], string> = {
+  api: 'read and write access to everything your account can reach through the API',
+  read_api: 'read access to everything your account can reach through the API',
+};
+
+export interface ConsentView {
+  clientName?: string;
+  redirectUri: string;
+  consentValue: string;
+}
+
+export function consentPage(s: OAuthSettings, view: ConsentView): string {
+  const forge = escapeHtml(new URL(s.forgeBase).host);
+  const name = view.clientName ? `<strong>${escapeHtml(view.clientName)}</strong>` : 'An unnamed application';
+  const host = `<strong>${escapeHtml(redirectHost(view.redirectUri))}</strong>`;
+  const body = [
+    `<h1>Allow access to ${forge}?</h1>`,
+    `<p>${name} wants to use ${forge} with your account through this server (${escapeHtml(new URL(s.serverUrl).host)}).</p>`,
+    `<p>If you approve, ${forge} asks you to sign in (if you are not already) and the access is handed to ${host}.</p>`,
+    `<p class="note">Redirect URI: <code>${escapeHtml(view.redirectUri)}</code><br>`,
+    `Access asked for: <code>${s.scope}</code> — ${SCOPE_MEANING[s.scope]}.</p>`,
+    '<p class="note">Approve only if you have just started signing in from that application. The name above is chosen by the application itself.</p>',
+    `<form method="post" action="${escapeHtml(`${s.serverUrl}/consent`)}">`,
+    `<input type="hidden" name="consent" value="${escapeHtml(view.consentValue)}">`,
+    '<div class="actions"><button class="approve" type="submit" name="decision" value="approve">Approve</button>',
+    '<button type="submit" name="decision" value="deny">Deny</button></div>',
+    '</form>',
+  ].join('\n');
+  return htmlDocument(`Allow access to ${new URL(s.forgeBase).host}?`, body);
+}

@@ -1,0 +1,62 @@
+// The consent step (DECISIONS D24): GET /authorize answers with the page, POST /consent takes the
+// decision. The page's value holds the checked client request and is bound to this browser by a
+// cookie (binding.ts); a decision posted from another site is refused by its Origin, and without
+// the cookie it cannot count anyway. Approve → on to the forge; Deny → access_denied to the client.
+import { bindingCookie, browserHolds, clearBindingCookie, newBinding } from './binding';
+import { consentPage } from './consent-page';
+import { busyPage, sendToForge, unregistered, type ClientRequest, type ConsentData, type FlowDeps } from './flow';
+import { HTML_HEADERS, htmlPage, readParams, redirect } from './http';
+import { withParams } from './redirect-uris';
+import { VaultFull } from './vault';
+
+export async function consentResponse(deps: FlowDeps, request: ClientRequest, clientName: string | undefined): Promise<Response> {
+  const binding = newBinding();
+  let consentValue: string;
+  try {
+    consentValue = await deps.vault.put<ConsentData>('consent', { ...request, ...binding });
+  } catch (error) {
+    if (error instanceof VaultFull) return busyPage();
+    throw error;
+  }
+  const headers = new Headers(HTML_HEADERS);
+  headers.append('Set-Cookie', bindingCookie(deps.settings, binding));
+  return new Response(consentPage(deps.settings, { clientName, redirectUri: request.r, consentValue }), { status: 200, headers });
+}
+
+const expiredConsent = () =>
+  htmlPage(400, 'This request has expired', 'This consent request is no longer valid (it expired or was already answered). Start signing in again from your application.');
+
+export function consentDecisionHandler(deps: FlowDeps): (request: Request) => Promise<Response> {
+  const { settings } = deps;
+  const ownOrigin = new URL(settings.serverUrl).origin;
+  return async (request) => {
+    const origin = request.headers.get('origin');
+    if (origin !== null && origin !== ownOrigin) {
+      deps.logger.warn('oauth_consent_refused', { reason: 'foreign origin' });
+      return htmlPage(403, 'Refused', 'The consent decision must be sent from this server\'s own page.');
+    }
+    const body = await readParams(request);
+    if (!body.ok) return htmlPage(400, 'Bad request', 'The consent form could not be read.');
+    const { consent, decision } = body.params;
+    const opened = consent ? await deps.vault.open<ConsentData>('consent', consent) : undefined;
+    if (!opened) return expiredConsent();
+    const { k, n, ...clientRequest } = opened.data;
+    const binding = { k, n };
+    if (!browserHolds(request, settings, binding)) {
+      deps.logger.warn('oauth_consent_refused', { reason: 'not the browser the page was shown in' });
+      return htmlPage(400, 'Refused', 'This consent form was not opened in this browser. Start signing in again from your application.');
+    }
+    if (decision !== 'approve' && decision !== 'deny') return htmlPage(400, 'Bad request', 'Choose Approve or Deny.');
+    deps.vault.discard('consent', consent);
+    if (!(await deps.clients.lookup(clientRequest.c))) return unregistered();
+    deps.logger.info('oauth_consent', { decision });
+    const headers = new Headers();
+    if (decision === 'deny') {
+      headers.append('Set-Cookie', clearBindingCookie(settings, binding));
+      return redirect(withParams(clientRequest.r, { error: 'access_denied', error_description: 'The user denied access', state: clientRequest.s, iss: settings.serverUrl }), headers);
+    }
+    // The cookie lives on for the round trip through the forge, where /callback checks it.
+    headers.append('Set-Cookie', bindingCookie(settings, binding));
+    return sendToForge(deps, clientRequest, binding, headers);
+  };
+}

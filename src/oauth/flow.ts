@@ -1,0 +1,73 @@
+// What travels through an authorization in progress, and the step every path ends with: sending
+// the browser to the forge with this server's own PKCE pair and a state that carries the client's
+// request. Field names are short because in stateless mode they are sealed into URLs.
+import type { Logger } from '../logging/logger';
+import type { ClientRegistry } from './clients';
+import type { ForgeOAuthClient, ForgeTokens } from './forge-oauth';
+import { htmlPage, oauthError, redirect } from './http';
+import { newPkcePair } from './pkce';
+import type { OAuthSettings } from './settings';
+import { VaultFull, type Vault } from './vault';
+
+/** The client's authorization request, once checked against its registration. */
+export interface ClientRequest {
+  /** client_id */
+  c: string;
+  /** redirect_uri (registered, exact) */
+  r: string;
+  /** whether redirect_uri was sent, so /token must repeat it (RFC 6749 §4.1.3) */
+  rp: boolean;
+  /** the client's state, returned to it unchanged */
+  s?: string;
+  /** the client's S256 code_challenge */
+  cc: string;
+}
+
+/** Ties an authorization to the browser that approved it: cookie key and the nonce it holds. */
+export interface BrowserBinding {
+  k: string;
+  n: string;
+}
+
+export type ConsentData = ClientRequest & BrowserBinding;
+
+export type StateData = ClientRequest & Partial<BrowserBinding> & {
+  /** this server's PKCE verifier toward the forge */
+  v: string;
+};
+
+export interface CodeData extends ClientRequest {
+  /** the forge's tokens */
+  t: ForgeTokens;
+  /** when the forge issued them (Unix seconds), to count expires_in down */
+  at: number;
+}
+
+export interface FlowDeps {
+  settings: OAuthSettings;
+  clients: ClientRegistry;
+  vault: Vault;
+  forge: ForgeOAuthClient;
+  logger: Logger;
+  now: () => number;
+}
+
+/** SPEC's text for an unknown client or a redirect URI it did not register (DECISIONS D22). */
+export const UNREGISTERED = 'Unregistered redirect_uri';
+export const unregistered = () => oauthError(400, 'invalid_request', UNREGISTERED);
+
+export const busyPage = () =>
+  htmlPage(503, 'Try again shortly', 'Too many sign-ins are in progress on this server. Wait a minute and start again from your application.', { 'Retry-After': '60' });
+
+/** Redirects the browser to the forge's /oauth/authorize; the state remembers the client's request. */
+export async function sendToForge(deps: FlowDeps, request: ClientRequest, binding?: BrowserBinding, headers?: Headers): Promise<Response> {
+  const { verifier, challenge } = newPkcePair();
+  let state: string;
+  try {
+    state = await deps.vault.put<StateData>('state', { ...request, ...binding, v: verifier });
+  } catch (error) {
+    if (error instanceof VaultFull) return busyPage();
+    throw error;
+  }
+  return redirect(deps.forge.authorizeUrl(state, challenge), headers);
+}

@@ -1,0 +1,136 @@
+// Small HTTP pieces shared by the OAuth endpoints: RFC 6749 error bodies (DECISIONS D22), plain
+// HTML pages for the browser legs, redirects, bounded body reading, cookies and CORS for the
+// endpoints browser-based clients call directly.
+
+/** Bodies of /register, /token and the consent form are small; anything larger is refused. */
+export const MAX_OAUTH_BODY_BYTES = 64 * 1024;
+
+const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+
+export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...NO_STORE, ...headers } });
+}
+
+/** An RFC 6749 §5.2 error: `{error, error_description}`. */
+export function oauthError(status: number, error: string, description: string, headers: Record<string, string> = {}): Response {
+  return jsonResponse({ error, error_description: description }, status, headers);
+}
+
+/**
+ * Headers of every HTML page: no framing (clickjacking), no scripts, nothing cached, the URL never
+ * sent to another origin. `same-origin` rather than `no-referrer`: under `no-referrer` browsers
+ * send `Origin: null` with the consent form, and the form's Origin is what /consent checks.
+ */
+export const HTML_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+  ...NO_STORE,
+};
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const PAGE_STYLE =
+  'body{font-family:system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#222;line-height:1.5}' +
+  'code{background:#f2f2f2;padding:0 .25rem;border-radius:3px;word-break:break-all}' +
+  '.actions{display:flex;gap:1rem;margin-top:2rem}button{font-size:1rem;padding:.6rem 1.4rem;border-radius:6px;border:1px solid #888;cursor:pointer}' +
+  'button.approve{background:#1f6feb;color:#fff;border-color:#1f6feb}.note{color:#555;font-size:.9rem}';
+
+/** A whole HTML document; `body` must already be escaped. */
+export function htmlDocument(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${PAGE_STYLE}</style></head><body>${body}</body></html>`;
+}
+
+export function htmlPage(status: number, title: string, message: string, extraHeaders: Headers | Record<string, string> = {}): Response {
+  const body = `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>`;
+  const headers = new Headers(HTML_HEADERS);
+  new Headers(extraHeaders).forEach((value, name) => headers.append(name, value));
+  return new Response(htmlDocument(title, body), { status, headers });
+}
+
+export function redirect(location: string, headers: Headers = new Headers()): Response {
+  headers.set('Location', location);
+  headers.set('Cache-Control', 'no-store');
+  headers.set('Referrer-Policy', 'no-referrer');
+  return new Response(null, { status: 302, headers });
+}
+
+/** The body as text, or undefined when it is larger than `limit` bytes. */
+export async function readBodyText(request: Request, limit = MAX_OAUTH_BODY_BYTES): Promise<string | undefined> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > limit) return undefined;
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export type ParamsResult = { ok: true; params: Record<string, string> } | { ok: false; response: Response };
+
+/** Parameters of a form-encoded or JSON body (DECISIONS D22: /token takes either). */
+export async function readParams(request: Request): Promise<ParamsResult> {
+  const text = await readBodyText(request);
+  if (text === undefined) return { ok: false, response: oauthError(413, 'invalid_request', `request body exceeds ${MAX_OAUTH_BODY_BYTES} bytes`) };
+  const type = (request.headers.get('content-type') ?? '').toLowerCase();
+  if (type.includes('application/json')) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return { ok: false, response: oauthError(400, 'invalid_request', 'the body is not valid JSON') };
+    }
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return { ok: false, response: oauthError(400, 'invalid_request', 'the body must be a JSON object') };
+    const params: Record<string, string> = {};
+    for (const [name, v] of Object.entries(value)) if (typeof v === 'string' || typeof v === 'number') params[name] = String(v);
+    return { ok: true, params };
+  }
+  if (type === '' || type.includes('application/x-www-form-urlencoded')) {
+    return { ok: true, params: Object.fromEntries(new URLSearchParams(text)) };
+  }
+  return { ok: false, response: oauthError(415, 'invalid_request', 'send application/x-www-form-urlencoded or application/json') };
+}
+
+export function readCookie(request: Request, name: string): string | undefined {
+  const header = request.headers.get('cookie');
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+export function cookieHeader(name: string, value: string, maxAgeSeconds: number, secure: boolean): string {
+  return `${name}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+}
+
+/** Discovery, registration and token requests may come from browser-based clients of any origin. */
+export function withPublicCors(response: Response): Response {
+  response.headers.set('Access-Control-Allow-Origin', '*');
+  response.headers.set('Access-Control-Expose-Headers', 'WWW-Authenticate, Retry-After');
+  return response;
+}
+
+export function publicPreflight(): Response {
+  return withPublicCors(
+    new Response(null, {
+      status: 204,
+      headers: { 'Access-Control-Allow-Methods': 'GET, POST, OPTIONS', 'Access-Control-Allow-Headers': 'Authorization, Content-Type, MCP-Protocol-Version', 'Access-Control-Max-Age': '600' },
+    }),
+  );
+}

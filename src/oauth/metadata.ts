@@ -1,0 +1,41 @@
+// Discovery documents (SPEC "OAuth mode", DECISIONS D22): this server is the authorization server
+// its MCP clients see (RFC 8414) and the protected resource they call (RFC 9728). Clients refuse to
+// proceed without `code_challenge_methods_supported`, and check that `issuer` is exactly the URL
+// they discovered, so both come from MCP_SERVER_URL unchanged. `scopes_supported` holds the one
+// forge scope this server asks for: some clients request every listed scope.
+import type { OAuthSettings } from './settings';
+
+export const PRM_PATH = '/.well-known/oauth-protected-resource';
+export const AS_METADATA_PATH = '/.well-known/oauth-authorization-server';
+
+/** WWW-Authenticate of a 401 on /mcp: where to start discovery. */
+export function bearerChallenge(s: OAuthSettings): string {
+  return `Bearer resource_metadata="${s.serverUrl}${PRM_PATH}/mcp"`;
+}
+
+export function protectedResourceMetadata(s: OAuthSettings) {
+  return {
+    resource: s.resource,
+    authorization_servers: [s.serverUrl],
+    scopes_supported: [s.scope],
+    bearer_methods_supported: ['header'],
+    resource_name: 'Forge Tool Server',
+  };
+}
+
+export function authorizationServerMetadata(s: OAuthSettings) {
+  return {
+    issuer: s.serverUrl,
+    authorization_endpoint: `${s.serverUrl}/authorize`,
+    token_endpoint: `${s.serverUrl}/token`,
+    registration_endpoint: `${s.serverUrl}/register`,
+    scopes_supported: [s.scope],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    code_challenge_methods_supported: ['S256'],
+    // Registered clients are public: PKCE, not a secret, proves who redeems a code.
+    token_endpoint_auth_methods_supported: ['none'],
+    authorization_response_iss_parameter_supported: true,
+  };
+}

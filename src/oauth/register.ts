@@ -1,0 +1,69 @@
+// POST /register: dynamic client registration (RFC 7591, DECISIONS D22). Only redirect URIs and a
+// display name are kept; every client is public (PKCE instead of a secret), so requested
+// authentication methods and grant types are answered with what this server supports.
+import type { Logger } from '../logging/logger';
+import type { FixedWindowLimiter } from '../http/rate-limit';
+import type { ClientRegistry } from './clients';
+import { jsonResponse, oauthError, readBodyText } from './http';
+import { MAX_REDIRECT_URIS, redirectHost, redirectUriProblem } from './redirect-uris';
+
+export const MAX_CLIENT_NAME_LENGTH = 200;
+
+export interface RegisterDeps {
+  clients: ClientRegistry;
+  /** Registrations per client IP (absent in stateless mode, where limits belong to the ingress). */
+  limiter?: FixedWindowLimiter;
+  ipOf(request: Request): string;
+  logger: Logger;
+}
+
+const invalidMetadata = (description: string) => oauthError(400, 'invalid_client_metadata', description);
+
+export function registerHandler(deps: RegisterDeps): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const limit = deps.limiter?.hit(deps.ipOf(request));
+    if (limit && !limit.allowed) {
+      deps.logger.warn('rate_limited', { scope: 'register' });
+      return oauthError(429, 'temporarily_unavailable', 'Rate limit exceeded', { 'Retry-After': String(limit.retryAfter) });
+    }
+    const text = await readBodyText(request);
+    if (text === undefined) return invalidMetadata('the registration request is too large');
+    let metadata: unknown;
+    try {
+      metadata = JSON.parse(text);
+    } catch {
+      return invalidMetadata('the body must be a JSON object (RFC 7591)');
+    }
+    if (!metadata || typeof metadata !== 'object' || Array.isArray(metadata)) return invalidMetadata('the body must be a JSON object (RFC 7591)');
+    const { redirect_uris: uris, client_name: rawName } = metadata as Record<string, unknown>;
+
+    if (!Array.isArray(uris) || uris.length === 0) return oauthError(400, 'invalid_redirect_uri', 'redirect_uris: at least one redirect URI is required');
+    if (uris.length > MAX_REDIRECT_URIS) return oauthError(400, 'invalid_redirect_uri', `redirect_uris: at most ${MAX_REDIRECT_URIS} are accepted`);
+    for (const [i, uri] of uris.entries()) {
+      const problem = redirectUriProblem(uri);
+      if (problem) return oauthError(400, 'invalid_redirect_uri', `redirect_uris[${i}]: ${problem}`);
+    }
+    let name: string | undefined;
+    if (rawName !== undefined && rawName !== null) {
+      if (typeof rawName !== 'string') return invalidMetadata('client_name: must be a string');
+      // Control characters would only serve to disguise the name on the consent page.
+      name = rawName.replace(/[\u0000-\u001f\u007f]/g, ' ').trim() || undefined;
+      if (name && name.length > MAX_CLIENT_NAME_LENGTH) return invalidMetadata(`client_name: must be at most ${MAX_CLIENT_NAME_LENGTH} characters`);
+    }
+
+    const client = await deps.clients.register([...new Set(uris as string[])], name);
+    deps.logger.info('client_registered', { redirect_hosts: client.redirectUris.map(redirectHost) });
+    return jsonResponse(
+      {
+        client_id: client.clientId,
+        client_id_issued_at: client.issuedAt,
+        ...(client.name === undefined ? {} : { client_name: client.name }),
+        redirect_uris: client.redirectUris,
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      },
+      201,
+    );
+  };
+}

@@ -1,0 +1,58 @@
+// One-time use of proxy codes on this replica (SPEC stateless rule 5). A code's hash is "pending"
+// while its redemption is checked and "consumed" once tokens were handed out; a failed client or
+// PKCE check releases it so the client can retry. An entry is never dropped before its code
+// expires — dropping it early would let the code be replayed — so when the cache is full new
+// redemptions are refused (fail closed) until entries run out.
+import { createHash } from 'node:crypto';
+
+export type Reservation = 'reserved' | 'pending' | 'consumed' | 'full';
+
+interface Entry {
+  consumed: boolean;
+  expiresAt: number;
+}
+
+export const MAX_GUARDED_CODES = 10_000;
+
+export class ReplayGuard {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly max = MAX_GUARDED_CODES,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Marks `code` pending until `expiresAt` (epoch ms), unless it is already pending or consumed. */
+  reserve(code: string, expiresAt: number): Reservation {
+    const key = hash(code);
+    const entry = this.entries.get(key);
+    if (entry && entry.expiresAt > this.now()) return entry.consumed ? 'consumed' : 'pending';
+    if (entry) this.entries.delete(key);
+    if (this.entries.size >= this.max) this.sweep();
+    if (this.entries.size >= this.max) return 'full';
+    this.entries.set(key, { consumed: false, expiresAt });
+    return 'reserved';
+  }
+
+  consume(code: string): void {
+    const entry = this.entries.get(hash(code));
+    if (entry) entry.consumed = true;
+  }
+
+  release(code: string): void {
+    const key = hash(code);
+    if (this.entries.get(key)?.consumed === false) this.entries.delete(key);
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
+  }
+}
+
+// Only hashes are kept: the cache never holds a redeemable code.
+const hash = (code: string) => createHash('sha256').update(code).digest('base64url');

@@ -1,0 +1,92 @@
+// OAuth mode put together (SPEC "OAuth mode", DECISIONS D21–D24): the stores for this deployment
+// (sealed in stateless mode, in memory otherwise), the bearer-checking caller resolver for /mcp, and
+// the routes: discovery, /register, /authorize, /consent, /callback and /token.
+import { Elysia, type AnyElysia } from 'elysia';
+import type { CallerResolver } from '../auth/caller-resolver';
+import type { Config } from '../config/load';
+import type { ForgePool } from '../forge/pool';
+import { FixedWindowLimiter } from '../http/rate-limit';
+import type { Logger } from '../logging/logger';
+import type { Sealer } from '../sealing/sealer';
+import { authorizeHandler } from './authorize';
+import { oauthCallers } from './bearer';
+import { callbackHandler } from './callback';
+import { MemoryClients, SealedClients, type ClientRegistry } from './clients';
+import { consentDecisionHandler } from './consent';
+import type { FlowDeps } from './flow';
+import { ForgeOAuthClient } from './forge-oauth';
+import { publicPreflight, withPublicCors } from './http';
+import { AS_METADATA_PATH, PRM_PATH, authorizationServerMetadata, bearerChallenge, protectedResourceMetadata } from './metadata';
+import { registerHandler } from './register';
+import { ReplayGuard } from './replay-guard';
+import { oauthSettings } from './settings';
+import { tokenHandler } from './token';
+import { MemoryVault, SealedVault, type PurposeTtls, type Vault } from './vault';
+
+export interface OAuthDeps {
+  pool: ForgePool;
+  logger: Logger;
+  /** Required in stateless mode: client ids, states and proxy codes are sealed with it. */
+  sealer?: Sealer;
+  now: () => number;
+  /** The client address a request counts against (socket or X-Forwarded-For, MCP_TRUST_PROXY). */
+  ipOf(request: Request): string;
+}
+
+export interface OAuthMode {
+  callers: CallerResolver;
+  routes: AnyElysia;
+}
+
+const metadataResponse = (document: object) =>
+  withPublicCors(new Response(JSON.stringify(document), { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=300' } }));
+
+export function createOAuth(config: Config, deps: OAuthDeps): OAuthMode {
+  const settings = oauthSettings(config);
+  const { logger, now } = deps;
+  if (settings.stateless && !deps.sealer) throw new Error('OAuth in stateless mode needs the sealer (sealerFromConfig) in the app options');
+  const ttls: PurposeTtls = { consent: settings.ttlSeconds.pending, state: settings.ttlSeconds.pending, code: settings.ttlSeconds.code };
+  const clients: ClientRegistry = settings.stateless ? new SealedClients(deps.sealer!, now) : new MemoryClients(settings.ttlSeconds.client, now);
+  const vault: Vault = settings.stateless ? new SealedVault(deps.sealer!, ttls) : new MemoryVault(ttls, now);
+  const forge = new ForgeOAuthClient(settings, () => deps.pool.endpoint(settings.forgeApiUrl));
+  const flow: FlowDeps = { settings, clients, vault, forge, logger, now };
+
+  const callers = oauthCallers({
+    forge,
+    apiUrl: settings.forgeApiUrl,
+    challenge: bearerChallenge(settings),
+    sessionMayAuthenticate: settings.stateless,
+    logger,
+    now,
+  });
+
+  const register = registerHandler({
+    clients,
+    // SPEC stateless rule 7: no in-app limiter in stateless mode.
+    limiter: settings.stateless ? undefined : new FixedWindowLimiter(settings.registrationsPerMinute, now),
+    ipOf: deps.ipOf,
+    logger,
+  });
+  const authorize = authorizeHandler(flow);
+  const consent = consentDecisionHandler(flow);
+  const callback = callbackHandler(flow);
+  const token = tokenHandler({ clients, vault, guard: new ReplayGuard(now), forge, logger, now });
+  const prm = protectedResourceMetadata(settings);
+  const asMetadata = authorizationServerMetadata(settings);
+
+  const routes = new Elysia({ name: 'oauth' })
+    .get(PRM_PATH, () => metadataResponse(prm))
+    .get(`${PRM_PATH}/mcp`, () => metadataResponse(prm))
+    .get(AS_METADATA_PATH, () => metadataResponse(asMetadata))
+    .options(PRM_PATH, publicPreflight)
+    .options(`${PRM_PATH}/mcp`, publicPreflight)
+    .options(AS_METADATA_PATH, publicPreflight)
+    .options('/register', publicPreflight)
+    .options('/token', publicPreflight)
+    .post('/register', async ({ request }) => withPublicCors(await register(request)), { parse: 'none' })
+    .get('/authorize', ({ request }) => authorize(request))
+    .post('/consent', ({ request }) => consent(request), { parse: 'none' })
+    .get('/callback', ({ request }) => callback(request))
+    .post('/token', async ({ request }) => withPublicCors(await token(request)), { parse: 'none' });
+  return { callers, routes };
+}

@@ -1,0 +1,54 @@
+// What OAuth mode needs from the configuration, worked out once (DECISIONS D21): the public base
+// URL (which is also the issuer), the forge's OAuth base, this server's application at the forge,
+// and the lifetimes of the short-lived values.
+import type { Config } from '../config/load';
+
+export interface OAuthSettings {
+  /** MCP_SERVER_URL without a trailing slash: the issuer and the base of every endpoint. */
+  readonly serverUrl: string;
+  /** The protected resource: `{serverUrl}/mcp`. */
+  readonly resource: string;
+  /** `{serverUrl}/callback`, the redirect URI registered with the forge application. */
+  readonly callbackUrl: string;
+  /** FORGE_API_URL (first entry) without `/api/v4`: where /oauth/authorize and /oauth/token live. */
+  readonly forgeBase: string;
+  /** The forge API URL bearer tokens are checked against and used with. */
+  readonly forgeApiUrl: string;
+  readonly clientId: string;
+  readonly clientSecret?: string;
+  /** The one forge scope asked for: read_api when the server is read-only, api otherwise. */
+  readonly scope: 'api' | 'read_api';
+  readonly consent: boolean;
+  readonly stateless: boolean;
+  /** Lifetimes in seconds: client registrations, pending authorizations (consent and state), proxy codes. */
+  readonly ttlSeconds: { readonly client: number; readonly pending: number; readonly code: number };
+  /** Cookies get `Secure` and the `__Host-` prefix when the server is reached over https. */
+  readonly secureCookies: boolean;
+  /** Registrations allowed per client IP and minute (not applied in stateless mode). */
+  readonly registrationsPerMinute: number;
+}
+
+export function oauthSettings(config: Config): OAuthSettings {
+  if (!config.MCP_SERVER_URL || !config.FORGE_OAUTH_CLIENT_ID) throw new Error('OAuth mode needs MCP_SERVER_URL and FORGE_OAUTH_CLIENT_ID');
+  const serverUrl = config.MCP_SERVER_URL.replace(/\/+$/, '');
+  const forgeApiUrl = config.forgeApiUrls[0];
+  return Object.freeze({
+    serverUrl,
+    resource: `${serverUrl}/mcp`,
+    callbackUrl: `${serverUrl}/callback`,
+    forgeBase: forgeApiUrl.replace(/\/api\/v4$/, ''),
+    forgeApiUrl,
+    clientId: config.FORGE_OAUTH_CLIENT_ID,
+    clientSecret: config.FORGE_OAUTH_CLIENT_SECRET,
+    scope: config.FORGE_READ_ONLY_MODE ? 'read_api' : 'api',
+    consent: config.MCP_OAUTH_CONSENT,
+    stateless: config.OAUTH_STATELESS_MODE,
+    ttlSeconds: Object.freeze({
+      client: config.OAUTH_STATELESS_CLIENT_TTL_SECONDS,
+      pending: config.OAUTH_STATELESS_PENDING_TTL_SECONDS,
+      code: config.OAUTH_STATELESS_STORED_TTL_SECONDS,
+    }),
+    secureCookies: new URL(serverUrl).protocol === 'https:',
+    registrationsPerMinute: config.MAX_REQUESTS_PER_MINUTE,
+  });
+}

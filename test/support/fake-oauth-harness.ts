@@ -1,0 +1,81 @@
+// OAuth mode on real ports: the fake forge (with its OAuth provider and this server's application
+// registered there) and one or more app replicas behind one address, as an ingress would put them.
+// `route` picks the replica of each request (default: the first), so a test can send every step of
+// a sign-in to another replica.
+import { createApp, type ForgeApp } from '../../src/app';
+import type { Logger } from '../../src/logging/logger';
+import { sealerFromConfig } from '../../src/sealing/from-config';
+import { testConfig } from './config';
+import type { FakeForge } from './fake-forge';
+
+export const FORGE_APP_ID = 'forge-mcp-app-uid-0001';
+export const FORGE_APP_SECRET = 'forge-mcp-app-secret-0001';
+export const SECRET = Buffer.alloc(32, 7).toString('base64url');
+
+export interface ServedOAuth {
+  /** MCP_SERVER_URL: the address every replica is reached at. */
+  url: string;
+  apps: ForgeApp[];
+  /** Which replica answers a request; `hits` counts per replica. */
+  route: (request: Request) => number;
+  hits: number[];
+  stop(): Promise<void>;
+}
+
+export interface ServeOptions {
+  replicas?: number;
+  /** Settings beside the OAuth ones (e.g. OAUTH_STATELESS_MODE, MCP_OAUTH_CONSENT). */
+  env?: Record<string, string>;
+  now?: () => number;
+  /** Register this server's application at the fake forge as confidential (with a secret). */
+  confidential?: boolean;
+  logger?: Logger;
+}
+
+/** The settings of OAuth mode against `forge` for a server reached at `url`. */
+export function oauthEnv(forge: FakeForge, url: string, env: Record<string, string> = {}, confidential = false): Record<string, string> {
+  const stateless = env.OAUTH_STATELESS_MODE === 'true';
+  return {
+    REMOTE_AUTHORIZATION: 'false',
+    FORGE_MCP_OAUTH: 'true',
+    MCP_SERVER_URL: url,
+    FORGE_OAUTH_CLIENT_ID: FORGE_APP_ID,
+    ...(confidential ? { FORGE_OAUTH_CLIENT_SECRET: FORGE_APP_SECRET } : {}),
+    ...(stateless ? { OAUTH_STATELESS_SECRET: SECRET } : {}),
+    ...env,
+  };
+}
+
+/** Registers this server's application at the fake forge (again after each forge reset); several servers add their callbacks. */
+export function registerForgeApp(forge: FakeForge, url: string, confidential = false): void {
+  const existing = forge.oauth.apps.get(FORGE_APP_ID);
+  const redirectUris = [...(existing?.redirectUris ?? []), `${url}/callback`];
+  forge.oauth.registerApp({ uid: FORGE_APP_ID, secret: confidential ? FORGE_APP_SECRET : existing?.secret, redirectUris, scopes: ['api', 'read_api'] });
+}
+
+export async function serveOAuth(forge: FakeForge, options: ServeOptions = {}): Promise<ServedOAuth> {
+  const apps: ForgeApp[] = [];
+  const hits: number[] = [];
+  const served = { apps, hits, route: () => 0 } as unknown as ServedOAuth;
+  const server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch(request, srv) {
+      const i = served.route(request);
+      hits[i]++;
+      return apps[i].handle(request, srv.requestIP(request)?.address);
+    },
+  });
+  served.url = `http://127.0.0.1:${server.port}`;
+  const config = testConfig(forge.apiUrl, oauthEnv(forge, served.url, options.env, options.confidential));
+  for (let i = 0; i < (options.replicas ?? 1); i++) {
+    // Each replica derives its own keys from the shared secret, as separate processes would.
+    apps.push(createApp(config, { now: options.now, logger: options.logger, sealer: await sealerFromConfig(config, options.now) }));
+    hits.push(0);
+  }
+  served.stop = async () => {
+    await server.stop(true);
+    await Promise.all(apps.map((a) => a.close()));
+  };
+  return served;
+}

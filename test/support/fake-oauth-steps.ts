@@ -1,0 +1,65 @@
+// The steps of a sign-in as raw HTTP, for tests that look at one endpoint at a time: register a
+// client, build its authorize URL, run the browser part, redeem the proxy code.
+import { createHash, randomBytes } from 'node:crypto';
+import { TinyBrowser, type ConsentChoice, type Landing } from './fake-oauth-client';
+
+export const REDIRECT = 'http://127.0.0.1:33418/callback';
+
+export interface Pkce {
+  verifier: string;
+  challenge: string;
+}
+
+export function pkce(): Pkce {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+export function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+}
+
+export async function registerClient(base: string, redirectUris: string[] = [REDIRECT], name = 'Test Client'): Promise<string> {
+  const response = await postJson(`${base}/register`, { client_name: name, redirect_uris: redirectUris, token_endpoint_auth_method: 'none' });
+  if (response.status !== 201) throw new Error(`registration failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { client_id: string }).client_id;
+}
+
+export function authorizeUrl(base: string, params: Record<string, string | undefined>): string {
+  const url = new URL(`${base}/authorize`);
+  for (const [k, v] of Object.entries({ response_type: 'code', code_challenge_method: 'S256', redirect_uri: REDIRECT, ...params })) {
+    if (v !== undefined) url.searchParams.set(k, v);
+  }
+  return url.href;
+}
+
+export interface SignedIn {
+  clientId: string;
+  pkce: Pkce;
+  landing: Landing;
+  browser: TinyBrowser;
+}
+
+/** Registers a client and runs the browser part of a sign-in; the landing holds the proxy code. */
+export async function signIn(base: string, options: { decision?: ConsentChoice; state?: string; clientId?: string } = {}): Promise<SignedIn> {
+  const clientId = options.clientId ?? (await registerClient(base));
+  const p = pkce();
+  const browser = new TinyBrowser();
+  const landing = await browser.signIn(authorizeUrl(base, { client_id: clientId, code_challenge: p.challenge, state: options.state ?? 'client-state-1' }), REDIRECT, options.decision);
+  return { clientId, pkce: p, landing, browser };
+}
+
+export function redeem(base: string, params: Record<string, string>, asJson = false): Promise<Response> {
+  return asJson
+    ? postJson(`${base}/token`, params)
+    : fetch(`${base}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString() });
+}
+
+export const codeGrant = (s: SignedIn, overrides: Record<string, string> = {}) => ({
+  grant_type: 'authorization_code',
+  code: s.landing.code!,
+  client_id: s.clientId,
+  redirect_uri: REDIRECT,
+  code_verifier: s.pkce.verifier,
+  ...overrides,
+});
