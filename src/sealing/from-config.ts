@@ -1,17 +1,20 @@
-// The deployment's sealer, when stateless mode is on: keys derived once at start-up.
+// The deployment's sealer: keys derived once at start-up. In stateless mode it uses the shared
+// secret, so every replica opens every value; otherwise a random per-process secret, since only
+// this process issues and reads its values (download tokens).
 import type { Config } from '../config/load';
 import { Sealer } from './sealer';
 
-export async function sealerFromConfig(config: Config, now?: () => number): Promise<Sealer | undefined> {
-  if (!config.OAUTH_STATELESS_MODE || !config.OAUTH_STATELESS_SECRET) return undefined;
+export async function sealerFromConfig(config: Config, now?: () => number): Promise<Sealer> {
+  const shared = config.OAUTH_STATELESS_MODE && config.OAUTH_STATELESS_SECRET;
   return Sealer.create({
-    secret: config.OAUTH_STATELESS_SECRET,
-    previousSecret: config.OAUTH_STATELESS_SECRET_PREVIOUS,
+    secret: shared ? (config.OAUTH_STATELESS_SECRET as string) : Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url'),
+    previousSecret: shared ? config.OAUTH_STATELESS_SECRET_PREVIOUS : undefined,
     ttlSeconds: {
       cid: config.OAUTH_STATELESS_CLIENT_TTL_SECONDS,
       ps: config.OAUTH_STATELESS_PENDING_TTL_SECONDS,
       pc: config.OAUTH_STATELESS_STORED_TTL_SECONDS,
       sid: config.statelessSessionTtlSeconds,
+      dl: config.DOWNLOAD_TOKEN_TTL_SECONDS,
     },
     now,
   });

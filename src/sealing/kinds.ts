@@ -9,6 +9,8 @@ export const SEALED_KINDS = {
   pc: { protection: 'aead' },
   /** Mcp-Session-Id: the caller's credential, forge URL and issue time. */
   sid: { protection: 'aead' },
+  /** Download token for one attachment: the caller's credential, forge URL, project, secret and file name. */
+  dl: { protection: 'aead' },
 } as const;
 
 export type SealedKind = keyof typeof SEALED_KINDS;

@@ -9,11 +9,12 @@ import { ApiError, Params, authenticate, json, matchRoute, parseNested, unauthor
 import { projectRoutes } from './handlers/projects';
 import { protectedRoutes } from './handlers/protected';
 import { statusRoutes } from './handlers/statuses';
+import { uploadRoutes } from './handlers/uploads';
 import { milestoneItemRoutes } from './handlers/milestone-items';
 import { milestoneRoutes } from './handlers/milestones';
 import { issueActivityRoutes } from './handlers/issue-routes';
 
-const ROUTES: Route[] = [...projectRoutes, ...branchRoutes, ...protectedRoutes, ...commitRoutes, ...statusRoutes, ...milestoneRoutes, ...milestoneItemRoutes, ...issueActivityRoutes];
+const ROUTES: Route[] = [...projectRoutes, ...branchRoutes, ...protectedRoutes, ...commitRoutes, ...statusRoutes, ...milestoneRoutes, ...milestoneItemRoutes, ...issueActivityRoutes, ...uploadRoutes];
 
 async function readBody(request: Request): Promise<{ recorded: unknown; params: Record<string, unknown>; invalid?: boolean }> {
   if (request.method === 'GET' || request.method === 'HEAD' || !request.body) return { recorded: undefined, params: {} };

@@ -73,3 +73,4 @@ export type { Commit, CommitStatus, DiffFile, Group, Issue, MergeRequest, Milest
 export { SEED, TOKENS, seedModel } from './seed';
 export { MILESTONE_SEED } from './seed-milestones';
 export { ISSUE_SEED } from './seed-issues';
+export { addUpload, type Upload } from './handlers/uploads';

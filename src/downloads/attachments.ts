@@ -1,0 +1,60 @@
+// Attachment links in issue descriptions and comments (`/uploads/<secret>/<file name>`) cannot be
+// opened without forge credentials. Tool results that carry such text get, beside it, an
+// `attachments` list of {filename, url} whose url goes through this server's /downloads route with
+// a short-lived sealed token. A string without "/uploads/" costs one substring search.
+
+export interface AttachmentRef {
+  secret: string;
+  filename: string;
+}
+
+const UPLOAD_LINK = /\/uploads\/([0-9a-f]{32})\/([^\s)"'<>\]\[/?#]+)/gi;
+const TEXT_FIELDS = ['description', 'body'] as const;
+const MAX_DEPTH = 6;
+
+export function findAttachments(text: string): AttachmentRef[] {
+  if (!text.includes('/uploads/')) return [];
+  const found = new Map<string, AttachmentRef>();
+  for (const match of text.matchAll(UPLOAD_LINK)) {
+    let filename = match[2];
+    try {
+      filename = decodeURIComponent(filename);
+    } catch {
+      // keep it as written
+    }
+    found.set(`${match[1]}/${filename}`, { secret: match[1].toLowerCase(), filename });
+  }
+  return [...found.values()];
+}
+
+export type LinkMaker = (projectId: string, ref: AttachmentRef) => Promise<string>;
+
+/**
+ * Adds `attachments: [{filename, url}]` to every object (at any depth) whose description or body
+ * links uploads. `projectId` is the object's own project_id when it has one, else the tool's.
+ */
+export async function addAttachmentLinks(value: unknown, fallbackProjectId: string | undefined, link: LinkMaker): Promise<unknown> {
+  const pending: Promise<void>[] = [];
+  const visit = (node: unknown, depth: number, projectId: string | undefined) => {
+    if (depth > MAX_DEPTH || !node || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item, depth + 1, projectId);
+      return;
+    }
+    const record = node as Record<string, unknown>;
+    const own = record.project_id ?? projectId;
+    const ownProject = own === undefined || own === null ? undefined : String(own);
+    const refs = TEXT_FIELDS.flatMap((field) => (typeof record[field] === 'string' ? findAttachments(record[field] as string) : []));
+    if (refs.length > 0 && ownProject) {
+      pending.push(
+        Promise.all(refs.map(async (ref) => ({ filename: ref.filename, url: await link(ownProject, ref) }))).then((attachments) => {
+          record.attachments = attachments;
+        }),
+      );
+    }
+    for (const child of Object.values(record)) if (child && typeof child === 'object') visit(child, depth + 1, ownProject);
+  };
+  visit(value, 0, fallbackProjectId);
+  await Promise.all(pending);
+  return value;
+}

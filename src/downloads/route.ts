@@ -1,0 +1,115 @@
+// GET /downloads/attachment?project_id=…&secret=…&filename=…[&_token=…]: streams an issue
+// attachment from the forge's `GET /projects/:id/uploads/:secret/:filename` with the caller's
+// credentials — the same headers as /mcp, or the sealed `_token` of a link from a tool result, which
+// only opens exactly the attachment it was minted for. Nothing is buffered: the body is piped
+// through with a byte cap. Limited per credential (SPEC Limits), except in stateless mode.
+import { createHash } from 'node:crypto';
+import type { CallerResolver } from '../auth/caller-resolver';
+import { ForgeClient } from '../forge/client';
+import type { Credential } from '../forge/credential';
+import { encodeSegment } from '../forge/encode';
+import type { ForgePool } from '../forge/pool';
+import type { FixedWindowLimiter } from '../http/rate-limit';
+import type { Logger } from '../logging/logger';
+import type { Sealer } from '../sealing/sealer';
+import { ToolError } from '../tools/errors';
+import { openDownloadToken } from './token';
+
+export interface DownloadDeps {
+  callers: CallerResolver;
+  /** Opens `_token`s; without one only credential headers work. */
+  sealer?: Sealer;
+  pool: ForgePool;
+  logger: Logger;
+  maxBytes: number;
+  /** Per-credential limit; absent in stateless mode. */
+  limiter?: FixedWindowLimiter;
+}
+
+const SECRET = /^[0-9a-f]{32}$/i;
+const COPIED_HEADERS = ['content-type', 'content-disposition', 'content-length'] as const;
+
+function problem(status: number, kind: string, message: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ error: { kind, status, message } }, { status, headers });
+}
+
+function validFilename(name: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return name.length > 0 && name.length <= 255 && name !== '.' && name !== '..' && !/[/\\\x00-\x1f\x7f]/.test(name);
+}
+
+function validProjectId(id: string): boolean {
+  return id.length > 0 && id.length <= 255 && !/[\s\\\x00-\x1f]/.test(id) && !id.split('/').some((part) => part === '..' || part === '.' || part === '');
+}
+
+/** Counts bytes through the stream and fails it once they pass the cap. */
+function capped(body: ReadableStream<Uint8Array>, maxBytes: number): ReadableStream<Uint8Array> {
+  let seen = 0;
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > maxBytes) controller.error(new Error(`attachment larger than ${maxBytes} bytes`));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+}
+
+export function createDownloadHandler(deps: DownloadDeps): (request: Request) => Promise<Response> {
+  return async function download(request: Request): Promise<Response> {
+    const query = new URL(request.url).searchParams;
+    const projectId = query.get('project_id') ?? '';
+    const secret = query.get('secret') ?? '';
+    const filename = query.get('filename') ?? '';
+    if (!validProjectId(projectId)) return problem(400, 'validation', 'project_id: must be a project id or path');
+    if (!SECRET.test(secret)) return problem(400, 'validation', 'secret: must be the 32-character hex secret of the upload');
+    if (!validFilename(filename)) return problem(400, 'validation', 'filename: must be a plain file name');
+
+    let credential: Credential;
+    let apiUrl: string;
+    const token = query.get('_token');
+    if (token !== null) {
+      const grant = deps.sealer ? await openDownloadToken(deps.sealer, token) : undefined;
+      if (!grant) return problem(401, 'permission', 'the download link is invalid or has expired; fetch the issue again for a fresh one');
+      if (grant.projectId !== projectId || grant.ref.secret !== secret.toLowerCase() || grant.ref.filename !== filename) {
+        deps.logger.warn('download_refused', { reason: 'token for another attachment' });
+        return problem(403, 'permission', 'the download link was issued for another attachment');
+      }
+      credential = grant.credential;
+      apiUrl = grant.apiUrl;
+    } else {
+      const found = await deps.callers.resolve(request.headers);
+      if (found.status !== 'ok') return problem(401, 'permission', 'Missing Authorization or Private-Token header', { 'WWW-Authenticate': deps.callers.challenge });
+      credential = found.caller.credential;
+      apiUrl = found.caller.apiUrl;
+    }
+
+    const limit = deps.limiter?.hit(createHash('sha256').update(credential.token).digest('base64url'));
+    if (limit && !limit.allowed) return problem(429, 'rate_limited', 'Rate limit exceeded', { 'Retry-After': String(limit.retryAfter) });
+
+    const lease = deps.pool.lease(apiUrl);
+    if (!lease) return problem(503, 'upstream', 'Server capacity reached');
+    let upstream: Response;
+    try {
+      const path = `/projects/${encodeSegment(projectId)}/uploads/${encodeSegment(secret)}/${encodeURIComponent(filename)}`;
+      upstream = await new ForgeClient(lease.endpoint, credential).send({ method: 'GET', path });
+    } catch (error) {
+      if (error instanceof ToolError) return problem(error.status ?? 502, error.kind, error.message);
+      throw error;
+    } finally {
+      lease.release();
+    }
+    const declared = Number(upstream.headers.get('content-length') ?? NaN);
+    if (declared > deps.maxBytes) {
+      await upstream.body?.cancel();
+      return problem(413, 'validation', `the attachment is ${declared} bytes; this server passes on at most ${deps.maxBytes}`);
+    }
+    const headers = new Headers({ 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': 'sandbox', 'Cache-Control': 'private, no-store' });
+    for (const name of COPIED_HEADERS) {
+      const value = upstream.headers.get(name);
+      if (value !== null) headers.set(name, value);
+    }
+    return new Response(upstream.body ? capped(upstream.body, deps.maxBytes) : null, { status: 200, headers });
+  };
+}
