@@ -10,6 +10,7 @@ import { MESSAGES, rateLimited, rpcError } from './http/errors';
 import { clientIp } from './http/client-ip';
 import { createStatefulMcpHandler } from './http/mcp-stateful';
 import { createStatelessMcpHandler } from './http/mcp-stateless';
+import { createDownloadHandler } from './downloads/route';
 import { metricsResponses } from './http/metrics-routes';
 import { createOriginPolicy } from './http/origin';
 import { FixedWindowLimiter } from './http/rate-limit';
@@ -17,6 +18,7 @@ import { Metrics } from './metrics/registry';
 import { createLogger, type Logger } from './logging/logger';
 import type { Caller } from './mcp/caller';
 import { createMcpServer } from './mcp/server';
+import { createOAuth } from './oauth/routes';
 import { MemorySessionStore } from './session/memory-store';
 import { SealedSessions } from './session/sealed-session';
 import type { Sealer } from './sealing/sealer';
@@ -79,13 +81,17 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   const fixedCaller = staticTokenCaller(config);
   // OAuth mode (FORGE_MCP_OAUTH): its routes and bearer-checking caller resolver come from src/oauth
   // and are wired here and at the routes below.
-  const callers = config.REMOTE_AUTHORIZATION || !fixedCaller ? remoteCallers(config.forgeApiUrls[0]) : staticCaller(fixedCaller);
+  const oauth = config.FORGE_MCP_OAUTH
+    ? createOAuth(config, { pool, logger, sealer: options.sealer, now, ipOf: (request) => clientIp(request, socketIps.get(request), config.MCP_TRUST_PROXY) })
+    : undefined;
+  const callers = oauth ? oauth.callers : config.REMOTE_AUTHORIZATION || !fixedCaller ? remoteCallers(config.forgeApiUrls[0]) : staticCaller(fixedCaller);
   const sessions = new MemorySessionStore(config.SESSION_TIMEOUT_SECONDS * 1000, now, (session) => {
     metrics.expiredSessions++;
     logger.info('session_expired', { session: session.caller.sessionTag });
   });
   sessions.startSweeping(Math.min(60_000, config.SESSION_TIMEOUT_SECONDS * 1000));
-  const createServer = () => createMcpServer({ catalog, pool, logger, onToolCall: (tool, outcome) => metrics.toolCall(tool, outcome) });
+  const createServer = () =>
+    createMcpServer({ catalog, pool, logger, sealer: options.sealer, onToolCall: (tool, outcome) => metrics.toolCall(tool, outcome) });
   const forgeUrlPolicy = config.ENABLE_DYNAMIC_API_URL ? createForgeUrlPolicy(config.forgeApiUrls, config.FORGE_ALLOWED_HOSTS) : undefined;
   const common = { callers, createServer, maxBodyBytes: config.MAX_REQUEST_BODY_BYTES, logger, metrics, pool, forgeUrlPolicy };
   // Stateless mode swaps the session store for sealed ids and turns the in-app limiter off
@@ -112,6 +118,15 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
       remoteAuthEnabled: config.REMOTE_AUTHORIZATION,
     },
   );
+  const download = createDownloadHandler({
+    callers,
+    sealer: options.sealer,
+    pool,
+    logger,
+    maxBytes: config.DOWNLOAD_MAX_BYTES,
+    limiter: stateless ? undefined : new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now),
+  });
+  const configuredBase = config.MCP_SERVER_URL?.replace(/\/+$/, '');
   // The socket address travels beside the request: Elysia hands handlers the same Request object.
   const socketIps = new WeakMap<Request, string>();
   let requestCounter = 0;
@@ -121,6 +136,8 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     .get('/healthz', () => ({ status: 'ok' }))
     .get('/metrics', metricsRoutes.text)
     .get('/metrics.json', metricsRoutes.json)
+    .get('/downloads/attachment', ({ request }) => download(request))
+    .use(oauth ? oauth.routes : new Elysia())
     .all(
       '/mcp',
       async ({ request }) => {
@@ -138,7 +155,8 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
         }
         metrics.requestsProcessed++;
         const requestId = `${requestIdPrefix}${(++requestCounter).toString(36)}`;
-        return withCors(await handleMcp(request, { requestId }), origin);
+        const publicBase = configuredBase ?? new URL(request.url).origin;
+        return withCors(await handleMcp(request, { requestId, publicBase }), origin);
       },
       { parse: 'none' },
     )

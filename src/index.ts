@@ -18,13 +18,6 @@ function refuse(message: string): never {
   process.exit(EXIT_CONFIG);
 }
 
-/** Modes listed in the settings whose implementation has not landed in this version. */
-function refuseUnavailableModes(config: Config): void {
-  for (const name of ['FORGE_MCP_OAUTH'] as const) {
-    if (config[name]) refuse(`${name}: this mode is not available in this version yet`);
-  }
-}
-
 function readCaCert(config: Config): string | undefined {
   if (!config.FORGE_CA_CERT_PATH) return undefined;
   try {
@@ -107,7 +100,6 @@ async function main(): Promise<void> {
     if (error instanceof ConfigError) refuse(error.message);
     throw error;
   }
-  refuseUnavailableModes(config);
   const caCert = readCaCert(config);
   const logger = createLogger(config.LOG_LEVEL);
   const sealer = await sealerFromConfig(config);

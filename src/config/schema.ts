@@ -43,7 +43,7 @@ export const ConfigSchema = Type.Object({
   FORGE_PERSONAL_ACCESS_TOKEN: optStr('Static forge token for stdio and for HTTP without remote authorization or OAuth.', { secret: true }),
   SESSION_TIMEOUT_SECONDS: int(3600, 1, 30 * 86400, 'An authenticated session expires after this many seconds without a request.'),
   MAX_SESSIONS: int(1000, 1, 1_000_000, 'Most concurrent sessions; a further initialize gets 503 "Server capacity reached".'),
-  MAX_REQUESTS_PER_MINUTE: int(60, 1, 1_000_000, 'Requests per minute allowed per client IP on /mcp, per session, and per token on /downloads/*.'),
+  MAX_REQUESTS_PER_MINUTE: int(60, 1, 1_000_000, 'Requests per minute allowed per client IP on /mcp, per session, and per token on /downloads/*; also client registrations per IP on /register (OAuth mode).'),
 
   // Forge
   FORGE_API_URL: list(['https://gitlab.com/api/v4'], 'Forge REST API URL(s), comma-separated; the first is the default. A base URL gets /api/v4 appended.'),
@@ -51,6 +51,10 @@ export const ConfigSchema = Type.Object({
   FORGE_TOOLSETS: list(['branches', 'issues'], 'Tool groups to expose: comma-separated ids (milestones, branches, issues) or all.'),
   USE_MILESTONE: bool(false, 'Legacy switch: adds the milestones tool group.'),
   FORGE_READ_ONLY_MODE: bool(false, 'Expose read-only tools only, and refuse write tools at call time.'),
+
+  // Attachment downloads (/downloads/attachment)
+  DOWNLOAD_MAX_BYTES: int(50 * 1024 * 1024, 1024, 10 * 1024 * 1024 * 1024, 'Largest attachment /downloads/attachment passes on, in bytes; larger ones get 413.'),
+  DOWNLOAD_TOKEN_TTL_SECONDS: int(900, 10, 86400, 'Lifetime of the download links placed in tool results (sealed _token).'),
 
   // Dynamic forge URL and upstream pool
   ENABLE_DYNAMIC_API_URL: bool(false, 'Let each session name its forge in X-Forge-API-URL; needs REMOTE_AUTHORIZATION and STREAMABLE_HTTP.'),

@@ -33,6 +33,8 @@ export interface StatefulMcpDeps {
 export interface RequestContext {
   /** Short id that ties this request's log lines together. */
   requestId: string;
+  /** This server's public origin (MCP_SERVER_URL, else the request's), for links in results. */
+  publicBase?: string;
 }
 
 export function createStatefulMcpHandler(deps: StatefulMcpDeps): (request: Request, ctx: RequestContext) => Promise<Response> {
@@ -84,7 +86,7 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (request: Reque
       },
     });
     await server.connect(transport);
-    const response = await withLease(caller.apiUrl, ctx, () => transport.handleRequest(request, { parsedBody: body, authInfo: authInfoFor(sessionCaller, ctx.requestId) }));
+    const response = await withLease(caller.apiUrl, ctx, () => transport.handleRequest(request, { parsedBody: body, authInfo: authInfoFor(sessionCaller, ctx.requestId, ctx.publicBase) }));
     if (!session) await server.close(); // the SDK refused the initialize: nothing to keep
     return response;
   }
@@ -126,14 +128,14 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (request: Reque
       // The session's token and forge URL, unless this request names its own (D8, D9).
       const base = found.status === 'ok' ? found.caller : session.caller;
       const caller: Caller = { credential: base.credential, apiUrl: namedUrl ?? session.caller.apiUrl, sessionTag: session.caller.sessionTag };
-      return withLease(caller.apiUrl, ctx, () => session.transport.handleRequest(request, { parsedBody: body.value, authInfo: authInfoFor(caller, ctx.requestId) }));
+      return withLease(caller.apiUrl, ctx, () => session.transport.handleRequest(request, { parsedBody: body.value, authInfo: authInfoFor(caller, ctx.requestId, ctx.publicBase) }));
     }
 
     if (request.method === 'GET' || request.method === 'DELETE') {
       if (!sessionId) return found.status === 'ok' ? rpcError(400, MESSAGES.sessionIdRequired) : refuseCredentials(ctx, 'no credential');
       const session = liveSession(sessionId);
       if (session instanceof Response) return session;
-      return session.transport.handleRequest(request, { authInfo: authInfoFor(session.caller, ctx.requestId) });
+      return session.transport.handleRequest(request, { authInfo: authInfoFor(session.caller, ctx.requestId, ctx.publicBase) });
     }
 
     return rpcError(405, 'Method not allowed', RPC_CODES.generic, { Allow: 'GET, POST, DELETE' });

@@ -58,7 +58,7 @@ export function createStatelessMcpHandler(deps: StatelessMcpDeps): (request: Req
     const transport = createJsonTransport({ maxRequestBodySize: deps.maxBodyBytes });
     try {
       await server.connect(transport);
-      const response = await transport.handleRequest(request, { parsedBody: body, authInfo: authInfoFor(caller, ctx.requestId) });
+      const response = await transport.handleRequest(request, { parsedBody: body, authInfo: authInfoFor(caller, ctx.requestId, ctx.publicBase) });
       response.headers.set('mcp-session-id', await sealed.issue(caller));
       return response;
     } finally {
@@ -69,13 +69,14 @@ export function createStatelessMcpHandler(deps: StatelessMcpDeps): (request: Req
   }
 
   return async function handle(request: Request, ctx: RequestContext): Promise<Response> {
-    if (request.method !== 'POST') return METHOD_NOT_ALLOWED();
+    // A refused credential is a 401 first, GET and DELETE included (D9: in OAuth mode the bearer check runs first).
     const found = await callers.resolve(request.headers);
     if (found.status === 'invalid') {
       metrics.authFailures++;
       logger.warn('auth_failed', { request_id: ctx.requestId, reason: 'invalid credential' });
       return unauthorized(undefined, callers.challenge);
     }
+    if (request.method !== 'POST') return METHOD_NOT_ALLOWED();
     const forgeUrl = forgeUrlFromHeaders(request.headers, deps.forgeUrlPolicy);
     if (forgeUrl.status === 'invalid') {
       logger.warn('forge_url_refused', { request_id: ctx.requestId, host: forgeUrl.host });

@@ -10,8 +10,9 @@ export interface Caller {
   readonly sessionTag?: string;
 }
 
-export function authInfoFor(caller: Caller, requestId?: string): AuthInfo {
-  return { token: caller.credential.token, clientId: 'forge-caller', scopes: [], extra: { caller, requestId } };
+/** `publicBase`: this server's public origin, for links placed in tool results (downloads). */
+export function authInfoFor(caller: Caller, requestId?: string, publicBase?: string): AuthInfo {
+  return { token: caller.credential.token, clientId: 'forge-caller', scopes: [], extra: { caller, requestId, publicBase } };
 }
 
 export function callerFrom(authInfo: AuthInfo | undefined): Caller | undefined {
@@ -20,4 +21,8 @@ export function callerFrom(authInfo: AuthInfo | undefined): Caller | undefined {
 
 export function requestIdFrom(authInfo: AuthInfo | undefined): string | undefined {
   return authInfo?.extra?.requestId as string | undefined;
+}
+
+export function publicBaseFrom(authInfo: AuthInfo | undefined): string | undefined {
+  return authInfo?.extra?.publicBase as string | undefined;
 }

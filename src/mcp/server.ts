@@ -6,14 +6,33 @@ import { ForgeClient } from '../forge/client';
 import type { ForgePool } from '../forge/pool';
 import type { Logger } from '../logging/logger';
 import type { ToolCatalog } from '../tools/catalog';
-import { callerFrom, requestIdFrom, type Caller } from './caller';
+import { addAttachmentLinks } from '../downloads/attachments';
+import { mintDownloadToken } from '../downloads/token';
+import type { Sealer } from '../sealing/sealer';
+import { callerFrom, publicBaseFrom, requestIdFrom, type Caller } from './caller';
 
 export const SERVER_INFO = { name: 'forge-tool-server', version: '0.1.0' };
 
-const INSTRUCTIONS =
-  'Tools act on a GitLab forge with the caller\'s own token. project_id takes a numeric id or a full path (group/sub/project). ' +
-  'List tools return {items, pagination}; failures come back as isError results whose text starts with a kind ' +
-  '(validation, not_found, permission, conflict, rate_limited, upstream, timeout, mismatch).';
+// Sent once at initialize: the conventions every tool shares, so tools/list (read on every
+// connection) carries only what is particular to each tool.
+const INSTRUCTIONS = [
+  "Tools act on a GitLab forge with the caller's own token; the forge enforces the caller's role. Conventions (tool descriptions state only exceptions):",
+  '- project_id, group_id, target_project_id: a numeric id or a full path such as group/sub/project. Branch names, refs and file paths containing / are given as they are.',
+  '- issue_iid, noteable_iid, target_issue_iid, iids: the number within the project or group (#12 for an issue, !12 for a merge request). ' +
+    "milestone_id is the milestone's global id (its id field), not its iid. note_id, award_id, issue_link_id, discussion_id and to-do ids are the id fields the list tools return. " +
+    'Numeric ids may be sent as numbers or strings.',
+  '- Paginated list tools take page (default 1) and per_page (default 20, max 100) and return {items, pagination: {page, per_page, next_page, total, total_pages}}; next_page is null on the last page.',
+  '- Date-times are ISO 8601 (2026-01-31T23:59:59Z); dates are YYYY-MM-DD.',
+  '- labels are arrays of label names. As a filter an item must have all of them; ["None"] means no labels, ["Any"] at least one. ' +
+    'The milestone filter of the issue lists takes a title, None or Any. A title filter matches exactly; search matches part of the title or description.',
+  '- full_response: true returns the complete object instead of the default slim one.',
+  '- GitLab silently ignores fields the caller may not set (assignees, labels, milestone and weight below Reporter).',
+  '- Premium/Ultimate only: weight, iteration_id, burndown events, blocks/is_blocked_by issue links, code_owner_approval_required.',
+  '- Emoji names go without colons, e.g. thumbsup. The comment reaction tools also take the discussion_id of a reply and then check the note is in that thread.',
+  '- delete_* tools and unprotect_branch cannot be undone.',
+  '- Failures are isError results whose text starts with a kind: validation (a parameter is wrong, named first; nothing was sent to GitLab), ' +
+    'not_found, permission, conflict, rate_limited, upstream, timeout or mismatch.',
+].join('\n');
 
 export interface McpDeps {
   catalog: ToolCatalog;
@@ -23,6 +42,18 @@ export interface McpDeps {
   defaultCaller?: Caller;
   /** Counts each call by tool and outcome (ok or an error kind). */
   onToolCall?: (tool: string, outcome: string) => void;
+  /** Seals download tokens for attachment links; links are added only over HTTP. */
+  sealer?: Sealer;
+}
+
+/** Download links for a caller: `{publicBase}/downloads/attachment?…&_token=<v1.dl.…>`. */
+function attachmentLinker(sealer: Sealer, caller: Caller, publicBase: string) {
+  return (value: unknown, projectId: string | undefined) =>
+    addAttachmentLinks(value, projectId, async (pid, ref) => {
+      const token = await mintDownloadToken(sealer, { credential: caller.credential, apiUrl: caller.apiUrl, projectId: pid, ref });
+      const query = new URLSearchParams({ project_id: pid, secret: ref.secret, filename: ref.filename, _token: token });
+      return `${publicBase}/downloads/attachment?${query}`;
+    });
 }
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
@@ -36,9 +67,10 @@ export function createMcpServer(deps: McpDeps): Server {
     const name = request.params.name;
     const started = performance.now();
     let forge: ForgeClient | undefined;
+    const publicBase = publicBaseFrom(extra.authInfo);
     const result = await deps.catalog.call(name, request.params.arguments, () => {
       forge = new ForgeClient(deps.pool.endpoint(caller.apiUrl), caller.credential);
-      return { forge };
+      return { forge, linkAttachments: deps.sealer && publicBase ? attachmentLinker(deps.sealer, caller, publicBase) : undefined };
     });
     const outcome = result.isError ? ((result.structuredContent as { error?: { kind?: string } })?.error?.kind ?? 'error') : 'ok';
     deps.onToolCall?.(name, outcome);

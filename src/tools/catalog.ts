@@ -24,9 +24,30 @@ export function selectTools(all: readonly ToolDefinition[], selection: ToolSelec
   return all.filter((tool) => selection.groups.has(tool.group) && (!selection.readOnly || tool.mode === 'read'));
 }
 
-/** JSON Schema as clients should see it: TypeBox's symbols and our own `hint` keyword removed. */
-function publicSchema(schema: unknown): Tool['inputSchema'] {
-  return JSON.parse(JSON.stringify(schema, (key, value) => (key === 'hint' ? undefined : value)));
+/**
+ * JSON Schema as clients see it, kept small (every tools/list result is read by a model): our own
+ * `hint` keyword and TypeBox's symbols removed, unions of constants written as `enum`, and
+ * `minLength: 1` and `additionalProperties: false` left to the server's own validation, which
+ * still refuses empty strings and unknown parameters.
+ */
+export function publicSchema(schema: unknown): Tool['inputSchema'] {
+  return compact(JSON.parse(JSON.stringify(schema))) as Tool['inputSchema'];
+}
+
+function compact(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(compact);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+    if (key === 'hint' || (key === 'minLength' && value === 1) || (key === 'additionalProperties' && value === false)) continue;
+    out[key] = compact(value);
+  }
+  const anyOf = out.anyOf as { const?: unknown; type?: string }[] | undefined;
+  if (anyOf && anyOf.length > 0 && anyOf.every((s) => s.const !== undefined && s.type === anyOf[0].type)) {
+    delete out.anyOf;
+    return { type: anyOf[0].type, enum: anyOf.map((s) => s.const), ...out };
+  }
+  return out;
 }
 
 export function toolListing(tool: ToolDefinition): Tool {
@@ -83,7 +104,10 @@ export class ToolCatalog {
     try {
       const valid = entry.validator.validate(args);
       entry.tool.check?.(valid as never);
-      return successResult(await entry.tool.handler(valid as never, context()));
+      const ctx = context();
+      let value = await entry.tool.handler(valid as never, ctx);
+      if (entry.tool.attachments && ctx.linkAttachments) value = await ctx.linkAttachments(value, valid.project_id as string | undefined);
+      return successResult(value);
     } catch (error) {
       if (error instanceof ToolError) return errorResult(error);
       throw error;

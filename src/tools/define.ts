@@ -8,6 +8,8 @@ import type { ForgeClient } from '../forge/client';
 export interface ToolContext {
   /** REST client bound to the caller's credential and chosen forge. */
   readonly forge: ForgeClient;
+  /** Adds download links beside attachment links in a result (absent when no public URL is known). */
+  readonly linkAttachments?: (value: unknown, projectId: string | undefined) => Promise<unknown>;
 }
 
 export type ToolMode = 'read' | 'write';
@@ -26,6 +28,8 @@ export interface ToolDefinition<S extends TObject = TObject> {
   readonly input: S;
   /** The forge endpoint(s) it calls, for the generated tool table. */
   readonly endpoint?: string;
+  /** Its result may hold descriptions or comments linking uploads: add download links (src/downloads). */
+  readonly attachments?: boolean;
   /** Rules the schema cannot express (exclusive or paired parameters); throws invalidArgument. */
   readonly check?: (args: Static<S>) => void;
   readonly handler: (args: Static<S>, ctx: ToolContext) => Promise<unknown>;
@@ -40,7 +44,6 @@ export function defineTool<S extends TObject>(definition: ToolDefinition<S>): To
 }
 
 export interface ToolAnnotations {
-  title: string;
   readOnlyHint: boolean;
   destructiveHint: boolean;
   idempotentHint: boolean;
@@ -49,8 +52,8 @@ export interface ToolAnnotations {
 
 export function annotationsOf(tool: ToolDefinition): ToolAnnotations {
   const read = tool.mode === 'read';
+  // The title is the tool's own `title` field; repeating it here would only lengthen tools/list.
   return {
-    title: tool.title,
     readOnlyHint: read,
     destructiveHint: !read && tool.destructive === true,
     idempotentHint: read || tool.idempotent === true,

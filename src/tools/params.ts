@@ -1,5 +1,7 @@
 // Parameter schemas shared by many tools, so their wording and limits are the same everywhere.
 // `hint` is our own keyword: the validator shows it instead of TypeBox's generic message.
+// Conventions shared by every tool (what project_id takes, pagination defaults, date formats) are
+// stated once in the server's instructions, so these carry no description unless a tool deviates.
 import { FormatRegistry, Type } from '@sinclair/typebox';
 
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
@@ -19,23 +21,17 @@ FormatRegistry.Set('date', (value) => {
   return m !== null && realDate(m[1], m[2], m[3]);
 });
 
-export const projectId = (description = 'Project: numeric id or full path such as group/sub/project (URL-encoded form accepted).') =>
-  Type.String({ minLength: 1, description });
+/** A description only where one says more than the name, type and format already do. */
+export const described = (description?: string) => (description ? { description } : {});
 
-export const page = Type.Optional(Type.Integer({ minimum: 1, description: 'Page number (default 1).' }));
-export const perPage = Type.Optional(
-  Type.Integer({ minimum: 1, maximum: 100, description: 'Items per page (default 20, maximum 100).', hint: 'must be an integer from 1 to 100' }),
-);
+export const projectId = (description?: string) => Type.String({ minLength: 1, ...described(description) });
+
+export const page = Type.Optional(Type.Integer({ minimum: 1 }));
+export const perPage = Type.Optional(Type.Integer({ minimum: 1, maximum: 100, hint: 'must be an integer from 1 to 100' }));
 export const pagination = { page, per_page: perPage };
 
-export const isoDateTime = (description: string) =>
-  Type.Optional(
-    Type.String({
-      format: 'date-time',
-      description: `${description} ISO 8601, e.g. 2026-01-31T23:59:59Z.`,
-      hint: 'must be an ISO 8601 date-time such as 2026-01-31T23:59:59Z',
-    }),
-  );
+export const isoDateTime = (description?: string) =>
+  Type.Optional(Type.String({ format: 'date-time', ...described(description), hint: 'must be an ISO 8601 date-time such as 2026-01-31T23:59:59Z' }));
 
-export const isoDate = (description: string) =>
-  Type.Optional(Type.String({ format: 'date', description: `${description} YYYY-MM-DD.`, hint: 'must be a date in the form YYYY-MM-DD' }));
+export const isoDate = (description?: string) =>
+  Type.Optional(Type.String({ format: 'date', ...described(description), hint: 'must be a date in the form YYYY-MM-DD' }));

@@ -6,21 +6,21 @@ import { ToolError } from '../errors';
 import { pagination, projectId } from '../params';
 import { restTool } from '../rest';
 
-const branchName = Type.String({ minLength: 1, description: 'Branch name, e.g. main or feature/login.' });
+const branchName = Type.String({ minLength: 1 });
 
 export const createBranch = defineTool({
   name: 'create_branch',
   title: 'Create branch',
   description:
-    'Create a branch from a source ref (branch, tag or commit SHA). Without ref the project\'s default branch is used. Fails if the branch already exists or the ref is unknown.',
+    'Create a branch from ref (branch, tag or SHA; default branch if omitted).',
   group: 'branches',
   mode: 'write',
   endpoint: 'POST /projects/{project_id}/repository/branches',
   input: Type.Object(
     {
       project_id: projectId(),
-      branch: Type.String({ minLength: 1, description: 'Name of the new branch.' }),
-      ref: Type.Optional(Type.String({ minLength: 1, description: 'Source branch, tag or commit SHA (default: the project\'s default branch).' })),
+      branch: Type.String({ minLength: 1 }),
+      ref: Type.Optional(Type.String({ minLength: 1 })),
     },
     { additionalProperties: false },
   ),
@@ -38,7 +38,7 @@ export const createBranch = defineTool({
 export const getBranch = restTool({
   name: 'get_branch',
   title: 'Get branch',
-  description: 'Get one branch: its head commit, and whether it is protected, merged or the default branch.',
+  description: 'Get a branch: head commit, protected, merged, default.',
   group: 'branches',
   mode: 'read',
   input: Type.Object({ project_id: projectId(), branch_name: branchName }, { additionalProperties: false }),
@@ -48,11 +48,11 @@ export const getBranch = restTool({
 export const listBranches = restTool({
   name: 'list_branches',
   title: 'List branches',
-  description: 'List a project\'s branches sorted by name, one page at a time. search filters by name (^term and term$ anchor it).',
+  description: 'List branches by name; search matches a part (^ and $ anchor).',
   group: 'branches',
   mode: 'read',
   input: Type.Object(
-    { project_id: projectId(), search: Type.Optional(Type.String({ description: 'Only branches whose name contains this text.' })), ...pagination },
+    { project_id: projectId(), search: Type.Optional(Type.String()), ...pagination },
     { additionalProperties: false },
   ),
   rest: { method: 'GET', path: '/projects/{project_id}/repository/branches', list: true },
@@ -61,7 +61,7 @@ export const listBranches = restTool({
 export const deleteBranch = restTool({
   name: 'delete_branch',
   title: 'Delete branch',
-  description: 'Delete a branch permanently. The forge refuses protected branches and the default branch.',
+  description: 'Delete a branch (not a protected or the default one).',
   group: 'branches',
   mode: 'write',
   destructive: true,
@@ -83,13 +83,13 @@ interface Project {
 export const updateDefaultBranch = defineTool({
   name: 'update_default_branch',
   title: 'Set default branch',
-  description: 'Make an existing branch the project\'s default branch (needs Maintainer). Returns the project id, path, default branch and URL.',
+  description: 'Make an existing branch the project\'s default.',
   group: 'branches',
   mode: 'write',
   idempotent: true,
   endpoint: 'PUT /projects/{project_id}',
   input: Type.Object(
-    { project_id: projectId(), default_branch: Type.String({ minLength: 1, description: 'Name of the branch to make the default.' }) },
+    { project_id: projectId(), default_branch: Type.String({ minLength: 1 }) },
     { additionalProperties: false },
   ),
   async handler(args, { forge }) {

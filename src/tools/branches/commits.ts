@@ -6,27 +6,27 @@ import { invalidArgument } from '../errors';
 import { isoDateTime, pagination, projectId } from '../params';
 import { restTool } from '../rest';
 
-const sha = Type.String({ minLength: 1, description: 'Commit SHA, or a branch or tag name.' });
+const sha = Type.String({ minLength: 1 });
 
 export const listCommits = restTool({
   name: 'list_commits',
   title: 'List commits',
-  description: 'List commits of a branch, tag or revision range (default branch if ref_name is omitted), newest first, with optional date, path and author filters.',
+  description: 'List commits of ref_name (branch, tag or a..b; default branch), newest first; all: every ref.',
   group: 'branches',
   mode: 'read',
   input: Type.Object(
     {
       project_id: projectId(),
-      ref_name: Type.Optional(Type.String({ minLength: 1, description: 'Branch, tag or revision range such as main..feature (default branch if omitted).' })),
-      since: isoDateTime('Only commits at or after this time.'),
-      until: isoDateTime('Only commits at or before this time.'),
-      path: Type.Optional(Type.String({ minLength: 1, description: 'Only commits touching this file path.' })),
-      author: Type.Optional(Type.String({ minLength: 1, description: 'Only commits by this author (name or email).' })),
-      all: Type.Optional(Type.Boolean({ description: 'Every commit of the repository, not only the ref\'s history.' })),
-      with_stats: Type.Optional(Type.Boolean({ description: 'Add additions/deletions statistics to each commit.' })),
-      first_parent: Type.Optional(Type.Boolean({ description: 'Follow only the first parent of merge commits.' })),
-      order: Type.Optional(Type.Union([Type.Literal('default'), Type.Literal('topo')], { description: 'default (reverse chronological) or topo.' })),
-      trailers: Type.Optional(Type.Boolean({ description: 'Add Git trailers (Signed-off-by etc.) to each commit.' })),
+      ref_name: Type.Optional(Type.String({ minLength: 1 })),
+      since: isoDateTime(),
+      until: isoDateTime(),
+      path: Type.Optional(Type.String({ minLength: 1 })),
+      author: Type.Optional(Type.String({ minLength: 1 })),
+      all: Type.Optional(Type.Boolean()),
+      with_stats: Type.Optional(Type.Boolean()),
+      first_parent: Type.Optional(Type.Boolean()),
+      order: Type.Optional(Type.Union([Type.Literal('default'), Type.Literal('topo')])),
+      trailers: Type.Optional(Type.Boolean()),
       ...pagination,
     },
     { additionalProperties: false },
@@ -40,11 +40,11 @@ export const listCommits = restTool({
 export const getCommit = restTool({
   name: 'get_commit',
   title: 'Get commit',
-  description: 'Get one commit by SHA, branch or tag: message, author, parents and, unless stats is false, line statistics.',
+  description: 'Get a commit (SHA, branch or tag); line stats unless stats is false.',
   group: 'branches',
   mode: 'read',
   input: Type.Object(
-    { project_id: projectId(), sha, stats: Type.Optional(Type.Boolean({ description: 'Include additions/deletions statistics (forge default true).' })) },
+    { project_id: projectId(), sha, stats: Type.Optional(Type.Boolean()) },
     { additionalProperties: false },
   ),
   rest: { method: 'GET', path: '/projects/{project_id}/repository/commits/{sha}' },
@@ -53,12 +53,12 @@ export const getCommit = restTool({
 export const getCommitDiff = defineTool({
   name: 'get_commit_diff',
   title: 'Get commit diff',
-  description: 'Get the changed files of a commit with their unified diffs. Returns the first page (20 files) unless full_diff is true, which walks every page.',
+  description: 'Get a commit\'s changed files with diffs: first 20 unless full_diff.',
   group: 'branches',
   mode: 'read',
   endpoint: 'GET /projects/{project_id}/repository/commits/{sha}/diff',
   input: Type.Object(
-    { project_id: projectId(), sha, full_diff: Type.Optional(Type.Boolean({ description: 'Return every changed file, not just the first page (default false).' })) },
+    { project_id: projectId(), sha, full_diff: Type.Optional(Type.Boolean()) },
     { additionalProperties: false },
   ),
   handler(args, { forge }) {
@@ -67,24 +67,23 @@ export const getCommitDiff = defineTool({
   },
 });
 
-const lineNumber = (description: string) => Type.Optional(Type.Integer({ minimum: 1, description, hint: 'must be a line number, 1 or more' }));
+const lineNumber = () => Type.Optional(Type.Integer({ minimum: 1, hint: 'must be a line number, 1 or more' }));
 
 export const getFileBlame = defineTool({
   name: 'get_file_blame',
   title: 'Get file blame',
   description:
-    'Blame a file at a ref: contiguous line ranges, each with the commit that last changed them (id, author, date, message). ' +
-    'Limit to lines range_start..range_end (1-based, inclusive; give both or neither).',
+    'Blame a file at ref: line ranges with their last commit. range_start/range_end (1-based, inclusive) come together.',
   group: 'branches',
   mode: 'read',
   endpoint: 'GET /projects/{project_id}/repository/files/{file_path}/blame',
   input: Type.Object(
     {
       project_id: projectId(),
-      file_path: Type.String({ minLength: 1, description: 'File path relative to the repository root, e.g. src/app.ts.' }),
-      ref: Type.String({ minLength: 1, description: 'Branch, tag or commit SHA.' }),
-      range_start: lineNumber('First line to blame (1-based, inclusive).'),
-      range_end: lineNumber('Last line to blame (1-based, inclusive).'),
+      file_path: Type.String({ minLength: 1 }),
+      ref: Type.String({ minLength: 1 }),
+      range_start: lineNumber(),
+      range_end: lineNumber(),
     },
     { additionalProperties: false },
   ),

@@ -7,16 +7,16 @@ import { pagination, projectId } from '../params';
 import { restTool } from '../rest';
 import { protectOrUpdate } from './protect-or-update';
 
-const ruleName = Type.String({ minLength: 1, description: 'Branch name or wildcard pattern, e.g. main or release/*.' });
+const ruleName = Type.String({ minLength: 1 });
 
 export const listProtectedBranches = restTool({
   name: 'list_protected_branches',
   title: 'List protected branches',
-  description: 'List the protection rules of a project (names or wildcard patterns with their push, merge and unprotect access levels).',
+  description: 'List branch protection rules and their access levels.',
   group: 'branches',
   mode: 'read',
   input: Type.Object(
-    { project_id: projectId(), search: Type.Optional(Type.String({ description: 'Only rules whose name contains this text.' })), ...pagination },
+    { project_id: projectId(), search: Type.Optional(Type.String()), ...pagination },
     { additionalProperties: false },
   ),
   rest: { method: 'GET', path: '/projects/{project_id}/protected_branches', list: true },
@@ -25,17 +25,17 @@ export const listProtectedBranches = restTool({
 export const getProtectedBranch = restTool({
   name: 'get_protected_branch',
   title: 'Get protected branch',
-  description: 'Get one protection rule by branch name or wildcard pattern.',
+  description: 'Get the protection rule of a branch or wildcard.',
   group: 'branches',
   mode: 'read',
   input: Type.Object({ project_id: projectId(), branch_name: ruleName }, { additionalProperties: false }),
   rest: { method: 'GET', path: '/projects/{project_id}/protected_branches/{branch_name}' },
 });
 
-const accessLevel = (who: string) =>
+// The levels' meaning is in protect_branch's description, once for all three.
+const accessLevel = () =>
   Type.Optional(
     Type.Union([Type.Literal(0), Type.Literal(30), Type.Literal(40), Type.Literal(60)], {
-      description: `Who may ${who}: 0 no one, 30 developers and maintainers, 40 maintainers, 60 admins. Forge default (40) when omitted.`,
       hint: 'must be one of 0 (no access), 30 (developer), 40 (maintainer), 60 (admin)',
     }),
   );
@@ -44,9 +44,8 @@ export const protectBranch = defineTool({
   name: 'protect_branch',
   title: 'Protect branch',
   description:
-    'Protect a branch or wildcard pattern, or update its existing rule. Access levels: 0 no one, 30 developer, 40 maintainer, 60 admin. ' +
-    'On free tiers changing push/merge levels of an existing rule replaces it (unprotect, then protect; the old rule is restored if that fails). ' +
-    'The result says whether the rule was created, updated or replaced.',
+    'Protect branch_name (branch or pattern like release/*; alias: name), or update its rule. ' +
+    'Access levels: 0 none, 30 developer, 40 maintainer (default), 60 admin.',
   group: 'branches',
   mode: 'write',
   idempotent: true,
@@ -55,12 +54,12 @@ export const protectBranch = defineTool({
     {
       project_id: projectId(),
       branch_name: Type.Optional(ruleName),
-      name: Type.Optional(Type.String({ minLength: 1, description: 'Deprecated alias of branch_name.' })),
-      push_access_level: accessLevel('push'),
-      merge_access_level: accessLevel('merge'),
-      unprotect_access_level: accessLevel('unprotect'),
-      allow_force_push: Type.Optional(Type.Boolean({ description: 'Allow force pushes (default false).' })),
-      code_owner_approval_required: Type.Optional(Type.Boolean({ description: 'Require code owner approval (default false; paid tiers).' })),
+      name: Type.Optional(ruleName),
+      push_access_level: accessLevel(),
+      merge_access_level: accessLevel(),
+      unprotect_access_level: accessLevel(),
+      allow_force_push: Type.Optional(Type.Boolean()),
+      code_owner_approval_required: Type.Optional(Type.Boolean()),
     },
     { additionalProperties: false },
   ),
@@ -84,7 +83,7 @@ export const protectBranch = defineTool({
 export const unprotectBranch = restTool({
   name: 'unprotect_branch',
   title: 'Unprotect branch',
-  description: 'Remove the protection rule of a branch or wildcard pattern; anyone with push access can then push, force-push or delete it.',
+  description: 'Unprotect a branch or pattern, allowing force-push and deletion.',
   group: 'branches',
   mode: 'write',
   destructive: true,

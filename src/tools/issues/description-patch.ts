@@ -12,17 +12,15 @@ import { applyPatch, parsePatch } from './patch/apply';
 
 const ISSUE_PATH = '/projects/{project_id}/issues/{issue_iid}';
 
+// The exact formats with an example stay here whatever else is cut (D25): they are all a client has to write a patch from.
 const DESCRIPTION = [
-  "Change part of an issue's description with a patch instead of resending it whole. In the formats below \\n stands for a line break.",
-  'patch_type search_replace: one or more blocks `<<<<<<< SEARCH\\n<exact text>\\n=======\\n<replacement>\\n>>>>>>> REPLACE`, each marker on its own line;',
-  'blocks apply in order; the SEARCH text must match exactly (whitespace included) and occur once, unless allow_multiple is true, which replaces every occurrence; an empty replacement deletes.',
-  'Example: `<<<<<<< SEARCH\\n- [ ] Write tests\\n=======\\n- [x] Write tests\\n>>>>>>> REPLACE`.',
-  'patch_type unified_diff: `--- a/description\\n+++ b/description` then hunks `@@ -l,s +l,s @@` whose lines start with " " (context), "-" (removed) or "+" (added);',
-  'context and removed lines must match the description exactly.',
-  'Example: `--- a/description\\n+++ b/description\\n@@ -2,2 +2,2 @@\\n ## Steps\\n-1. Open the app\\n+1. Open the app in a private window`.',
-  'A patch that does not apply fails with kind mismatch; if the issue changes while the patch is applied the call fails with kind conflict; in both cases nothing is written.',
-  'dry_run returns the new description and a diff without writing; create_note adds a comment summarizing the change.',
-  'Returns iid, title, state, web_url, updated_at, the diff and a summary.',
+  'Edit part of an issue description by patch (\\n = line break).',
+  'search_replace: blocks `<<<<<<< SEARCH\\n<exact text>\\n=======\\n<replacement>\\n>>>>>>> REPLACE`, markers on own lines, applied in order;',
+  'each SEARCH must match exactly once (allow_multiple: every match).',
+  'Example: `<<<<<<< SEARCH\\n- [ ] Tests\\n=======\\n- [x] Tests\\n>>>>>>> REPLACE`.',
+  'unified_diff: hunks whose context (" ") and removed ("-") lines match exactly, e.g.',
+  '`--- a/description\\n+++ b/description\\n@@ -2,2 +2,2 @@\\n ## Steps\\n-1. Open app\\n+1. Open app privately`.',
+  'On mismatch, or conflict (issue changed meanwhile), nothing is written. dry_run previews; create_note adds a summary comment.',
 ].join(' ');
 
 export const updateIssueDescriptionPatch = defineTool({
@@ -36,15 +34,11 @@ export const updateIssueDescriptionPatch = defineTool({
     {
       project_id: projectId(),
       issue_iid: issueIid(),
-      patch_type: Type.Union([Type.Literal('search_replace'), Type.Literal('unified_diff')], {
-        description: 'search_replace (SEARCH/REPLACE blocks) or unified_diff (--- / +++ / @@ hunks); formats in the tool description.',
-      }),
-      patch: Type.String({ minLength: 1, description: 'The patch text in the chosen format.' }),
-      dry_run: Type.Optional(Type.Boolean({ description: 'Only show the new description and the diff; write nothing (default false).' })),
-      create_note: Type.Optional(Type.Boolean({ description: 'After updating, add a comment summarizing the change (default false).' })),
-      allow_multiple: Type.Optional(
-        Type.Boolean({ description: 'search_replace only: replace every occurrence of a SEARCH text instead of failing when it occurs more than once (default false).' }),
-      ),
+      patch_type: Type.Union([Type.Literal('search_replace'), Type.Literal('unified_diff')]),
+      patch: Type.String({ minLength: 1 }),
+      dry_run: Type.Optional(Type.Boolean()),
+      create_note: Type.Optional(Type.Boolean()),
+      allow_multiple: Type.Optional(Type.Boolean()),
     },
     { additionalProperties: false },
   ),

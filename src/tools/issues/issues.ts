@@ -39,27 +39,28 @@ export function slimConfirmation(issue: Issue) {
   return { iid: issue.iid, title: issue.title, state: issue.state, web_url: issue.web_url, updated_at: issue.updated_at };
 }
 
-const fullResponse = (what: string) => Type.Optional(Type.Boolean({ description: `Return ${what} (default false).` }));
+// What full_response returns is in each tool's description.
+const fullResponse = () => Type.Optional(Type.Boolean());
 
 export const createIssue = defineTool({
   name: 'create_issue',
+  attachments: true,
   title: 'Create issue',
   description:
-    'Create an issue in a project and return it. labels are label names (missing labels are created); milestone_id is the milestone\'s global id. ' +
-    'Assignees, labels, milestone and weight need Reporter access; the forge silently drops them for guests.',
+    'Create an issue; labels that do not exist yet are created.',
   group: 'issues',
   mode: 'write',
   endpoint: 'POST /projects/{project_id}/issues',
   input: Type.Object(
     {
       project_id: projectId(),
-      title: Type.String({ minLength: 1, maxLength: 255, description: 'Issue title (at most 255 characters).' }),
-      description: Type.Optional(Type.String({ description: 'Issue description (Markdown).' })),
-      assignee_ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { description: 'User ids to assign.' })),
-      labels: labels('Label names to set.'),
-      milestone_id: Type.Optional(numericId("Global id of a milestone of the project or one of its groups.")),
+      title: Type.String({ minLength: 1, maxLength: 255 }),
+      description: Type.Optional(Type.String()),
+      assignee_ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }))),
+      labels: labels(),
+      milestone_id: Type.Optional(numericId()),
       issue_type: issueType(),
-      weight: Type.Optional(Type.Integer({ minimum: 0, description: 'Weight, 0 or more (paid tiers).' })),
+      weight: Type.Optional(Type.Integer({ minimum: 0 })),
     },
     { additionalProperties: false },
   ),
@@ -71,15 +72,15 @@ export const createIssue = defineTool({
 
 export const getIssue = defineTool({
   name: 'get_issue',
+  attachments: true,
   title: 'Get issue',
   description:
-    'Get one issue by iid: title, description, state, labels, assignees, author, dates and its milestone. ' +
-    'The milestone is slimmed to id, iid, title, state and web_url unless full_response is true.',
+    'Get an issue (slim milestone unless full_response).',
   group: 'issues',
   mode: 'read',
   endpoint: `GET ${ISSUE_PATH}`,
   input: Type.Object(
-    { project_id: projectId(), issue_iid: issueIid(), full_response: fullResponse('the complete milestone object') },
+    { project_id: projectId(), issue_iid: issueIid(), full_response: fullResponse() },
     { additionalProperties: false },
   ),
   async handler(args, { forge }) {
@@ -93,11 +94,11 @@ const UPDATABLE = ['title', 'description', 'assignee_ids', 'confidential', 'disc
 
 export const updateIssue = defineTool({
   name: 'update_issue',
+  attachments: true,
   title: 'Update issue',
   description:
-    'Change an issue\'s fields; state_event close closes it and reopen reopens it. labels replaces all labels ([] clears them); ' +
-    'assignee_ids replaces the assignees ([] unassigns); milestone_id "0" removes the milestone. ' +
-    'Returns iid, title, state, web_url and updated_at unless full_response is true. For a small edit of a long description use update_issue_description_patch.',
+    'Change issue fields (at least one). labels/assignee_ids replace the lists ([] clears); milestone_id "0" unsets. ' +
+    'Partial description edits: update_issue_description_patch.',
   group: 'issues',
   mode: 'write',
   idempotent: true,
@@ -106,18 +107,18 @@ export const updateIssue = defineTool({
     {
       project_id: projectId(),
       issue_iid: issueIid(),
-      title: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'New title.' })),
-      description: Type.Optional(Type.String({ description: 'New description (replaces the whole description).' })),
-      assignee_ids: Type.Optional(Type.Array(Type.Integer({ minimum: 0 }), { description: 'User ids to assign (replaces the assignees; [] unassigns).' })),
-      confidential: Type.Optional(Type.Boolean({ description: 'Make the issue confidential or public.' })),
-      discussion_locked: Type.Optional(Type.Boolean({ description: 'Lock or unlock comments for non-members.' })),
-      due_date: isoDate('Due date.'),
-      labels: labels('Label names (replaces all labels; [] clears them).'),
-      milestone_id: Type.Optional(numericId('Global id of the milestone; "0" removes it.')),
-      state_event: Type.Optional(Type.Union([Type.Literal('close'), Type.Literal('reopen')], { description: 'close or reopen the issue.' })),
-      weight: Type.Optional(Type.Integer({ minimum: 0, description: 'Weight, 0 or more (paid tiers).' })),
-      issue_type: issueType('Change the type: issue, incident, test_case or task.'),
-      full_response: fullResponse('the full updated issue instead of the short confirmation'),
+      title: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+      description: Type.Optional(Type.String()),
+      assignee_ids: Type.Optional(Type.Array(Type.Integer({ minimum: 0 }))),
+      confidential: Type.Optional(Type.Boolean()),
+      discussion_locked: Type.Optional(Type.Boolean()),
+      due_date: isoDate(),
+      labels: labels(),
+      milestone_id: Type.Optional(numericId()),
+      state_event: Type.Optional(Type.Union([Type.Literal('close'), Type.Literal('reopen')])),
+      weight: Type.Optional(Type.Integer({ minimum: 0 })),
+      issue_type: issueType(),
+      full_response: fullResponse(),
     },
     { additionalProperties: false },
   ),
@@ -135,8 +136,7 @@ export const deleteIssue = restTool({
   name: 'delete_issue',
   title: 'Delete issue',
   description:
-    'Delete an issue permanently, with its comments, links and reactions; it cannot be restored. Only project Owners and administrators may. ' +
-    'To keep the history, close it with update_issue (state_event close) instead.',
+    'Delete an issue for good; closing it keeps history.',
   group: 'issues',
   mode: 'write',
   destructive: true,

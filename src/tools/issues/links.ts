@@ -7,14 +7,13 @@ import { restTool } from '../rest';
 import { issueIid, numericId } from './params';
 
 const LINKS_PATH = '/projects/{project_id}/issues/{issue_iid}/links';
-const linkId = () => numericId('Id of the link (issue_link_id in list_issue_links).');
+const linkId = () => numericId();
 
 export const listIssueLinks = restTool({
   name: 'list_issue_links',
   title: 'List linked issues',
   description:
-    'List the issues linked to an issue, oldest link first: each linked issue with issue_link_id and link_type as seen from this issue ' +
-    '(relates_to, blocks, is_blocked_by). Issues the caller cannot see are left out.',
+    'List linked issues, with issue_link_id and link_type from this side.',
   group: 'issues',
   mode: 'read',
   input: Type.Object({ project_id: projectId(), issue_iid: issueIid() }, { additionalProperties: false }),
@@ -24,7 +23,7 @@ export const listIssueLinks = restTool({
 export const getIssueLink = restTool({
   name: 'get_issue_link',
   title: 'Get issue link',
-  description: 'Get one issue link: its source_issue, target_issue and link_type.',
+  description: 'Get an issue link: source_issue, target_issue, link_type.',
   group: 'issues',
   mode: 'read',
   input: Type.Object({ project_id: projectId(), issue_iid: issueIid(), issue_link_id: linkId() }, { additionalProperties: false }),
@@ -35,8 +34,7 @@ export const createIssueLink = defineTool({
   name: 'create_issue_link',
   title: 'Link issues',
   description:
-    'Link an issue to another issue, in the same or another project (needs Reporter in both). link_type relates_to (default), blocks or is_blocked_by ' +
-    '(the last two on paid tiers). Linking two issues that are already linked fails with kind conflict. Returns source_issue, target_issue and link_type.',
+    'Link an issue to another, in any project. link_type defaults to relates_to; blocks: this issue blocks the target.',
   group: 'issues',
   mode: 'write',
   endpoint: `POST ${LINKS_PATH}`,
@@ -44,13 +42,9 @@ export const createIssueLink = defineTool({
     {
       project_id: projectId(),
       issue_iid: issueIid(),
-      target_project_id: projectId('Project of the issue to link to: numeric id or full path.'),
-      target_issue_iid: numericId('iid of the issue to link to.'),
-      link_type: Type.Optional(
-        Type.Union([Type.Literal('relates_to'), Type.Literal('blocks'), Type.Literal('is_blocked_by')], {
-          description: 'relates_to (default), blocks (this issue blocks the target) or is_blocked_by.',
-        }),
-      ),
+      target_project_id: projectId(),
+      target_issue_iid: numericId(),
+      link_type: Type.Optional(Type.Union([Type.Literal('relates_to'), Type.Literal('blocks'), Type.Literal('is_blocked_by')])),
     },
     { additionalProperties: false },
   ),
@@ -65,7 +59,7 @@ export const createIssueLink = defineTool({
 export const deleteIssueLink = restTool({
   name: 'delete_issue_link',
   title: 'Unlink issues',
-  description: 'Remove a link between two issues (both directions). Returns the removed link.',
+  description: 'Remove a link between two issues (both ways); returns it.',
   group: 'issues',
   mode: 'write',
   destructive: true,

@@ -20,58 +20,48 @@ function listIssues(forge: ForgeClient, args: Record<string, unknown>) {
   return forge.list({ method: 'GET', path: issuesPath(project_id), query });
 }
 
-const optionalProject = Type.Optional(projectId('Project id or full path; omit to search every project the caller can see.'));
-const idNoneAny = (what: string) =>
-  Type.Optional(
-    Type.String({ pattern: '^([0-9]+|[Nn]one|[Aa]ny|NONE|ANY)$', description: what, hint: 'must be a numeric id, none or any' }),
-  );
+const optionalProject = Type.Optional(projectId('Omit for all projects.'));
+const idNoneAny = () => Type.Optional(Type.String({ pattern: '^([0-9]+|[Nn]one|[Aa]ny|NONE|ANY)$', hint: 'must be a numeric id, none or any' }));
+const milestoneTitle = () => Type.Optional(Type.String({ minLength: 1 }));
 const dates = {
-  created_after: isoDateTime('Only issues created at or after this time.'),
-  created_before: isoDateTime('Only issues created at or before this time.'),
-  updated_after: isoDateTime('Only issues updated at or after this time.'),
-  updated_before: isoDateTime('Only issues updated at or before this time.'),
+  created_after: isoDateTime(),
+  created_before: isoDateTime(),
+  updated_after: isoDateTime(),
+  updated_before: isoDateTime(),
 };
 const DUE_DATES = ['0', 'any', 'today', 'tomorrow', 'overdue', 'week', 'month', 'next_month_and_previous_two_weeks'] as const;
 
 export const listIssuesTool = defineTool({
   name: 'list_issues',
+  attachments: true,
   title: 'List issues',
   description:
-    'List issues of one project, or of every project the caller can see when project_id is omitted, one page at a time. ' +
-    'Without scope only issues created by the caller are returned: pass scope "all" to search everyone\'s issues (needed with assignee or author filters for other people). ' +
-    'assignee_id and assignee_username, and author_id and author_username, are mutually exclusive. labels must all match.',
+    'List issues; scope defaults to created_by_me (all: everyone\'s, needed to filter by other people). ' +
+    'Not both assignee_id and assignee_username, nor author_id and author_username.',
   group: 'issues',
   mode: 'read',
   endpoint: 'GET /issues or GET /projects/{project_id}/issues',
   input: Type.Object(
     {
       project_id: optionalProject,
-      assignee_id: idNoneAny('Assignee user id; none = unassigned, any = assigned to someone. Not with assignee_username.'),
-      assignee_username: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'Assignee usernames. Not with assignee_id.' })),
-      author_id: Type.Optional(Type.String({ pattern: '^[0-9]+$', description: 'Author user id. Not with author_username.', hint: 'must be a numeric user id' })),
-      author_username: Type.Optional(Type.String({ minLength: 1, description: 'Author username. Not with author_id.' })),
-      confidential: Type.Optional(Type.Boolean({ description: 'Only confidential (true) or only public (false) issues.' })),
+      assignee_id: idNoneAny(),
+      assignee_username: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+      author_id: Type.Optional(Type.String({ pattern: '^[0-9]+$', hint: 'must be a numeric user id' })),
+      author_username: Type.Optional(Type.String({ minLength: 1 })),
+      confidential: Type.Optional(Type.Boolean()),
       created_after: dates.created_after,
       created_before: dates.created_before,
-      due_date: Type.Optional(
-        Type.Union(DUE_DATES.map((d) => Type.Literal(d)), {
-          description: 'Due date filter: 0 (no due date), any, today, tomorrow, overdue, week, month, next_month_and_previous_two_weeks.',
-        }),
-      ),
-      labels: labels('Label names; issues must have all of them. ["None"] = no labels, ["Any"] = at least one.'),
-      milestone: Type.Optional(Type.String({ minLength: 1, description: 'Milestone title; None = no milestone, Any = any milestone.' })),
-      issue_type: issueType('Only issues of this type: issue, incident, test_case or task.'),
-      iteration_id: idNoneAny('Iteration id; none = no iteration, any = has an iteration (paid tiers).'),
-      scope: Type.Optional(
-        Type.Union([Type.Literal('created_by_me'), Type.Literal('assigned_to_me'), Type.Literal('all')], {
-          description: 'Whose issues: created_by_me (default), assigned_to_me or all.',
-        }),
-      ),
-      search: Type.Optional(Type.String({ minLength: 1, description: 'Text to find in title or description.' })),
-      state: issueState('opened, closed or all (default all).'),
+      due_date: Type.Optional(Type.Union(DUE_DATES.map((d) => Type.Literal(d)), { description: '0: none.' })),
+      labels: labels(),
+      milestone: milestoneTitle(),
+      issue_type: issueType(),
+      iteration_id: idNoneAny(),
+      scope: Type.Optional(Type.Union([Type.Literal('created_by_me'), Type.Literal('assigned_to_me'), Type.Literal('all')])),
+      search: Type.Optional(Type.String({ minLength: 1 })),
+      state: issueState(),
       updated_after: dates.updated_after,
       updated_before: dates.updated_before,
-      with_labels_details: Type.Optional(Type.Boolean({ description: 'Return labels as objects with color and description instead of names.' })),
+      with_labels_details: Type.Optional(Type.Boolean()),
       ...pagination,
     },
     { additionalProperties: false },
@@ -91,19 +81,20 @@ export const listIssuesTool = defineTool({
 
 export const myIssues = defineTool({
   name: 'my_issues',
+  attachments: true,
   title: 'My issues',
   description:
-    'List the issues assigned to the caller (whoever created them), open ones unless state says otherwise, across all projects or in one, one page at a time.',
+    'List issues assigned to the caller (open unless state says otherwise).',
   group: 'issues',
   mode: 'read',
   endpoint: 'GET /issues?scope=assigned_to_me or GET /projects/{project_id}/issues?scope=assigned_to_me',
   input: Type.Object(
     {
       project_id: optionalProject,
-      state: issueState('opened (default), closed or all.'),
-      labels: labels('Label names; issues must have all of them.'),
-      milestone: Type.Optional(Type.String({ minLength: 1, description: 'Milestone title; None = no milestone, Any = any milestone.' })),
-      search: Type.Optional(Type.String({ minLength: 1, description: 'Text to find in title or description.' })),
+      state: issueState(),
+      labels: labels(),
+      milestone: milestoneTitle(),
+      search: Type.Optional(Type.String({ minLength: 1 })),
       ...dates,
       ...pagination,
     },

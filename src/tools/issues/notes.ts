@@ -9,15 +9,15 @@ import { restTool } from '../rest';
 import { issueIid, numericId } from './params';
 
 const ISSUE_PATH = '/projects/{project_id}/issues/{issue_iid}';
-const discussionId = (description: string) => Type.String({ minLength: 1, description });
-const noteBody = (description = 'Comment text (Markdown).') => Type.String({ minLength: 1, maxLength: 1_000_000, description });
+const discussionId = () => Type.String({ minLength: 1 });
+const noteBody = () => Type.String({ minLength: 1, maxLength: 1_000_000 });
 
 export const createIssueNote = defineTool({
   name: 'create_issue_note',
+  attachments: true,
   title: 'Comment on issue',
   description:
-    'Add a comment to an issue. With discussion_id the comment is a reply in that thread (a stand-alone comment replied to becomes a thread); ' +
-    'without it, a new top-level comment. created_at back-dates it (project Owners and admins only; ignored otherwise). Returns the note.',
+    'Comment on an issue, or reply in thread discussion_id. created_at back-dates (Owners/admins).',
   group: 'issues',
   mode: 'write',
   endpoint: `POST ${ISSUE_PATH}/notes or POST ${ISSUE_PATH}/discussions/{discussion_id}/notes`,
@@ -26,8 +26,8 @@ export const createIssueNote = defineTool({
       project_id: projectId(),
       issue_iid: issueIid(),
       body: noteBody(),
-      discussion_id: Type.Optional(discussionId('Thread to reply in (the id from list_issue_discussions); omit for a top-level comment.')),
-      created_at: isoDateTime('Creation time to record.'),
+      discussion_id: Type.Optional(discussionId()),
+      created_at: isoDateTime(),
     },
     { additionalProperties: false },
   ),
@@ -39,10 +39,11 @@ export const createIssueNote = defineTool({
 
 export const updateIssueNote = defineTool({
   name: 'update_issue_note',
+  attachments: true,
   title: 'Edit or resolve issue comment',
   description:
-    'Edit the text of an issue comment (body), or resolve / unresolve a thread comment (resolved, needs discussion_id) — one of the two per call. ' +
-    'project_id, issue_iid and note_id are always needed. Only the author or a Maintainer may edit. Returns the note.',
+    'Edit a comment\'s body, or (un)resolve its thread via resolved + discussion_id; not both. ' +
+    'project_id, issue_iid, note_id required.',
   group: 'issues',
   mode: 'write',
   idempotent: true,
@@ -51,10 +52,10 @@ export const updateIssueNote = defineTool({
     {
       project_id: Type.Optional(projectId()),
       issue_iid: Type.Optional(issueIid()),
-      discussion_id: Type.Optional(discussionId('Thread of the note; needed to resolve or unresolve.')),
-      note_id: Type.Optional(numericId('Id of the note to change.')),
-      body: Type.Optional(noteBody('New comment text. Not with resolved.')),
-      resolved: Type.Optional(Type.Boolean({ description: 'true resolves, false unresolves the thread comment. Not with body; needs discussion_id.' })),
+      discussion_id: Type.Optional(discussionId()),
+      note_id: Type.Optional(numericId()),
+      body: Type.Optional(noteBody()),
+      resolved: Type.Optional(Type.Boolean()),
     },
     { additionalProperties: false },
   ),
@@ -77,10 +78,10 @@ export const updateIssueNote = defineTool({
 
 export const listIssueDiscussions = restTool({
   name: 'list_issue_discussions',
+  attachments: true,
   title: 'List issue threads',
   description:
-    'List the comments of an issue as discussions, oldest first, one page at a time: each has an id (the discussion_id for replies), ' +
-    'individual_note (true for a stand-alone comment) and its notes (id, body, author, created_at, resolved).',
+    'List an issue\'s comment threads, oldest first; thread id = discussion_id.',
   group: 'issues',
   mode: 'read',
   input: Type.Object({ project_id: projectId(), issue_iid: issueIid(), ...pagination }, { additionalProperties: false }),
@@ -91,16 +92,17 @@ const NOTEABLE_PATHS = { issue: '/projects/{project_id}/issues/{noteable_iid}/no
 
 export const createNote = defineTool({
   name: 'create_note',
+  attachments: true,
   title: 'Comment on issue or merge request',
-  description: 'Add a top-level comment to an issue or a merge request, chosen by noteable_type and its iid. Returns the note.',
+  description: 'Add a top-level comment to an issue or merge request.',
   group: 'issues',
   mode: 'write',
   endpoint: `POST ${NOTEABLE_PATHS.issue} or POST ${NOTEABLE_PATHS.merge_request}`,
   input: Type.Object(
     {
       project_id: projectId(),
-      noteable_type: Type.Union([Type.Literal('issue'), Type.Literal('merge_request')], { description: 'What to comment on: issue or merge_request.' }),
-      noteable_iid: numericId('iid of the issue (#12) or merge request (!12).'),
+      noteable_type: Type.Union([Type.Literal('issue'), Type.Literal('merge_request')]),
+      noteable_iid: numericId(),
       body: noteBody(),
     },
     { additionalProperties: false },

@@ -1,23 +1,23 @@
 // Parameter schemas shared by the issue tools, so their wording and limits are the same everywhere.
 import { Type } from '@sinclair/typebox';
+import { described } from '../params';
 
 /** A positive integer carried as a string (SPEC types these ids as strings; numbers are converted). */
-export const numericId = (description: string) =>
-  Type.String({ pattern: '^[0-9]+$', description, hint: 'must be a positive integer id such as 42' });
+export const numericId = (description?: string) =>
+  Type.String({ pattern: '^[0-9]+$', ...described(description), hint: 'must be a positive integer id such as 42' });
 
-export const issueIid = () => numericId("The issue's iid: its number within the project, as in #12.");
+export const issueIid = () => numericId();
 
 export const ISSUE_TYPES = ['issue', 'incident', 'test_case', 'task'] as const;
-export const issueType = (description = 'Issue type: issue, incident, test_case or task.') =>
-  Type.Optional(Type.Union(ISSUE_TYPES.map((t) => Type.Literal(t)), { description }));
+export const issueType = () => Type.Optional(Type.Union(ISSUE_TYPES.map((t) => Type.Literal(t))));
 
-export const labels = (description: string) =>
+export const labels = (description?: string) =>
   Type.Optional(
-    Type.Array(Type.String({ minLength: 1, pattern: '^[^,]+$', hint: 'label names cannot be empty or contain commas' }), { description }),
+    Type.Array(Type.String({ minLength: 1, pattern: '^[^,]+$', hint: 'label names cannot be empty or contain commas' }), described(description)),
   );
 
-export const issueState = (description: string) =>
-  Type.Optional(Type.Union([Type.Literal('opened'), Type.Literal('closed'), Type.Literal('all')], { description }));
+export const issueState = (description?: string) =>
+  Type.Optional(Type.Union([Type.Literal('opened'), Type.Literal('closed'), Type.Literal('all')], described(description)));
 
 /** GitLab takes label lists as one comma-separated string. */
 export function joinLabels<T extends { labels?: string[] }>(args: T): Omit<T, 'labels'> & { labels?: string } {

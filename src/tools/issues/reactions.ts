@@ -14,11 +14,10 @@ const ISSUE_PATH = '/projects/{project_id}/issues/{issue_iid}';
 const NOTE_AWARDS = `${ISSUE_PATH}/notes/{note_id}/award_emoji`;
 
 const emojiName = () =>
-  Type.String({ pattern: '^:?[^:\\s]+:?$', description: 'Emoji name without colons, e.g. thumbsup, rocket, tada.', hint: 'must be an emoji name such as thumbsup' });
-const awardId = () => numericId('Id of the reaction (its id in the list_…_emoji_reactions result).');
-const noteId = () => numericId('Id of the comment (note).');
-const discussionId = () =>
-  Type.Optional(Type.String({ minLength: 1, description: 'Thread of the comment, for replies in a thread; omit for top-level comments. When given, the comment must be in it.' }));
+  Type.String({ pattern: '^:?[^:\\s]+:?$', hint: 'must be an emoji name such as thumbsup' });
+const awardId = () => numericId();
+const noteId = () => numericId();
+const discussionId = () => Type.Optional(Type.String({ minLength: 1 }));
 
 type NoteArgs = {
   project_id: string;
@@ -41,7 +40,7 @@ const withoutColons = (name: string) => name.replace(/^:|:$/g, '');
 export const listIssueEmojiReactions = defineTool({
   name: 'list_issue_emoji_reactions',
   title: 'List issue reactions',
-  description: 'List every emoji reaction on an issue: id (award_id), name and the user who reacted.',
+  description: 'List the emoji reactions on an issue.',
   group: 'issues',
   mode: 'read',
   endpoint: `GET ${ISSUE_PATH}/award_emoji`,
@@ -52,7 +51,7 @@ export const listIssueEmojiReactions = defineTool({
 export const listIssueNoteEmojiReactions = defineTool({
   name: 'list_issue_note_emoji_reactions',
   title: 'List comment reactions',
-  description: 'List every emoji reaction on an issue comment: id (award_id), name and the user who reacted. For a reply in a thread, discussion_id may be given too.',
+  description: 'List the emoji reactions on an issue comment.',
   group: 'issues',
   mode: 'read',
   endpoint: `GET ${NOTE_AWARDS}`,
@@ -66,7 +65,7 @@ export const listIssueNoteEmojiReactions = defineTool({
 export const createIssueEmojiReaction = defineTool({
   name: 'create_issue_emoji_reaction',
   title: 'React to issue',
-  description: 'Add an emoji reaction to an issue as the caller. Reacting twice with the same emoji, or with an unknown name, fails (the forge answers not found). Returns the reaction with its id.',
+  description: 'React to an issue with an emoji; repeats and unknown names fail.',
   group: 'issues',
   mode: 'write',
   endpoint: `POST ${ISSUE_PATH}/award_emoji`,
@@ -77,7 +76,7 @@ export const createIssueEmojiReaction = defineTool({
 export const deleteIssueEmojiReaction = restTool({
   name: 'delete_issue_emoji_reaction',
   title: 'Remove issue reaction',
-  description: 'Remove an emoji reaction from an issue. Only the user who reacted (or an administrator) may; others get kind permission.',
+  description: 'Remove an emoji reaction the caller gave an issue.',
   group: 'issues',
   mode: 'write',
   destructive: true,
@@ -89,7 +88,7 @@ export const createIssueNoteEmojiReaction = defineTool({
   name: 'create_issue_note_emoji_reaction',
   title: 'React to comment',
   description:
-    'Add an emoji reaction to an issue comment as the caller. For a reply in a thread, discussion_id may be given too. Reacting twice with the same emoji fails. Returns the reaction with its id.',
+    'React to an issue comment with an emoji; a repeat fails.',
   group: 'issues',
   mode: 'write',
   endpoint: `POST ${NOTE_AWARDS}`,
@@ -107,7 +106,7 @@ export const deleteIssueNoteEmojiReaction = defineTool({
   name: 'delete_issue_note_emoji_reaction',
   title: 'Remove comment reaction',
   description:
-    'Remove an emoji reaction from an issue comment. Only the user who reacted (or an administrator) may. For a reply in a thread, discussion_id may be given too.',
+    'Remove an emoji reaction the caller gave an issue comment.',
   group: 'issues',
   mode: 'write',
   destructive: true,

@@ -7,23 +7,23 @@ const ACTIONS = ['assigned', 'mentioned', 'build_failed', 'marked', 'approval_re
   'merge_train_removed', 'member_access_requested'] as const;
 const TYPES = ['Issue', 'MergeRequest', 'Commit', 'Epic', 'DesignManagement::Design', 'AlertManagement::Alert', 'Project', 'Namespace',
   'Vulnerability', 'WikiPage::Meta'] as const;
-const enumOf = (values: readonly string[], description: string) => Type.Optional(Type.Union(values.map((v) => Type.Literal(v)), { description }));
-const id = (description: string) => Type.Optional(Type.Integer({ minimum: 1, description }));
+const enumOf = (values: readonly string[]) => Type.Optional(Type.Union(values.map((v) => Type.Literal(v))));
+const id = () => Type.Optional(Type.Integer({ minimum: 1 }));
 
 export const listTodos = restTool({
   name: 'list_todos',
   title: 'List to-dos',
-  description: "List the caller's to-do items, pending ones unless state is done, newest first, one page at a time. Ids here are numbers.",
+  description: "List the caller's to-dos, newest first (pending unless state: done). project_id/group_id: numeric.",
   group: 'issues',
   mode: 'read',
   input: Type.Object(
     {
-      action: enumOf(ACTIONS, `Only to-dos created by this action: ${ACTIONS.join(', ')}.`),
-      author_id: id('Only to-dos created by this user (numeric id).'),
-      project_id: id('Only to-dos of this project (numeric id).'),
-      group_id: id('Only to-dos of projects in this group (numeric id).'),
-      state: enumOf(['pending', 'done'], 'pending (default) or done.'),
-      type: enumOf(TYPES, `Only to-dos about this kind of item: ${TYPES.join(', ')}.`),
+      action: enumOf(ACTIONS),
+      author_id: id(),
+      project_id: id(),
+      group_id: id(),
+      state: enumOf(['pending', 'done']),
+      type: enumOf(TYPES),
       ...pagination,
     },
     { additionalProperties: false },
@@ -34,18 +34,18 @@ export const listTodos = restTool({
 export const markTodoDone = restTool({
   name: 'mark_todo_done',
   title: 'Mark to-do done',
-  description: 'Mark one of the caller\'s to-do items as done. Returns the to-do with state "done".',
+  description: 'Mark one of the caller\'s to-dos done.',
   group: 'issues',
   mode: 'write',
   idempotent: true,
-  input: Type.Object({ id: Type.Integer({ minimum: 1, description: 'Id of the to-do item (a number).' }) }, { additionalProperties: false }),
+  input: Type.Object({ id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
   rest: { method: 'POST', path: '/todos/{id}/mark_as_done' },
 });
 
 export const markAllTodosDone = restTool({
   name: 'mark_all_todos_done',
   title: 'Mark all to-dos done',
-  description: 'Mark every pending to-do item of the caller as done.',
+  description: 'Mark all the caller\'s pending to-dos done.',
   group: 'issues',
   mode: 'write',
   idempotent: true,

@@ -14,9 +14,7 @@ export function burndownTool(scope: MilestoneScope): ToolDefinition {
   return defineTool({
     name: scope.names.burndown,
     title: `List ${scope.noun} milestone burndown events`,
-    description:
-      `List the burndown events of a ${scope.noun} milestone (an issue created, closed or reopened, with its weight and time): ` +
-      'the data behind the burndown chart. Needs GitLab Premium or Ultimate; on other tiers the tool says so.',
+    description: `List a ${scope.noun} milestone's burndown chart events.`,
     group: 'milestones',
     mode: 'read',
     endpoint: `GET ${eventsPath}`,

@@ -6,17 +6,13 @@ import type { ToolDefinition } from '../define';
 import { invalidArgument } from '../errors';
 import { isoDate, isoDateTime, pagination } from '../params';
 import { restTool } from '../rest';
-import { milestoneId, parentParam, type MilestoneScope } from './scope';
+import { GROUP_SCOPE, milestoneId, parentParam, PROJECT_SCOPE, type MilestoneScope } from './scope';
 
-const state = Type.Optional(
-  Type.Union([Type.Literal('active'), Type.Literal('closed')], { description: 'Only active or only closed milestones (default: both).' }),
-);
-const stateEvent = Type.Optional(
-  Type.Union([Type.Literal('close'), Type.Literal('activate')], { description: 'close: active → closed; activate: closed → active.' }),
-);
+const state = Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('closed')]));
+const stateEvent = Type.Optional(Type.Union([Type.Literal('close'), Type.Literal('activate')]));
 const dates = {
-  due_date: isoDate('Due date,'),
-  start_date: isoDate('Start date,'),
+  due_date: isoDate(),
+  start_date: isoDate(),
 };
 
 interface DatedArgs {
@@ -53,27 +49,19 @@ export function milestoneTools(scope: MilestoneScope): MilestoneTools {
   const list = restTool({
     name: names.list,
     title: `List ${noun} milestones`,
-    description:
-      `List a ${noun}'s milestones, one page at a time, by due date. Filters: state, exact title, search (title or description), ` +
-      `iids, updated_before/updated_after. include_ancestors adds the milestones of parent groups` +
-      (noun === 'group' ? '; include_descendants adds those of subgroups and their projects' : '') +
-      '. Other milestone tools take the `id` field as milestone_id.',
+    description: `List a ${noun}'s milestones, by due date.`,
     group: 'milestones',
     mode: 'read',
     input: input({
       ...parent,
-      iids: Type.Optional(
-        Type.Array(Type.Integer({ minimum: 1, hint: 'must be a positive integer (an iid)' }), { description: `Only milestones with these iids (numbers within the ${noun}).` }),
-      ),
+      iids: Type.Optional(Type.Array(Type.Integer({ minimum: 1, hint: 'must be a positive integer (an iid)' }), { description: 'Not with include_ancestors.' })),
       state,
-      title: Type.Optional(Type.String({ description: 'Only the milestone with exactly this title.' })),
-      search: Type.Optional(Type.String({ description: 'Only milestones whose title or description contains this text.' })),
-      include_ancestors: Type.Optional(Type.Boolean({ description: `Also list milestones of the ${noun}'s parent groups.` })),
-      ...(noun === 'group'
-        ? { include_descendants: Type.Optional(Type.Boolean({ description: 'Also list milestones of subgroups and of projects below the group.' })) }
-        : {}),
-      updated_before: isoDateTime('Only milestones last updated before this time.'),
-      updated_after: isoDateTime('Only milestones last updated after this time.'),
+      title: Type.Optional(Type.String()),
+      search: Type.Optional(Type.String()),
+      include_ancestors: Type.Optional(Type.Boolean()),
+      ...(noun === 'group' ? { include_descendants: Type.Optional(Type.Boolean()) } : {}),
+      updated_before: isoDateTime(),
+      updated_after: isoDateTime(),
       ...pagination,
     }),
     check(args: { iids?: number[]; include_ancestors?: boolean }) {
@@ -88,7 +76,7 @@ export function milestoneTools(scope: MilestoneScope): MilestoneTools {
   const get = restTool({
     name: names.get,
     title: `Get ${noun} milestone`,
-    description: `Get one ${noun} milestone by its global id (the id field, not iid). A ${other} milestone is not found here: use the ${other} milestone tools.`,
+    description: `Get a ${noun} milestone (${other} ones: ${other === 'group' ? GROUP_SCOPE.names.get : PROJECT_SCOPE.names.get}).`,
     group: 'milestones',
     mode: 'read',
     input: input({ ...parent, milestone_id: milestoneId() }),
@@ -98,15 +86,13 @@ export function milestoneTools(scope: MilestoneScope): MilestoneTools {
   const create = restTool({
     name: names.create,
     title: `Create ${noun} milestone`,
-    description:
-      `Create a ${noun} milestone (active). The title must not be used by another milestone of the ${noun}'s hierarchy; ` +
-      'dates are YYYY-MM-DD and due_date must be after start_date. Returns the milestone with its id.',
+    description: `Create a ${noun} milestone (active).`,
     group: 'milestones',
     mode: 'write',
     input: input({
       ...parent,
-      title: Type.String({ minLength: 1, description: 'Title, unique among the milestones of the hierarchy.' }),
-      description: Type.Optional(Type.String({ description: 'Description (Markdown).' })),
+      title: Type.String({ minLength: 1 }),
+      description: Type.Optional(Type.String()),
       ...dates,
     }),
     check: checkDateOrder,
@@ -116,17 +102,15 @@ export function milestoneTools(scope: MilestoneScope): MilestoneTools {
   const edit = restTool({
     name: names.edit,
     title: `Edit ${noun} milestone`,
-    description:
-      `Change a ${noun} milestone's title, description or dates, or move its state: state_event close (active → closed) or activate ` +
-      '(closed → active). Give at least one of these. Returns the updated milestone.',
+    description: `Edit a ${noun} milestone; state_event closes/reopens it.`,
     group: 'milestones',
     mode: 'write',
     idempotent: true,
     input: input({
       ...parent,
       milestone_id: milestoneId(),
-      title: Type.Optional(Type.String({ minLength: 1, description: 'New title.' })),
-      description: Type.Optional(Type.String({ description: 'New description (Markdown).' })),
+      title: Type.Optional(Type.String({ minLength: 1 })),
+      description: Type.Optional(Type.String()),
       ...dates,
       state_event: stateEvent,
     }),
@@ -140,7 +124,7 @@ export function milestoneTools(scope: MilestoneScope): MilestoneTools {
   const remove = restTool({
     name: names.delete,
     title: `Delete ${noun} milestone`,
-    description: `Delete a ${noun} milestone permanently. Its issues and merge requests are kept, without a milestone.`,
+    description: `Delete a ${noun} milestone; its issues and MRs are kept.`,
     group: 'milestones',
     mode: 'write',
     destructive: true,
@@ -151,7 +135,7 @@ export function milestoneTools(scope: MilestoneScope): MilestoneTools {
   const issues = restTool({
     name: names.issues,
     title: `List ${noun} milestone issues`,
-    description: `List the issues assigned to a ${noun} milestone, one page at a time (confidential ones only where the caller may see them).`,
+    description: `List the issues of a ${noun} milestone.`,
     group: 'milestones',
     mode: 'read',
     input: input({ ...parent, milestone_id: milestoneId(), ...pagination }),
@@ -161,7 +145,7 @@ export function milestoneTools(scope: MilestoneScope): MilestoneTools {
   const mergeRequests = restTool({
     name: names.mergeRequests,
     title: `List ${noun} milestone merge requests`,
-    description: `List the merge requests assigned to a ${noun} milestone, one page at a time.`,
+    description: `List the merge requests of a ${noun} milestone.`,
     group: 'milestones',
     mode: 'read',
     input: input({ ...parent, milestone_id: milestoneId(), ...pagination }),

@@ -20,9 +20,7 @@ export const promoteMilestone = defineTool({
   name: 'promote_milestone',
   title: 'Promote milestone to group',
   description:
-    'Promote a project milestone to a milestone of the project\'s parent group. One-way: it cannot be undone. The project milestone ' +
-    '(and any milestone with the same title in the group\'s other projects) is deleted; its issues and merge requests move to the new ' +
-    'group milestone, which has a new id. Fails for projects in a personal namespace. Returns the new group milestone.',
+    'One-way: move a project milestone to its group (new id, returned); issues and MRs follow, same-titled project milestones are deleted.',
   group: 'milestones',
   mode: 'write',
   destructive: true,

@@ -55,7 +55,8 @@ export const GROUP_SCOPE: MilestoneScope = {
   },
 };
 
-const groupId = () => Type.String({ minLength: 1, description: 'Group: numeric id or full path such as acme/platform (URL-encoded form accepted).' });
+// What group_id and milestone_id take is stated once in the server's instructions.
+const groupId = () => Type.String({ minLength: 1 });
 
 /** The parent's id parameter, keyed by its name, to spread into an input schema. */
 export function parentParam(scope: MilestoneScope) {
@@ -63,9 +64,4 @@ export function parentParam(scope: MilestoneScope) {
 }
 
 /** Milestones are addressed by their global id; the iid is only unique within the parent. */
-export const milestoneId = () =>
-  Type.String({
-    pattern: '^[0-9]+$',
-    description: 'The milestone\'s global id (its `id` field, not `iid`).',
-    hint: 'must be the milestone\'s numeric id (the id field, not iid)',
-  });
+export const milestoneId = () => Type.String({ pattern: '^[0-9]+$', hint: 'must be the milestone\'s numeric id (the id field, not iid)' });
