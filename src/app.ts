@@ -50,6 +50,12 @@ export function staticTokenCaller(config: Config): Caller | undefined {
   return token ? { credential: { kind: 'private', token }, apiUrl: config.forgeApiUrls[0] } : undefined;
 }
 
+/** `scheme://host[:port]` of an absolute URL, without parsing it (hot path). */
+function originOf(url: string): string {
+  const end = url.indexOf('/', url.indexOf('//') + 2);
+  return end === -1 ? url : url.slice(0, end);
+}
+
 export function buildCore(config: Config, options: AppOptions = {}) {
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
   const metrics = new Metrics();
@@ -155,7 +161,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
         }
         metrics.requestsProcessed++;
         const requestId = `${requestIdPrefix}${(++requestCounter).toString(36)}`;
-        const publicBase = configuredBase ?? new URL(request.url).origin;
+        const publicBase = configuredBase ?? originOf(request.url);
         return withCors(await handleMcp(request, { requestId, publicBase }), origin);
       },
       { parse: 'none' },

@@ -32,6 +32,10 @@ describe('tools/list', () => {
     expect(ALL_TOOLS.map(toolListing)).toMatchSnapshot();
   });
 
+  test('the whole listing stays within 32 KB of JSON (every client reads it into a model)', () => {
+    expect(JSON.stringify({ tools: ALL_TOOLS.map(toolListing) }).length).toBeLessThanOrEqual(32 * 1024);
+  });
+
   test('tool names are unique and fit the MCP name rules', () => {
     const all = ALL_TOOLS.map((t) => t.name);
     expect(new Set(all).size).toBe(all.length);

@@ -15,16 +15,51 @@ export function encodeSegment(value: string | number): string {
   return encodeURIComponent(text);
 }
 
+interface CompiledPath {
+  /** Literal text around the placeholders: always one more than `names`. */
+  literals: string[];
+  names: string[];
+}
+
+// Templates are a fixed set of strings in tool definitions: split each once, not per call.
+const compiled = new Map<string, CompiledPath>();
+
+function compile(template: string): CompiledPath {
+  let found = compiled.get(template);
+  if (!found) {
+    const literals: string[] = [];
+    const names: string[] = [];
+    let last = 0;
+    for (const match of template.matchAll(/\{(\w+)\}/g)) {
+      literals.push(template.slice(last, match.index));
+      names.push(match[1]);
+      last = (match.index ?? 0) + match[0].length;
+    }
+    literals.push(template.slice(last));
+    found = { literals, names };
+    compiled.set(template, found);
+  }
+  return found;
+}
+
+/** The argument names a path template fills. */
+export function pathParameters(template: string): readonly string[] {
+  return compile(template).names;
+}
+
 /**
  * Fills `{name}` placeholders of a path template from the arguments, each encoded as one segment.
  * Templates are fixed strings in tool definitions; a missing argument is a programming error.
  */
 export function fillPath(template: string, args: Record<string, unknown>): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = args[name];
-    if (value === undefined || value === null || value === '') throw new Error(`path parameter ${name} missing for ${template}`);
-    return encodeSegment(value as string | number);
-  });
+  const { literals, names } = compile(template);
+  let path = literals[0];
+  for (let i = 0; i < names.length; i++) {
+    const value = args[names[i]];
+    if (value === undefined || value === null || value === '') throw new Error(`path parameter ${names[i]} missing for ${template}`);
+    path += encodeSegment(value as string | number) + literals[i + 1];
+  }
+  return path;
 }
 
 export type QueryValue = string | number | boolean | readonly (string | number)[] | undefined | null;

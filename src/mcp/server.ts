@@ -1,7 +1,8 @@
 // The only module that touches the SDK's Server: tools/list answers the catalog's prebuilt list,
 // tools/call validates and runs a tool for the caller of the request.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolRequest, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ForgeClient } from '../forge/client';
 import type { ForgePool } from '../forge/pool';
 import type { Logger } from '../logging/logger';
@@ -61,7 +62,11 @@ const round = (ms: number) => Math.round(ms * 10) / 10;
 export function createMcpServer(deps: McpDeps): Server {
   const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, () => deps.catalog.listResult);
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  // Server.setRequestHandler wraps tools/call to parse the request twice more and to push every
+  // result through zod's CallToolResultSchema, copying it. Our results come from one builder
+  // (tools/result.ts) and are valid by construction, so the handler is registered the way every
+  // other method is (Protocol's: one parse of the request). It is the hottest path of the server.
+  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, async (request: CallToolRequest, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => {
     const caller = callerFrom(extra.authInfo) ?? deps.defaultCaller;
     if (!caller) throw new Error('tools/call without a caller: the HTTP layer must authenticate first');
     const name = request.params.name;

@@ -3,7 +3,7 @@
 // DELETE) or the JSON body (POST, PUT, PATCH). `list` tools return items with pagination.
 import type { Static, TObject } from '@sinclair/typebox';
 import type { ForgeClient, HttpMethod } from '../forge/client';
-import { fillPath, type QueryValue } from '../forge/encode';
+import { fillPath, pathParameters, type QueryValue } from '../forge/encode';
 import { defineTool, type ToolContext, type ToolDefinition } from './define';
 
 export interface RestSpec {
@@ -17,14 +17,12 @@ export interface RestSpec {
   empty?: (args: Record<string, unknown>) => unknown;
 }
 
-const PLACEHOLDER = /\{(\w+)\}/g;
-
 /** The arguments that are not part of the path, under the forge's names. */
 export function restParams(spec: RestSpec, args: Record<string, unknown>): Record<string, unknown> {
-  const inPath = new Set([...spec.path.matchAll(PLACEHOLDER)].map((m) => m[1]));
+  const inPath = pathParameters(spec.path);
   const params: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(args)) {
-    if (inPath.has(name) || value === undefined) continue;
+    if (inPath.includes(name) || value === undefined) continue;
     params[spec.rename?.[name] ?? name] = value;
   }
   return params;
