@@ -10,8 +10,19 @@ const tooLarge = (limit: number): BodyResult => ({
   response: rpcError(413, `Payload Too Large: request body exceeds ${limit} bytes`),
 });
 
-async function readBounded(request: Request, limit: number): Promise<Uint8Array | undefined> {
-  if (!request.body) return new Uint8Array();
+/**
+ * The body as text, or undefined when it is larger than `limit` bytes. A declared length over the
+ * limit is refused unread; a streamed body is cut off as soon as it passes the limit.
+ */
+export async function readBoundedText(request: Request, limit: number): Promise<string | undefined> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null) {
+    if (Number(declared) > limit) return undefined;
+    // Known and within the limit (Bun.serve enforces the declared length on the wire): read at once.
+    const text = await request.text();
+    return text.length > limit ? undefined : text;
+  }
+  if (!request.body) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -25,31 +36,12 @@ async function readBounded(request: Request, limit: number): Promise<Uint8Array 
     }
     chunks.push(value);
   }
-  if (chunks.length === 1) return chunks[0];
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return all;
+  return Buffer.concat(chunks).toString('utf8');
 }
 
-const decoder = new TextDecoder();
-
 export async function readJsonBody(request: Request, limit: number): Promise<BodyResult> {
-  const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > limit) return tooLarge(limit);
-  let text: string;
-  if (declared !== null) {
-    // The length is known and within the limit (Bun.serve enforces it on the wire): read at once.
-    text = await request.text();
-    if (text.length > limit) return tooLarge(limit);
-  } else {
-    const bytes = await readBounded(request, limit);
-    if (!bytes) return tooLarge(limit);
-    text = decoder.decode(bytes);
-  }
+  const text = await readBoundedText(request, limit);
+  if (text === undefined) return tooLarge(limit);
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {

@@ -1,6 +1,7 @@
 // Small HTTP pieces shared by the OAuth endpoints: RFC 6749 error bodies (DECISIONS D22), plain
 // HTML pages for the browser legs, redirects, bounded body reading, cookies and CORS for the
 // endpoints browser-based clients call directly.
+import { readBoundedText } from '../http/body';
 
 /** Bodies of /register, /token and the consent form are small; anything larger is refused. */
 export const MAX_OAUTH_BODY_BYTES = 64 * 1024;
@@ -60,24 +61,8 @@ export function redirect(location: string, headers: Headers = new Headers()): Re
 }
 
 /** The body as text, or undefined when it is larger than `limit` bytes. */
-export async function readBodyText(request: Request, limit = MAX_OAUTH_BODY_BYTES): Promise<string | undefined> {
-  const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > limit) return undefined;
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+export function readBodyText(request: Request, limit = MAX_OAUTH_BODY_BYTES): Promise<string | undefined> {
+  return readBoundedText(request, limit);
 }
 
 export type ParamsResult = { ok: true; params: Record<string, string> } | { ok: false; response: Response };
