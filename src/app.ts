@@ -121,7 +121,8 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
       maxSessions: config.MAX_SESSIONS,
       maxRequestsPerMinute: config.MAX_REQUESTS_PER_MINUTE,
       sessionTimeoutSeconds: config.SESSION_TIMEOUT_SECONDS,
-      remoteAuthEnabled: config.REMOTE_AUTHORIZATION,
+      // Callers bring their own credentials: header tokens, or OAuth bearer tokens.
+      remoteAuthEnabled: config.REMOTE_AUTHORIZATION || config.FORGE_MCP_OAUTH,
     },
   );
   const download = createDownloadHandler({

@@ -49,7 +49,12 @@ async function serveHttp(config: Config, options: AppOptions & { logger: Logger 
       }
     },
   });
-  logger.info('listening', { url: `http://${config.HOST}:${server.port}`, tools: forgeApp.catalog.tools.length, remote_authorization: config.REMOTE_AUTHORIZATION });
+  logger.info('listening', {
+    url: `http://${config.HOST}:${server.port}`,
+    tools: forgeApp.catalog.tools.length,
+    auth: config.FORGE_MCP_OAUTH ? 'oauth' : config.REMOTE_AUTHORIZATION ? 'remote' : 'static-token',
+    stateless: config.OAUTH_STATELESS_MODE,
+  });
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;

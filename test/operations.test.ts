@@ -74,6 +74,11 @@ describe('/metrics.json', () => {
   });
 });
 
+test('OAuth mode counts as callers bringing their own credentials', async () => {
+  const app = makeApp({ REMOTE_AUTHORIZATION: 'false', FORGE_MCP_OAUTH: 'true', MCP_SERVER_URL: 'http://localhost:3002', FORGE_OAUTH_CLIENT_ID: 'forge-app-id' });
+  expect((await json(app)).config.remoteAuthEnabled).toBe(true);
+});
+
 describe('/metrics (Prometheus text)', () => {
   test('HELP and TYPE for every metric, forge_mcp_ prefix, counters end in _total, histograms by status class', async () => {
     const app = makeApp();
