@@ -132,6 +132,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     logger,
     maxBytes: config.DOWNLOAD_MAX_BYTES,
     limiter: stateless ? undefined : new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now),
+    onRateLimited: () => metrics.rejectedByRateLimit++,
   });
   const configuredBase = config.MCP_SERVER_URL?.replace(/\/+$/, '');
   // The socket address travels beside the request: Elysia hands handlers the same Request object.
@@ -157,7 +158,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
         const limit = ipLimiter?.hit(clientIp(request, socketIps.get(request), config.MCP_TRUST_PROXY));
         if (limit && !limit.allowed) {
           metrics.rejectedByRateLimit++;
-          logger.warn('rate_limited', { scope: 'ip' });
+          if (limit.firstRefusal) logger.warn('rate_limited', { scope: 'ip', retry_after: limit.retryAfter });
           return withCors(rateLimited(limit.retryAfter), origin);
         }
         metrics.requestsProcessed++;

@@ -120,6 +120,17 @@ describe('rate limits', () => {
     expect((await json(app)).rejectedByRateLimit).toBe(1);
   });
 
+  test('a refused client is logged once per window, not once per refused request', () => {
+    let now = 0;
+    const limiter = new FixedWindowLimiter(1, () => now);
+    expect(limiter.hit('a').allowed).toBe(true);
+    expect(limiter.hit('a')).toMatchObject({ allowed: false, firstRefusal: true });
+    expect(limiter.hit('a')).toMatchObject({ allowed: false });
+    expect(limiter.hit('a').firstRefusal).toBeUndefined();
+    now += 60_000;
+    expect(limiter.hit('a').allowed).toBe(true);
+  });
+
   test('X-Forwarded-For is used only with MCP_TRUST_PROXY=true, first hop', async () => {
     const post = (app: ForgeApp, xff: string) =>
       app.handle(new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': TOKENS.maintainer, 'X-Forwarded-For': xff }, body: JSON.stringify(INITIALIZE) }), '127.0.0.1');

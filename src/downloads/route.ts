@@ -24,6 +24,8 @@ export interface DownloadDeps {
   maxBytes: number;
   /** Per-credential limit; absent in stateless mode. */
   limiter?: FixedWindowLimiter;
+  /** Called for each request refused by the limiter (metrics). */
+  onRateLimited?: () => void;
 }
 
 const SECRET = /^[0-9a-f]{32}$/i;
@@ -86,7 +88,11 @@ export function createDownloadHandler(deps: DownloadDeps): (request: Request) =>
     }
 
     const limit = deps.limiter?.hit(createHash('sha256').update(credential.token).digest('base64url'));
-    if (limit && !limit.allowed) return problem(429, 'rate_limited', 'Rate limit exceeded', { 'Retry-After': String(limit.retryAfter) });
+    if (limit && !limit.allowed) {
+      deps.onRateLimited?.();
+      if (limit.firstRefusal) deps.logger.warn('rate_limited', { scope: 'download', retry_after: limit.retryAfter });
+      return problem(429, 'rate_limited', 'Rate limit exceeded', { 'Retry-After': String(limit.retryAfter) });
+    }
 
     const lease = deps.pool.lease(apiUrl);
     if (!lease) return problem(503, 'upstream', 'Server capacity reached');

@@ -98,7 +98,7 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (request: Reque
     const limit = deps.sessionLimiter?.hit(sessionId);
     if (limit && !limit.allowed) {
       metrics.rejectedByRateLimit++;
-      logger.warn('rate_limited', { scope: 'session', session: session.caller.sessionTag });
+      if (limit.firstRefusal) logger.warn('rate_limited', { scope: 'session', session: session.caller.sessionTag, retry_after: limit.retryAfter });
       return rateLimited(limit.retryAfter);
     }
     return session;

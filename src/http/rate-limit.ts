@@ -8,6 +8,8 @@ export interface RateDecision {
   allowed: boolean;
   /** Seconds until the window ends (for Retry-After). */
   retryAfter: number;
+  /** The first refusal of this key in this window: log once, not once per refused request. */
+  firstRefusal?: boolean;
 }
 
 export class FixedWindowLimiter {
@@ -38,7 +40,11 @@ export class FixedWindowLimiter {
       if (this.counts.size < this.maxKeys) this.counts.set(key, 1);
       return { allowed: true, retryAfter };
     }
-    if (count >= this.limit) return { allowed: false, retryAfter };
+    if (count >= this.limit) {
+      if (count > this.limit) return { allowed: false, retryAfter };
+      this.counts.set(key, count + 1);
+      return { allowed: false, retryAfter, firstRefusal: true };
+    }
     this.counts.set(key, count + 1);
     return { allowed: true, retryAfter };
   }

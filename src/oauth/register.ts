@@ -23,7 +23,7 @@ export function registerHandler(deps: RegisterDeps): (request: Request) => Promi
   return async (request) => {
     const limit = deps.limiter?.hit(deps.ipOf(request));
     if (limit && !limit.allowed) {
-      deps.logger.warn('rate_limited', { scope: 'register' });
+      if (limit.firstRefusal) deps.logger.warn('rate_limited', { scope: 'register', retry_after: limit.retryAfter });
       return oauthError(429, 'temporarily_unavailable', 'Rate limit exceeded', { 'Retry-After': String(limit.retryAfter) });
     }
     const text = await readBodyText(request);
