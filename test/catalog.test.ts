@@ -126,6 +126,13 @@ describe('tools/call protocol errors', () => {
     await session.close();
   });
 
+  test('a missing required parameter says so, even when the parameter has a format hint', async () => {
+    const session = await connect(app({}), { 'Private-Token': TOKEN });
+    const result = await session.call('get_issue', { project_id: '1' });
+    expect((result.structuredContent as { error: { message: string } }).error.message).toBe('issue_iid: is required');
+    await session.close();
+  });
+
   test('numbers are accepted where a string id is expected', async () => {
     const session = await connect(app({}), { 'Private-Token': TOKEN });
     // The forge is unreachable here: getting past validation shows up as an upstream error.

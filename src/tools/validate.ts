@@ -17,9 +17,9 @@ function parameterOf(error: ValueError): string {
 }
 
 function explain(error: ValueError): string {
+  if (error.message === 'Expected required property') return 'is required';
   const hint = (error.schema as { hint?: string }).hint;
   if (hint) return hint;
-  if (error.message === 'Expected required property') return 'is required';
   if (error.message === 'Unexpected property') return 'is not a parameter of this tool';
   if (error.schema.enum || error.schema.anyOf) {
     const values = (error.schema.anyOf ?? []).map((s: { const?: unknown }) => s.const).filter((v: unknown) => v !== undefined);
