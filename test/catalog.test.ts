@@ -36,6 +36,10 @@ describe('tools/list', () => {
     expect(JSON.stringify({ tools: ALL_TOOLS.map(toolListing) }).length).toBeLessThanOrEqual(32 * 1024);
   });
 
+  test('every tool refuses parameters it does not know (closed input schemas, checked server-side)', () => {
+    for (const tool of ALL_TOOLS) expect([tool.name, tool.input.additionalProperties]).toEqual([tool.name, false]);
+  });
+
   test('tool names are unique and fit the MCP name rules', () => {
     const all = ALL_TOOLS.map((t) => t.name);
     expect(new Set(all).size).toBe(all.length);
