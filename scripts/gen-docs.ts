@@ -2,6 +2,7 @@
 // docs/tools.md and the marked regions of README.md. `bun run docs` writes them;
 // test/docs.test.ts fails when a committed copy differs from what this produces.
 import { settingsMarkdown } from '../src/config/docs';
+import { INSTRUCTIONS } from '../src/mcp/server';
 import { ALL_TOOLS } from '../src/tools/catalog';
 import { toolReferenceMarkdown, toolsMarkdown } from '../src/tools/docs';
 
@@ -12,7 +13,8 @@ export function configurationDoc(): string {
 }
 
 export function toolsDoc(): string {
-  return `# Tools\n\n${NOTE}\n\n${toolsMarkdown(ALL_TOOLS)}\n\n## Reference\n\n${toolReferenceMarkdown(ALL_TOOLS)}\n`;
+  const conventions = `## Conventions\n\nSent to every client once, as the server's \`instructions\` at initialize; tool and parameter descriptions state only what differs.\n\n\`\`\`text\n${INSTRUCTIONS}\n\`\`\``;
+  return `# Tools\n\n${NOTE}\n\n${conventions}\n\n## Tools by group\n\n${toolsMarkdown(ALL_TOOLS)}\n\n## Reference\n\n${toolReferenceMarkdown(ALL_TOOLS)}\n`;
 }
 
 /** Replaces the text between `<!-- NAME:start -->` and `<!-- NAME:end -->`. */

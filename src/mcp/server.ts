@@ -16,7 +16,7 @@ export const SERVER_INFO = { name: 'forge-tool-server', version: '0.1.0' };
 
 // Sent once at initialize: the conventions every tool shares, so tools/list (read on every
 // connection) carries only what is particular to each tool.
-const INSTRUCTIONS = [
+export const INSTRUCTIONS = [
   "Tools act on a GitLab forge with the caller's own token; the forge enforces the caller's role. Conventions (tool descriptions state only exceptions):",
   '- project_id, group_id, target_project_id: a numeric id or a full path such as group/sub/project. Branch names, refs and file paths containing / are given as they are.',
   '- issue_iid, noteable_iid, target_issue_iid, iids: the number within the project or group (#12 for an issue, !12 for a merge request). ' +
