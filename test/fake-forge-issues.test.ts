@@ -1,6 +1,7 @@
 // The fake forge's issue endpoints answer with GitLab's status codes and bodies (gitlab-api.md
 // sections 0, 6, 7): what the tool tests cannot see through the MCP client.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { forgeApi } from './support/forge-api';
 import { ACCESS, ISSUE_SEED, SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
 
 let forge: FakeForge;
@@ -8,13 +9,7 @@ beforeAll(async () => { forge = await startFakeForge(); });
 afterAll(async () => { await forge.stop(); });
 beforeEach(() => forge.reset());
 
-async function api(path: string, o: { method?: string; json?: unknown; token?: string } = {}) {
-  const headers = new Headers({ 'PRIVATE-TOKEN': o.token ?? TOKENS.maintainer });
-  if (o.json !== undefined) headers.set('content-type', 'application/json');
-  const res = await fetch(forge.apiUrl + path, { method: o.method ?? (o.json !== undefined ? 'POST' : 'GET'), headers, body: o.json === undefined ? undefined : JSON.stringify(o.json) });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-}
+const api = (path: string, o?: Parameters<typeof forgeApi>[2]) => forgeApi(forge, path, o);
 const I = `/projects/${SEED.projectPathEncoded}/issues`;
 
 describe('issues', () => {

@@ -1,6 +1,7 @@
 // The fake forge's milestone endpoints where the tools never go: parameter errors GitLab's Grape
 // layer raises, which the tools' own validation prevents.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { forgeApi } from './support/forge-api';
 import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
 
 let forge: FakeForge;
@@ -8,12 +9,10 @@ beforeAll(async () => { forge = await startFakeForge(); });
 afterAll(async () => { await forge.stop(); });
 beforeEach(() => forge.reset());
 
-async function api(path: string, o: { method?: string; json?: unknown; token?: string } = {}) {
-  const headers = new Headers({ 'PRIVATE-TOKEN': o.token ?? TOKENS.maintainer });
-  if (o.json !== undefined) headers.set('content-type', 'application/json');
-  const res = await fetch(forge.apiUrl + path, { method: o.method ?? (o.json ? 'POST' : 'GET'), headers, body: o.json ? JSON.stringify(o.json) : undefined });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+/** Status and body only: these tests compare the whole answer. */
+async function api(path: string, o?: Parameters<typeof forgeApi>[2]) {
+  const { status, body } = await forgeApi(forge, path, o);
+  return { status, body };
 }
 const M = `/projects/${SEED.projectPathEncoded}/milestones`;
 

@@ -3,7 +3,7 @@
 // credentials; a session id alone is not a credential, except sealed in stateless mode.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
-import { registerForgeApp, serveOAuth, type ServedOAuth } from './support/fake-oauth-harness';
+import { serveOAuth, type ServedOAuth, resetForge, stopAll } from './support/fake-oauth-harness';
 import { codeGrant, redeem, signIn } from './support/fake-oauth-steps';
 import { INITIALIZE } from './support/mcp-client';
 
@@ -20,14 +20,9 @@ beforeAll(async () => {
 });
 beforeEach(() => {
   clock = 0;
-  forge.reset();
-  registerForgeApp(forge, served.url);
-  registerForgeApp(forge, stateless.url);
+  resetForge(forge, served, stateless);
 });
-afterAll(async () => {
-  await Promise.all([served.stop(), stateless.stop()]);
-  await forge.stop();
-});
+afterAll(() => stopAll(forge, served, stateless));
 
 async function forgeToken(base = served.url): Promise<string> {
   const s = await signIn(base);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import { createHash } from 'node:crypto';
 import { startFakeForge, type FakeForge } from './support/fake-forge';
 import { TinyBrowser, parseConsentForm } from './support/fake-oauth-client';
-import { FORGE_APP_ID, FORGE_APP_SECRET, registerForgeApp, serveOAuth, type ServedOAuth } from './support/fake-oauth-harness';
+import { FORGE_APP_ID, FORGE_APP_SECRET, registerForgeApp, serveOAuth, type ServedOAuth, resetForge, stopAll } from './support/fake-oauth-harness';
 import { REDIRECT, authorizeUrl, pkce, registerClient, signIn } from './support/fake-oauth-steps';
 
 let forge: FakeForge;
@@ -23,14 +23,9 @@ beforeAll(async () => {
 });
 beforeEach(() => {
   clock = 0;
-  forge.reset();
-  registerForgeApp(forge, served.url);
-  registerForgeApp(forge, stateless.url);
+  resetForge(forge, served, stateless);
 });
-afterAll(async () => {
-  await Promise.all([served.stop(), stateless.stop(), confidential.stop()]);
-  await forge.stop();
-});
+afterAll(() => stopAll(forge, served, stateless, confidential));
 
 /** Runs a sign-in up to the forge's redirect back to /callback, which is returned unfollowed. */
 async function upToCallback(base: string): Promise<{ browser: TinyBrowser; callback: string; forgeChallenge: string }> {

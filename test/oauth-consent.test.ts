@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { startFakeForge, type FakeForge } from './support/fake-forge';
 import { TinyBrowser, parseConsentForm, type ConsentForm } from './support/fake-oauth-client';
-import { registerForgeApp, serveOAuth, type ServedOAuth } from './support/fake-oauth-harness';
+import { serveOAuth, type ServedOAuth, resetForge, stopAll } from './support/fake-oauth-harness';
 import { REDIRECT, authorizeUrl, pkce, registerClient } from './support/fake-oauth-steps';
 
 let forge: FakeForge;
@@ -20,14 +20,10 @@ beforeAll(async () => {
 });
 beforeEach(() => {
   clock = 0;
-  forge.reset();
-  for (const s of [served, replicas]) registerForgeApp(forge, s.url);
+  resetForge(forge, served, replicas);
   replicas.route = () => 0;
 });
-afterAll(async () => {
-  await Promise.all([served.stop(), replicas.stop()]);
-  await forge.stop();
-});
+afterAll(() => stopAll(forge, served, replicas));
 
 /** A browser showing the consent page of a fresh client. */
 async function consentShown(base = served.url, state = 'st-c'): Promise<{ browser: TinyBrowser; form: ConsentForm }> {

@@ -9,7 +9,7 @@ import { tokenHandler } from '../src/oauth/token';
 import { MemoryVault } from '../src/oauth/vault';
 import { startFakeForge, type FakeForge } from './support/fake-forge';
 import { ACCESS_TOKEN_LIFETIME } from './support/fake-oauth';
-import { FORGE_APP_ID, registerForgeApp, serveOAuth, type ServedOAuth } from './support/fake-oauth-harness';
+import { FORGE_APP_ID, serveOAuth, type ServedOAuth, resetForge, stopAll } from './support/fake-oauth-harness';
 import { REDIRECT, codeGrant, pkce, redeem, registerClient, signIn } from './support/fake-oauth-steps';
 
 let forge: FakeForge;
@@ -25,15 +25,10 @@ beforeAll(async () => {
 });
 beforeEach(() => {
   clock = 0;
-  forge.reset();
-  registerForgeApp(forge, served.url);
-  registerForgeApp(forge, replicas.url);
+  resetForge(forge, served, replicas);
   replicas.route = () => 0;
 });
-afterAll(async () => {
-  await Promise.all([served.stop(), replicas.stop()]);
-  await forge.stop();
-});
+afterAll(() => stopAll(forge, served, replicas));
 
 interface TokenBody {
   access_token: string;

@@ -79,3 +79,15 @@ export async function serveOAuth(forge: FakeForge, options: ServeOptions = {}): 
   };
   return served;
 }
+
+/** Before each test: a fresh forge with this server's application registered for each served address. */
+export function resetForge(forge: FakeForge, ...servers: ServedOAuth[]): void {
+  forge.reset();
+  for (const s of servers) registerForgeApp(forge, s.url);
+}
+
+/** After all tests: every served app, then the forge. */
+export async function stopAll(forge: FakeForge, ...servers: ServedOAuth[]): Promise<void> {
+  await Promise.all(servers.map((s) => s.stop()));
+  await forge.stop();
+}
