@@ -88,7 +88,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   // OAuth mode (FORGE_MCP_OAUTH): its routes and bearer-checking caller resolver come from src/oauth
   // and are wired here and at the routes below.
   const oauth = config.FORGE_MCP_OAUTH
-    ? createOAuth(config, { pool, logger, sealer: options.sealer, now, ipOf: (request) => clientIp(request, socketIps.get(request), config.MCP_TRUST_PROXY) })
+    ? createOAuth(config, { pool, logger, sealer: options.sealer, now, ipOf: (request) => clientIp(request, socketIps.get(request), config.trustedProxies) })
     : undefined;
   const callers = oauth ? oauth.callers : config.REMOTE_AUTHORIZATION || !fixedCaller ? remoteCallers(config.forgeApiUrls[0]) : staticCaller(fixedCaller);
   const sessions = new MemorySessionStore(config.SESSION_TIMEOUT_SECONDS * 1000, now, (session) => {
@@ -155,7 +155,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
           return rpcError(403, MESSAGES.forbiddenOrigin);
         }
         if (request.method === 'OPTIONS') return preflight(origin);
-        const limit = ipLimiter?.hit(clientIp(request, socketIps.get(request), config.MCP_TRUST_PROXY));
+        const limit = ipLimiter?.hit(clientIp(request, socketIps.get(request), config.trustedProxies));
         if (limit && !limit.allowed) {
           metrics.rejectedByRateLimit++;
           if (limit.firstRefusal) logger.warn('rate_limited', { scope: 'ip', retry_after: limit.retryAfter });

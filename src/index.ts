@@ -27,13 +27,28 @@ function readCaCert(config: Config): string | undefined {
   }
 }
 
+/** Runs Bun.serve; a port in use or an address that cannot be bound is a refusal naming the setting (D2). */
+function listen<T>(start: () => T, config: Config): T {
+  try {
+    return start();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') refuse(`PORT: ${config.PORT} is already in use on ${config.HOST}`);
+    if (code === 'EACCES') refuse(`PORT: not allowed to listen on ${config.PORT} (ports below 1024 need privileges)`);
+    if (code === 'EADDRNOTAVAIL' || code === 'EINVAL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+      refuse(`HOST: cannot listen on "${config.HOST}" (${code === 'EADDRNOTAVAIL' ? 'not an address of this machine' : 'not a valid address or resolvable name'})`);
+    }
+    throw error;
+  }
+}
+
 async function serveHttp(config: Config, options: AppOptions & { logger: Logger }): Promise<void> {
   const forgeApp = createApp(config, options);
   const { logger } = options;
   // Requests being answered, so shutdown can let them finish (SSE streams are not counted: a
   // notification stream stays open for the session's life and simply ends).
   let inFlight = 0;
-  const server = Bun.serve({
+  const server = listen(() => Bun.serve({
     hostname: config.HOST,
     port: config.PORT,
     // Bun refuses larger bodies itself; /mcp applies the exact limit while streaming.
@@ -48,7 +63,7 @@ async function serveHttp(config: Config, options: AppOptions & { logger: Logger 
         inFlight--;
       }
     },
-  });
+  }), config);
   logger.info('listening', {
     url: `http://${config.HOST}:${server.port}`,
     tools: forgeApp.catalog.tools.length,
@@ -108,6 +123,7 @@ async function main(): Promise<void> {
   const caCert = readCaCert(config);
   const logger = createLogger(config.LOG_LEVEL);
   const sealer = await sealerFromConfig(config);
+  for (const warning of config.warnings) logger.warn('setting_ignored', { warning });
   if (!config.RUNTIME_TLS_REJECT_UNAUTHORIZED) {
     logger.warn('tls_verification_disabled', { setting: 'RUNTIME_TLS_REJECT_UNAUTHORIZED', note: 'forge certificates are not verified' });
   }

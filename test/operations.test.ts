@@ -2,6 +2,7 @@
 // event happens, per-IP and per-session rate limits with Retry-After, and a bounded limiter.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createApp, type ForgeApp } from '../src/app';
+import { clientIp } from '../src/http/client-ip';
 import { FixedWindowLimiter } from '../src/http/rate-limit';
 import { testConfig } from './support/config';
 import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
@@ -131,16 +132,37 @@ describe('rate limits', () => {
     expect(limiter.hit('a').allowed).toBe(true);
   });
 
-  test('X-Forwarded-For is used only with MCP_TRUST_PROXY=true, first hop', async () => {
+  test('MCP_TRUST_PROXY=true: the entry the one proxy appended counts, whatever the client wrote to its left', async () => {
     const post = (app: ForgeApp, xff: string) =>
       app.handle(new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': TOKENS.maintainer, 'X-Forwarded-For': xff }, body: JSON.stringify(INITIALIZE) }), '127.0.0.1');
     const trusting = makeApp({ MAX_REQUESTS_PER_MINUTE: '1', MCP_TRUST_PROXY: 'true' });
-    expect((await post(trusting, '203.0.113.1, 10.0.0.1')).status).toBe(200);
-    expect((await post(trusting, '203.0.113.2, 10.0.0.1')).status).toBe(200);
-    expect((await post(trusting, '203.0.113.1')).status).toBe(429);
+    expect((await post(trusting, '203.0.113.1')).status).toBe(200);
+    // The client forges a fresh leftmost entry each time; the proxy (nginx, ALB, Envoy) appends the real one.
+    expect((await post(trusting, '198.51.100.7, 203.0.113.1')).status).toBe(429);
+    expect((await post(trusting, '198.51.100.8, 203.0.113.1')).status).toBe(429);
+    expect((await post(trusting, '203.0.113.2')).status).toBe(200);
     const ignoring = makeApp({ MAX_REQUESTS_PER_MINUTE: '1' });
     expect((await post(ignoring, '203.0.113.1')).status).toBe(200);
     expect((await post(ignoring, '203.0.113.2')).status).toBe(429);
+  });
+
+  test('MCP_TRUST_PROXY=2: the second entry from the right; fewer entries than proxies count as the socket address', () => {
+    const request = (xff?: string) => new Request('http://localhost/mcp', { headers: xff === undefined ? {} : { 'X-Forwarded-For': xff } });
+    expect(clientIp(request('1.1.1.1, 2.2.2.2, 3.3.3.3'), '10.0.0.9', 2)).toBe('2.2.2.2');
+    expect(clientIp(request('2.2.2.2 ,3.3.3.3'), '10.0.0.9', 2)).toBe('2.2.2.2');
+    expect(clientIp(request('3.3.3.3'), '10.0.0.9', 2)).toBe('10.0.0.9');
+    expect(clientIp(request(''), '10.0.0.9', 1)).toBe('10.0.0.9');
+    expect(clientIp(request(' , '), '10.0.0.9', 1)).toBe('10.0.0.9');
+    expect(clientIp(request('1.1.1.1'), '10.0.0.9', 0)).toBe('10.0.0.9');
+    expect(clientIp(request(), undefined, 1)).toBe('unknown');
+  });
+
+  test('MCP_TRUST_PROXY takes true, false or a number of proxies', () => {
+    expect(testConfig('https://gitlab.example.com', { MCP_TRUST_PROXY: 'true' }).trustedProxies).toBe(1);
+    expect(testConfig('https://gitlab.example.com', { MCP_TRUST_PROXY: 'false' }).trustedProxies).toBe(0);
+    expect(testConfig('https://gitlab.example.com', { MCP_TRUST_PROXY: '3' }).trustedProxies).toBe(3);
+    expect(testConfig('https://gitlab.example.com').trustedProxies).toBe(0);
+    for (const bad of ['yes', '-1', '100', '1.5']) expect(() => testConfig('https://gitlab.example.com', { MCP_TRUST_PROXY: bad })).toThrow(/MCP_TRUST_PROXY: must be true, false or a number/);
   });
 
   test('per session: one session cannot exceed the limit even from many addresses', async () => {

@@ -19,6 +19,10 @@ export interface Config extends Readonly<Settings> {
   readonly toolGroups: ReadonlySet<ToolGroup>;
   /** Inactivity timeout of sealed session ids, in seconds. */
   readonly statelessSessionTtlSeconds: number;
+  /** Proxies in front of the server (MCP_TRUST_PROXY): 0 means the socket address is the client. */
+  readonly trustedProxies: number;
+  /** Settings given but without effect in this mode, for the start-up log (D2: never silently ignored). */
+  readonly warnings: readonly string[];
 }
 
 const FLAG_TO_SETTING = new Map(SETTING_NAMES.map((name) => [flagName(name), name]));
@@ -94,6 +98,7 @@ function describeProblem(schema: TSchema, value: unknown, shown: string): string
   if (schema.type === 'integer') return `must be between ${schema.minimum} and ${schema.maximum} (got ${shown})`;
   if (schema.anyOf) return `must be one of ${schema.anyOf.map((s: TSchema) => s.const).join(', ')} (got "${shown}")`;
   if (schema.format === 'url') return `must be an http(s) URL (got "${shown}")`;
+  if (schema.hint) return `${schema.hint} (got "${shown}")`;
   if (schema.minLength) return 'must not be empty';
   return `invalid value "${shown}"`;
 }
@@ -118,6 +123,15 @@ function requireSetting(s: Settings, name: SettingName, because: string): void {
 /** Combinations that cannot work stop start-up (D2). */
 function checkCrossRules(s: Settings): void {
   if (s.REMOTE_AUTHORIZATION) requireSetting(s, 'STREAMABLE_HTTP', 'when REMOTE_AUTHORIZATION=true');
+  if (s.MCP_SERVER_URL !== undefined && /\/mcp\/*$/i.test(new URL(s.MCP_SERVER_URL).pathname)) {
+    throw new ConfigError('MCP_SERVER_URL', `is the server's base URL: drop the trailing /mcp (got "${s.MCP_SERVER_URL}")`);
+  }
+  if (s.OAUTH_STATELESS_SECRET_PREVIOUS !== undefined && s.OAUTH_STATELESS_SECRET === undefined) {
+    throw new ConfigError('OAUTH_STATELESS_SECRET_PREVIOUS', 'needs OAUTH_STATELESS_SECRET (the previous secret only reads values the current one replaced)');
+  }
+  if (s.FORGE_OAUTH_CLIENT_SECRET !== undefined && s.FORGE_OAUTH_CLIENT_ID === undefined) {
+    throw new ConfigError('FORGE_OAUTH_CLIENT_SECRET', 'needs FORGE_OAUTH_CLIENT_ID');
+  }
   if (s.FORGE_MCP_OAUTH) {
     requireSetting(s, 'STREAMABLE_HTTP', 'when FORGE_MCP_OAUTH=true');
     requireSetting(s, 'MCP_SERVER_URL', 'when FORGE_MCP_OAUTH=true');
@@ -145,6 +159,31 @@ function checkCrossRules(s: Settings): void {
       throw new ConfigError('FORGE_TOOLSETS', `unknown tool group "${group}" (known: ${TOOL_GROUPS.join(', ')}, all)`);
     }
   }
+}
+
+/** Settings that were given but do nothing in the chosen mode: said at start-up, not silently dropped. */
+function ignoredSettings(s: Settings): string[] {
+  const warnings: string[] = [];
+  const callersBringTokens = s.STREAMABLE_HTTP && (s.REMOTE_AUTHORIZATION || s.FORGE_MCP_OAUTH);
+  if (s.FORGE_PERSONAL_ACCESS_TOKEN !== undefined && callersBringTokens) {
+    warnings.push('FORGE_PERSONAL_ACCESS_TOKEN is ignored: with REMOTE_AUTHORIZATION or FORGE_MCP_OAUTH every caller brings its own credential');
+  }
+  if (s.FORGE_ALLOWED_HOSTS !== undefined && !s.ENABLE_DYNAMIC_API_URL) {
+    warnings.push('FORGE_ALLOWED_HOSTS is ignored without ENABLE_DYNAMIC_API_URL=true');
+  }
+  if (!s.FORGE_MCP_OAUTH && (s.FORGE_OAUTH_CLIENT_ID !== undefined || s.FORGE_OAUTH_CLIENT_SECRET !== undefined)) {
+    warnings.push('FORGE_OAUTH_CLIENT_ID and FORGE_OAUTH_CLIENT_SECRET are ignored without FORGE_MCP_OAUTH=true');
+  }
+  if (s.OAUTH_STATELESS_SECRET !== undefined && !s.OAUTH_STATELESS_MODE && !s.FORGE_MCP_OAUTH) {
+    warnings.push('OAUTH_STATELESS_SECRET is ignored without OAUTH_STATELESS_MODE=true or FORGE_MCP_OAUTH=true');
+  }
+  return warnings;
+}
+
+function trustedProxiesOf(value: string): number {
+  if (value === 'true') return 1;
+  if (value === 'false') return 0;
+  return Number(value);
 }
 
 function toolGroupsOf(s: Settings): Set<ToolGroup> {
@@ -178,5 +217,7 @@ export function loadConfig(env: Record<string, string | undefined>, argv: readon
     forgeApiUrls: Object.freeze(forgeApiUrls),
     toolGroups: toolGroupsOf(s),
     statelessSessionTtlSeconds: s.OAUTH_STATELESS_SESSION_TTL_SECONDS ?? s.SESSION_TIMEOUT_SECONDS,
+    trustedProxies: trustedProxiesOf(s.MCP_TRUST_PROXY),
+    warnings: Object.freeze(ignoredSettings(s)),
   });
 }

@@ -35,7 +35,12 @@ export const ConfigSchema = Type.Object({
   MAX_REQUEST_BODY_BYTES: int(4 * 1024 * 1024, 1024, 64 * 1024 * 1024, 'Largest accepted /mcp request body in bytes; larger bodies get 413.'),
   MCP_SERVER_URL: optStr('Public base URL of this server (OAuth issuer; its host is an allowed Origin).', { format: 'url' }),
   MCP_ALLOWED_ORIGINS: list(undefined, 'Extra allowed Origin hosts or origins for browser clients (comma-separated).'),
-  MCP_TRUST_PROXY: bool(false, 'Take the client IP from the first X-Forwarded-For hop (behind a reverse proxy).'),
+  MCP_TRUST_PROXY: Type.String({
+    default: 'false',
+    pattern: '^(true|false|[0-9]{1,2})$',
+    hint: 'must be true, false or a number of proxies from 0 to 99',
+    description: 'Reverse proxies in front of the server: false (use the socket address), true (one) or a number N; the client IP is the Nth X-Forwarded-For entry counted from the right.',
+  }),
   LOG_LEVEL: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)), { default: 'info', description: 'Lowest level of the JSON log lines written to stderr.' }),
 
   // Authorization and sessions
@@ -48,6 +53,8 @@ export const ConfigSchema = Type.Object({
   // Forge
   FORGE_API_URL: list(['https://gitlab.com/api/v4'], 'Forge REST API URL(s), comma-separated; the first is the default. A base URL gets /api/v4 appended.'),
   FORGE_REQUEST_TIMEOUT_MS: int(30000, 100, 600000, 'Timeout of one upstream request in milliseconds (retries included).'),
+  FORGE_TOOL_TIMEOUT_MS: int(120000, 100, 3600000, 'Budget of one whole tool call in milliseconds (every upstream request, retry and page included); past it the call fails with timeout.'),
+  FORGE_MAX_RESPONSE_BYTES: int(16 * 1024 * 1024, 1024, 1024 * 1024 * 1024, 'Largest forge response body read, in bytes, declared or streamed; a larger one is abandoned and the tool fails with upstream.'),
   FORGE_TOOLSETS: list(['branches', 'issues'], 'Tool groups to expose: comma-separated ids (milestones, branches, issues) or all.'),
   USE_MILESTONE: bool(false, 'Legacy switch: adds the milestones tool group.'),
   FORGE_READ_ONLY_MODE: bool(false, 'Expose read-only tools only, and refuse write tools at call time.'),
