@@ -35,10 +35,9 @@ function listen<T>(start: () => T, config: Config): T {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') refuse(`PORT: ${config.PORT} is already in use on ${config.HOST}`);
     if (code === 'EACCES') refuse(`PORT: not allowed to listen on ${config.PORT} (ports below 1024 need privileges)`);
-    if (code === 'EADDRNOTAVAIL' || code === 'EINVAL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-      refuse(`HOST: cannot listen on "${config.HOST}" (${code === 'EADDRNOTAVAIL' ? 'not an address of this machine' : 'not a valid address or resolvable name'})`);
-    }
-    throw error;
+    // Anything else Bun.serve refuses at start is about the address it was given to bind.
+    const reason = code === 'EADDRNOTAVAIL' ? 'not an address of this machine' : 'not a valid address or resolvable name';
+    refuse(`HOST: cannot listen on "${config.HOST}" (${reason})`);
   }
 }
 

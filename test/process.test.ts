@@ -23,6 +23,12 @@ describe('start-up refusals (exit 2, one line naming the setting)', () => {
     [{ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: 'dG9vLXNob3J0' }, [], 'OAUTH_STATELESS_SECRET'],
     [{ STREAMABLE_HTTP: 'true' }, [], 'FORGE_PERSONAL_ACCESS_TOKEN'],
     [{ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', FORGE_CA_CERT_PATH: '/nonexistent/ca.pem' }, [], 'FORGE_CA_CERT_PATH'],
+    [{ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', PORT: '0', HOST: '999.1.1.1' }, [], 'HOST'],
+    [{ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', PORT: '0', HOST: '::zz' }, [], 'HOST'],
+    [{ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', MCP_SERVER_URL: 'https://mcp.example.com/mcp' }, [], 'MCP_SERVER_URL'],
+    [{ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', MCP_SERVER_URL: 'https://mcp.example.com/base/mcp/' }, [], 'MCP_SERVER_URL'],
+    [{ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', OAUTH_STATELESS_SECRET_PREVIOUS: 'a'.repeat(43) }, [], 'OAUTH_STATELESS_SECRET_PREVIOUS'],
+    [{ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', MCP_TRUST_PROXY: 'yes' }, [], 'MCP_TRUST_PROXY'],
   ])('%p %p → names %s', async (env, args, setting) => {
     const { code, stderr, stdout } = await runToExit(args as string[], env as Record<string, string>);
     expect(code).toBe(2);
@@ -30,6 +36,33 @@ describe('start-up refusals (exit 2, one line naming the setting)', () => {
     const lines = stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toStartWith(`forge-mcp: ${setting}: `);
+  });
+
+  test('a port already in use → exit 2, one line naming PORT (no stack trace)', async () => {
+    const taken = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('taken') });
+    try {
+      const { code, stderr } = await runToExit([], { STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', PORT: String(taken.port) });
+      expect(code).toBe(2);
+      expect(stderr.trim().split('\n')).toEqual([`forge-mcp: PORT: ${taken.port} is already in use on 127.0.0.1`]);
+    } finally {
+      taken.stop(true);
+    }
+  });
+
+  test('MCP_SERVER_URL must be the base URL: the message says to drop /mcp', async () => {
+    const { stderr } = await runToExit([], { STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', MCP_SERVER_URL: 'https://mcp.example.com/mcp' });
+    expect(stderr).toContain('drop the trailing /mcp');
+  });
+
+  test('a static token given with REMOTE_AUTHORIZATION=true is not silently ignored: a warning at start-up', async () => {
+    const server = await startServer({ REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: forge.apiUrl, FORGE_PERSONAL_ACCESS_TOKEN: TOKENS.maintainer });
+    try {
+      const warning = server.stderr().split('\n').filter(Boolean).map((line) => JSON.parse(line)).find((line) => line.event === 'setting_ignored');
+      expect(warning).toMatchObject({ level: 'warn', warning: expect.stringContaining('FORGE_PERSONAL_ACCESS_TOKEN is ignored') });
+      expect(server.stderr()).not.toContain(TOKENS.maintainer);
+    } finally {
+      await server.stop();
+    }
   });
 
   test('--help prints every setting and exits 0', async () => {

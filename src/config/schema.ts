@@ -30,7 +30,14 @@ export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export const ConfigSchema = Type.Object({
   // Process and HTTP
   PORT: int(3002, 0, 65535, 'TCP port of the HTTP server.'),
-  HOST: Type.String({ default: '127.0.0.1', minLength: 1, description: 'Address the HTTP server binds to (the container image sets 0.0.0.0).' }),
+  HOST: Type.String({
+    default: '127.0.0.1',
+    minLength: 1,
+    maxLength: 253,
+    // A name, an IPv4 address or an IPv6 address (hex digits, colons, dots): checked before binding.
+    pattern: '^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*$',
+    hint: 'must be a host name or an IP address',
+    description: 'Address the HTTP server binds to (the container image sets 0.0.0.0).' }),
   STREAMABLE_HTTP: bool(false, 'Serve MCP over streamable HTTP at /mcp; when false, speak MCP over stdio with FORGE_PERSONAL_ACCESS_TOKEN.'),
   MAX_REQUEST_BODY_BYTES: int(4 * 1024 * 1024, 1024, 64 * 1024 * 1024, 'Largest accepted /mcp request body in bytes; larger bodies get 413.'),
   MCP_SERVER_URL: optStr('Public base URL of this server (OAuth issuer; its host is an allowed Origin).', { format: 'url' }),
