@@ -88,7 +88,14 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   // OAuth mode (FORGE_MCP_OAUTH): its routes and bearer-checking caller resolver come from src/oauth
   // and are wired here and at the routes below.
   const oauth = config.FORGE_MCP_OAUTH
-    ? createOAuth(config, { pool, logger, sealer: options.sealer, now, ipOf: (request) => clientIp(request, socketIps.get(request), config.trustedProxies) })
+    ? createOAuth(config, {
+        pool,
+        logger,
+        sealer: options.sealer,
+        now,
+        ipOf: (request) => clientIp(request, socketIps.get(request), config.trustedProxies),
+        onRateLimited: () => metrics.rejectedByRateLimit++,
+      })
     : undefined;
   const callers = oauth ? oauth.callers : config.REMOTE_AUTHORIZATION || !fixedCaller ? remoteCallers(config.forgeApiUrls[0]) : staticCaller(fixedCaller);
   const sessions = new MemorySessionStore(config.SESSION_TIMEOUT_SECONDS * 1000, now, (session) => {

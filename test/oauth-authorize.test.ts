@@ -26,6 +26,8 @@ afterAll(async () => {
 });
 
 const get = (url: string) => fetch(url, { redirect: 'manual' });
+/** DECISIONS D36's characters. */
+const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/u;
 
 async function expectUnregistered(response: Response) {
   expect(response.status).toBe(400);
@@ -141,6 +143,14 @@ describe('the consent page (D24)', () => {
     expect(html).not.toContain('<img');
     expect(html).toContain('&#60;img src=x onerror=alert(1)&#62;');
     expect(html).toContain('<code>https://app.example.com/cb?a=1&#38;b=2</code>');
+  });
+
+  test('the page shows the client name without invisible or bidirectional characters (D36)', async () => {
+    // "Cursor" followed by a right-to-left override that would make "exe.cod" read "doc.exe".
+    const id = await registerClient(served.url, [REDIRECT], 'Cur\u200Bsor \u202Eexe.cod\u202C\u2066\uFEFF\u{E0041}');
+    const html = await (await get(authorizeUrl(served.url, { client_id: id, code_challenge: pkce().challenge }))).text();
+    expect(html).toContain('<strong>Cursor exe.cod</strong>');
+    expect(html).not.toMatch(INVISIBLE);
   });
 
   test('an unnamed client is shown as such', async () => {

@@ -86,6 +86,14 @@ describe('consent in Chromium', () => {
     await page.close();
   });
 
+  test('a name registered with a right-to-left override and zero-width characters renders without them', async () => {
+    const { page } = await consentPage('Cur\u200Bsor \u202Eexe.cod\u202C\u2066\uFEFF\u{E0041}');
+    const text = await page.locator('body').innerText();
+    expect(text).toContain('Cursor exe.cod wants to use');
+    expect(text).not.toMatch(/[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/u);
+    await page.close();
+  });
+
   test('Deny sends access_denied to the client and never reaches the forge', async () => {
     const { page } = await consentPage();
     await page.getByRole('button', { name: 'Deny' }).click();

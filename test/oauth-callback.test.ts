@@ -110,6 +110,45 @@ describe('forge answers', () => {
     expect(await response.text()).toContain('invalid_grant');
   });
 
+  test.each([
+    ['shorter than any forge code', 'abc'],
+    ['5,000 characters', 'a'.repeat(5000)],
+    ['spaces', 'a code with spaces in it'],
+    ['control characters', `${'a'.repeat(20)}\u0000\r\n`],
+    ['non-ASCII characters', `${'a'.repeat(20)}é\u202E`],
+  ])('a code with %s is never relayed to the forge: 400 page', async (_, junk) => {
+    const { browser, callback } = await upToCallback(served.url);
+    const url = new URL(callback);
+    url.searchParams.set('code', junk);
+    const response = await browser.request(url.href);
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain('Malformed authorization code');
+    expect(tokenRequests()).toEqual([]);
+  });
+
+  test('an error sent back in the address is shown short, as a plain word, without invisible characters', async () => {
+    const { browser, callback } = await upToCallback(served.url);
+    const url = new URL(callback);
+    url.searchParams.delete('code');
+    url.searchParams.set('error', 'access_denied\u202E<b>');
+    url.searchParams.set('error_description', `Denied\u200B\u202Eyb ${'x'.repeat(10_000)}`);
+    const response = await browser.request(url.href);
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    expect(html).toContain('The forge answered &#34;invalid&#34;: Denied');
+    expect(html).not.toMatch(/[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/);
+    expect(html).not.toContain('x'.repeat(301));
+    expect(html.length).toBeLessThan(3000);
+    expect(tokenRequests()).toEqual([]);
+  });
+
+  test('a forge token answer over 64 KB is not read: 502 page', async () => {
+    const { browser, callback } = await upToCallback(served.url);
+    forge.failNext({ pathIncludes: '/oauth/token', status: 200, body: { access_token: 'forge-token', token_type: 'Bearer', padding: 'x'.repeat(100 * 1024) } });
+    const response = await browser.request(callback);
+    expect(response.status).toBe(502);
+  });
+
   test('the forge fails (500) → 502 page', async () => {
     const { browser, callback } = await upToCallback(served.url);
     forge.failNext({ pathIncludes: '/oauth/token', status: 500 });

@@ -1,8 +1,9 @@
 // POST /register (RFC 7591, DECISIONS D22): which redirect URIs are accepted, the answer, the signed
 // `v1.cid.` client id of stateless mode, and the per-IP limit.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { Sealer } from '../src/sealing/sealer';
 import { startFakeForge, type FakeForge } from './support/fake-forge';
-import { serveOAuth, type ServedOAuth } from './support/fake-oauth-harness';
+import { SECRET, serveOAuth, type ServedOAuth } from './support/fake-oauth-harness';
 import { authorizeUrl, pkce, postJson } from './support/fake-oauth-steps';
 
 let forge: FakeForge;
@@ -59,6 +60,11 @@ describe('refused registrations', () => {
     ['a relative URI', '/callback', 'must be an absolute URI'],
     ['angle brackets', 'https://app.example.com/cb?x=<script>', 'must not contain spaces, quotes, angle brackets'],
     ['a non-string', 42, 'must be a non-empty string'],
+    ['a right-to-left override', 'https://app.example.com/cb/\u202Egpj.exe', 'must not contain control, invisible or bidirectional characters'],
+    ['a zero-width space', 'https://app.example.com/c\u200Bb', 'must not contain control, invisible or bidirectional characters'],
+    ['a tag character', 'cursor://anysphere.cursor-mcp/cb\u{E0041}', 'must not contain control, invisible or bidirectional characters'],
+    ['a NUL byte', 'https://app.example.com/cb\u0000', 'must not contain control, invisible or bidirectional characters'],
+    ['a DEL character', 'myapp:/cb\u007f', 'must not contain control, invisible or bidirectional characters'],
   ])('%s → 400 invalid_redirect_uri', async (_, uri, problem) => {
     const response = await register(served.url, { redirect_uris: ['https://ok.example.com/cb', uri] });
     expect(response.status).toBe(400);
@@ -91,7 +97,65 @@ describe('refused registrations', () => {
   });
 });
 
+describe('client_name', () => {
+  test('invisible and bidirectional characters (D36) are removed from the name kept and answered', async () => {
+    const hidden = '\u200B\u200C\u200D\u200E\u200F\u202A\u202B\u202C\u202D\u202E\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\uFEFF\u{E0001}\u{E0041}\u{E007F}';
+    for (const base of [served.url, stateless.url]) {
+      const response = await register(base, { client_name: `Cur${hidden}sor\u202Eedoc`, redirect_uris: ['https://app.example.com/cb'] });
+      expect(response.status).toBe(201);
+      const body = (await response.json()) as { client_name: string };
+      expect(body.client_name).toBe('Cursoredoc');
+    }
+  });
+
+  test('a name of nothing but invisible characters counts as no name', async () => {
+    const response = await register(served.url, { client_name: '\u202E\u200B\uFEFF', redirect_uris: ['https://app.example.com/cb'] });
+    expect(response.status).toBe(201);
+    expect(((await response.json()) as Record<string, unknown>).client_name).toBeUndefined();
+  });
+});
+
 describe('stateless mode', () => {
+  test('two identical registrations in the same second get client ids of their own', async () => {
+    const body = { client_name: 'Twin', redirect_uris: ['https://app.example.com/cb'] };
+    const [a, b] = await Promise.all([register(stateless.url, body), register(stateless.url, body)]);
+    const first = (await a.json()) as { client_id: string; client_id_issued_at: number };
+    const second = (await b.json()) as { client_id: string; client_id_issued_at: number };
+    expect(first.client_id_issued_at).toBe(second.client_id_issued_at);
+    expect(first.client_id).not.toBe(second.client_id);
+    for (const id of [first.client_id, second.client_id]) {
+      const page = await fetch(authorizeUrl(stateless.url, { client_id: id, redirect_uri: 'https://app.example.com/cb', code_challenge: pkce().challenge }));
+      expect(page.status).toBe(200);
+    }
+  });
+
+  test('a client id issued before ids carried a nonce still works', async () => {
+    const sealer = await Sealer.create({ secret: SECRET, ttlSeconds: { cid: 86400, ps: 600, pc: 120, sid: 3600, dl: 900 } });
+    const old = await sealer.seal('cid', { r: ['https://old.example/cb'], n: 'Old Editor' });
+    const page = await fetch(authorizeUrl(stateless.url, { client_id: old, redirect_uri: 'https://old.example/cb', code_challenge: pkce().challenge }));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<strong>Old Editor</strong>');
+  });
+
+  test('a name sealed into a client id before names were cleaned is shown without invisible characters', async () => {
+    const sealer = await Sealer.create({ secret: SECRET, ttlSeconds: { cid: 86400, ps: 600, pc: 120, sid: 3600, dl: 900 } });
+    const old = await sealer.seal('cid', { r: ['https://old.example/cb'], n: 'Tr\u200Busted \u202Eedit\u2069\u{E0020}' });
+    const html = await (await fetch(authorizeUrl(stateless.url, { client_id: old, redirect_uri: 'https://old.example/cb', code_challenge: pkce().challenge }))).text();
+    expect(html).toContain('<strong>Trusted edit</strong>');
+    expect(html).not.toMatch(/[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/u);
+  });
+
+  test('a registration too large for a client id that would open is refused, not handed out dead', async () => {
+    const uris = Array.from({ length: 10 }, (_, i) => `https://app.example.com/${i}/${'p'.repeat(1900)}`);
+    const response = await register(stateless.url, { client_name: 'Big', redirect_uris: uris });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: string; error_description: string };
+    expect(body.error).toBe('invalid_client_metadata');
+    expect(body.error_description).toContain('fewer or shorter redirect URIs');
+    // The same registration is fine where nothing has to fit in the id.
+    expect((await register(served.url, { client_name: 'Big', redirect_uris: uris })).status).toBe(201);
+  });
+
   test('the client id is a signed v1.cid. value any replica can read: it works at /authorize', async () => {
     const response = await register(stateless.url, { client_name: 'Cursor', redirect_uris: ['cursor://anysphere.cursor-mcp/oauth/callback'] });
     expect(response.status).toBe(201);

@@ -153,6 +153,21 @@ describe('request errors', () => {
     expect(response.status).toBe(200);
   });
 
+  test.each([
+    ['a percent-encoding cut short', Buffer.from('%E0%A4%A:secret').toString('base64')],
+    ['a percent sign without hex digits', Buffer.from('%zz:').toString('base64')],
+    ['an invalid UTF-8 sequence', Buffer.from('%C0%AF:').toString('base64')],
+    ['text that is not base64', '!!!not-base64!!!'],
+    ['padding in the middle of the base64', `${Buffer.from('a:').toString('base64')}${Buffer.from('x').toString('base64')}`],
+  ])('a malformed HTTP Basic client id (%s) → 400 invalid_client, not a server error', async (_, basic) => {
+    const response = await fetch(`${served.url}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: 'c', code_verifier: pkce().verifier }).toString(),
+    });
+    await expectError(response, 400, 'invalid_client', 'not valid HTTP Basic');
+  });
+
   test('an unsupported body type and malformed JSON', async () => {
     await expectError(await fetch(`${served.url}/token`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }), 415, 'invalid_request');
     await expectError(await fetch(`${served.url}/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' }), 400, 'invalid_request');
@@ -179,6 +194,39 @@ describe('refresh_token', () => {
     const first = (await (await redeem(served.url, codeGrant(s))).json()) as TokenBody;
     forge.failNext({ pathIncludes: '/oauth/token', status: 503 });
     await expectError(await redeem(served.url, { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: s.clientId }), 502, 'temporarily_unavailable');
+  });
+
+  test.each([
+    ['shorter than a forge token', 'abc123'],
+    ['5,000 characters', 'a'.repeat(5000)],
+    ['spaces', 'valid-looking token with spaces'],
+    ['control characters', `${'a'.repeat(20)}\u0000\u0007\r\n`],
+    ['non-ASCII characters', `${'a'.repeat(20)}é€`],
+    ['quotes and angle brackets', `${'a'.repeat(20)}"<script>'`],
+    ['a percent-encoded payload', `${'a'.repeat(20)}%0d%0a`],
+  ])('a refresh token with %s is refused here: invalid_grant, nothing sent to the forge', async (_, junk) => {
+    const id = await registerClient(served.url);
+    forge.requests.length = 0;
+    for (const asJson of [false, true]) {
+      await expectError(await redeem(served.url, { grant_type: 'refresh_token', client_id: id, refresh_token: junk }, asJson), 400, 'invalid_grant', 'malformed');
+    }
+    expect(forge.requests.filter((r) => r.path === '/oauth/token')).toEqual([]);
+  });
+
+  test('an empty or 100 KB refresh token never reaches the forge either', async () => {
+    const id = await registerClient(served.url);
+    forge.requests.length = 0;
+    await expectError(await redeem(served.url, { grant_type: 'refresh_token', client_id: id, refresh_token: '' }), 400, 'invalid_request', 'refresh_token is required');
+    await expectError(await redeem(served.url, { grant_type: 'refresh_token', client_id: id, refresh_token: 'a'.repeat(100 * 1024) }), 413, 'invalid_request');
+    expect(forge.requests.filter((r) => r.path === '/oauth/token')).toEqual([]);
+  });
+
+  test('a forge answer larger than a token answer can be is not read: 502, nothing passed on', async () => {
+    const s = await signIn(served.url);
+    const first = (await (await redeem(served.url, codeGrant(s))).json()) as TokenBody;
+    forge.failNext({ pathIncludes: '/oauth/token', status: 200, body: { access_token: 'padded-forge-token', token_type: 'Bearer', padding: 'x'.repeat(200 * 1024) } });
+    const response = await redeem(served.url, { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: s.clientId });
+    await expectError(response, 502, 'temporarily_unavailable');
   });
 
   test('refresh_token is required', async () => {
@@ -213,9 +261,9 @@ describe('the replay cache (SPEC stateless rule 5)', () => {
     const vault = new MemoryVault({ consent: 600, state: 600, code: 120 }, () => t);
     const guard = new ReplayGuard(() => t, 1);
     const handle = tokenHandler({ clients, vault, guard, forge: { refresh: async () => ({ ok: false, status: 0, error: 'x', description: 'x' }) }, logger: silentLogger, now: () => t });
-    const client = await clients.register([REDIRECT], 'c');
+    const client = await clients.register([REDIRECT], 'c', '10.0.0.1');
     const p = pkce();
-    const put = () => vault.put('code', { c: client.clientId, r: REDIRECT, rp: true, cc: p.challenge, t: { access_token: 'forge-token', token_type: 'Bearer' }, at: 0 });
+    const put = () => vault.put('code', { c: client.clientId, r: REDIRECT, rp: true, cc: p.challenge, t: { access_token: 'forge-token', token_type: 'Bearer' }, at: 0 }, '10.0.0.1');
     const first = await put();
     const second = await put();
     const request = (code: string) =>

@@ -52,6 +52,7 @@ export function authorizeHandler(deps: FlowDeps): (request: Request) => Promise<
 
     const clientRequest: ClientRequest = { c: client.clientId, r: redirectUri, rp: given !== null, cc: challenge, ...(state === undefined ? {} : { s: state }) };
     deps.logger.info('oauth_authorize', { consent: settings.consent });
-    return settings.consent ? consentResponse(deps, clientRequest, client.name) : sendToForge(deps, clientRequest);
+    const owner = deps.ipOf(request);
+    return settings.consent ? consentResponse(deps, clientRequest, client.name, owner) : sendToForge(deps, clientRequest, owner);
   };
 }

@@ -3,13 +3,16 @@
 // forge's code is exchanged with this server's own verifier, and the browser goes on to the client's
 // redirect URI with the client's state and a proxy code holding the forge's tokens (`v1.pc.` sealed
 // in stateless mode, TTL 120 s by default), redeemable once at /token with the client's verifier.
+import { stripInvisible } from '../text/invisible';
 import { browserHolds, clearBindingCookie } from './binding';
-import { busyPage, type CodeData, type FlowDeps, type StateData } from './flow';
+import type { CodeData, FlowDeps, StateData } from './flow';
 import { htmlPage, redirect } from './http';
 import { withParams } from './redirect-uris';
-import { VaultFull } from './vault';
+import { errorCode, isWellFormedToken } from './token-shape';
 
 export const UNKNOWN_STATE = 'Unknown or expired state parameter';
+/** The forge's error_description arrives in the URL: only this much of it is shown. */
+export const MAX_SHOWN_DESCRIPTION = 300;
 
 const unknownState = (detail = 'Start signing in again from your application.') => htmlPage(400, UNKNOWN_STATE, `${UNKNOWN_STATE}. ${detail}`);
 
@@ -36,12 +39,20 @@ export function callbackHandler(deps: FlowDeps): (request: Request) => Promise<R
 
     const forgeError = query.get('error');
     if (forgeError !== null) {
-      const description = query.get('error_description');
-      logger.warn('oauth_callback_refused', { reason: 'forge error', error: forgeError.slice(0, 100) });
-      return htmlPage(400, 'The forge did not authorize access', `The forge answered "${forgeError}"${description ? `: ${description}` : ''}. Start signing in again from your application.`, headers);
+      // Whoever holds the browser can write these parameters: the code is reduced to a word, the
+      // description shown short and without invisible characters (DECISIONS D36).
+      const error = errorCode(forgeError);
+      const description = stripInvisible(query.get('error_description') ?? '').slice(0, MAX_SHOWN_DESCRIPTION);
+      logger.warn('oauth_callback_refused', { reason: 'forge error', error });
+      return htmlPage(400, 'The forge did not authorize access', `The forge answered "${error}"${description ? `: ${description}` : ''}. Start signing in again from your application.`, headers);
     }
     const code = query.get('code');
     if (!code) return htmlPage(400, 'No authorization code', 'The forge sent no authorization code. Start signing in again from your application.', headers);
+    // Only something shaped like a forge code goes to the forge with this server's application credentials.
+    if (!isWellFormedToken(code)) {
+      logger.warn('oauth_callback_refused', { reason: 'malformed code' });
+      return htmlPage(400, 'Malformed authorization code', 'The authorization code in this address is not one the forge issues. Start signing in again from your application.', headers);
+    }
 
     const exchanged = await deps.forge.exchangeCode(code, verifier);
     if (!exchanged.ok) {
@@ -50,13 +61,7 @@ export function callbackHandler(deps: FlowDeps): (request: Request) => Promise<R
         ? htmlPage(502, 'The forge is not available', 'The forge could not complete the sign-in. Start signing in again from your application in a moment.', headers)
         : htmlPage(400, 'The forge refused the sign-in', `The forge refused the authorization code (${exchanged.error}: ${exchanged.description}). Start signing in again from your application.`, headers);
     }
-    let proxyCode: string;
-    try {
-      proxyCode = await deps.vault.put<CodeData>('code', { ...clientRequest, t: exchanged.tokens, at: Math.floor(deps.now() / 1000) });
-    } catch (error) {
-      if (error instanceof VaultFull) return busyPage();
-      throw error;
-    }
+    const proxyCode = await deps.vault.put<CodeData>('code', { ...clientRequest, t: exchanged.tokens, at: Math.floor(deps.now() / 1000) }, deps.ipOf(request));
     logger.info('oauth_callback', { outcome: 'ok' });
     return redirect(withParams(clientRequest.r, { code: proxyCode, state: clientRequest.s, iss: settings.serverUrl }), headers);
   };

@@ -1,7 +1,11 @@
 // Dynamically registered clients (RFC 7591). Stateless mode hands out a signed `v1.cid.` client id
 // that itself holds the redirect URIs and name, so any replica can read it (SPEC stateless table);
-// otherwise registrations live in this process. Both forget a client after the client lifetime.
+// otherwise registrations live in this process, counted per client address (owned-entries.ts) so
+// that one address registering without end only ever pushes out its own registrations. Both forget
+// a client after the client lifetime.
+import { MAX_SEALED_LENGTH } from '../sealing/kinds';
 import type { Sealer } from '../sealing/sealer';
+import { OwnedEntries } from './owned-entries';
 import { randomToken } from './pkce';
 
 export interface RegisteredClient {
@@ -13,9 +17,19 @@ export interface RegisteredClient {
 }
 
 export interface ClientRegistry {
-  register(redirectUris: string[], name: string | undefined): Promise<RegisteredClient>;
+  /**
+   * Registers a client for `owner` (the client address it registered from). Throws
+   * RegistrationTooLarge when the registration cannot be held (a stateless id would not open).
+   */
+  register(redirectUris: string[], name: string | undefined, owner: string): Promise<RegisteredClient>;
   /** The client, or undefined when the id is unknown, forged or too old. */
   lookup(clientId: string): Promise<RegisteredClient | undefined>;
+}
+
+export class RegistrationTooLarge extends Error {
+  constructor() {
+    super('the registration does not fit in a client id: register fewer or shorter redirect URIs, or a shorter name');
+  }
 }
 
 interface CidPayload {
@@ -23,6 +37,11 @@ interface CidPayload {
   r: string[];
   /** client name */
   n?: string;
+  /**
+   * A random nonce, so that two identical registrations in the same second get client ids of their
+   * own. Ids issued before it existed have none and still open.
+   */
+  x?: string;
 }
 
 export class SealedClients implements ClientRegistry {
@@ -32,8 +51,10 @@ export class SealedClients implements ClientRegistry {
   ) {}
 
   async register(redirectUris: string[], name: string | undefined): Promise<RegisteredClient> {
-    const payload: CidPayload = name === undefined ? { r: redirectUris } : { r: redirectUris, n: name };
+    const payload: CidPayload = { r: redirectUris, ...(name === undefined ? {} : { n: name }), x: randomToken(12) };
     const clientId = await this.sealer.seal('cid', payload as unknown as Record<string, unknown>);
+    // The sealer refuses to open anything longer: such an id would be dead on arrival.
+    if (clientId.length > MAX_SEALED_LENGTH) throw new RegistrationTooLarge();
     return { clientId, redirectUris, name, issuedAt: Math.floor(this.now() / 1000) };
   }
 
@@ -46,24 +67,27 @@ export class SealedClients implements ClientRegistry {
   }
 }
 
-/** Most registrations kept by one process; the oldest is dropped beyond it (it registers again). */
+/** Most registrations kept by one process; beyond it the address holding the most loses its oldest. */
 export const MAX_MEMORY_CLIENTS = 10_000;
+/** Most live registrations of one client address; beyond it that address's own oldest goes (it registers again). */
+export const MAX_CLIENTS_PER_ADDRESS = 1_000;
 
 export class MemoryClients implements ClientRegistry {
-  // Insertion order is registration order, so the oldest entries come first.
-  private readonly clients = new Map<string, RegisteredClient>();
+  private readonly clients: OwnedEntries<RegisteredClient>;
 
   constructor(
     private readonly ttlSeconds: number,
     private readonly now: () => number = Date.now,
-    private readonly max = MAX_MEMORY_CLIENTS,
-  ) {}
+    max = MAX_MEMORY_CLIENTS,
+    maxPerAddress = MAX_CLIENTS_PER_ADDRESS,
+  ) {
+    this.clients = new OwnedEntries(max, maxPerAddress);
+  }
 
-  async register(redirectUris: string[], name: string | undefined): Promise<RegisteredClient> {
-    this.sweep();
-    if (this.clients.size >= this.max) this.clients.delete(this.clients.keys().next().value as string);
+  async register(redirectUris: string[], name: string | undefined, owner: string): Promise<RegisteredClient> {
+    this.clients.dropOldestWhile((client) => this.expired(client));
     const client: RegisteredClient = { clientId: randomToken(24), redirectUris, name, issuedAt: Math.floor(this.now() / 1000) };
-    this.clients.set(client.clientId, client);
+    this.clients.set(client.clientId, owner, client);
     return client;
   }
 
@@ -74,12 +98,5 @@ export class MemoryClients implements ClientRegistry {
 
   private expired(client: RegisteredClient): boolean {
     return Math.floor(this.now() / 1000) - client.issuedAt > this.ttlSeconds;
-  }
-
-  private sweep(): void {
-    for (const [id, client] of this.clients) {
-      if (!this.expired(client)) break;
-      this.clients.delete(id);
-    }
   }
 }

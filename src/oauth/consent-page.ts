@@ -1,6 +1,8 @@
 // The consent page (DECISIONS D24): names the client as it registered itself, where the access
 // will be handed (redirect host and full URI), the forge and the scope, with Approve and Deny. The
-// form carries only the consent value; every shown text is escaped.
+// form carries only the consent value; every shown text is escaped, and what the client wrote is
+// shown without invisible or bidirectional characters (DECISIONS D36), whenever it was registered.
+import { stripInvisible } from '../text/invisible';
 import { escapeHtml, htmlDocument } from './http';
 import { redirectHost } from './redirect-uris';
 import type { OAuthSettings } from './settings';
@@ -18,13 +20,14 @@ export interface ConsentView {
 
 export function consentPage(s: OAuthSettings, view: ConsentView): string {
   const forge = escapeHtml(new URL(s.forgeBase).host);
-  const name = view.clientName ? `<strong>${escapeHtml(view.clientName)}</strong>` : 'An unnamed application';
+  const clientName = stripInvisible(view.clientName ?? '').trim();
+  const name = clientName ? `<strong>${escapeHtml(clientName)}</strong>` : 'An unnamed application';
   const host = `<strong>${escapeHtml(redirectHost(view.redirectUri))}</strong>`;
   const body = [
     `<h1>Allow access to ${forge}?</h1>`,
     `<p>${name} wants to use ${forge} with your account through this server (${escapeHtml(new URL(s.serverUrl).host)}).</p>`,
     `<p>If you approve, ${forge} asks you to sign in (if you are not already) and the access is handed to ${host}.</p>`,
-    `<p class="note">Redirect URI: <code>${escapeHtml(view.redirectUri)}</code><br>`,
+    `<p class="note">Redirect URI: <code>${escapeHtml(stripInvisible(view.redirectUri))}</code><br>`,
     `Access asked for: <code>${s.scope}</code> — ${SCOPE_MEANING[s.scope]}.</p>`,
     '<p class="note">Approve only if you have just started signing in from that application. The name above is chosen by the application itself.</p>',
     `<form method="post" action="${escapeHtml(`${s.serverUrl}/consent`)}">`,

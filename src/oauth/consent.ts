@@ -4,20 +4,14 @@
 // the cookie it cannot count anyway. Approve → on to the forge; Deny → access_denied to the client.
 import { bindingCookie, browserHolds, clearBindingCookie, newBinding } from './binding';
 import { consentPage } from './consent-page';
-import { busyPage, sendToForge, unregistered, type ClientRequest, type ConsentData, type FlowDeps } from './flow';
+import { sendToForge, unregistered, type ClientRequest, type ConsentData, type FlowDeps } from './flow';
 import { HTML_HEADERS, htmlPage, readParams, redirect } from './http';
 import { withParams } from './redirect-uris';
-import { VaultFull } from './vault';
 
-export async function consentResponse(deps: FlowDeps, request: ClientRequest, clientName: string | undefined): Promise<Response> {
+/** The page for `request`; `owner` is the address of the browser it is shown to. */
+export async function consentResponse(deps: FlowDeps, request: ClientRequest, clientName: string | undefined, owner: string): Promise<Response> {
   const binding = newBinding();
-  let consentValue: string;
-  try {
-    consentValue = await deps.vault.put<ConsentData>('consent', { ...request, ...binding });
-  } catch (error) {
-    if (error instanceof VaultFull) return busyPage();
-    throw error;
-  }
+  const consentValue = await deps.vault.put<ConsentData>('consent', { ...request, ...binding }, owner);
   const headers = new Headers(HTML_HEADERS);
   headers.append('Set-Cookie', bindingCookie(deps.settings, binding));
   return new Response(consentPage(deps.settings, { clientName, redirectUri: request.r, consentValue }), { status: 200, headers });
@@ -57,6 +51,6 @@ export function consentDecisionHandler(deps: FlowDeps): (request: Request) => Pr
     }
     // The cookie lives on for the round trip through the forge, where /callback checks it.
     headers.append('Set-Cookie', bindingCookie(settings, binding));
-    return sendToForge(deps, clientRequest, binding, headers);
+    return sendToForge(deps, clientRequest, deps.ipOf(request), binding, headers);
   };
 }

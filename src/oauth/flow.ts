@@ -4,10 +4,10 @@
 import type { Logger } from '../logging/logger';
 import type { ClientRegistry } from './clients';
 import type { ForgeOAuthClient, ForgeTokens } from './forge-oauth';
-import { htmlPage, oauthError, redirect } from './http';
+import { oauthError, redirect } from './http';
 import { newPkcePair } from './pkce';
 import type { OAuthSettings } from './settings';
-import { VaultFull, type Vault } from './vault';
+import type { Vault } from './vault';
 
 /** The client's authorization request, once checked against its registration. */
 export interface ClientRequest {
@@ -50,24 +50,20 @@ export interface FlowDeps {
   forge: ForgeOAuthClient;
   logger: Logger;
   now: () => number;
+  /** The client address a request counts against: what it leaves in the vault is held in its name. */
+  ipOf(request: Request): string;
 }
 
 /** SPEC's text for an unknown client or a redirect URI it did not register (DECISIONS D22). */
 export const UNREGISTERED = 'Unregistered redirect_uri';
 export const unregistered = () => oauthError(400, 'invalid_request', UNREGISTERED);
 
-export const busyPage = () =>
-  htmlPage(503, 'Try again shortly', 'Too many sign-ins are in progress on this server. Wait a minute and start again from your application.', { 'Retry-After': '60' });
-
-/** Redirects the browser to the forge's /oauth/authorize; the state remembers the client's request. */
-export async function sendToForge(deps: FlowDeps, request: ClientRequest, binding?: BrowserBinding, headers?: Headers): Promise<Response> {
+/**
+ * Redirects the browser to the forge's /oauth/authorize; the state remembers the client's request.
+ * `owner` is the address of the browser being sent.
+ */
+export async function sendToForge(deps: FlowDeps, request: ClientRequest, owner: string, binding?: BrowserBinding, headers?: Headers): Promise<Response> {
   const { verifier, challenge } = newPkcePair();
-  let state: string;
-  try {
-    state = await deps.vault.put<StateData>('state', { ...request, ...binding, v: verifier });
-  } catch (error) {
-    if (error instanceof VaultFull) return busyPage();
-    throw error;
-  }
+  const state = await deps.vault.put<StateData>('state', { ...request, ...binding, v: verifier }, owner);
   return redirect(deps.forge.authorizeUrl(state, challenge), headers);
 }

@@ -3,7 +3,14 @@
 // refresh, and the token check behind bearer validation (GET /api/v4/user). Requests go out with
 // the deployment's proxy and TLS settings and never follow redirects (they carry secrets).
 import type { ForgeEndpoint } from '../forge/endpoint';
+import { stripInvisible } from '../text/invisible';
 import type { OAuthSettings } from './settings';
+import { errorCode } from './token-shape';
+
+/** A token answer is a few hundred bytes: anything past this is not read (DECISIONS D30's rule for forge bodies). */
+export const MAX_TOKEN_RESPONSE_BYTES = 64 * 1024;
+/** How much of the forge's error_description is passed on. */
+const MAX_DESCRIPTION = 300;
 
 export interface ForgeTokens {
   access_token: string;
@@ -70,12 +77,14 @@ export class ForgeOAuthClient {
       body: body.toString(),
     });
     if (!response) return { ok: false, status: 0, error: 'unreachable', description: 'the forge could not be reached' };
-    const json = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined;
+    const text = await readCapped(response, MAX_TOKEN_RESPONSE_BYTES);
+    if (text === undefined) return { ok: false, status: 0, error: 'unreadable', description: `the forge's answer was cut off or over ${MAX_TOKEN_RESPONSE_BYTES} bytes` };
+    const json = parseObject(text);
     if (response.ok && json && typeof json.access_token === 'string' && json.access_token !== '') {
       return { ok: true, tokens: pickTokens(json) };
     }
-    const error = typeof json?.error === 'string' ? json.error : `http_${response.status}`;
-    const description = typeof json?.error_description === 'string' ? json.error_description : `the forge answered ${response.status}`;
+    const error = typeof json?.error === 'string' ? errorCode(json.error) : `http_${response.status}`;
+    const description = typeof json?.error_description === 'string' ? stripInvisible(json.error_description).slice(0, MAX_DESCRIPTION) : `the forge answered ${response.status}`;
     return { ok: false, status: response.status, error, description };
   }
 
@@ -90,6 +99,42 @@ export class ForgeOAuthClient {
       endpoint.observe?.('error', (performance.now() - started) / 1000);
       return undefined;
     }
+  }
+}
+
+/** The body as text, or undefined when it runs past `limit` bytes or breaks off; never more than `limit` is held. */
+async function readCapped(response: Response, limit: number): Promise<string | undefined> {
+  if (Number(response.headers.get('content-length') ?? 0) > limit) {
+    await response.body?.cancel().catch(() => {});
+    return undefined;
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => {});
+        return undefined;
+      }
+      chunks.push(value);
+    }
+  } catch {
+    return undefined;
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,7 +1,9 @@
 // Which redirect URIs a client may register (RFC 8252, MCP authorization "redirect URIs"): https,
 // plain http only to a loopback address (native apps listening locally), or a private-use scheme
 // such as `cursor://…` that hands the code to an installed app. Never a scheme that runs or reads
-// something where it lands (javascript:, data:, file:, …), never a fragment, never credentials.
+// something where it lands (javascript:, data:, file:, …), never a fragment, never credentials,
+// never a character that is invisible or reorders the text shown on the consent page (DECISIONS D36).
+import { hasInvisible } from '../text/invisible';
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
@@ -17,6 +19,8 @@ export function redirectUriProblem(uri: unknown): string | undefined {
   if (!SCHEME.test(uri)) return 'must be an absolute URI';
   if (uri.includes('#')) return 'must not contain a fragment';
   if (/[\s<>"\\]/.test(uri)) return 'must not contain spaces, quotes, angle brackets or backslashes';
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(uri) || hasInvisible(uri)) return 'must not contain control, invisible or bidirectional characters';
   let url: URL;
   try {
     url = new URL(uri);

@@ -2,8 +2,8 @@
 // display name are kept; every client is public (PKCE instead of a secret), so requested
 // authentication methods and grant types are answered with what this server supports.
 import type { Logger } from '../logging/logger';
-import type { FixedWindowLimiter } from '../http/rate-limit';
-import type { ClientRegistry } from './clients';
+import { stripInvisible } from '../text/invisible';
+import { RegistrationTooLarge, type ClientRegistry, type RegisteredClient } from './clients';
 import { jsonResponse, oauthError, readBodyText } from './http';
 import { MAX_REDIRECT_URIS, redirectHost, redirectUriProblem } from './redirect-uris';
 
@@ -11,8 +11,7 @@ export const MAX_CLIENT_NAME_LENGTH = 200;
 
 export interface RegisterDeps {
   clients: ClientRegistry;
-  /** Registrations per client IP (absent in stateless mode, where limits belong to the ingress). */
-  limiter?: FixedWindowLimiter;
+  /** The client address a registration is held for (its per-address quota). */
   ipOf(request: Request): string;
   logger: Logger;
 }
@@ -21,11 +20,6 @@ const invalidMetadata = (description: string) => oauthError(400, 'invalid_client
 
 export function registerHandler(deps: RegisterDeps): (request: Request) => Promise<Response> {
   return async (request) => {
-    const limit = deps.limiter?.hit(deps.ipOf(request));
-    if (limit && !limit.allowed) {
-      if (limit.firstRefusal) deps.logger.warn('rate_limited', { scope: 'register', retry_after: limit.retryAfter });
-      return oauthError(429, 'temporarily_unavailable', 'Rate limit exceeded', { 'Retry-After': String(limit.retryAfter) });
-    }
     const text = await readBodyText(request);
     if (text === undefined) return invalidMetadata('the registration request is too large');
     let metadata: unknown;
@@ -46,12 +40,19 @@ export function registerHandler(deps: RegisterDeps): (request: Request) => Promi
     let name: string | undefined;
     if (rawName !== undefined && rawName !== null) {
       if (typeof rawName !== 'string') return invalidMetadata('client_name: must be a string');
-      // Control characters would only serve to disguise the name on the consent page.
-      name = rawName.replace(/[\u0000-\u001f\u007f]/g, ' ').trim() || undefined;
+      // Control, invisible and bidirectional characters would only serve to disguise the name on
+      // the consent page (DECISIONS D36's set).
+      name = stripInvisible(rawName.replace(/[\u0000-\u001f\u007f]/g, ' ')).trim() || undefined;
       if (name && name.length > MAX_CLIENT_NAME_LENGTH) return invalidMetadata(`client_name: must be at most ${MAX_CLIENT_NAME_LENGTH} characters`);
     }
 
-    const client = await deps.clients.register([...new Set(uris as string[])], name);
+    let client: RegisteredClient;
+    try {
+      client = await deps.clients.register([...new Set(uris as string[])], name, deps.ipOf(request));
+    } catch (error) {
+      if (error instanceof RegistrationTooLarge) return invalidMetadata(error.message);
+      throw error;
+    }
     deps.logger.info('client_registered', { redirect_hosts: client.redirectUris.map(redirectHost) });
     return jsonResponse(
       {

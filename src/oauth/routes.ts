@@ -1,11 +1,11 @@
 // OAuth mode put together (SPEC "OAuth mode", DECISIONS D21–D24): the stores for this deployment
 // (sealed in stateless mode, in memory otherwise), the bearer-checking caller resolver for /mcp, and
-// the routes: discovery, /register, /authorize, /consent, /callback and /token.
+// the routes: discovery, /register, /authorize, /consent, /callback and /token, each limited per
+// client IP outside stateless mode (DECISIONS D10).
 import { Elysia, type AnyElysia } from 'elysia';
 import type { CallerResolver } from '../auth/caller-resolver';
 import type { Config } from '../config/load';
 import type { ForgePool } from '../forge/pool';
-import { FixedWindowLimiter } from '../http/rate-limit';
 import type { Logger } from '../logging/logger';
 import type { Sealer } from '../sealing/sealer';
 import { authorizeHandler } from './authorize';
@@ -16,6 +16,7 @@ import { consentDecisionHandler } from './consent';
 import type { FlowDeps } from './flow';
 import { ForgeOAuthClient } from './forge-oauth';
 import { publicPreflight, withPublicCors } from './http';
+import { ipLimited } from './ip-limits';
 import { AS_METADATA_PATH, PRM_PATH, authorizationServerMetadata, bearerChallenge, protectedResourceMetadata } from './metadata';
 import { registerHandler } from './register';
 import { ReplayGuard } from './replay-guard';
@@ -31,6 +32,8 @@ export interface OAuthDeps {
   now: () => number;
   /** The client address a request counts against (socket or X-Forwarded-For, MCP_TRUST_PROXY). */
   ipOf(request: Request): string;
+  /** Called for each request refused by the per-address limit (metrics). */
+  onRateLimited?: () => void;
 }
 
 export interface OAuthMode {
@@ -49,7 +52,7 @@ export function createOAuth(config: Config, deps: OAuthDeps): OAuthMode {
   const clients: ClientRegistry = settings.stateless ? new SealedClients(deps.sealer!, now) : new MemoryClients(settings.ttlSeconds.client, now);
   const vault: Vault = settings.stateless ? new SealedVault(deps.sealer!, ttls) : new MemoryVault(ttls, now);
   const forge = new ForgeOAuthClient(settings, () => deps.pool.endpoint(settings.forgeApiUrl));
-  const flow: FlowDeps = { settings, clients, vault, forge, logger, now };
+  const flow: FlowDeps = { settings, clients, vault, forge, logger, now, ipOf: deps.ipOf };
 
   const callers = oauthCallers({
     forge,
@@ -60,17 +63,13 @@ export function createOAuth(config: Config, deps: OAuthDeps): OAuthMode {
     now,
   });
 
-  const register = registerHandler({
-    clients,
-    // SPEC stateless rule 7: no in-app limiter in stateless mode.
-    limiter: settings.stateless ? undefined : new FixedWindowLimiter(settings.registrationsPerMinute, now),
-    ipOf: deps.ipOf,
-    logger,
-  });
-  const authorize = authorizeHandler(flow);
-  const consent = consentDecisionHandler(flow);
-  const callback = callbackHandler(flow);
-  const token = tokenHandler({ clients, vault, guard: new ReplayGuard(now), forge, logger, now });
+  // SPEC stateless rule 7: no in-app limiter in stateless mode.
+  const limited = ipLimited(settings.stateless ? undefined : { perMinute: settings.requestsPerMinutePerIp, now, ipOf: deps.ipOf, logger, onRateLimited: deps.onRateLimited });
+  const register = limited('register', registerHandler({ clients, ipOf: deps.ipOf, logger }));
+  const authorize = limited('authorize', authorizeHandler(flow));
+  const consent = limited('consent', consentDecisionHandler(flow));
+  const callback = limited('callback', callbackHandler(flow));
+  const token = limited('token', tokenHandler({ clients, vault, guard: new ReplayGuard(now), forge, logger, now }));
   const prm = protectedResourceMetadata(settings);
   const asMetadata = authorizationServerMetadata(settings);
 

@@ -24,8 +24,8 @@ export interface OAuthSettings {
   readonly ttlSeconds: { readonly client: number; readonly pending: number; readonly code: number };
   /** Cookies get `Secure` and the `__Host-` prefix when the server is reached over https. */
   readonly secureCookies: boolean;
-  /** Registrations allowed per client IP and minute (not applied in stateless mode). */
-  readonly registrationsPerMinute: number;
+  /** Requests allowed per client IP and minute on each of /register, /authorize, /consent, /callback and /token (not applied in stateless mode). */
+  readonly requestsPerMinutePerIp: number;
 }
 
 export function oauthSettings(config: Config): OAuthSettings {
@@ -49,6 +49,6 @@ export function oauthSettings(config: Config): OAuthSettings {
       code: config.OAUTH_STATELESS_STORED_TTL_SECONDS,
     }),
     secureCookies: new URL(serverUrl).protocol === 'https:',
-    registrationsPerMinute: config.MAX_REQUESTS_PER_MINUTE,
+    requestsPerMinutePerIp: config.MAX_REQUESTS_PER_MINUTE,
   });
 }

@@ -2,7 +2,8 @@
 // authorization_code: the proxy code from /callback is redeemed once per replica (SPEC stateless
 // rule 5) by the client it was issued to, with the verifier of the challenge it sent to /authorize;
 // the answer is the forge's own tokens. refresh_token: forwarded to the forge with this server's
-// application credentials. Errors are `{error, error_description}`.
+// application credentials, but only when it is shaped like a forge token (token-shape.ts); junk is
+// refused here. Errors are `{error, error_description}`.
 import type { ClientRegistry } from './clients';
 import type { ForgeOAuthClient, ForgeTokens } from './forge-oauth';
 import type { CodeData } from './flow';
@@ -10,6 +11,7 @@ import { jsonResponse, oauthError, readParams } from './http';
 import type { Logger } from '../logging/logger';
 import { isVerifier, verifierMatches } from './pkce';
 import type { ReplayGuard } from './replay-guard';
+import { isWellFormedToken } from './token-shape';
 import type { Vault } from './vault';
 
 export interface TokenDeps {
@@ -24,14 +26,25 @@ export interface TokenDeps {
 const invalidRequest = (description: string) => oauthError(400, 'invalid_request', description);
 const invalidGrant = (description: string) => oauthError(400, 'invalid_grant', description);
 
-/** client_id from the body, or from HTTP Basic for clients that send it there. */
-function clientIdOf(request: Request, params: Record<string, string>): string | undefined {
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+const MALFORMED = Symbol('malformed Basic credentials');
+
+/**
+ * client_id from the body, or from HTTP Basic for clients that send it there (base64 of
+ * `percent-encoded id:secret`); MALFORMED when the Basic value cannot be decoded.
+ */
+function clientIdOf(request: Request, params: Record<string, string>): string | undefined | typeof MALFORMED {
   if (params.client_id) return params.client_id;
-  const basic = /^Basic\s+(.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+  const basic = /^Basic\s+(.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1]?.trim();
   if (!basic) return undefined;
+  if (!BASE64.test(basic)) return MALFORMED;
   const decoded = Buffer.from(basic, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  return decodeURIComponent(colon >= 0 ? decoded.slice(0, colon) : decoded) || undefined;
+  try {
+    return decodeURIComponent(colon >= 0 ? decoded.slice(0, colon) : decoded) || undefined;
+  } catch {
+    return MALFORMED;
+  }
 }
 
 function tokenResponse(tokens: ForgeTokens, expiresIn = tokens.expires_in): Response {
@@ -77,6 +90,7 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
 
   async function refresh(params: Record<string, string>): Promise<Response> {
     if (!params.refresh_token) return invalidRequest('refresh_token is required');
+    if (!isWellFormedToken(params.refresh_token)) return invalidGrant('the refresh token is malformed');
     const result = await deps.forge.refresh(params.refresh_token);
     if (result.ok) {
       logger.info('oauth_token', { grant: 'refresh_token' });
@@ -96,6 +110,7 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
     if (!grant) return invalidRequest('grant_type is required');
     if (grant !== 'authorization_code' && grant !== 'refresh_token') return oauthError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
     const clientId = clientIdOf(request, params);
+    if (clientId === MALFORMED) return oauthError(400, 'invalid_client', 'the Authorization header is not valid HTTP Basic: base64 of client_id:secret, each percent-encoded');
     if (!clientId || !(await deps.clients.lookup(clientId))) return oauthError(401, 'invalid_client', 'unknown or expired client_id: register again');
     return grant === 'authorization_code' ? redeemCode(params, clientId) : refresh(params);
   };

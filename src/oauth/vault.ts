@@ -2,9 +2,11 @@
 // the state sent to the forge, and the proxy code handed to the client. In stateless mode each is
 // sealed into the value itself (`v1.ps.` for consent and state, `v1.pc.` for codes; AES-GCM, since
 // they hold verifiers and tokens) so any replica can open it; otherwise a random id points into
-// this process's memory. A value opens only as the purpose it was made for.
+// this process's memory, counted per client address (owned-entries.ts) so that one address starting
+// sign-ins without end only ever pushes out its own. A value opens only as the purpose it was made for.
 import type { Sealer } from '../sealing/sealer';
 import type { SealedKind } from '../sealing/kinds';
+import { OwnedEntries } from './owned-entries';
 import { randomToken } from './pkce';
 
 export type Purpose = 'consent' | 'state' | 'code';
@@ -16,17 +18,11 @@ export interface Opened<T> {
 }
 
 export interface Vault {
-  /** A value carrying `data`; throws VaultFull when this process holds too many. */
-  put<T extends object>(purpose: Purpose, data: T): Promise<string>;
+  /** A value carrying `data`, on behalf of `owner` (the client address that caused it). */
+  put<T extends object>(purpose: Purpose, data: T, owner: string): Promise<string>;
   open<T extends object>(purpose: Purpose, value: string): Promise<Opened<T> | undefined>;
   /** Forgets a value once used (sealed values simply run out). */
   discard(purpose: Purpose, value: string): void;
-}
-
-export class VaultFull extends Error {
-  constructor() {
-    super('too many authorizations in progress');
-  }
 }
 
 export type PurposeTtls = Record<Purpose, number>;
@@ -52,8 +48,10 @@ export class SealedVault implements Vault {
   discard(): void {}
 }
 
-/** Most values of one purpose held by one process; beyond it new authorizations are refused. */
+/** Most values of one purpose held by one process; beyond it the address holding the most loses its oldest. */
 export const MAX_MEMORY_VALUES = 10_000;
+/** Most values of one purpose held for one client address; beyond it that address's own oldest goes. */
+export const MAX_VALUES_PER_ADDRESS = 100;
 
 interface Held {
   data: object;
@@ -61,25 +59,25 @@ interface Held {
 }
 
 export class MemoryVault implements Vault {
-  // One map per purpose: all entries of a map share a lifetime, so insertion order is expiry order.
-  private readonly held: Record<Purpose, Map<string, Held>> = { consent: new Map(), state: new Map(), code: new Map() };
+  // One store per purpose: all entries of a store share a lifetime, so insertion order is expiry order.
+  private readonly held: Record<Purpose, OwnedEntries<Held>>;
 
   constructor(
     private readonly ttlSeconds: PurposeTtls,
     private readonly now: () => number = Date.now,
-    private readonly max = MAX_MEMORY_VALUES,
-  ) {}
+    max = MAX_MEMORY_VALUES,
+    maxPerAddress = MAX_VALUES_PER_ADDRESS,
+  ) {
+    const store = () => new OwnedEntries<Held>(max, maxPerAddress);
+    this.held = { consent: store(), state: store(), code: store() };
+  }
 
-  async put<T extends object>(purpose: Purpose, data: T): Promise<string> {
-    const map = this.held[purpose];
+  async put<T extends object>(purpose: Purpose, data: T, owner: string): Promise<string> {
+    const store = this.held[purpose];
     const now = this.now();
-    for (const [id, entry] of map) {
-      if (entry.expiresAt > now) break;
-      map.delete(id);
-    }
-    if (map.size >= this.max) throw new VaultFull();
+    store.dropOldestWhile((entry) => entry.expiresAt <= now);
     const id = randomToken();
-    map.set(id, { data, expiresAt: now + this.ttlSeconds[purpose] * 1000 });
+    store.set(id, owner, { data, expiresAt: now + this.ttlSeconds[purpose] * 1000 });
     return id;
   }
 
