@@ -139,6 +139,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     logger,
     maxBytes: config.DOWNLOAD_MAX_BYTES,
     limiter: stateless ? undefined : new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now),
+    ipLimit: stateless ? undefined : { limiter: new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now), ipOf: (request) => clientIp(request, socketIps.get(request), config.trustedProxies) },
     onRateLimited: () => metrics.rejectedByRateLimit++,
   });
   const configuredBase = config.MCP_SERVER_URL?.replace(/\/+$/, '');

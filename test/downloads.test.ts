@@ -117,6 +117,21 @@ describe('refusals that never reach the forge', () => {
     expect(forge.requests).toHaveLength(0);
   });
 
+  test.each([
+    ['empty', ''],
+    ['another kind of sealed value', 'v1.sid.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'],
+    ['no prefix', 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'],
+    ['100 KB', `v1.dl.${'A'.repeat(100 * 1024)}`],
+    ['control characters', 'v1.dl.AAAA\u0000\r\nAAAA'],
+    ['spaces', 'v1.dl.AAAA AAAA'],
+    ['non-ASCII characters', 'v1.dl.AAAAé\u202EAAAA'],
+  ])('a _token that is not a sealed v1.dl. value (%s) → 401, nothing sent', async (_, bad) => {
+    const response = await get({ project_id: P, secret: SECRET, filename: 'dk.png', _token: bad });
+    expect(response.status).toBe(401);
+    expect(((await response.json()) as { error: { kind: string } }).error.kind).toBe('permission');
+    expect(forge.requests).toHaveLength(0);
+  });
+
   test('a tampered, foreign or expired token → 401', async () => {
     const token = await tokenFor(P);
     forge.requests.length = 0;
@@ -132,7 +147,9 @@ describe('refusals that never reach the forge', () => {
 describe('limits', () => {
   test('per-token fixed window: 429 "Rate limit exceeded" with Retry-After', async () => {
     const limited = createApp(testConfig(forge.apiUrl, { MAX_REQUESTS_PER_MINUTE: '2' }));
-    const send = (token: string) => limited.handle(new Request(url({ project_id: P, secret: SECRET, filename: 'dk.png' }), { headers: { 'Private-Token': token } }));
+    // Each request from its own address, so only the per-token window can refuse.
+    let address = 0;
+    const send = (token: string) => limited.handle(new Request(url({ project_id: P, secret: SECRET, filename: 'dk.png' }), { headers: { 'Private-Token': token } }), `10.1.0.${++address}`);
     expect((await send(TOKENS.maintainer)).status).toBe(200);
     expect((await send(TOKENS.maintainer)).status).toBe(200);
     const refused = await send(TOKENS.maintainer);
@@ -141,6 +158,33 @@ describe('limits', () => {
     expect(((await refused.json()) as { error: { message: string } }).error.message).toBe('Rate limit exceeded');
     expect((await send(TOKENS.developer)).status).toBe(200); // another token has its own window
     await limited.close();
+  });
+
+  test('per client IP (D10): a flood of made-up tokens from one address reaches the forge at most MAX_REQUESTS_PER_MINUTE times', async () => {
+    const limited = createApp(testConfig(forge.apiUrl, { MAX_REQUESTS_PER_MINUTE: '3' }));
+    const send = (token: string, ip: string) => limited.handle(new Request(url({ project_id: P, secret: SECRET, filename: 'dk.png' }), { headers: { 'Private-Token': token } }), ip);
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) statuses.push((await send(`made-up-token-${String(i).padStart(8, '0')}`, '203.0.113.5')).status);
+    expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
+    expect(new Set(statuses.slice(3))).toEqual(new Set([429]));
+    expect(forge.requests).toHaveLength(3);
+    // Refused before the query is even looked at: a download link (no headers) from there is refused too.
+    expect((await limited.handle(new Request(url({ project_id: P, secret: SECRET, filename: 'dk.png', _token: 'v1.dl.x' })), '203.0.113.5')).status).toBe(429);
+    expect(limited.metrics.rejectedByRateLimit).toBe(18);
+    // Another address is not affected.
+    expect((await send(TOKENS.maintainer, '198.51.100.20')).status).toBe(200);
+    await limited.close();
+  });
+
+  test('stateless mode runs no in-app limiter (SPEC stateless rule 7)', async () => {
+    const config = testConfig(forge.apiUrl, { MAX_REQUESTS_PER_MINUTE: '1', OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 5).toString('base64url') });
+    const free = createApp(config, { sealer: await sealerFromConfig(config) });
+    for (let i = 0; i < 3; i++) {
+      const response = await free.handle(new Request(url({ project_id: P, secret: SECRET, filename: 'dk.png' }), { headers: { 'Private-Token': TOKENS.maintainer } }), '203.0.113.5');
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+    }
+    await free.close();
   });
 
   test('a declared size over DOWNLOAD_MAX_BYTES → 413; an undeclared one is cut off at the cap', async () => {

@@ -2,14 +2,15 @@
 // attachment from the forge's `GET /projects/:id/uploads/:secret/:filename` with the caller's
 // credentials — the same headers as /mcp, or the sealed `_token` of a link from a tool result, which
 // only opens exactly the attachment it was minted for. Nothing is buffered: the body is piped
-// through with a byte cap. Limited per credential (SPEC Limits), except in stateless mode.
+// through with a byte cap. Limited per client IP first (DECISIONS D10: made-up credentials must not
+// be relayed to the forge without end), then per credential (SPEC Limits); neither in stateless mode.
 import { createHash } from 'node:crypto';
 import type { CallerResolver } from '../auth/caller-resolver';
 import { ForgeClient } from '../forge/client';
 import type { Credential } from '../forge/credential';
 import { encodeSegment } from '../forge/encode';
 import type { ForgePool } from '../forge/pool';
-import type { FixedWindowLimiter } from '../http/rate-limit';
+import type { FixedWindowLimiter, RateDecision } from '../http/rate-limit';
 import type { Logger } from '../logging/logger';
 import type { Sealer } from '../sealing/sealer';
 import { ToolError } from '../tools/errors';
@@ -24,6 +25,8 @@ export interface DownloadDeps {
   maxBytes: number;
   /** Per-credential limit; absent in stateless mode. */
   limiter?: FixedWindowLimiter;
+  /** Per-client-IP limit, counted before anything else; absent in stateless mode. */
+  ipLimit?: { limiter: FixedWindowLimiter; ipOf(request: Request): string };
   /** Called for each request refused by the limiter (metrics). */
   onRateLimited?: () => void;
 }
@@ -59,7 +62,15 @@ function capped(body: ReadableStream<Uint8Array>, maxBytes: number): ReadableStr
 }
 
 export function createDownloadHandler(deps: DownloadDeps): (request: Request) => Promise<Response> {
+  const refuse = (limit: RateDecision, scope: string) => {
+    deps.onRateLimited?.();
+    if (limit.firstRefusal) deps.logger.warn('rate_limited', { scope, retry_after: limit.retryAfter });
+    return problem(429, 'rate_limited', 'Rate limit exceeded', { 'Retry-After': String(limit.retryAfter) });
+  };
+
   return async function download(request: Request): Promise<Response> {
+    const perIp = deps.ipLimit?.limiter.hit(deps.ipLimit.ipOf(request));
+    if (perIp && !perIp.allowed) return refuse(perIp, 'download_ip');
     const query = new URL(request.url).searchParams;
     const projectId = query.get('project_id') ?? '';
     const secret = query.get('secret') ?? '';
@@ -88,11 +99,7 @@ export function createDownloadHandler(deps: DownloadDeps): (request: Request) =>
     }
 
     const limit = deps.limiter?.hit(createHash('sha256').update(credential.token).digest('base64url'));
-    if (limit && !limit.allowed) {
-      deps.onRateLimited?.();
-      if (limit.firstRefusal) deps.logger.warn('rate_limited', { scope: 'download', retry_after: limit.retryAfter });
-      return problem(429, 'rate_limited', 'Rate limit exceeded', { 'Retry-After': String(limit.retryAfter) });
-    }
+    if (limit && !limit.allowed) return refuse(limit, 'download');
 
     const lease = deps.pool.lease(apiUrl);
     if (!lease) return problem(503, 'upstream', 'Server capacity reached');

@@ -2,6 +2,7 @@
 // name) and one forge, holding the caller's credential, so a link in a tool result works without
 // credential headers and for nothing else.
 import type { Credential, CredentialKind } from '../forge/credential';
+import { MAX_SEALED_LENGTH } from '../sealing/kinds';
 import type { Sealer } from '../sealing/sealer';
 import type { AttachmentRef } from './attachments';
 
@@ -26,7 +27,15 @@ export function mintDownloadToken(sealer: Sealer, grant: DownloadGrant): Promise
   return sealer.seal('dl', payload as unknown as Record<string, unknown>);
 }
 
+/** The wire shape of a sealed download token: `v1.dl.` and base64url, no longer than any sealed value. */
+const DOWNLOAD_TOKEN = /^v1\.dl\.[A-Za-z0-9_-]+$/;
+
+export function isDownloadTokenShape(token: string): boolean {
+  return token.length <= MAX_SEALED_LENGTH && DOWNLOAD_TOKEN.test(token);
+}
+
 export async function openDownloadToken(sealer: Sealer, token: string): Promise<DownloadGrant | undefined> {
+  if (!isDownloadTokenShape(token)) return undefined;
   const opened = await sealer.open<DlPayload>('dl', token);
   if (!opened.ok) return undefined;
   const { k, t, u, p, s, f } = opened.payload;
