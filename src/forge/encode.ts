@@ -1,10 +1,63 @@
 // Identifiers in URL paths reach the forge encoded exactly once (DECISIONS D26): a project path
 // `group/sub/project`, its already-encoded form `group%2Fsub%2Fproject`, branch names, refs and
-// file paths with `/` all become `%2F`-encoded single path segments.
+// file paths with `/` all become `%2F`-encoded single path segments. A value that could turn into
+// an empty, `.` or `..` segment anywhere on its way (as given, once the forge decodes it, or read
+// with look-alike dots) is refused before it is encoded (D31): the runtime and the forge collapse
+// dot segments, which would send the request to another endpoint.
+import { ToolError } from '../tools/errors';
 
-/** Encodes one path segment; a value that arrives already %2F-encoded is decoded first. */
-export function encodeSegment(value: string | number): string {
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+/** `\` is a separator to some URL parsers and servers: treat it like `/`. */
+const SEPARATORS = /[/\\]/;
+/** Plain ASCII without `%` or `\` has exactly one reading: the value as given. */
+const ONE_READING = /^[\u0020-\u0024\u0026-\u005b\u005d-\u007e]*$/;
+/** Enough for any value encoded a few times over; the loop also stops as soon as nothing changes. */
+const MAX_DECODES = 4;
+
+/** The value as given, percent-decoded (repeatedly), and each of those with look-alike characters folded (NFKC). */
+function readings(value: string): string[] {
+  if (ONE_READING.test(value)) return [value];
+  const forms = [value];
+  let current = value;
+  for (let i = 0; i < MAX_DECODES && current.includes('%'); i++) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(current);
+    } catch {
+      break; // not percent-encoding after all (a literal `%`)
+    }
+    if (decoded === current) break;
+    forms.push(decoded);
+    current = decoded;
+  }
+  return [...forms, ...forms.map((f) => f.normalize('NFKC'))];
+}
+
+/**
+ * What is wrong with a value that fills a URL path segment (D31), or undefined when nothing is.
+ * The same rule holds for single names (branches, refs, shas, discussion ids) and for slash paths
+ * (projects, groups, files): no part between slashes may be empty, `.` or `..`.
+ */
+export function identifierProblem(value: string): string | undefined {
+  if (value.trim() === '') return 'must not be empty';
+  if (CONTROL_CHARACTERS.test(value)) return 'must not contain control characters';
+  for (const reading of readings(value)) {
+    for (const part of reading.split(SEPARATORS)) {
+      if (part === '.' || part === '..') return 'must not be "." or ".." nor contain a "." or ".." part between slashes (percent-encoded or look-alike dots included)';
+      if (part === '') return 'must not have an empty part between slashes (a leading, trailing or double "/")';
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Encodes one path segment; a value that arrives already %2F-encoded is decoded first. A value
+ * that breaks the identifier rule is a validation error naming `parameter`.
+ */
+export function encodeSegment(value: string | number, parameter = 'identifier'): string {
   const text = String(value);
+  const problem = identifierProblem(text);
+  if (problem) throw new ToolError('validation', `${parameter}: ${problem}`);
   if (!text.includes('/') && /%2f/i.test(text)) {
     try {
       return encodeURIComponent(decodeURIComponent(text));
@@ -49,15 +102,17 @@ export function pathParameters(template: string): readonly string[] {
 
 /**
  * Fills `{name}` placeholders of a path template from the arguments, each encoded as one segment.
- * Templates are fixed strings in tool definitions; a missing argument is a programming error.
+ * Templates are fixed strings in tool definitions; a missing argument is a programming error. A
+ * value breaking the identifier rule is a validation error naming its parameter, so a handler that
+ * fills a path late can never send it (D31).
  */
 export function fillPath(template: string, args: Record<string, unknown>): string {
   const { literals, names } = compile(template);
   let path = literals[0];
   for (let i = 0; i < names.length; i++) {
     const value = args[names[i]];
-    if (value === undefined || value === null || value === '') throw new Error(`path parameter ${names[i]} missing for ${template}`);
-    path += encodeSegment(value as string | number) + literals[i + 1];
+    if (value === undefined || value === null) throw new Error(`path parameter ${names[i]} missing for ${template}`);
+    path += encodeSegment(value as string | number, names[i]) + literals[i + 1];
   }
   return path;
 }

@@ -5,6 +5,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolGroup } from '../config/schema';
 import { annotationsOf, type ToolContext, type ToolDefinition } from './define';
 import { ToolError } from './errors';
+import { MAX_INTEGER } from './params';
 import { errorResult, successResult } from './result';
 import { compileValidator, type ArgumentValidator } from './validate';
 import { branchTools } from './branches';
@@ -26,12 +27,31 @@ export function selectTools(all: readonly ToolDefinition[], selection: ToolSelec
 
 /**
  * JSON Schema as clients see it, kept small (every tools/list result is read by a model): our own
- * `hint` keyword and TypeBox's symbols removed, unions of constants written as `enum`, and
- * `minLength: 1` and `additionalProperties: false` left to the server's own validation, which
- * still refuses empty strings and unknown parameters.
+ * `hint` and `identifier` keywords and TypeBox's symbols removed, unions of constants written as
+ * `enum`, and `minLength: 1`, `additionalProperties: false` and the size bounds (maxLength,
+ * maxItems, the safe-integer maximum) left to the server's own validation, which still refuses
+ * empty strings, unknown parameters and oversized values, naming the parameter and the limit.
  */
 export function publicSchema(schema: unknown): Tool['inputSchema'] {
   return compact(JSON.parse(JSON.stringify(schema))) as Tool['inputSchema'];
+}
+
+function serverOnly(key: string, value: unknown): boolean {
+  switch (key) {
+    case 'hint':
+    case 'identifier':
+    case 'maxLength':
+    case 'maxItems':
+      return true;
+    case 'minLength':
+      return value === 1;
+    case 'maximum':
+      return value === MAX_INTEGER;
+    case 'additionalProperties':
+      return value === false;
+    default:
+      return false;
+  }
 }
 
 function compact(node: unknown): unknown {
@@ -39,7 +59,7 @@ function compact(node: unknown): unknown {
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
-    if (key === 'hint' || (key === 'minLength' && value === 1) || (key === 'additionalProperties' && value === false)) continue;
+    if (serverOnly(key, value)) continue;
     out[key] = compact(value);
   }
   const anyOf = out.anyOf as { const?: unknown; type?: string }[] | undefined;

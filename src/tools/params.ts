@@ -1,8 +1,37 @@
-// Parameter schemas shared by many tools, so their wording and limits are the same everywhere.
+// Parameter schemas shared by every tool, so their wording and limits are the same everywhere.
 // `hint` is our own keyword: the validator shows it instead of TypeBox's generic message.
+// `identifier` is our own keyword too: the value fills a URL path segment somewhere (D31), and the
+// validator refuses it when it is empty or holds a `.` or `..` segment (src/forge/encode.ts).
+// Both are stripped from published schemas, as are size bounds (maxLength, maxItems, the safe
+// integer maximum): the server enforces them and names the limit when one is passed.
 // Conventions shared by every tool (what project_id takes, pagination defaults, date formats) are
 // stated once in the server's instructions, so these carry no description unless a tool deviates.
-import { FormatRegistry, Type } from '@sinclair/typebox';
+import { FormatRegistry, Type, type StringOptions } from '@sinclair/typebox';
+
+/** GitLab's own limits where it has one (D31), generous bounds elsewhere: nothing unbounded reaches the forge. */
+export const LIMITS = {
+  /** Issue and milestone titles (D31). */
+  title: 255,
+  /** Descriptions and comment bodies (D31). */
+  text: 1_000_000,
+  /** `search` filters (D31). */
+  search: 1_000,
+  /** Labels, usernames, milestone titles used as filters, status names, emoji names. */
+  name: 255,
+  /** Project and group ids or paths, branch names, refs, shas, thread ids. */
+  identifier: 1_024,
+  /** File paths in a repository. */
+  filePath: 4_096,
+  /** Digits of a numeric id (a 64-bit id has at most 19). */
+  idDigits: 19,
+  /** Items of any list parameter. */
+  listItems: 100,
+  /** An ISO 8601 date-time, fractions of a second included. */
+  dateTime: 64,
+} as const;
+
+/** Integers beyond this lose precision in JSON; none of GitLab's numbers come near it. */
+export const MAX_INTEGER = Number.MAX_SAFE_INTEGER;
 
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -24,14 +53,68 @@ FormatRegistry.Set('date', (value) => {
 /** A description only where one says more than the name, type and format already do. */
 export const described = (description?: string) => (description ? { description } : {});
 
-export const projectId = (description?: string) => Type.String({ minLength: 1, ...described(description) });
+// ─── Identifiers that fill URL path segments (D26, D31) ─────────────────────────────────────────
 
-export const page = Type.Optional(Type.Integer({ minimum: 1 }));
+const identifier = (maxLength: number, options: StringOptions = {}) =>
+  Type.String({ minLength: 1, maxLength, identifier: true, ...options });
+
+/** A project's numeric id or full path (`group/sub/project`, or already %2F-encoded). */
+export const projectId = (description?: string) => identifier(LIMITS.identifier, described(description));
+
+/** A group's numeric id or full path (`group/subgroup`). */
+export const groupId = () => identifier(LIMITS.identifier);
+
+/** A branch name, protection rule name (wildcards allowed), tag, ref or commit SHA. */
+export const refName = () => identifier(LIMITS.identifier);
+
+/** A file's path in the repository (`src/app.ts`). */
+export const filePath = () => identifier(LIMITS.filePath);
+
+/** A comment thread's id (the `id` of list_issue_discussions' items). */
+export const discussionId = () => identifier(LIMITS.identifier);
+
+/** A positive integer id carried as a string (numbers are converted losslessly). */
+export const numericId = (hint = 'must be a positive integer id such as 42') =>
+  Type.String({ pattern: '^[1-9][0-9]*$', maxLength: LIMITS.idDigits, hint });
+
+// ─── Numbers ────────────────────────────────────────────────────────────────────────────────────
+
+/** An integer from `minimum` up to the safe maximum (1e308 is an integer to JavaScript). */
+export const integer = (minimum: number, hint: string) => Type.Integer({ minimum, maximum: MAX_INTEGER, hint });
+
+export const positiveInteger = (hint = 'must be a positive integer such as 42') => integer(1, hint);
+
+export const page = Type.Optional(integer(1, 'must be an integer, 1 or more'));
 export const perPage = Type.Optional(Type.Integer({ minimum: 1, maximum: 100, hint: 'must be an integer from 1 to 100' }));
 export const pagination = { page, per_page: perPage };
 
+// ─── Text ───────────────────────────────────────────────────────────────────────────────────────
+
+/** An issue or milestone title. */
+export const title = () => Type.String({ minLength: 1, maxLength: LIMITS.title });
+
+/** A description; empty clears it. */
+export const longText = () => Type.String({ maxLength: LIMITS.text });
+
+/** A comment body. */
+export const noteBody = () => Type.String({ minLength: 1, maxLength: LIMITS.text });
+
+/** A `search` filter. */
+export const search = () => Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.search }));
+
+/** A short name: label, username, milestone title as a filter, status name or stage. */
+export const shortName = (options: StringOptions = {}) => Type.String({ minLength: 1, maxLength: LIMITS.name, ...options });
+
+/** A list parameter: never more than LIMITS.listItems items. */
+export const listOf = <T extends Parameters<typeof Type.Array>[0]>(items: T, description?: string) =>
+  Type.Array(items, { maxItems: LIMITS.listItems, ...described(description) });
+
+// ─── Dates ──────────────────────────────────────────────────────────────────────────────────────
+
 export const isoDateTime = (description?: string) =>
-  Type.Optional(Type.String({ format: 'date-time', ...described(description), hint: 'must be an ISO 8601 date-time such as 2026-01-31T23:59:59Z' }));
+  Type.Optional(
+    Type.String({ format: 'date-time', maxLength: LIMITS.dateTime, ...described(description), hint: 'must be an ISO 8601 date-time such as 2026-01-31T23:59:59Z' }),
+  );
 
 export const isoDate = (description?: string) =>
-  Type.Optional(Type.String({ format: 'date', ...described(description), hint: 'must be a date in the form YYYY-MM-DD' }));
+  Type.Optional(Type.String({ format: 'date', maxLength: 10, ...described(description), hint: 'must be a date in the form YYYY-MM-DD' }));

@@ -1,10 +1,13 @@
-// Argument validation before any upstream call (DECISIONS D15). Schemas are compiled once at
-// start-up; a value of the wrong JSON type that converts cleanly ("42" for an integer, 42 for a
-// string id) is accepted, since agents often send either.
-import type { TObject } from '@sinclair/typebox';
+// Argument validation before any upstream call (DECISIONS D15, D31). Schemas are compiled once at
+// start-up. A value of the wrong JSON type is accepted only when it converts without loss ("42"
+// for an integer, 42 for a string id; src/tools/convert.ts). Parameters marked `identifier` fill
+// URL path segments and must pass the identifier rule of src/forge/encode.ts.
+import type { TObject, TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
-import { Value, type ValueError } from '@sinclair/typebox/value';
-import { ToolError } from './errors';
+import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
+import { identifierProblem } from '../forge/encode';
+import { compileConversion } from './convert';
+import { invalidArgument, ToolError } from './errors';
 
 export interface ArgumentValidator {
   /** Returns the arguments to use, or throws a validation ToolError naming the parameter. */
@@ -17,10 +20,19 @@ function parameterOf(error: ValueError): string {
 }
 
 function explain(error: ValueError): string {
-  if (error.message === 'Expected required property') return 'is required';
+  if (error.type === ValueErrorType.ObjectRequiredProperty) return 'is required';
   const hint = (error.schema as { hint?: string }).hint;
   if (hint) return hint;
-  if (error.message === 'Unexpected property') return 'is not a parameter of this tool';
+  switch (error.type) {
+    case ValueErrorType.StringMaxLength:
+      return `must be at most ${error.schema.maxLength} characters (got ${(error.value as string).length})`;
+    case ValueErrorType.StringMinLength:
+      return error.schema.minLength === 1 ? 'must not be empty' : `must be at least ${error.schema.minLength} characters`;
+    case ValueErrorType.ArrayMaxItems:
+      return `must have at most ${error.schema.maxItems} items (got ${(error.value as unknown[]).length})`;
+    case ValueErrorType.ObjectAdditionalProperties:
+      return 'is not a parameter of this tool';
+  }
   if (error.schema.enum || error.schema.anyOf) {
     const values = (error.schema.anyOf ?? []).map((s: { const?: unknown }) => s.const).filter((v: unknown) => v !== undefined);
     if (values.length) return `must be one of ${values.join(', ')}`;
@@ -28,18 +40,37 @@ function explain(error: ValueError): string {
   return error.message.replace(/^Expected/, 'expected');
 }
 
+/** The names of the parameters whose values fill URL path segments. */
+function identifierParameters(schema: TObject): string[] {
+  return Object.entries(schema.properties)
+    .filter(([, property]) => (property as TSchema).identifier === true)
+    .map(([name]) => name);
+}
+
 export function compileValidator(schema: TObject): ArgumentValidator {
   const check: TypeCheck<TObject> = TypeCompiler.Compile(schema);
+  const convert = compileConversion(schema);
+  const identifiers = identifierParameters(schema);
   return {
     validate(args: unknown): Record<string, unknown> {
-      const given = args ?? {};
-      if (check.Check(given)) return given as Record<string, unknown>;
-      const converted = Value.Convert(schema, Value.Clone(given));
-      if (check.Check(converted)) return converted as Record<string, unknown>;
-      const first = check.Errors(converted).First();
-      if (!first) throw new ToolError('validation', 'arguments: invalid');
-      // A missing required property reports on the parent; name the property itself.
-      throw new ToolError('validation', `${parameterOf(first)}: ${explain(first)}`);
+      let valid: unknown = args ?? {};
+      if (!check.Check(valid)) {
+        valid = convert(valid);
+        if (!check.Check(valid)) {
+          const first = check.Errors(valid).First();
+          if (!first) throw new ToolError('validation', 'arguments: invalid');
+          // A missing required property reports on the parent; name the property itself.
+          throw new ToolError('validation', `${parameterOf(first)}: ${explain(first)}`);
+        }
+      }
+      const values = valid as Record<string, unknown>;
+      for (const name of identifiers) {
+        const value = values[name];
+        if (value === undefined) continue;
+        const problem = identifierProblem(String(value));
+        if (problem) throw invalidArgument(name, problem);
+      }
+      return values;
     },
   };
 }

@@ -157,7 +157,7 @@ describe('create_milestone', () => {
     [{ due_date: '2024-02-30' }, 'due_date: must be a date in the form YYYY-MM-DD'],
     [{ start_date: '2024/05/01' }, 'start_date: must be a date in the form YYYY-MM-DD'],
     [{ start_date: '2024-05-01', due_date: '2024-05-01' }, 'due_date: must be after start_date (2024-05-01)'],
-    [{ title: '' }, 'title: expected string length greater or equal to 1'],
+    [{ title: '' }, 'title: must not be empty'],
     [{ title: undefined }, 'title: is required'],
   ])('rejects %j before any upstream call', async (args, message) => {
     const err = toolError(await (await h.as()).call('create_milestone', { project_id: P, title: 'v2.0', ...args }));

@@ -27,7 +27,7 @@ describe('list_todos', () => {
   });
 
   test.each([
-    [{ project_id: 'acme/platform/api' }, 'project_id: expected integer'],
+    [{ project_id: 'acme/platform/api' }, 'project_id: must be a numeric id such as 42, not a path'],
     [{ action: 'reviewed' }, 'action: must be one of assigned, mentioned, build_failed, marked, approval_required, unmergeable, directly_addressed, merge_train_removed, member_access_requested'],
     [{ type: 'Issues' }, 'type: must be one of Issue, MergeRequest, Commit, Epic, DesignManagement::Design, AlertManagement::Alert, Project, Namespace, Vulnerability, WikiPage::Meta'],
   ])('%j is refused before any upstream call', async (args, message) => {

@@ -3,10 +3,8 @@ import { Type } from '@sinclair/typebox';
 import { defineTool } from '../define';
 import { fillPath } from '../../forge/encode';
 import { ToolError } from '../errors';
-import { pagination, projectId } from '../params';
+import { pagination, projectId, refName, search } from '../params';
 import { restTool } from '../rest';
-
-const branchName = Type.String({ minLength: 1 });
 
 export const createBranch = defineTool({
   name: 'create_branch',
@@ -15,12 +13,12 @@ export const createBranch = defineTool({
     'Create a branch from ref (branch, tag or SHA; default branch if omitted).',
   group: 'branches',
   mode: 'write',
-  endpoint: 'POST /projects/{project_id}/repository/branches',
+  endpoint: 'POST /projects/{project_id}/repository/branches (GET /projects/{project_id} first when ref is omitted)',
   input: Type.Object(
     {
       project_id: projectId(),
-      branch: Type.String({ minLength: 1 }),
-      ref: Type.Optional(Type.String({ minLength: 1 })),
+      branch: refName(),
+      ref: Type.Optional(refName()),
     },
     { additionalProperties: false },
   ),
@@ -41,7 +39,7 @@ export const getBranch = restTool({
   description: 'Get a branch: head commit, protected, merged, default.',
   group: 'branches',
   mode: 'read',
-  input: Type.Object({ project_id: projectId(), branch_name: branchName }, { additionalProperties: false }),
+  input: Type.Object({ project_id: projectId(), branch_name: refName() }, { additionalProperties: false }),
   rest: { method: 'GET', path: '/projects/{project_id}/repository/branches/{branch_name}' },
 });
 
@@ -52,7 +50,7 @@ export const listBranches = restTool({
   group: 'branches',
   mode: 'read',
   input: Type.Object(
-    { project_id: projectId(), search: Type.Optional(Type.String()), ...pagination },
+    { project_id: projectId(), search: search(), ...pagination },
     { additionalProperties: false },
   ),
   rest: { method: 'GET', path: '/projects/{project_id}/repository/branches', list: true },
@@ -65,7 +63,7 @@ export const deleteBranch = restTool({
   group: 'branches',
   mode: 'write',
   destructive: true,
-  input: Type.Object({ project_id: projectId(), branch_name: branchName }, { additionalProperties: false }),
+  input: Type.Object({ project_id: projectId(), branch_name: refName() }, { additionalProperties: false }),
   rest: {
     method: 'DELETE',
     path: '/projects/{project_id}/repository/branches/{branch_name}',
@@ -89,7 +87,7 @@ export const updateDefaultBranch = defineTool({
   idempotent: true,
   endpoint: 'PUT /projects/{project_id}',
   input: Type.Object(
-    { project_id: projectId(), default_branch: Type.String({ minLength: 1 }) },
+    { project_id: projectId(), default_branch: refName() },
     { additionalProperties: false },
   ),
   async handler(args, { forge }) {

@@ -3,10 +3,10 @@ import { Type } from '@sinclair/typebox';
 import { defineTool } from '../define';
 import { fillPath } from '../../forge/encode';
 import { invalidArgument } from '../errors';
-import { isoDateTime, pagination, projectId } from '../params';
+import { filePath, integer, isoDateTime, pagination, projectId, refName, shortName } from '../params';
 import { restTool } from '../rest';
 
-const sha = Type.String({ minLength: 1 });
+const sha = refName();
 
 export const listCommits = restTool({
   name: 'list_commits',
@@ -17,11 +17,11 @@ export const listCommits = restTool({
   input: Type.Object(
     {
       project_id: projectId(),
-      ref_name: Type.Optional(Type.String({ minLength: 1 })),
+      ref_name: Type.Optional(refName()),
       since: isoDateTime(),
       until: isoDateTime(),
-      path: Type.Optional(Type.String({ minLength: 1 })),
-      author: Type.Optional(Type.String({ minLength: 1 })),
+      path: Type.Optional(filePath()),
+      author: Type.Optional(shortName()),
       all: Type.Optional(Type.Boolean()),
       with_stats: Type.Optional(Type.Boolean()),
       first_parent: Type.Optional(Type.Boolean()),
@@ -67,7 +67,7 @@ export const getCommitDiff = defineTool({
   },
 });
 
-const lineNumber = () => Type.Optional(Type.Integer({ minimum: 1, hint: 'must be a line number, 1 or more' }));
+const lineNumber = () => Type.Optional(integer(1, 'must be a line number, 1 or more'));
 
 export const getFileBlame = defineTool({
   name: 'get_file_blame',
@@ -80,8 +80,8 @@ export const getFileBlame = defineTool({
   input: Type.Object(
     {
       project_id: projectId(),
-      file_path: Type.String({ minLength: 1 }),
-      ref: Type.String({ minLength: 1 }),
+      file_path: filePath(),
+      ref: refName(),
       range_start: lineNumber(),
       range_end: lineNumber(),
     },

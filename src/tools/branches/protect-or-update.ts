@@ -3,7 +3,7 @@
 // tiers (free tiers ignore or refuse them), so a level change is tried with PATCH, checked, and
 // otherwise done by replacing the rule — putting the old one back if the new one is refused.
 import type { ForgeClient } from '../../forge/client';
-import { encodeSegment } from '../../forge/encode';
+import { fillPath } from '../../forge/encode';
 import { ToolError } from '../errors';
 
 type Level = 0 | 30 | 40 | 60;
@@ -71,14 +71,15 @@ function createBody(wanted: ProtectRequest): Record<string, unknown> {
 }
 
 export async function protectOrUpdate(forge: ForgeClient, projectId: string, wanted: ProtectRequest) {
-  const base = `/projects/${encodeSegment(projectId)}/protected_branches`;
+  // Both paths are filled before the first request, so a bad name never gets as far as the POST (D31).
+  const base = fillPath('/projects/{project_id}/protected_branches', { project_id: projectId });
+  const rulePath = fillPath('/projects/{project_id}/protected_branches/{branch_name}', { project_id: projectId, branch_name: wanted.name });
   try {
     const created = await forge.json<ProtectedBranch>({ method: 'POST', path: base, body: createBody(wanted) });
     return { action: 'created', protected_branch: created };
   } catch (error) {
     if (!(error instanceof ToolError) || error.status !== 409) throw error;
   }
-  const rulePath = `${base}/${encodeSegment(wanted.name)}`;
   const existing = await forge.json<ProtectedBranch>({ method: 'GET', path: rulePath });
   const changesLevels = !levelsMatch(existing, wanted);
 

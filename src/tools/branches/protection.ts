@@ -3,11 +3,12 @@
 import { Type } from '@sinclair/typebox';
 import { defineTool } from '../define';
 import { invalidArgument } from '../errors';
-import { pagination, projectId } from '../params';
+import { pagination, projectId, refName, search } from '../params';
 import { restTool } from '../rest';
 import { protectOrUpdate } from './protect-or-update';
 
-const ruleName = Type.String({ minLength: 1 });
+/** A branch name or a wildcard pattern such as release/*. */
+const ruleName = refName();
 
 export const listProtectedBranches = restTool({
   name: 'list_protected_branches',
@@ -16,7 +17,7 @@ export const listProtectedBranches = restTool({
   group: 'branches',
   mode: 'read',
   input: Type.Object(
-    { project_id: projectId(), search: Type.Optional(Type.String()), ...pagination },
+    { project_id: projectId(), search: search(), ...pagination },
     { additionalProperties: false },
   ),
   rest: { method: 'GET', path: '/projects/{project_id}/protected_branches', list: true },
@@ -49,7 +50,8 @@ export const protectBranch = defineTool({
   group: 'branches',
   mode: 'write',
   idempotent: true,
-  endpoint: 'POST /projects/{project_id}/protected_branches (PATCH or DELETE+POST …/{branch_name} to update)',
+  endpoint:
+    'POST /projects/{project_id}/protected_branches; to update, GET and PATCH (or DELETE and POST) /projects/{project_id}/protected_branches/{branch_name}',
   input: Type.Object(
     {
       project_id: projectId(),

@@ -3,10 +3,10 @@ import { Type } from '@sinclair/typebox';
 import { defineTool } from '../define';
 import { fillPath } from '../../forge/encode';
 import { invalidArgument } from '../errors';
-import { pagination, projectId } from '../params';
+import { pagination, positiveInteger, projectId, refName, shortName } from '../params';
 import { restTool } from '../rest';
 
-const sha = Type.String({ minLength: 1 });
+const sha = refName();
 
 export const listCommitStatuses = restTool({
   name: 'list_commit_statuses',
@@ -18,10 +18,10 @@ export const listCommitStatuses = restTool({
     {
       project_id: projectId(),
       sha,
-      ref: Type.Optional(Type.String({ minLength: 1 })),
-      stage: Type.Optional(Type.String({ minLength: 1 })),
-      name: Type.Optional(Type.String({ minLength: 1 })),
-      pipeline_id: Type.Optional(Type.Integer({ minimum: 1 })),
+      ref: Type.Optional(refName()),
+      stage: Type.Optional(shortName()),
+      name: Type.Optional(shortName()),
+      pipeline_id: Type.Optional(positiveInteger()),
       order_by: Type.Optional(Type.Union([Type.Literal('id'), Type.Literal('pipeline_id')])),
       sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
       all: Type.Optional(Type.Boolean()),
@@ -48,13 +48,14 @@ export const createCommitStatus = defineTool({
       project_id: projectId(),
       sha,
       state: Type.Union(STATES.map((s) => Type.Literal(s))),
-      ref: Type.Optional(Type.String({ minLength: 1 })),
-      name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-      context: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-      target_url: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+      ref: Type.Optional(refName()),
+      name: Type.Optional(shortName()),
+      context: Type.Optional(shortName()),
+      // GitLab keeps 255 characters of these.
+      target_url: Type.Optional(shortName()),
       description: Type.Optional(Type.String({ maxLength: 255 })),
       coverage: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
-      pipeline_id: Type.Optional(Type.Integer({ minimum: 1 })),
+      pipeline_id: Type.Optional(positiveInteger()),
     },
     { additionalProperties: false },
   ),

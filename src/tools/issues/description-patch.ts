@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
 import { invalidArgument, ToolError } from '../errors';
-import { projectId } from '../params';
+import { LIMITS, projectId } from '../params';
 import { slimConfirmation, type Issue } from './issues';
 import { issueIid } from './params';
 import { applyPatch, parsePatch } from './patch/apply';
@@ -35,7 +35,8 @@ export const updateIssueDescriptionPatch = defineTool({
       project_id: projectId(),
       issue_iid: issueIid(),
       patch_type: Type.Union([Type.Literal('search_replace'), Type.Literal('unified_diff')]),
-      patch: Type.String({ minLength: 1 }),
+      // A patch holds both the old and the new text of a description.
+      patch: Type.String({ minLength: 1, maxLength: 2 * LIMITS.text }),
       dry_run: Type.Optional(Type.Boolean()),
       create_note: Type.Optional(Type.Boolean()),
       allow_multiple: Type.Optional(Type.Boolean()),

@@ -4,9 +4,9 @@ import { Type } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
 import { invalidArgument } from '../errors';
-import { isoDate, projectId } from '../params';
+import { integer, isoDate, LIMITS, listOf, longText, numericId, projectId, title } from '../params';
 import { restTool } from '../rest';
-import { issueIid, issueType, joinLabels, labels, numericId } from './params';
+import { issueIid, issueType, joinLabels, labels } from './params';
 
 const ISSUE_PATH = '/projects/{project_id}/issues/{issue_iid}';
 
@@ -41,6 +41,10 @@ export function slimConfirmation(issue: Issue) {
 
 // What full_response returns is in each tool's description.
 const fullResponse = () => Type.Optional(Type.Boolean());
+const weight = () => integer(0, 'must be an integer, 0 or more');
+/** update_issue's milestone_id: "0" unsets the milestone, so 0 is allowed there (a body field, not a path). */
+const milestoneOrNone = () =>
+  Type.String({ pattern: '^[0-9]+$', maxLength: LIMITS.idDigits, hint: 'must be a milestone id such as 42, or 0 to unset the milestone' });
 
 export const createIssue = defineTool({
   name: 'create_issue',
@@ -54,13 +58,13 @@ export const createIssue = defineTool({
   input: Type.Object(
     {
       project_id: projectId(),
-      title: Type.String({ minLength: 1, maxLength: 255 }),
-      description: Type.Optional(Type.String()),
-      assignee_ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }))),
+      title: title(),
+      description: Type.Optional(longText()),
+      assignee_ids: Type.Optional(listOf(integer(1, 'must be positive integer user ids'))),
       labels: labels(),
       milestone_id: Type.Optional(numericId()),
       issue_type: issueType(),
-      weight: Type.Optional(Type.Integer({ minimum: 0 })),
+      weight: Type.Optional(weight()),
     },
     { additionalProperties: false },
   ),
@@ -107,16 +111,16 @@ export const updateIssue = defineTool({
     {
       project_id: projectId(),
       issue_iid: issueIid(),
-      title: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-      description: Type.Optional(Type.String()),
-      assignee_ids: Type.Optional(Type.Array(Type.Integer({ minimum: 0 }))),
+      title: Type.Optional(title()),
+      description: Type.Optional(longText()),
+      assignee_ids: Type.Optional(listOf(integer(0, 'must be user ids (0 or [] unassigns)'))),
       confidential: Type.Optional(Type.Boolean()),
       discussion_locked: Type.Optional(Type.Boolean()),
       due_date: isoDate(),
       labels: labels(),
-      milestone_id: Type.Optional(numericId()),
+      milestone_id: Type.Optional(milestoneOrNone()),
       state_event: Type.Optional(Type.Union([Type.Literal('close'), Type.Literal('reopen')])),
-      weight: Type.Optional(Type.Integer({ minimum: 0 })),
+      weight: Type.Optional(weight()),
       issue_type: issueType(),
       full_response: fullResponse(),
     },

@@ -2,9 +2,9 @@
 import { Type } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
-import { projectId } from '../params';
+import { numericId, projectId } from '../params';
 import { restTool } from '../rest';
-import { issueIid, numericId } from './params';
+import { issueIid } from './params';
 
 const LINKS_PATH = '/projects/{project_id}/issues/{issue_iid}/links';
 const linkId = () => numericId();

@@ -2,14 +2,14 @@
 // and my_issues (assigned to the caller, open by default). Both work across all projects or in one.
 import { Type } from '@sinclair/typebox';
 import type { ForgeClient } from '../../forge/client';
-import { encodeSegment, type QueryValue } from '../../forge/encode';
+import { fillPath, type QueryValue } from '../../forge/encode';
 import { defineTool } from '../define';
 import { invalidArgument } from '../errors';
-import { isoDateTime, pagination, projectId } from '../params';
+import { isoDateTime, LIMITS, listOf, numericId, pagination, projectId, search, shortName } from '../params';
 import { issueState, issueType, labels } from './params';
 
 function issuesPath(project: string | undefined): string {
-  return project === undefined ? '/issues' : `/projects/${encodeSegment(project)}/issues`;
+  return project === undefined ? '/issues' : fillPath('/projects/{project_id}/issues', { project_id: project });
 }
 
 /** One page of issues; labels go as GitLab's comma-separated string, arrays as `name[]`. */
@@ -21,8 +21,9 @@ function listIssues(forge: ForgeClient, args: Record<string, unknown>) {
 }
 
 const optionalProject = Type.Optional(projectId('Omit for all projects.'));
-const idNoneAny = () => Type.Optional(Type.String({ pattern: '^([0-9]+|[Nn]one|[Aa]ny|NONE|ANY)$', hint: 'must be a numeric id, none or any' }));
-const milestoneTitle = () => Type.Optional(Type.String({ minLength: 1 }));
+const idNoneAny = () =>
+  Type.Optional(Type.String({ pattern: '^([0-9]+|[Nn]one|[Aa]ny|NONE|ANY)$', maxLength: LIMITS.idDigits, hint: 'must be a numeric id, none or any' }));
+const milestoneTitle = () => Type.Optional(shortName());
 const dates = {
   created_after: isoDateTime(),
   created_before: isoDateTime(),
@@ -45,9 +46,9 @@ export const listIssuesTool = defineTool({
     {
       project_id: optionalProject,
       assignee_id: idNoneAny(),
-      assignee_username: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-      author_id: Type.Optional(Type.String({ pattern: '^[0-9]+$', hint: 'must be a numeric user id' })),
-      author_username: Type.Optional(Type.String({ minLength: 1 })),
+      assignee_username: Type.Optional(listOf(shortName())),
+      author_id: Type.Optional(numericId('must be a numeric user id')),
+      author_username: Type.Optional(shortName()),
       confidential: Type.Optional(Type.Boolean()),
       created_after: dates.created_after,
       created_before: dates.created_before,
@@ -57,7 +58,7 @@ export const listIssuesTool = defineTool({
       issue_type: issueType(),
       iteration_id: idNoneAny(),
       scope: Type.Optional(Type.Union([Type.Literal('created_by_me'), Type.Literal('assigned_to_me'), Type.Literal('all')])),
-      search: Type.Optional(Type.String({ minLength: 1 })),
+      search: search(),
       state: issueState(),
       updated_after: dates.updated_after,
       updated_before: dates.updated_before,
@@ -94,7 +95,7 @@ export const myIssues = defineTool({
       state: issueState(),
       labels: labels(),
       milestone: milestoneTitle(),
-      search: Type.Optional(Type.String({ minLength: 1 })),
+      search: search(),
       ...dates,
       ...pagination,
     },

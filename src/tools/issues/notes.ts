@@ -4,13 +4,11 @@ import { Type } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
 import { invalidArgument } from '../errors';
-import { isoDateTime, pagination, projectId } from '../params';
+import { discussionId, isoDateTime, noteBody, numericId, pagination, projectId } from '../params';
 import { restTool } from '../rest';
-import { issueIid, numericId } from './params';
+import { issueIid } from './params';
 
 const ISSUE_PATH = '/projects/{project_id}/issues/{issue_iid}';
-const discussionId = () => Type.String({ minLength: 1 });
-const noteBody = () => Type.String({ minLength: 1, maxLength: 1_000_000 });
 
 export const createIssueNote = defineTool({
   name: 'create_issue_note',

@@ -1,10 +1,6 @@
 // Parameter schemas shared by the issue tools, so their wording and limits are the same everywhere.
 import { Type } from '@sinclair/typebox';
-import { described } from '../params';
-
-/** A positive integer carried as a string (SPEC types these ids as strings; numbers are converted). */
-export const numericId = (description?: string) =>
-  Type.String({ pattern: '^[0-9]+$', ...described(description), hint: 'must be a positive integer id such as 42' });
+import { described, listOf, numericId, shortName } from '../params';
 
 export const issueIid = () => numericId();
 
@@ -12,9 +8,7 @@ export const ISSUE_TYPES = ['issue', 'incident', 'test_case', 'task'] as const;
 export const issueType = () => Type.Optional(Type.Union(ISSUE_TYPES.map((t) => Type.Literal(t))));
 
 export const labels = (description?: string) =>
-  Type.Optional(
-    Type.Array(Type.String({ minLength: 1, pattern: '^[^,]+$', hint: 'label names cannot be empty or contain commas' }), described(description)),
-  );
+  Type.Optional(listOf(shortName({ pattern: '^[^,]+$', hint: 'label names cannot be empty or contain commas' }), description));
 
 export const issueState = (description?: string) =>
   Type.Optional(Type.Union([Type.Literal('opened'), Type.Literal('closed'), Type.Literal('all')], described(description)));

@@ -6,18 +6,17 @@ import type { ForgeClient } from '../../forge/client';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
 import { ToolError } from '../errors';
-import { projectId } from '../params';
+import { discussionId as threadId, numericId, projectId, shortName } from '../params';
 import { restTool } from '../rest';
-import { issueIid, numericId } from './params';
+import { issueIid } from './params';
 
 const ISSUE_PATH = '/projects/{project_id}/issues/{issue_iid}';
 const NOTE_AWARDS = `${ISSUE_PATH}/notes/{note_id}/award_emoji`;
 
-const emojiName = () =>
-  Type.String({ pattern: '^:?[^:\\s]+:?$', hint: 'must be an emoji name such as thumbsup' });
+const emojiName = () => shortName({ pattern: '^:?[^:\\s]+:?$', hint: 'must be an emoji name such as thumbsup' });
 const awardId = () => numericId();
 const noteId = () => numericId();
-const discussionId = () => Type.Optional(Type.String({ minLength: 1 }));
+const discussionId = () => Type.Optional(threadId());
 
 type NoteArgs = {
   project_id: string;
@@ -54,7 +53,7 @@ export const listIssueNoteEmojiReactions = defineTool({
   description: 'List the emoji reactions on an issue comment.',
   group: 'issues',
   mode: 'read',
-  endpoint: `GET ${NOTE_AWARDS}`,
+  endpoint: `GET ${NOTE_AWARDS} (GET ${ISSUE_PATH}/discussions/{discussion_id} first with discussion_id)`,
   input: Type.Object({ project_id: projectId(), issue_iid: issueIid(), note_id: noteId(), discussion_id: discussionId() }, { additionalProperties: false }),
   async handler(args, { forge }) {
     await checkThread(forge, args);
@@ -91,7 +90,7 @@ export const createIssueNoteEmojiReaction = defineTool({
     'React to an issue comment with an emoji; a repeat fails.',
   group: 'issues',
   mode: 'write',
-  endpoint: `POST ${NOTE_AWARDS}`,
+  endpoint: `POST ${NOTE_AWARDS} (GET ${ISSUE_PATH}/discussions/{discussion_id} first with discussion_id)`,
   input: Type.Object(
     { project_id: projectId(), issue_iid: issueIid(), note_id: noteId(), discussion_id: discussionId(), name: emojiName() },
     { additionalProperties: false },
@@ -110,7 +109,7 @@ export const deleteIssueNoteEmojiReaction = defineTool({
   group: 'issues',
   mode: 'write',
   destructive: true,
-  endpoint: `DELETE ${NOTE_AWARDS}/{award_id}`,
+  endpoint: `DELETE ${NOTE_AWARDS}/{award_id} (GET ${ISSUE_PATH}/discussions/{discussion_id} first with discussion_id)`,
   input: Type.Object(
     { project_id: projectId(), issue_iid: issueIid(), note_id: noteId(), discussion_id: discussionId(), award_id: awardId() },
     { additionalProperties: false },

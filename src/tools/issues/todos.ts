@@ -1,6 +1,6 @@
 // The caller's to-do list: list, mark one done, mark all done.
 import { Type } from '@sinclair/typebox';
-import { pagination } from '../params';
+import { pagination, positiveInteger } from '../params';
 import { restTool } from '../rest';
 
 const ACTIONS = ['assigned', 'mentioned', 'build_failed', 'marked', 'approval_required', 'unmergeable', 'directly_addressed',
@@ -8,7 +8,7 @@ const ACTIONS = ['assigned', 'mentioned', 'build_failed', 'marked', 'approval_re
 const TYPES = ['Issue', 'MergeRequest', 'Commit', 'Epic', 'DesignManagement::Design', 'AlertManagement::Alert', 'Project', 'Namespace',
   'Vulnerability', 'WikiPage::Meta'] as const;
 const enumOf = (values: readonly string[]) => Type.Optional(Type.Union(values.map((v) => Type.Literal(v))));
-const id = () => Type.Optional(Type.Integer({ minimum: 1 }));
+const id = () => Type.Optional(positiveInteger('must be a numeric id such as 42, not a path'));
 
 export const listTodos = restTool({
   name: 'list_todos',
@@ -38,7 +38,7 @@ export const markTodoDone = restTool({
   group: 'issues',
   mode: 'write',
   idempotent: true,
-  input: Type.Object({ id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+  input: Type.Object({ id: positiveInteger('must be a positive integer to-do id such as 42') }, { additionalProperties: false }),
   rest: { method: 'POST', path: '/todos/{id}/mark_as_done' },
 });
 

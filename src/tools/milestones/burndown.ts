@@ -17,7 +17,7 @@ export function burndownTool(scope: MilestoneScope): ToolDefinition {
     description: `List a ${scope.noun} milestone's burndown chart events.`,
     group: 'milestones',
     mode: 'read',
-    endpoint: `GET ${eventsPath}`,
+    endpoint: `GET ${eventsPath} (GET ${milestonePath} after a 404)`,
     input: Type.Object({ ...parentParam(scope), milestone_id: milestoneId(), ...pagination }, { additionalProperties: false }),
     async handler(args, { forge }) {
       const values = args as Record<string, unknown>;

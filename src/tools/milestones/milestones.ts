@@ -4,7 +4,7 @@
 import { Type, type TObject } from '@sinclair/typebox';
 import type { ToolDefinition } from '../define';
 import { invalidArgument } from '../errors';
-import { isoDate, isoDateTime, pagination } from '../params';
+import { integer, isoDate, isoDateTime, listOf, longText, pagination, search, shortName, title } from '../params';
 import { restTool } from '../rest';
 import { GROUP_SCOPE, milestoneId, parentParam, PROJECT_SCOPE, type MilestoneScope } from './scope';
 
@@ -54,10 +54,10 @@ export function milestoneTools(scope: MilestoneScope): MilestoneTools {
     mode: 'read',
     input: input({
       ...parent,
-      iids: Type.Optional(Type.Array(Type.Integer({ minimum: 1, hint: 'must be a positive integer (an iid)' }), { description: 'Not with include_ancestors.' })),
+      iids: Type.Optional(listOf(integer(1, 'must be a positive integer (an iid)'), 'Not with include_ancestors.')),
       state,
-      title: Type.Optional(Type.String()),
-      search: Type.Optional(Type.String()),
+      title: Type.Optional(shortName()),
+      search: search(),
       include_ancestors: Type.Optional(Type.Boolean()),
       ...(noun === 'group' ? { include_descendants: Type.Optional(Type.Boolean()) } : {}),
       updated_before: isoDateTime(),
@@ -91,8 +91,8 @@ export function milestoneTools(scope: MilestoneScope): MilestoneTools {
     mode: 'write',
     input: input({
       ...parent,
-      title: Type.String({ minLength: 1 }),
-      description: Type.Optional(Type.String()),
+      title: title(),
+      description: Type.Optional(longText()),
       ...dates,
     }),
     check: checkDateOrder,
@@ -109,8 +109,8 @@ export function milestoneTools(scope: MilestoneScope): MilestoneTools {
     input: input({
       ...parent,
       milestone_id: milestoneId(),
-      title: Type.Optional(Type.String({ minLength: 1 })),
-      description: Type.Optional(Type.String()),
+      title: Type.Optional(title()),
+      description: Type.Optional(longText()),
       ...dates,
       state_event: stateEvent,
     }),

@@ -24,7 +24,9 @@ export const promoteMilestone = defineTool({
   group: 'milestones',
   mode: 'write',
   destructive: true,
-  endpoint: 'POST /projects/{project_id}/milestones/{milestone_id}/promote',
+  endpoint:
+    'GET /projects/{project_id}/milestones/{milestone_id}, POST /projects/{project_id}/milestones/{milestone_id}/promote, ' +
+    'then GET /projects/{project_id}/milestones to find the new group milestone',
   input: Type.Object({ project_id: projectId(), milestone_id: milestoneId() }, { additionalProperties: false }),
   async handler(args, { forge }) {
     const path = fillPath('/projects/{project_id}/milestones/{milestone_id}', args);

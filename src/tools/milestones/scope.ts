@@ -1,8 +1,7 @@
 // Project and group milestones are the same API under two parents (/projects/:id, /groups/:id).
 // A scope says which parent, and spells out its tool names literally so each name can be found
 // by searching for it.
-import { Type } from '@sinclair/typebox';
-import { projectId } from '../params';
+import { groupId, numericId, projectId } from '../params';
 
 export interface MilestoneToolNames {
   list: string;
@@ -56,12 +55,10 @@ export const GROUP_SCOPE: MilestoneScope = {
 };
 
 // What group_id and milestone_id take is stated once in the server's instructions.
-const groupId = () => Type.String({ minLength: 1 });
-
 /** The parent's id parameter, keyed by its name, to spread into an input schema. */
 export function parentParam(scope: MilestoneScope) {
   return { [scope.idParam]: scope.noun === 'project' ? projectId() : groupId() };
 }
 
 /** Milestones are addressed by their global id; the iid is only unique within the parent. */
-export const milestoneId = () => Type.String({ pattern: '^[0-9]+$', hint: 'must be the milestone\'s numeric id (the id field, not iid)' });
+export const milestoneId = () => numericId('must be the milestone\'s numeric id (the id field, not iid)');
