@@ -3,9 +3,11 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { createApp, type ForgeApp } from '../src/app';
 import { TOOL_GROUPS, type ToolGroup } from '../src/config/schema';
+import type { TSchema } from '@sinclair/typebox';
 import { ALL_TOOLS, selectTools, toolListing } from '../src/tools/catalog';
 import { testConfig } from './support/config';
 import { connect, rpc, INITIALIZE } from './support/mcp-client';
+import { pathParametersOf } from './tools/arguments';
 
 const TOKEN = 'glpat-catalog-test-000001';
 const FORGE = 'http://127.0.0.1:9/api/v4';
@@ -40,6 +42,29 @@ describe('tools/list', () => {
     for (const tool of ALL_TOOLS) expect([tool.name, tool.input.additionalProperties]).toEqual([tool.name, false]);
   });
 
+  test('every value a tool puts in a URL path is checked as an identifier or can only be digits (D31)', () => {
+    const unchecked: string[] = [];
+    for (const tool of ALL_TOOLS) {
+      for (const name of pathParametersOf(tool)) {
+        const schema = (tool.input.properties as Record<string, TSchema>)[name];
+        const digitsOnly = schema.type === 'integer' || schema.pattern === '^[1-9][0-9]*$';
+        if (schema.identifier !== true && !digitsOnly) unchecked.push(`${tool.name}.${name}`);
+      }
+    }
+    expect(unchecked).toEqual([]);
+  });
+
+  test('project and group ids, branch names and refs are identifiers wherever they appear, in a path or not (D31)', () => {
+    const marks = (name: string) =>
+      ALL_TOOLS.filter((t) => name in t.input.properties && t.name !== 'list_todos') // list_todos filters by numeric ids only
+        .map((t) => [t.name, name, (t.input.properties[name] as TSchema).identifier === true]);
+    for (const name of ['project_id', 'group_id', 'target_project_id', 'branch', 'ref', 'ref_name', 'default_branch', 'sha', 'file_path', 'discussion_id']) {
+      expect(marks(name).length).toBeGreaterThan(0);
+      for (const [tool, , marked] of marks(name)) expect([tool, name, marked]).toEqual([tool, name, true]);
+    }
+    expect((ALL_TOOLS.find((t) => t.name === 'protect_branch')!.input.properties.name as TSchema).identifier).toBe(true);
+  });
+
   test('tool names are unique and fit the MCP name rules', () => {
     const all = ALL_TOOLS.map((t) => t.name);
     expect(new Set(all).size).toBe(all.length);
@@ -52,6 +77,7 @@ describe('tools/list', () => {
       expect(tool.description?.length).toBeGreaterThan(20);
       expect(tool.inputSchema.type).toBe('object');
       expect(JSON.stringify(tool.inputSchema)).not.toContain('"hint"');
+      expect(JSON.stringify(tool.inputSchema)).not.toContain('"identifier"');
       expect(tool.annotations).toMatchObject({ openWorldHint: true });
       expect(typeof tool.annotations?.readOnlyHint).toBe('boolean');
       expect(typeof tool.annotations?.destructiveHint).toBe('boolean');

@@ -1,0 +1,197 @@
+// Identifier hygiene (DECISIONS D31): no value can make a tool's request leave the tool's own
+// endpoint. Runtimes and forges resolve "." and ".." path segments, so `unprotect_branch` with
+// branch_name ".." would otherwise send DELETE /projects/42 (delete project on a real GitLab).
+// Tested over every tool and every path parameter, both through the whole app (schema checks)
+// and by calling handlers directly (the check in fillPath, for paths filled late).
+import { describe, expect, test } from 'bun:test';
+import type { ForgeClient, ForgeRequest } from '../src/forge/client';
+import { encodeSegment, fillPath, identifierProblem } from '../src/forge/encode';
+import { ALL_TOOLS } from '../src/tools/catalog';
+import { ToolError } from '../src/tools/errors';
+import { SEED } from './support/fake-forge';
+import { useHarness } from './support/harness';
+import { structured, toolError } from './support/mcp-client';
+import { baselineArguments, isDotSegment, pathParametersOf, templatesOf, withinTemplates } from './tools/arguments';
+
+/** Values that are, or can turn into, an empty, "." or ".." segment somewhere between the agent and GitLab. */
+const HOSTILE = [
+  '.', '..', 'a/../..', '../x', 'x/..', './x', 'x/.', 'a/./b',
+  '%2e%2e', '%2E', '%2e', '.%2e', '%2E.', '..%2f', '..%2F', '%2e%2e%2f', '%2e%2e%2F..', '%252e%252e', 'a%2F..%2Fb',
+  '..\\x', 'x\\..', '\u2024', '\u2024\u2024', '\uFF0E', '\uFF0E\uFF0E', '\uFF0E\uFF0E\uFF0Fx',
+  '', ' ', '   ', '\t', 'a//b', '/x', 'x/', 'a\u0000b', 'a\nb',
+];
+
+const h = useHarness({ FORGE_TOOLSETS: 'all' });
+
+describe('the identifier rule (src/forge/encode.ts)', () => {
+  test.each(HOSTILE.map((v) => [JSON.stringify(v), v]))('%s is refused', (_, value) => {
+    expect(identifierProblem(value)).toBeString();
+    expect(() => encodeSegment(value, 'branch_name')).toThrow(ToolError);
+  });
+
+  test.each([
+    ['main', 'main'],
+    ['feature/login', 'feature%2Flogin'],
+    ['acme/platform/api', 'acme%2Fplatform%2Fapi'],
+    ['acme%2Fplatform%2Fapi', 'acme%2Fplatform%2Fapi'],
+    ['release/*', 'release%2F*'],
+    ['v1.0.0', 'v1.0.0'],
+    ['.gitlab-ci.yml', '.gitlab-ci.yml'],
+    ['docs/.hidden/a..b', 'docs%2F.hidden%2Fa..b'],
+    ['...', '...'],
+    ['main..feature', 'main..feature'],
+    ['100%', '100%25'],
+    ['café', 'caf%C3%A9'],
+    [42, '42'],
+  ])('%p is kept and encoded once as %p', (value, encoded) => {
+    expect(encodeSegment(value, 'x')).toBe(encoded);
+    expect(isDotSegment(encoded)).toBe(false);
+  });
+
+  test('fillPath names the parameter and never builds the path', () => {
+    const template = '/projects/{project_id}/protected_branches/{branch_name}';
+    const attempt = (args: Record<string, unknown>) => {
+      try {
+        return fillPath(template, args);
+      } catch (error) {
+        return error;
+      }
+    };
+    for (const value of HOSTILE) {
+      const error = attempt({ project_id: '42', branch_name: value });
+      expect(error).toBeInstanceOf(ToolError);
+      expect((error as ToolError).kind).toBe('validation');
+      expect((error as ToolError).message).toStartWith('branch_name: ');
+      expect((attempt({ project_id: value, branch_name: 'main' }) as ToolError).message).toStartWith('project_id: ');
+    }
+    expect(fillPath(template, { project_id: 'acme/api', branch_name: 'release/*' })).toBe('/projects/acme%2Fapi/protected_branches/release%2F*');
+  });
+
+  test('the messages say what is wrong', () => {
+    expect(identifierProblem('')).toBe('must not be empty');
+    expect(identifierProblem('  ')).toBe('must not be empty');
+    expect(identifierProblem('..')).toBe('must not be "." or ".." nor contain a "." or ".." part between slashes (percent-encoded or look-alike dots included)');
+    expect(identifierProblem('a//b')).toBe('must not have an empty part between slashes (a leading, trailing or double "/")');
+    expect(identifierProblem('a\u0000b')).toBe('must not contain control characters');
+  });
+});
+
+describe('every tool, every path parameter, through the app', () => {
+  const tools = ALL_TOOLS.map((tool) => [tool.name, tool] as const);
+
+  test('every tool names its endpoint templates, and every template parameter is a parameter of the tool', () => {
+    for (const tool of ALL_TOOLS) {
+      const templates = templatesOf(tool);
+      if (templates.length === 0) throw new Error(`${tool.name} names no endpoint template: give it an endpoint`);
+      for (const name of pathParametersOf(tool)) expect([tool.name, name in tool.input.properties]).toEqual([tool.name, true]);
+    }
+  });
+
+  test.each(tools)('%s: no hostile value leaves the endpoint', async (_, tool) => {
+    const templates = templatesOf(tool);
+    const parameters = pathParametersOf(tool);
+    const baseline = baselineArguments(tool);
+    const client = await h.as();
+    for (const parameter of parameters) {
+      for (const value of HOSTILE) {
+        const before = h.forge.requests.length;
+        const result = await client.call(tool.name, { ...baseline, [parameter]: value });
+        const sent = h.forge.requests.slice(before).map((r) => r.path.replace(/^\/api\/v4/, ''));
+        const label = `${tool.name} ${parameter}=${JSON.stringify(value)}`;
+        if (result.isError && toolError(result).kind === 'validation') {
+          expect([label, toolError(result).message.startsWith(`${parameter}: `), sent]).toEqual([label, true, []]);
+        } else {
+          expect([label, sent.filter((path) => !withinTemplates(path, templates))]).toEqual([label, []]);
+        }
+      }
+    }
+  });
+});
+
+/** A forge client that records what a handler would send and answers with an empty object. */
+function recordingForge(sent: string[]): ForgeClient {
+  const record = async (request: ForgeRequest) => {
+    sent.push(request.path);
+    return {};
+  };
+  return {
+    json: record,
+    list: async (request: ForgeRequest) => {
+      sent.push(request.path);
+      return { items: [], pagination: {} };
+    },
+    allPages: async (request: ForgeRequest) => {
+      sent.push(request.path);
+      return [];
+    },
+  } as unknown as ForgeClient;
+}
+
+describe('every tool, every path parameter, straight to the handler (no schema check in front)', () => {
+  test.each(ALL_TOOLS.map((tool) => [tool.name, tool] as const))('%s: fillPath refuses what the schema would have', async (_, tool) => {
+    const templates = templatesOf(tool);
+    const baseline = baselineArguments(tool);
+    for (const parameter of pathParametersOf(tool)) {
+      for (const value of HOSTILE) {
+        const sent: string[] = [];
+        const label = `${tool.name} ${parameter}=${JSON.stringify(value)}`;
+        let refusal: unknown;
+        try {
+          await tool.handler({ ...baseline, [parameter]: value } as never, { forge: recordingForge(sent) });
+        } catch (error) {
+          refusal = error;
+        }
+        if (refusal instanceof ToolError && refusal.kind === 'validation' && refusal.message.startsWith(`${parameter}: `)) {
+          expect([label, sent]).toEqual([label, []]);
+        } else {
+          // Whatever else happened, nothing left the endpoint.
+          expect([label, sent.filter((path) => !withinTemplates(path, templates))]).toEqual([label, []]);
+        }
+      }
+    }
+  });
+});
+
+describe('the critical cases of D31', () => {
+  test('unprotect_branch with branch_name ".." is refused; the project and its rules stay', async () => {
+    const c = await h.as();
+    const result = await c.call('unprotect_branch', { project_id: String(SEED.project), branch_name: '..' });
+    expect(toolError(result).kind).toBe('validation');
+    expect(toolError(result).message).toStartWith('branch_name: must not be "." or ".."');
+    expect(h.upstream()).toEqual([]);
+    expect(h.forge.model.findProject(String(SEED.project))?.protectedBranches.map((r) => r.name)).toContain('main');
+  });
+
+  const P = String(SEED.project);
+  test.each([
+    ['get_protected_branch', { project_id: P, branch_name: '..' }, 'branch_name'],
+    ['delete_group_milestone', { group_id: '..', milestone_id: '1' }, 'group_id'],
+    ['create_commit_status', { project_id: P, sha: '..', state: 'success' }, 'sha'],
+    ['get_commit', { project_id: P, sha: '%2e%2e' }, 'sha'],
+    ['get_file_blame', { project_id: P, file_path: 'a/../../..', ref: 'main' }, 'file_path'],
+    ['create_issue_note', { project_id: P, issue_iid: '1', body: 'hi', discussion_id: '..' }, 'discussion_id'],
+    ['protect_branch', { project_id: P, branch_name: '..' }, 'branch_name'],
+    ['protect_branch', { project_id: P, name: '..%2f' }, 'name'],
+    ['list_issues', { project_id: '..' }, 'project_id'],
+    ['create_issue_link', { project_id: P, issue_iid: '1', target_project_id: '..', target_issue_iid: '1' }, 'target_project_id'],
+    ['create_branch', { project_id: P, branch: '..', ref: 'main' }, 'branch'],
+  ])('%s %j → validation naming %s, nothing sent', async (name, args, parameter) => {
+    const c = await h.as();
+    const result = await c.call(name, args);
+    expect(toolError(result).kind).toBe('validation');
+    expect(toolError(result).message).toStartWith(`${parameter}: `);
+    expect(h.upstream()).toEqual([]);
+  });
+
+  test('ordinary names with dots and slashes still reach the forge as one segment', async () => {
+    const c = await h.as();
+    const branch = structured<{ name: string }>(await c.call('get_branch', { project_id: SEED.projectPath, branch_name: SEED.featureBranch }));
+    expect(branch.name).toBe(SEED.featureBranch);
+    const tag = await c.call('get_commit', { project_id: SEED.projectPathEncoded, sha: SEED.tag });
+    expect(structured<{ id: string }>(tag).id).toBe(SEED.tagSha);
+    expect(h.upstream()).toEqual([
+      'GET /api/v4/projects/acme%2Fplatform%2Fapi/repository/branches/feature%2Flogin',
+      'GET /api/v4/projects/acme%2Fplatform%2Fapi/repository/commits/v1.0.0',
+    ]);
+  });
+});
