@@ -129,13 +129,13 @@ function checkCrossRules(s: Settings): void {
   if (s.OAUTH_STATELESS_SECRET_PREVIOUS !== undefined && s.OAUTH_STATELESS_SECRET === undefined) {
     throw new ConfigError('OAUTH_STATELESS_SECRET_PREVIOUS', 'needs OAUTH_STATELESS_SECRET (the previous secret only reads values the current one replaced)');
   }
-  if (s.FORGE_OAUTH_CLIENT_SECRET !== undefined && s.FORGE_OAUTH_CLIENT_ID === undefined) {
-    throw new ConfigError('FORGE_OAUTH_CLIENT_SECRET', 'needs FORGE_OAUTH_CLIENT_ID');
-  }
   if (s.FORGE_MCP_OAUTH) {
     requireSetting(s, 'STREAMABLE_HTTP', 'when FORGE_MCP_OAUTH=true');
     requireSetting(s, 'MCP_SERVER_URL', 'when FORGE_MCP_OAUTH=true');
     requireSetting(s, 'FORGE_OAUTH_CLIENT_ID', 'when FORGE_MCP_OAUTH=true');
+  }
+  if (s.FORGE_OAUTH_CLIENT_SECRET !== undefined && s.FORGE_OAUTH_CLIENT_ID === undefined) {
+    throw new ConfigError('FORGE_OAUTH_CLIENT_SECRET', 'needs FORGE_OAUTH_CLIENT_ID');
   }
   if (s.ENABLE_DYNAMIC_API_URL) {
     requireSetting(s, 'REMOTE_AUTHORIZATION', 'when ENABLE_DYNAMIC_API_URL=true');

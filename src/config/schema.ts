@@ -55,7 +55,7 @@ export const ConfigSchema = Type.Object({
   FORGE_PERSONAL_ACCESS_TOKEN: optStr('Static forge token for stdio and for HTTP without remote authorization or OAuth.', { secret: true }),
   SESSION_TIMEOUT_SECONDS: int(3600, 1, 30 * 86400, 'An authenticated session expires after this many seconds without a request.'),
   MAX_SESSIONS: int(1000, 1, 1_000_000, 'Most concurrent sessions; a further initialize gets 503 "Server capacity reached".'),
-  MAX_REQUESTS_PER_MINUTE: int(60, 1, 1_000_000, 'Requests per minute allowed per client IP on /mcp, per session, and per token on /downloads/*; also client registrations per IP on /register (OAuth mode).'),
+  MAX_REQUESTS_PER_MINUTE: int(60, 1, 1_000_000, 'JSON-RPC messages per minute allowed per client IP and per session on /mcp; also requests per client IP on /register, /authorize, /consent, /callback, /token and /downloads/*, and per token on /downloads/*.'),
 
   // Forge
   FORGE_API_URL: list(['https://gitlab.com/api/v4'], 'Forge REST API URL(s), comma-separated; the first is the default. A base URL gets /api/v4 appended.'),
