@@ -7,16 +7,15 @@
 import { ToolError } from '../tools/errors';
 
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
-/** `\` is a separator to some URL parsers and servers: treat it like `/`. */
+/** `\` is a separator to some URL parsers and servers: it counts like `/`. */
 const SEPARATORS = /[/\\]/;
 /** Plain ASCII without `%` or `\` has exactly one reading: the value as given. */
 const ONE_READING = /^[\u0020-\u0024\u0026-\u005b\u005d-\u007e]*$/;
 /** Enough for any value encoded a few times over; the loop also stops as soon as nothing changes. */
 const MAX_DECODES = 4;
 
-/** The value as given, percent-decoded (repeatedly), and each of those with look-alike characters folded (NFKC). */
-function readings(value: string): string[] {
-  if (ONE_READING.test(value)) return [value];
+/** The value percent-decoded (repeatedly), and the value and each decoding with look-alike characters folded (NFKC). */
+function otherReadings(value: string): string[] {
   const forms = [value];
   let current = value;
   for (let i = 0; i < MAX_DECODES && current.includes('%'); i++) {
@@ -30,22 +29,37 @@ function readings(value: string): string[] {
     forms.push(decoded);
     current = decoded;
   }
-  return [...forms, ...forms.map((f) => f.normalize('NFKC'))];
+  return [...forms.slice(1), ...forms.map((f) => f.normalize('NFKC'))];
+}
+
+const EMPTY = 'must not be empty';
+const CONTROL = 'must not contain control characters';
+const DOT_PART = 'must not be "." or ".." nor contain a "." or ".." part between slashes (percent-encoded or look-alike dots included)';
+const EMPTY_PART = 'must not have an empty part between slashes (a leading, trailing or double "/")';
+
+function partsProblem(reading: string): string | undefined {
+  for (const part of reading.split(SEPARATORS)) {
+    if (part === '.' || part === '..') return DOT_PART;
+    if (part === '') return EMPTY_PART;
+  }
+  return undefined;
 }
 
 /**
  * What is wrong with a value that fills a URL path segment (D31), or undefined when nothing is.
  * The same rule holds for single names (branches, refs, shas, discussion ids) and for slash paths
- * (projects, groups, files): no part between slashes may be empty, `.` or `..`.
+ * (projects, groups, files): no part between slashes may be empty, `.` or `..`. It runs on every
+ * call, so the common case (plain ASCII) is decided without decoding or normalizing.
  */
 export function identifierProblem(value: string): string | undefined {
-  if (value.trim() === '') return 'must not be empty';
-  if (CONTROL_CHARACTERS.test(value)) return 'must not contain control characters';
-  for (const reading of readings(value)) {
-    for (const part of reading.split(SEPARATORS)) {
-      if (part === '.' || part === '..') return 'must not be "." or ".." nor contain a "." or ".." part between slashes (percent-encoded or look-alike dots included)';
-      if (part === '') return 'must not have an empty part between slashes (a leading, trailing or double "/")';
-    }
+  if (value.trim() === '') return EMPTY;
+  if (ONE_READING.test(value)) return value.includes('.') || value.includes('/') ? partsProblem(value) : undefined;
+  if (CONTROL_CHARACTERS.test(value)) return CONTROL;
+  const problem = partsProblem(value);
+  if (problem) return problem;
+  for (const reading of otherReadings(value)) {
+    const found = partsProblem(reading);
+    if (found) return found;
   }
   return undefined;
 }
