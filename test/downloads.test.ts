@@ -99,10 +99,14 @@ describe('refusals that never reach the forge', () => {
     ['a file name with a slash', { project_id: P, secret: SECRET, filename: '../../etc/passwd' }, 400],
     ['an encoded slash (decoded to a slash)', { project_id: P, secret: SECRET, filename: 'a%2Fb' }, 400],
     ['a project path with ..', { project_id: 'acme/../secret', secret: SECRET, filename: 'dk.png' }, 400],
+    ['an encoded .. project path', { project_id: 'acme%2F%2e%2e%2Fsecret', secret: SECRET, filename: 'dk.png' }, 400],
+    ['a project id of %2e%2e', { project_id: '%2e%2e', secret: SECRET, filename: 'dk.png' }, 400],
     ['a secret that is not 32 hex characters', { project_id: P, secret: '../uploads', filename: 'dk.png' }, 400],
   ])('%s → %d', async (_, query, status) => {
     const q = { ...query, filename: decodeURIComponent(query.filename) };
-    expect((await get(q, { 'Private-Token': TOKENS.maintainer })).status).toBe(status);
+    const response = await get(q, { 'Private-Token': TOKENS.maintainer });
+    expect(response.status).toBe(status);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/^(project_id|secret|filename): /);
     expect(forge.requests).toHaveLength(0);
   });
 

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { CallerResolver } from '../auth/caller-resolver';
 import { ForgeClient } from '../forge/client';
 import type { Credential } from '../forge/credential';
-import { encodeSegment } from '../forge/encode';
+import { encodeSegment, identifierProblem } from '../forge/encode';
 import type { ForgePool } from '../forge/pool';
 import type { FixedWindowLimiter, RateDecision } from '../http/rate-limit';
 import type { Logger } from '../logging/logger';
@@ -43,8 +43,10 @@ function validFilename(name: string): boolean {
   return name.length > 0 && name.length <= 255 && name !== '.' && name !== '..' && !/[/\\\x00-\x1f\x7f]/.test(name);
 }
 
-function validProjectId(id: string): boolean {
-  return id.length > 0 && id.length <= 255 && !/[\s\\\x00-\x1f]/.test(id) && !id.split('/').some((part) => part === '..' || part === '.' || part === '');
+/** The same identifier rule as tool arguments (D31): no empty, `.` or `..` part, plain or encoded. */
+function projectIdProblem(id: string): string | undefined {
+  if (id.length > 255 || /\s/.test(id)) return 'must be a project id or path';
+  return identifierProblem(id);
 }
 
 /** Counts bytes through the stream and fails it once they pass the cap. */
@@ -75,7 +77,8 @@ export function createDownloadHandler(deps: DownloadDeps): (request: Request) =>
     const projectId = query.get('project_id') ?? '';
     const secret = query.get('secret') ?? '';
     const filename = query.get('filename') ?? '';
-    if (!validProjectId(projectId)) return problem(400, 'validation', 'project_id: must be a project id or path');
+    const projectProblem = projectIdProblem(projectId);
+    if (projectProblem) return problem(400, 'validation', `project_id: ${projectProblem}`);
     if (!SECRET.test(secret)) return problem(400, 'validation', 'secret: must be the 32-character hex secret of the upload');
     if (!validFilename(filename)) return problem(400, 'validation', 'filename: must be a plain file name');
 
@@ -105,7 +108,7 @@ export function createDownloadHandler(deps: DownloadDeps): (request: Request) =>
     if (!lease) return problem(503, 'upstream', 'Server capacity reached');
     let upstream: Response;
     try {
-      const path = `/projects/${encodeSegment(projectId)}/uploads/${encodeSegment(secret)}/${encodeURIComponent(filename)}`;
+      const path = `/projects/${encodeSegment(projectId, 'project_id')}/uploads/${encodeSegment(secret)}/${encodeURIComponent(filename)}`;
       upstream = await new ForgeClient(lease.endpoint, credential).send({ method: 'GET', path });
     } catch (error) {
       if (error instanceof ToolError) return problem(error.status ?? 502, error.kind, error.message);
