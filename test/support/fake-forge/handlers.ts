@@ -13,8 +13,9 @@ import { uploadRoutes } from './handlers/uploads';
 import { milestoneItemRoutes } from './handlers/milestone-items';
 import { milestoneRoutes } from './handlers/milestones';
 import { issueActivityRoutes } from './handlers/issue-routes';
+import { jobRoutes } from './handlers/jobs';
 
-const ROUTES: Route[] = [...projectRoutes, ...branchRoutes, ...protectedRoutes, ...commitRoutes, ...statusRoutes, ...milestoneRoutes, ...milestoneItemRoutes, ...issueActivityRoutes, ...uploadRoutes];
+const ROUTES: Route[] = [...projectRoutes, ...branchRoutes, ...protectedRoutes, ...commitRoutes, ...statusRoutes, ...milestoneRoutes, ...milestoneItemRoutes, ...issueActivityRoutes, ...uploadRoutes, ...jobRoutes];
 
 async function readBody(request: Request): Promise<{ recorded: unknown; params: Record<string, unknown>; invalid?: boolean }> {
   if (request.method === 'GET' || request.method === 'HEAD' || !request.body) return { recorded: undefined, params: {} };
