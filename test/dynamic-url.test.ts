@@ -1,6 +1,7 @@
 // One deployment, several forges: X-Forge-API-URL picks the forge per session (two fake forges on
-// different ports), a refused URL never receives the token, and the header is ignored when the
-// feature is off.
+// different ports), a refused URL never receives the token, the scheme is part of what is allowed,
+// and the header is ignored when the feature is off. The fake forges are plain http, so they are
+// allowed as `http://127.0.0.1:PORT` (D7/D8: a port alone means https).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { createApp, type ForgeApp } from '../src/app';
 import { testConfig } from './support/config';
@@ -32,7 +33,7 @@ afterAll(async () => {
 });
 
 function makeApp(overrides: Record<string, string>, logger = capturingLogger().logger) {
-  const app = createApp(testConfig(one.apiUrl, { ENABLE_DYNAMIC_API_URL: 'true', FORGE_ALLOWED_HOSTS: new URL(two.apiUrl).host, ...overrides }), { logger });
+  const app = createApp(testConfig(one.apiUrl, { ENABLE_DYNAMIC_API_URL: 'true', FORGE_ALLOWED_HOSTS: new URL(two.apiUrl).origin, ...overrides }), { logger });
   apps.push(app);
   return app;
 }
@@ -85,11 +86,31 @@ describe('ENABLE_DYNAMIC_API_URL=true', () => {
   test('a custom path prefix is kept: https://h/gitlab → https://h/gitlab/api/v4', async () => {
     const paths: string[] = [];
     const prefixed = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (r) => (paths.push(new URL(r.url).pathname), Response.json({ name: 'main' })) });
-    const app = makeApp({ FORGE_ALLOWED_HOSTS: `127.0.0.1:${prefixed.port}` });
+    const app = makeApp({ FORGE_ALLOWED_HOSTS: `http://127.0.0.1:${prefixed.port}` });
     const session = await connect(app, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': `http://127.0.0.1:${prefixed.port}/gitlab` });
     structured(await session.call('get_branch', { project_id: 'a/b', branch_name: 'main' }));
     expect(paths).toEqual(['/gitlab/api/v4/projects/a%2Fb/repository/branches/main']);
     prefixed.stop(true);
+  });
+});
+
+describe('the scheme is part of what is allowed (D7/D8)', () => {
+  test.each([
+    ['a host:port entry means https there: plain http to it is refused', () => new URL(two.apiUrl).host, () => two.apiUrl],
+    ['an https:// entry: plain http to it is refused', () => `https://${new URL(two.apiUrl).host}`, () => two.apiUrl],
+  ])('%s, and the token goes nowhere', async (_, allowed, named) => {
+    const app = makeApp({ FORGE_ALLOWED_HOSTS: allowed() });
+    const response = await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': named() });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe('Invalid custom API URL provided');
+    expect(one.requests.length + two.requests.length).toBe(0);
+  });
+
+  test('a FORGE_API_URL entry allows its own scheme only: https to a plain-http forge is refused', async () => {
+    const app = makeApp({ FORGE_ALLOWED_HOSTS: '' });
+    const response = await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': one.apiUrl.replace('http:', 'https:') });
+    expect(response.status).toBe(400);
+    expect(one.requests).toHaveLength(0);
   });
 });
 

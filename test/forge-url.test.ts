@@ -1,14 +1,17 @@
 // X-Forge-API-URL: which URLs a caller may name (a table of hostile URLs), and how they are
-// normalized to /api/v4 (SPEC dynamic API URL rules 2–4, DECISIONS D8).
+// normalized to /api/v4 (SPEC dynamic API URL rules 2–4, DECISIONS D7/D8).
 import { describe, expect, test } from 'bun:test';
 import { createForgeUrlPolicy } from '../src/auth/forge-url';
 import { normalizeApiUrl } from '../src/forge/api-url';
 
-const policy = createForgeUrlPolicy(['https://gitlab.example.com/api/v4', 'http://127.0.0.1:18080/api/v4'], [
+const policy = createForgeUrlPolicy(['https://gitlab.example.com/api/v4', 'http://127.0.0.1:18080/api/v4', 'https://tls.example:443/api/v4'], [
   'git.corp.example:8443',
   'Other.Example',
-  '[::1]:9000',
+  'http://[::1]:9000',
   'plain.example:80',
+  'http://legacy.example:8080',
+  'HTTPS://explicit.example/',
+  'padded.example:0443',
 ]);
 
 export const HOSTILE_URLS: [string, string][] = [
@@ -32,6 +35,19 @@ export const HOSTILE_URLS: [string, string][] = [
   ['http://[0:0:0:0:0:0:0:1]:9000', 'IPv6 loopback written long'],
   ['https://git.corp.example', 'allowed host without its listed port'],
   ['https://plain.example', 'https on a host allowed only on port 80'],
+  ['https://plain.example:80', 'https on the port 80 entry: host:80 allows plain http only'],
+  ['http://tls.example:443', 'scheme downgrade to the TLS port of a FORGE_API_URL entry'],
+  ['http://tls.example', 'plain http to a https-only FORGE_API_URL entry'],
+  ['http://gitlab.example.com:443', 'scheme downgrade on the explicit default https port'],
+  ['https://127.0.0.1:18080', 'https to a FORGE_API_URL entry that is plain http'],
+  ['http://git.corp.example:8443', 'plain http on an entry with a port (https on that port)'],
+  ['http://other.example:443', 'plain http on the https port of a bare entry'],
+  ['http://other.example', 'plain http to a bare entry (https on 443 only)'],
+  ['https://[::1]:9000', 'https to an entry written with http://'],
+  ['https://legacy.example:8080', 'https to an entry written with http://'],
+  ['http://explicit.example', 'plain http to an entry written with https://'],
+  ['http://padded.example:443', 'plain http to a padded https port'],
+  ['HTTP://GITLAB.EXAMPLE.COM:443', 'downgrade in capitals'],
   ['ftp://gitlab.example.com', 'not http(s)'],
   ['file:///etc/passwd', 'not http(s)'],
   ['javascript:alert(1)', 'not a URL of a host'],
@@ -53,6 +69,11 @@ export const ACCEPTED_URLS: [string, string][] = [
   ['https://other.example', 'https://other.example/api/v4'],
   ['http://[::1]:9000/prefix', 'http://[::1]:9000/prefix/api/v4'],
   ['http://plain.example', 'http://plain.example/api/v4'],
+  ['http://plain.example:80/x', 'http://plain.example/x/api/v4'],
+  ['https://tls.example', 'https://tls.example/api/v4'],
+  ['http://legacy.example:8080', 'http://legacy.example:8080/api/v4'],
+  ['https://explicit.example', 'https://explicit.example/api/v4'],
+  ['https://padded.example', 'https://padded.example/api/v4'],
   ['  https://gitlab.example.com  ', 'https://gitlab.example.com/api/v4'],
 ];
 
@@ -81,3 +102,4 @@ describe('normalizeApiUrl', () => {
     expect(normalizeApiUrl(url)).toBe(normalized);
   });
 });
+

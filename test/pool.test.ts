@@ -66,7 +66,7 @@ describe('through the server', () => {
   beforeAll(async () => {
     one = await startFakeForge();
     slow = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Promise<Response>((r) => setTimeout(() => r(Response.json({ name: 'main' })), 400)) });
-    app = createApp(testConfig(one.apiUrl, { ENABLE_DYNAMIC_API_URL: 'true', FORGE_ALLOWED_HOSTS: `127.0.0.1:${slow.port}`, FORGE_POOL_MAX_SIZE: '1' }));
+    app = createApp(testConfig(one.apiUrl, { ENABLE_DYNAMIC_API_URL: 'true', FORGE_ALLOWED_HOSTS: `http://127.0.0.1:${slow.port}`, FORGE_POOL_MAX_SIZE: '1' }));
   });
   afterAll(async () => {
     await app.close();

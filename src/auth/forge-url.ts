@@ -1,36 +1,46 @@
-// Which forge a caller may name in X-Forge-API-URL (SPEC dynamic API URL rules 2–4, DECISIONS D8).
+// Which forge a caller may name in X-Forge-API-URL (SPEC dynamic API URL rules 2–4, DECISIONS D7/D8).
 // The URL must be plain http(s) — no credentials, query, fragment or backslash, and a host written
 // the way the URL parser reads it (no percent-encoding, no numeric IP tricks such as 0x7f.0.0.1).
-// Its host and effective port must be those of a FORGE_API_URL entry or of a FORGE_ALLOWED_HOSTS
-// entry (an entry without a port allows https on 443 only). Case and a trailing dot are ignored.
-// The answer is the normalized API URL, so a caller's token only goes to a host the deployment allows.
+// Its scheme, host and effective port must be those of a FORGE_API_URL entry or of a
+// FORGE_ALLOWED_HOSTS entry, so a token meant for a TLS port never travels in clear text:
+//   `host`          https on 443        `host:8443`      https on 8443
+//   `host:80`       http on 80 (the explicit opt-in for plain http)
+//   `http://host:8080`, `https://host`   the scheme written (default port of that scheme)
+// Case and a trailing dot are ignored. The answer is the normalized API URL, so a caller's token
+// only goes to a host the deployment allows.
 import { normalizeApiUrl } from '../forge/api-url';
 
 const DEFAULT_PORT: Record<string, string> = { 'http:': '80', 'https:': '443' };
 
 const bareName = (hostname: string) => hostname.toLowerCase().replace(/\.$/, '');
 
-/** `name:port` with the scheme's default port filled in. */
-function hostKey(url: URL): string {
-  return `${bareName(url.hostname)}:${url.port || DEFAULT_PORT[url.protocol]}`;
+/** `scheme//name:port` with the scheme's default port filled in. */
+function originKey(url: URL): string {
+  return `${url.protocol}//${bareName(url.hostname)}:${url.port || DEFAULT_PORT[url.protocol]}`;
 }
 
+/** The one scheme+host+port a FORGE_ALLOWED_HOSTS entry allows (see the header). */
 function entryKey(entry: string): string | undefined {
-  const text = entry.trim().toLowerCase().replace(/^https?:\/\//, '').replace(/\/.*$/, '');
-  if (!text) return undefined;
+  const text = entry.trim().toLowerCase();
+  const scheme = /^(https?):\/\//.exec(text)?.[1];
+  const authority = text.replace(/^https?:\/\//, '').replace(/\/.*$/, '');
+  if (!authority) return undefined;
+  let url: URL;
   try {
-    const url = new URL(`https://${text}`);
-    const explicitPort = /:(\d+)$/.exec(text)?.[1];
-    return `${bareName(url.hostname)}:${explicitPort ?? '443'}`;
+    url = new URL(`https://${authority}`);
   } catch {
     return undefined;
   }
+  // Parsed as https, a written port of 443 reads back as '' (the default) and a padded one as its number.
+  const port = /:\d+$/.test(authority) ? url.port || '443' : undefined;
+  const protocol = scheme ? `${scheme}:` : port === '80' ? 'http:' : 'https:';
+  return `${protocol}//${bareName(url.hostname)}:${port ?? DEFAULT_PORT[protocol]}`;
 }
 
 export type ForgeUrlPolicy = (raw: string) => string | undefined;
 
 export function createForgeUrlPolicy(configuredApiUrls: readonly string[], allowedHosts: readonly string[] = []): ForgeUrlPolicy {
-  const allowed = new Set<string>(configuredApiUrls.map((u) => hostKey(new URL(u))));
+  const allowed = new Set<string>(configuredApiUrls.map((u) => originKey(new URL(u))));
   for (const entry of allowedHosts) {
     const key = entryKey(entry);
     if (key) allowed.add(key);
@@ -51,7 +61,7 @@ export function createForgeUrlPolicy(configuredApiUrls: readonly string[], allow
     // The host as written must be the host as parsed: refuses encodings the parser rewrites.
     const writtenHost = authority.toLowerCase().replace(/:\d*$/, '');
     if (bareName(writtenHost) !== bareName(url.hostname)) return undefined;
-    if (!allowed.has(hostKey(url))) return undefined;
+    if (!allowed.has(originKey(url))) return undefined;
     const port = url.port ? `:${url.port}` : '';
     return normalizeApiUrl(`${url.protocol}//${bareName(url.hostname)}${port}${url.pathname}`);
   };
