@@ -5,11 +5,12 @@ import type { Config } from './config/load';
 import { remoteCallers, staticCaller } from './auth/caller-resolver';
 import { createForgeUrlPolicy } from './auth/forge-url';
 import { ForgePool } from './forge/pool';
-import { preflight, withCors } from './http/cors';
-import { MESSAGES, rateLimited, rpcError } from './http/errors';
+import { CredentialChecks } from './auth/credential-check';
 import { clientIp } from './http/client-ip';
-import { createStatefulMcpHandler } from './http/mcp-stateful';
-import { createStatelessMcpHandler } from './http/mcp-stateless';
+import { createCredentialGate } from './http/credential-gate';
+import { createMcpRoute } from './http/mcp-prelude';
+import { STATEFUL_METHODS, createStatefulMcpHandler } from './http/mcp-stateful';
+import { STATELESS_METHODS, createStatelessMcpHandler } from './http/mcp-stateless';
 import { createDownloadHandler } from './downloads/route';
 import { metricsResponses } from './http/metrics-routes';
 import { createOriginPolicy } from './http/origin';
@@ -48,12 +49,6 @@ export interface ForgeApp {
 export function staticTokenCaller(config: Config): Caller | undefined {
   const token = config.FORGE_PERSONAL_ACCESS_TOKEN;
   return token ? { credential: { kind: 'private', token }, apiUrl: config.forgeApiUrls[0] } : undefined;
-}
-
-/** `scheme://host[:port]` of an absolute URL, without parsing it (hot path). */
-function originOf(url: string): string {
-  const end = url.indexOf('/', url.indexOf('//') + 2);
-  return end === -1 ? url : url.slice(0, end);
 }
 
 export function buildCore(config: Config, options: AppOptions = {}) {
@@ -98,29 +93,44 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
       })
     : undefined;
   const callers = oauth ? oauth.callers : config.REMOTE_AUTHORIZATION || !fixedCaller ? remoteCallers(config.forgeApiUrls[0]) : staticCaller(fixedCaller);
-  const sessions = new MemorySessionStore(config.SESSION_TIMEOUT_SECONDS * 1000, now, (session) => {
-    metrics.expiredSessions++;
-    logger.info('session_expired', { session: session.caller.sessionTag });
-  });
+  const sessions = new MemorySessionStore(
+    config.SESSION_TIMEOUT_SECONDS * 1000,
+    now,
+    (session) => {
+      metrics.expiredSessions++;
+      logger.info('session_expired', { session: session.caller.sessionTag });
+    },
+    (session) => logger.info('session_evicted', { session: session.caller.sessionTag, reason: 'capacity', idle_seconds: Math.round((now() - session.lastSeen) / 1000) }),
+  );
   sessions.startSweeping(Math.min(60_000, config.SESSION_TIMEOUT_SECONDS * 1000));
   const createServer = () =>
     createMcpServer({ catalog, pool, logger, sealer: options.sealer, onToolCall: (tool, outcome) => metrics.toolCall(tool, outcome) });
   const forgeUrlPolicy = config.ENABLE_DYNAMIC_API_URL ? createForgeUrlPolicy(config.forgeApiUrls, config.FORGE_ALLOWED_HOSTS) : undefined;
-  const common = { callers, createServer, maxBodyBytes: config.MAX_REQUEST_BODY_BYTES, logger, metrics, pool, forgeUrlPolicy };
+  // D7: a caller's own credential is checked with the forge before a legacy session opens for it.
+  // The static token (D3) is trusted as configured; OAuth mode has checked bearer tokens for its
+  // forge already (oauth/bearer.ts).
+  const credentialGate = callers.remote
+    ? createCredentialGate({
+        checks: new CredentialChecks({ now }),
+        challenge: callers.challenge,
+        alreadyChecked: (caller) => Boolean(oauth) && caller.credential.kind === 'bearer' && caller.apiUrl === config.forgeApiUrls[0],
+        logger,
+        metrics,
+      })
+    : undefined;
+  const common = { callers, createServer, maxBodyBytes: config.MAX_REQUEST_BODY_BYTES, logger, metrics, pool, credentialGate };
   // Stateless mode swaps the session store for sealed ids and turns the in-app limiter off
   // (SPEC stateless rule 7: limits belong to the ingress there).
   const stateless = config.OAUTH_STATELESS_MODE;
   if (stateless && !options.sealer) throw new Error('stateless mode needs the sealer (sealerFromConfig) in the app options');
   const handleMcp = stateless
-    ? createStatelessMcpHandler({ ...common, sealed: new SealedSessions(options.sealer!) })
+    ? createStatelessMcpHandler({ ...common, sealed: new SealedSessions(options.sealer!), authenticateEveryMethod: Boolean(oauth) })
     : createStatefulMcpHandler({
         ...common,
         sessions,
         maxSessions: config.MAX_SESSIONS,
         sessionLimiter: new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now),
       });
-  const originAllowed = createOriginPolicy(config.MCP_SERVER_URL, config.MCP_ALLOWED_ORIGINS);
-  const ipLimiter = stateless ? undefined : new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now);
   const metricsRoutes = metricsResponses(
     metrics,
     { activeSessions: () => sessions.size, authenticatedSessions: () => sessions.countAuthenticated(), poolSize: () => pool.size },
@@ -142,11 +152,23 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     ipLimit: stateless ? undefined : { limiter: new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now), ipOf: (request) => clientIp(request, socketIps.get(request), config.trustedProxies) },
     onRateLimited: () => metrics.rejectedByRateLimit++,
   });
-  const configuredBase = config.MCP_SERVER_URL?.replace(/\/+$/, '');
   // The socket address travels beside the request: Elysia hands handlers the same Request object.
   const socketIps = new WeakMap<Request, string>();
-  let requestCounter = 0;
-  const requestIdPrefix = crypto.randomUUID().slice(0, 4);
+  const mcpRoute = createMcpRoute(
+    {
+      originAllowed: createOriginPolicy(config.MCP_SERVER_URL, config.MCP_ALLOWED_ORIGINS),
+      ipLimiter: stateless ? undefined : new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now),
+      ipOf: (request) => clientIp(request, socketIps.get(request), config.trustedProxies),
+      maxBodyBytes: config.MAX_REQUEST_BODY_BYTES,
+      callers,
+      forgeUrlPolicy,
+      allow: stateless ? STATELESS_METHODS : STATEFUL_METHODS,
+      configuredBase: config.MCP_SERVER_URL?.replace(/\/+$/, ''),
+      logger,
+      metrics,
+    },
+    handleMcp,
+  );
 
   const app = new Elysia()
     .get('/healthz', () => ({ status: 'ok' }))
@@ -154,28 +176,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     .get('/metrics.json', metricsRoutes.json)
     .get('/downloads/attachment', ({ request }) => download(request))
     .use(oauth ? oauth.routes : new Elysia())
-    .all(
-      '/mcp',
-      async ({ request }) => {
-        const origin = request.headers.get('origin');
-        if (!originAllowed(origin)) {
-          logger.warn('origin_refused', { origin });
-          return rpcError(403, MESSAGES.forbiddenOrigin);
-        }
-        if (request.method === 'OPTIONS') return preflight(origin);
-        const limit = ipLimiter?.hit(clientIp(request, socketIps.get(request), config.trustedProxies));
-        if (limit && !limit.allowed) {
-          metrics.rejectedByRateLimit++;
-          if (limit.firstRefusal) logger.warn('rate_limited', { scope: 'ip', retry_after: limit.retryAfter });
-          return withCors(rateLimited(limit.retryAfter), origin);
-        }
-        metrics.requestsProcessed++;
-        const requestId = `${requestIdPrefix}${(++requestCounter).toString(36)}`;
-        const publicBase = configuredBase ?? originOf(request.url);
-        return withCors(await handleMcp(request, { requestId, publicBase }), origin);
-      },
-      { parse: 'none' },
-    )
+    .all('/mcp', ({ request }) => mcpRoute(request), { parse: 'none' })
     .onError(({ code }) => {
       if (code === 'NOT_FOUND') return new Response(JSON.stringify({ error: 'Not Found' }), { status: 404, headers: { 'Content-Type': 'application/json' } });
     });

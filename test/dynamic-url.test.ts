@@ -1,7 +1,7 @@
 // One deployment, several forges: X-Forge-API-URL picks the forge per session (two fake forges on
-// different ports), a refused URL never receives the token, the scheme is part of what is allowed,
-// and the header is ignored when the feature is off. The fake forges are plain http, so they are
-// allowed as `http://127.0.0.1:PORT` (D7/D8: a port alone means https).
+// different ports), a refused URL never receives the token nor has it logged, the scheme is part of
+// what is allowed, and the header is ignored when the feature is off. The fake forges are plain
+// http, so they are allowed as `http://127.0.0.1:PORT` (D7/D8: a port alone means https).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { createApp, type ForgeApp } from '../src/app';
 import { testConfig } from './support/config';
@@ -47,14 +47,17 @@ describe('ENABLE_DYNAMIC_API_URL=true', () => {
     const toDefault = await connect(app, { 'Private-Token': TOKENS.developer });
     structured(await toTwo.call('get_branch', args));
     structured(await toDefault.call('get_branch', args));
-    expect(two.requests.map((r) => r.headers.get('private-token'))).toEqual([TOKENS.maintainer]);
-    expect(one.requests.map((r) => r.headers.get('private-token'))).toEqual([TOKENS.developer]);
+    // Each token was checked (D7) and used at the forge its session named, and only there.
+    const seen = (forge: FakeForge) => forge.requests.map((r) => `${r.method} ${r.path} ${r.headers.get('private-token')}`);
+    const branch = `GET /api/v4/projects/${SEED.project}/repository/branches/main`;
+    expect(seen(two)).toEqual([`GET /api/v4/user ${TOKENS.maintainer}`, `${branch} ${TOKENS.maintainer}`]);
+    expect(seen(one)).toEqual([`GET /api/v4/user ${TOKENS.developer}`, `${branch} ${TOKENS.developer}`]);
 
     // A request carrying only the session id still goes to the session's forge.
     const sid = toTwo.transport.sessionId!;
     const response = await rpc(app, { jsonrpc: '2.0', id: 77, method: 'tools/call', params: { name: 'get_branch', arguments: args } }, { 'mcp-session-id': sid });
     expect(response.status).toBe(200);
-    expect(two.requests).toHaveLength(2);
+    expect(two.requests).toHaveLength(3);
     expect(app.pool.size).toBe(2);
   });
 
@@ -89,7 +92,7 @@ describe('ENABLE_DYNAMIC_API_URL=true', () => {
     const app = makeApp({ FORGE_ALLOWED_HOSTS: `http://127.0.0.1:${prefixed.port}` });
     const session = await connect(app, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': `http://127.0.0.1:${prefixed.port}/gitlab` });
     structured(await session.call('get_branch', { project_id: 'a/b', branch_name: 'main' }));
-    expect(paths).toEqual(['/gitlab/api/v4/projects/a%2Fb/repository/branches/main']);
+    expect(paths).toEqual(['/gitlab/api/v4/user', '/gitlab/api/v4/projects/a%2Fb/repository/branches/main']);
     prefixed.stop(true);
   });
 });
@@ -114,12 +117,37 @@ describe('the scheme is part of what is allowed (D7/D8)', () => {
   });
 });
 
+describe('a refused URL in the log (D5)', () => {
+  test.each([
+    ['the request\'s own token as a host label', () => `https://${TOKENS.maintainer}.evil.example`],
+    ['a token with underscores in the host', () => 'https://glpat_Xy7fQ2mN9pL4kR8sT1vW.evil.example'],
+    ['another GitLab token as a host label', () => 'https://glpat-someoneelses0000000.evil.example'],
+    ['a token after userinfo', () => `https://user:${TOKENS.developer}@glpat-x${TOKENS.developer}.example`],
+    ['a huge host', () => `https://${'a'.repeat(5000)}.example`],
+  ])('%s: the line names the host as `invalid`, and no token-like value appears', async (_, url) => {
+    const capture = capturingLogger();
+    const app = makeApp({}, capture.logger);
+    const response = await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': url() });
+    expect(response.status).toBe(400);
+    expect(capture.entries().filter((e) => e.event === 'forge_url_refused').map((e) => e.host)).toEqual(['invalid']);
+    const all = capture.lines.join('');
+    for (const secret of [TOKENS.maintainer, TOKENS.maintainer.toLowerCase(), TOKENS.developer, 'glpat_', 'glpat-someone', 'aaaaaaaaaa']) expect(all).not.toContain(secret);
+  });
+
+  test('a plain host that is not allowed is named', async () => {
+    const capture = capturingLogger();
+    const app = makeApp({}, capture.logger);
+    await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': 'https://Evil.Example:8443/api/v4' });
+    expect(capture.entries().filter((e) => e.event === 'forge_url_refused').map((e) => e.host)).toEqual(['evil.example']);
+  });
+});
+
 describe('ENABLE_DYNAMIC_API_URL=false (default)', () => {
   test('X-Forge-API-URL is ignored, valid or not', async () => {
     const app = makeApp({ ENABLE_DYNAMIC_API_URL: 'false' });
     const session = await connect(app, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': two.apiUrl });
     structured(await session.call('get_branch', args));
-    expect(one.requests).toHaveLength(1);
+    expect(one.requests.map((r) => r.path)).toEqual(['/api/v4/user', `/api/v4/projects/${SEED.project}/repository/branches/main`]);
     expect(two.requests).toHaveLength(0);
     const junk = await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': 'javascript:alert(1)' });
     expect(junk.status).toBe(200);

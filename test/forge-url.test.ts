@@ -1,7 +1,9 @@
-// X-Forge-API-URL: which URLs a caller may name (a table of hostile URLs), and how they are
-// normalized to /api/v4 (SPEC dynamic API URL rules 2–4, DECISIONS D7/D8).
+// X-Forge-API-URL: which URLs a caller may name (a table of hostile URLs), how they are
+// normalized to /api/v4 (SPEC dynamic API URL rules 2–4, DECISIONS D7/D8), and what of a refused
+// one may be logged.
 import { describe, expect, test } from 'bun:test';
 import { createForgeUrlPolicy } from '../src/auth/forge-url';
+import { loggableHost } from '../src/auth/loggable-host';
 import { normalizeApiUrl } from '../src/forge/api-url';
 
 const policy = createForgeUrlPolicy(['https://gitlab.example.com/api/v4', 'http://127.0.0.1:18080/api/v4', 'https://tls.example:443/api/v4'], [
@@ -103,3 +105,37 @@ describe('normalizeApiUrl', () => {
   });
 });
 
+describe('what a log line may say about a refused URL (D5)', () => {
+  const TOKEN = 'glpat-Xy7fQ2mN9pL4kR8sT1vW';
+  test.each([
+    ['https://evil.example/api/v4', 'evil.example'],
+    ['http://EVIL.example:8080', 'evil.example'],
+    ['https://10.0.0.7', '10.0.0.7'],
+    ['http://[::1]:9000', '[::1]'],
+    ['https://xn--bcher-kva.example', 'xn--bcher-kva.example'],
+    [`https://${TOKEN}.evil.example`, 'invalid'],
+    [`https://evil.example.${TOKEN.toLowerCase()}`, 'invalid'],
+    ['https://gloas-0123456789abcdef0123.evil.example', 'invalid'],
+    ['https://glpat_Xy7fQ2mN9pL4kR8sT1vW.evil.example', 'invalid'],
+    ['https://token_with_underscores.evil.example', 'invalid'],
+    ['https://-leading-hyphen.example', 'invalid'],
+    [`https://${'a'.repeat(64)}.example`, 'invalid'],
+    [`https://${Array(60).fill('abcd').join('.')}`, 'invalid'],
+    ['https://evil.example%2F@gitlab.example.com', 'gitlab.example.com'],
+    ['https://', 'invalid'],
+    ['', 'invalid'],
+    ['..', 'invalid'],
+    ['javascript:alert(1)', 'invalid'],
+    ['file:///etc/passwd', 'invalid'],
+    [`https://${'x'.repeat(70_000)}`, 'invalid'],
+  ])('%s → %s', (url, logged) => {
+    expect(loggableHost(url)).toBe(logged);
+  });
+
+  test('a host holding a credential of the request is not logged, in any case', () => {
+    const own = 'mytoken0123456789abcd';
+    expect(loggableHost(`https://a.${own}.example`, [own])).toBe('invalid');
+    expect(loggableHost(`https://A.${own.toUpperCase()}.example`, [own])).toBe('invalid');
+    expect(loggableHost('https://a.example', [own])).toBe('a.example');
+  });
+});

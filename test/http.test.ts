@@ -1,23 +1,31 @@
 // The HTTP surface of /mcp in stateful mode: health, routing, authentication, sessions, limits.
-import { afterEach, describe, expect, test } from 'bun:test';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { createApp, type ForgeApp } from '../src/app';
+import type { Logger } from '../src/logging/logger';
 import { testConfig } from './support/config';
+import { capturingLogger } from './support/log-capture';
+import { TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
 import { INITIALIZE, MCP_URL, connect, rpc } from './support/mcp-client';
 
-// No forge is called in these tests; the URL only has to be valid.
-const FORGE = 'http://127.0.0.1:9/api/v4';
-const TOKEN = 'glpat-http-test-token-0001';
+// Sessions open only for a token the forge accepts (D7): the fake forge answers that check.
+const TOKEN = TOKENS.maintainer;
+let forge: FakeForge;
 const apps: ForgeApp[] = [];
 
-function makeApp(overrides: Record<string, string> = {}, now?: () => number): ForgeApp {
-  const app = createApp(testConfig(FORGE, overrides), { now });
+function makeApp(overrides: Record<string, string> = {}, now?: () => number, logger?: Logger): ForgeApp {
+  const app = createApp(testConfig(forge.apiUrl, overrides), { now, logger });
   apps.push(app);
   return app;
 }
 
+beforeAll(async () => {
+  forge = await startFakeForge();
+});
+beforeEach(() => forge.reset());
 afterEach(async () => {
   await Promise.all(apps.splice(0).map((a) => a.close()));
 });
+afterAll(() => forge.stop());
 
 async function errorOf(response: Response) {
   const body = (await response.json()) as { jsonrpc: string; error: { code: number; message: string }; id: null };
@@ -55,25 +63,46 @@ describe('routes', () => {
 describe('remote authorization', () => {
   test.each([
     ['no credentials', {}],
-    ['a short Private-Token', { 'Private-Token': 'short-token' }],
-    ['a short bearer token', { Authorization: 'Bearer abc' }],
     ['a non-bearer Authorization', { Authorization: `Basic ${TOKEN}` }],
-    ['a short JOB-TOKEN', { 'JOB-TOKEN': '1234' }],
+    ['an Authorization of another scheme', { Authorization: `Token ${TOKEN}` }],
+    ['a bare token in Authorization', { Authorization: TOKEN }],
+    ['an empty Authorization', { Authorization: '' }],
   ])('initialize with %s → 401 with SPEC\'s text', async (_, headers) => {
     const response = await rpc(makeApp(), INITIALIZE, headers as Record<string, string>);
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toStartWith('Bearer');
+    expect(response.headers.get('www-authenticate')).toBe('Bearer');
     expect((await errorOf(response)).message).toBe('Missing Authorization or Private-Token header');
+    expect(forge.requests).toEqual([]);
   });
 
   test.each([
-    ['Private-Token', { 'Private-Token': TOKEN }],
-    ['Authorization: Bearer', { Authorization: `Bearer ${TOKEN}` }],
-    ['JOB-TOKEN', { 'JOB-TOKEN': TOKEN }],
-  ])('initialize with %s opens a session', async (_, headers) => {
+    ['a short Private-Token', { 'Private-Token': 'short-token' }],
+    ['a short bearer token', { Authorization: 'Bearer abc' }],
+    ['"Bearer" without a token', { Authorization: 'Bearer' }],
+    ['a bearer token of spaces', { Authorization: `Bearer ${' '.repeat(30)}` }],
+    ['a short JOB-TOKEN', { 'JOB-TOKEN': '1234' }],
+    ['an empty Private-Token', { 'Private-Token': '' }],
+    ['19 characters', { 'Private-Token': 'x'.repeat(19) }],
+    ['dots', { 'Private-Token': '..' }],
+  ])('initialize with %s → 401: SPEC\'s text, then that the token is too short', async (_, headers) => {
+    const response = await rpc(makeApp(), INITIALIZE, headers as Record<string, string>);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe('Bearer');
+    expect((await errorOf(response)).message).toBe('Missing Authorization or Private-Token header. The token is too short: at least 20 characters are needed.');
+    expect(forge.requests).toEqual([]);
+  });
+
+  test.each([
+    ['Private-Token', { 'Private-Token': TOKEN }, 'GET /api/v4/user'],
+    ['Authorization: Bearer', { Authorization: `Bearer ${TOKEN}` }, 'GET /api/v4/user'],
+    ['JOB-TOKEN', { 'JOB-TOKEN': TOKENS.job }, 'GET /api/v4/job'],
+    ['Private-Token beside an ingress\'s Basic Authorization', { 'Private-Token': TOKEN, Authorization: 'Basic aW5ncmVzczpzZWNyZXQ=' }, 'GET /api/v4/user'],
+    ['JOB-TOKEN beside an ingress\'s Basic Authorization', { 'JOB-TOKEN': TOKENS.job, Authorization: 'Basic aW5ncmVzczpzZWNyZXQ=' }, 'GET /api/v4/job'],
+  ])('initialize with %s opens a session once the forge accepted the token', async (_, headers, check) => {
     const app = makeApp();
     await openSession(app, headers as Record<string, string>);
     expect(app.sessions.size).toBe(1);
+    expect(forge.requests.map((r) => `${r.method} ${r.path}`)).toEqual([check]);
   });
 
   test('a request without credentials and without a session id → 401', async () => {
@@ -179,6 +208,175 @@ describe('sessions', () => {
     expect(tools.map((t) => t.name)).toContain('get_branch');
     await session.close();
     expect(app.sessions.size).toBe(0);
+  });
+});
+
+describe('session slots (D7): only tokens the forge accepted hold one', () => {
+  const REJECTED = 'Authentication required: the forge did not accept this token';
+  const madeUp = (i: number) => `glpat-made-up-token-${String(i).padStart(6, '0')}`;
+  const checks = () => forge.requests.filter((r) => r.path === '/api/v4/user' || r.path === '/api/v4/job').length;
+
+  test('20 made-up tokens get 401 with the invalid_token challenge and hold no slot; a real user still gets in', async () => {
+    const app = makeApp({ MAX_SESSIONS: '20' });
+    for (let i = 0; i < 20; i++) {
+      const response = await rpc(app, INITIALIZE, { 'Private-Token': madeUp(i) });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+      expect(response.headers.get('mcp-session-id')).toBeNull();
+      expect((await errorOf(response)).message).toBe(REJECTED);
+    }
+    expect(app.sessions.size).toBe(0);
+    await openSession(app);
+    const metrics = (await (await app.handle(new Request('http://localhost/metrics.json'))).json()) as { authFailures: number };
+    expect(metrics.authFailures).toBe(20);
+  });
+
+  test.each([
+    ['a personal token sent as JOB-TOKEN', { 'JOB-TOKEN': TOKENS.maintainer }, '/api/v4/job'],
+    ['a job token sent as Private-Token', { 'Private-Token': TOKENS.job }, '/api/v4/user'],
+    ['a job token sent as a bearer token', { Authorization: `Bearer ${TOKENS.job}` }, '/api/v4/user'],
+    ['a huge made-up token', { 'Private-Token': 'g'.repeat(8000) }, '/api/v4/user'],
+  ])('%s → 401, asked with the call that credential kind may make', async (_, headers, path) => {
+    const app = makeApp();
+    const response = await rpc(app, INITIALIZE, headers as Record<string, string>);
+    expect(response.status).toBe(401);
+    expect((await errorOf(response)).message).toBe(REJECTED);
+    expect(forge.requests.map((r) => r.path)).toEqual([path]);
+    expect(app.sessions.size).toBe(0);
+  });
+
+  test('the answer is cached per credential: one check for many initializes, accepted or rejected', async () => {
+    const app = makeApp();
+    for (let i = 0; i < 3; i++) await openSession(app);
+    for (let i = 0; i < 3; i++) expect((await rpc(app, INITIALIZE, { 'Private-Token': madeUp(1) })).status).toBe(401);
+    expect(checks()).toBe(2);
+    // The same token as another kind is another credential.
+    expect((await rpc(app, INITIALIZE, { Authorization: `Bearer ${TOKEN}` })).status).toBe(200);
+    expect(checks()).toBe(3);
+  });
+
+  test('the cached answer runs out after a few minutes: a revoked token is then refused', async () => {
+    let now = 1_000_000;
+    const app = makeApp({}, () => now);
+    await openSession(app, { 'Private-Token': TOKENS.developer });
+    forge.model.tokens.delete(TOKENS.developer);
+    await openSession(app, { 'Private-Token': TOKENS.developer }); // still the cached answer
+    now += 5 * 60_000 + 1;
+    const refused = await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.developer });
+    expect(refused.status).toBe(401);
+    expect(checks()).toBe(2);
+  });
+
+  test('simultaneous initializes with one new token ask the forge once', async () => {
+    const app = makeApp();
+    const responses = await Promise.all(Array.from({ length: 8 }, () => rpc(app, INITIALIZE, { 'Private-Token': TOKEN })));
+    expect(responses.map((r) => r.status)).toEqual(Array(8).fill(200));
+    expect(checks()).toBe(1);
+    expect(app.sessions.size).toBe(8);
+  });
+
+  test.each([
+    ['answers 503', () => forge.failNext({ pathIncludes: '/api/v4/user', status: 503 })],
+    ['answers 500', () => forge.failNext({ pathIncludes: '/api/v4/user', status: 500 })],
+    ['redirects', () => forge.failNext({ pathIncludes: '/api/v4/user', status: 302, body: '', headers: { Location: 'http://evil.example/' } })],
+  ])('when the forge %s, the initialize goes on uncached with a warning, and no token is logged', async (_, fail) => {
+    const capture = capturingLogger();
+    const app = makeApp({}, undefined, capture.logger);
+    fail();
+    await openSession(app, { 'Private-Token': madeUp(7) });
+    expect(capture.entries().filter((e) => e.event === 'credential_check_unavailable')).toEqual([expect.objectContaining({ level: 'warn', credential: 'private' })]);
+    // Not cached: the next initialize asks again, and the forge's refusal is final.
+    expect((await rpc(app, INITIALIZE, { 'Private-Token': madeUp(7) })).status).toBe(401);
+    expect(checks()).toBe(2);
+    expect(capture.lines.join('')).not.toContain(madeUp(7));
+  });
+
+  test('a forge that cannot be reached lets the initialize through with a warning', async () => {
+    const capture = capturingLogger();
+    const app = createApp(testConfig('http://127.0.0.1:9/api/v4', {}), { logger: capture.logger });
+    apps.push(app);
+    await openSession(app);
+    expect(capture.entries().some((e) => e.event === 'credential_check_unavailable' && e.level === 'warn')).toBe(true);
+  });
+
+  test('the static token (D3) is trusted as configured: no check', async () => {
+    const app = makeApp({ REMOTE_AUTHORIZATION: 'false', FORGE_PERSONAL_ACCESS_TOKEN: 'glpat-static-not-checked-000' });
+    await openSession(app, {});
+    expect(forge.requests).toEqual([]);
+  });
+
+  test('expired sessions never count toward MAX_SESSIONS, swept or not', async () => {
+    let now = 1_000_000;
+    const app = makeApp({ MAX_SESSIONS: '2', SESSION_TIMEOUT_SECONDS: '30' }, () => now);
+    await openSession(app);
+    await openSession(app);
+    now += 31_000; // both expired; no sweep has run
+    await openSession(app);
+    await openSession(app);
+    expect(app.sessions.size).toBe(2);
+  });
+
+  test('at MAX_SESSIONS the least recently used session idle for a minute is closed to make room', async () => {
+    let now = 1_000_000;
+    const capture = capturingLogger();
+    const app = makeApp({ MAX_SESSIONS: '2' }, () => now, capture.logger);
+    const older = await openSession(app);
+    const newer = await openSession(app);
+    now += 30_000;
+    expect((await rpc(app, { jsonrpc: '2.0', id: 2, method: 'ping' }, { 'mcp-session-id': older })).status).toBe(200);
+    now += 31_000; // newer idle 61 s, older idle 31 s
+    const third = await openSession(app);
+    expect((await rpc(app, { jsonrpc: '2.0', id: 3, method: 'ping' }, { 'mcp-session-id': newer })).status).toBe(404);
+    for (const id of [older, third]) expect((await rpc(app, { jsonrpc: '2.0', id: 4, method: 'ping' }, { 'mcp-session-id': id })).status).toBe(200);
+    expect(capture.entries().filter((e) => e.event === 'session_evicted')).toEqual([expect.objectContaining({ reason: 'capacity', idle_seconds: 61 })]);
+  });
+
+  test('only when no session has been idle for a minute does initialize get 503', async () => {
+    let now = 1_000_000;
+    const app = makeApp({ MAX_SESSIONS: '2' }, () => now);
+    await openSession(app);
+    await openSession(app);
+    now += 59_000;
+    const refused = await rpc(app, INITIALIZE, { 'Private-Token': TOKEN });
+    expect(refused.status).toBe(503);
+    expect((await errorOf(refused)).message).toBe('Server capacity reached');
+    now += 1_000;
+    await openSession(app);
+  });
+
+  test('a made-up token at capacity neither evicts an idle session nor gets a slot', async () => {
+    let now = 1_000_000;
+    const app = makeApp({ MAX_SESSIONS: '1' }, () => now);
+    const id = await openSession(app);
+    now += 120_000;
+    expect((await rpc(app, INITIALIZE, { 'Private-Token': madeUp(3) })).status).toBe(401);
+    expect((await rpc(app, { jsonrpc: '2.0', id: 2, method: 'ping' }, { 'mcp-session-id': id })).status).toBe(200);
+  });
+
+  test('a session with a request in flight is never closed to make room, however long the request', async () => {
+    let now = 1_000_000;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch: async (request) => {
+        if (new URL(request.url).pathname === '/api/v4/user') return Response.json({ id: 1, username: 'maria' });
+        await held;
+        return Response.json({ name: 'main', commit: {} });
+      },
+    });
+    const app = createApp(testConfig(`http://127.0.0.1:${slow.port}/api/v4`, { MAX_SESSIONS: '1' }), { now: () => now });
+    apps.push(app);
+    const busy = await connect(app, { 'Private-Token': TOKEN });
+    const pending = busy.call('get_branch', { project_id: '1', branch_name: 'main' });
+    await Bun.sleep(50);
+    now += 120_000;
+    expect((await rpc(app, INITIALIZE, { 'Private-Token': TOKEN })).status).toBe(503);
+    release();
+    expect((await pending).isError).toBeFalsy();
+    expect((await rpc(app, INITIALIZE, { 'Private-Token': TOKEN })).status).toBe(200);
+    slow.stop(true);
   });
 });
 

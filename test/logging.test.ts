@@ -11,6 +11,7 @@ let forge: FakeForge;
 let app: ForgeApp;
 const capture = capturingLogger();
 let now = 1_000_000;
+const MADE_UP = 'glpat-made-up-logging-000000';
 
 beforeAll(async () => {
   forge = await startFakeForge();
@@ -30,6 +31,8 @@ test('no token, secret or session id in any log line', async () => {
   await session.call('get_commit', { project_id: String(SEED.project), sha: SEED.headSha });
   const sid = session.transport.sessionId!;
   await rpc(app, INITIALIZE, { 'Private-Token': 'too-short-token' });
+  await rpc(app, INITIALIZE, { 'Private-Token': MADE_UP }); // the forge rejects it (D7)
+  await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.guest, Origin: `http://${TOKENS.guest}.evil.example` });
   await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.guest, Origin: 'http://evil.example' });
   const guest = await connect(app, { 'Private-Token': TOKENS.guest });
   await guest.call('delete_branch', { project_id: String(SEED.project), branch_name: 'develop' });
@@ -39,13 +42,13 @@ test('no token, secret or session id in any log line', async () => {
 
   const entries = capture.entries();
   const events = new Set(entries.map((e) => e.event));
-  for (const event of ['session_opened', 'tool_call', 'origin_refused', 'session_expired']) expect(events).toContain(event);
+  for (const event of ['session_opened', 'tool_call', 'origin_refused', 'session_expired', 'auth_failed']) expect(events).toContain(event);
   for (const entry of entries) {
     expect(typeof entry.level).toBe('string');
     expect(typeof entry.time).toBe('string');
   }
   const all = capture.lines.join('');
-  for (const secret of [TOKENS.maintainer, TOKENS.guest, 'too-short-token', sid]) expect(all).not.toContain(secret);
+  for (const secret of [TOKENS.maintainer, TOKENS.guest, 'too-short-token', MADE_UP, sid]) expect(all).not.toContain(secret);
   const calls = entries.filter((e) => e.event === 'tool_call');
   expect(calls.map((e) => e.outcome)).toEqual(['ok', 'not_found', 'validation', 'rate_limited', 'permission']);
   expect(calls.every((e) => typeof e.session === 'string' && (e.session as string).length === 10)).toBe(true);

@@ -97,11 +97,12 @@ describe('bearer tokens', () => {
 
 describe('other credentials', () => {
   test.each([
-    ['Private-Token', TOKENS.maintainer],
-    ['JOB-TOKEN', TOKENS.job],
-  ])('%s is a live credential, not checked beforehand', async (header, token) => {
+    ['Private-Token', TOKENS.maintainer, '/api/v4/user'],
+    ['JOB-TOKEN', TOKENS.job, '/api/v4/job'],
+  ])('%s is a live credential, checked with the forge once before a session opens for it (D7)', async (header, token, check) => {
     expect((await mcp(served.url, { [header]: token })).status).toBe(200);
-    expect(forge.requests).toEqual([]);
+    expect((await mcp(served.url, { [header]: token })).status).toBe(200);
+    expect(forge.requests.map((r) => r.path)).toEqual([check]);
   });
 
   test('a Private-Token under 20 characters is refused', async () => {

@@ -97,7 +97,8 @@ describe('/metrics (Prometheus text)', () => {
     for (const line of body.split('\n').filter((l) => l && !l.startsWith('#'))) expect(line).toMatch(/^forge_mcp_[a-z_]+(\{[^}]*\})? -?[\d.e+-]+$/);
     expect(body).toContain('forge_mcp_tool_calls_total{tool="get_branch",outcome="ok"} 1');
     expect(body).toContain('forge_mcp_tool_calls_total{tool="get_branch",outcome="not_found"} 1');
-    expect(body).toContain('forge_mcp_upstream_request_duration_seconds_count{status_class="2xx"} 1');
+    // The credential check of initialize (GET /user, D7) and the successful get_branch.
+    expect(body).toContain('forge_mcp_upstream_request_duration_seconds_count{status_class="2xx"} 2');
     expect(body).toContain('forge_mcp_upstream_request_duration_seconds_count{status_class="4xx"} 1');
     expect(body).toMatch(/forge_mcp_active_sessions 1\n/);
     expect(body).toMatch(/forge_mcp_sessions_total 1\n/);
@@ -172,6 +173,50 @@ describe('rate limits', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await rpc(app, { jsonrpc: '2.0', id: 10 + i, method: 'ping' }, { 'mcp-session-id': sid, 'X-Forwarded-For': `198.51.100.${10 + i}` })).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
+  describe('batches (D10): limits count JSON-RPC messages, not HTTP requests', () => {
+    const INIT_2025_03_26 = { ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion: '2025-03-26' } };
+    const toolCall = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_branch', arguments: { project_id: String(SEED.project), branch_name: 'main' } } });
+    const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
+
+    test('per client IP: a batch of 100 tools/call under a limit of 3 is refused whole, and nothing reaches the forge', async () => {
+      const app = makeApp({ MAX_REQUESTS_PER_MINUTE: '3' });
+      const sid = (await rpc(app, INIT_2025_03_26, { 'Private-Token': TOKENS.maintainer })).headers.get('mcp-session-id')!;
+      const upstreamBefore = forge.requests.length;
+      const refused = await rpc(app, Array.from({ length: 100 }, (_, i) => toolCall(10 + i)), { 'mcp-session-id': sid });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toBe('Rate limit exceeded');
+      expect(forge.requests.length).toBe(upstreamBefore);
+      // initialize and the refused batch's first message are counted: one more message fits.
+      expect((await rpc(app, toolCall(200), { 'mcp-session-id': sid })).status).toBe(200);
+      expect((await rpc(app, toolCall(201), { 'mcp-session-id': sid })).status).toBe(429);
+      expect(forge.requests.length).toBe(upstreamBefore + 1);
+    });
+
+    test('per session: each message of a batch counts, whichever address it comes from', async () => {
+      const app = makeApp({ MAX_REQUESTS_PER_MINUTE: '3', MCP_TRUST_PROXY: 'true' });
+      const from = (n: number) => ({ 'X-Forwarded-For': `198.51.100.${n}` });
+      const sid = (await rpc(app, INIT_2025_03_26, { 'Private-Token': TOKENS.maintainer, ...from(1) })).headers.get('mcp-session-id')!;
+      expect((await rpc(app, [ping(2), ping(3), ping(4), ping(5)], { 'mcp-session-id': sid, ...from(2) })).status).toBe(429);
+      const served = await rpc(app, [ping(6), ping(7), ping(8)], { 'mcp-session-id': sid, ...from(3) });
+      expect(served.status).toBe(200);
+      expect(((await served.json()) as { id: number }[]).map((r) => r.id).sort()).toEqual([6, 7, 8]);
+      expect((await rpc(app, ping(9), { 'mcp-session-id': sid, ...from(4) })).status).toBe(429);
+    });
+
+    test.each([
+      ['in a session', true],
+      ['without a session id', false],
+    ])('an empty batch [] %s → 400 with JSON-RPC\'s invalid request error', async (_, inSession) => {
+      const app = makeApp();
+      const headers: Record<string, string> = { 'Private-Token': TOKENS.maintainer };
+      if (inSession) headers['mcp-session-id'] = (await rpc(app, INIT_2025_03_26, headers)).headers.get('mcp-session-id')!;
+      const response = await rpc(app, [], headers);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request: an empty batch holds no message' }, id: null });
+    });
   });
 
   test('the limiter forgets old windows at once and holds at most maxKeys addresses', () => {

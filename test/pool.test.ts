@@ -131,7 +131,10 @@ describe('TLS and proxies', () => {
     const app = createApp(testConfig(forge.apiUrl, { HTTP_PROXY: proxy.url }));
     const session = await connect(app, { 'Private-Token': TOKENS.maintainer });
     structured(await session.call('get_branch', { project_id: String(SEED.project), branch_name: 'main' }));
-    expect(proxy.seen).toEqual([`GET ${forge.apiUrl}/projects/${SEED.project}/repository/branches/main`]);
+    // The proxy records the first request of each connection it carries: the credential check of
+    // initialize (D7); get_branch followed on that same kept-alive connection through the proxy.
+    expect(proxy.seen).toEqual([`GET ${forge.apiUrl}/user`]);
+    expect(forge.requests.map((r) => r.path)).toEqual(['/api/v4/user', `/api/v4/projects/${SEED.project}/repository/branches/main`]);
     await session.close();
     await app.close();
     await proxy.stop();

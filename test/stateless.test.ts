@@ -122,10 +122,36 @@ describe('refusals', () => {
     expect(response.headers.get('www-authenticate')).toStartWith('Bearer');
   });
 
-  test('a credential below 20 characters → 401 "Missing Authorization or Private-Token header"', async () => {
+  test('a credential below 20 characters → 401 "Missing Authorization or Private-Token header", then why', async () => {
     const response = await rpc(await statelessApp(), INITIALIZE, { 'Private-Token': 'short' });
     expect(response.status).toBe(401);
-    expect(await messageOf(response)).toBe('Missing Authorization or Private-Token header');
+    expect(await messageOf(response)).toBe('Missing Authorization or Private-Token header. The token is too short: at least 20 characters are needed.');
+  });
+
+  test('a made-up token is never sealed into an id: 401 with the invalid_token challenge, one check per token (D7)', async () => {
+    const app = await statelessApp();
+    for (const body of [INITIALIZE, call(2)]) {
+      const response = await rpc(app, body, { 'Private-Token': 'glpat-made-up-stateless-0000' });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('mcp-session-id')).toBeNull();
+      expect(response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+      expect(await messageOf(response)).toBe('Authentication required: the forge did not accept this token');
+    }
+    expect(forge.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/v4/user']);
+  });
+
+  test('an accepted token is checked once, then sealed and served without asking again', async () => {
+    const app = await statelessApp();
+    const sid = (await rpc(app, INITIALIZE, { 'JOB-TOKEN': TOKENS.job })).headers.get('mcp-session-id')!;
+    expect(sid).toStartWith('v1.sid.');
+    for (let i = 0; i < 3; i++) expect((await rpc(app, call(10 + i), { 'mcp-session-id': sid, 'JOB-TOKEN': TOKENS.job })).status).toBe(200);
+    expect(forge.requests.filter((r) => r.path === '/api/v4/job')).toHaveLength(1);
+  });
+
+  test('an empty batch [] → 400 with JSON-RPC\'s invalid request error', async () => {
+    const response = await rpc(await statelessApp(), [], { 'Private-Token': TOKENS.maintainer });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request: an empty batch holds no message' }, id: null });
   });
 
   test.each(['GET', 'DELETE'])('%s /mcp → 405', async (method) => {
@@ -134,6 +160,44 @@ describe('refusals', () => {
     const response = await app.handle(new Request(MCP_URL, { method, headers: { 'mcp-session-id': sid, accept: 'text/event-stream' } }));
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('POST');
+  });
+
+  describe('OAuth mode: GET and DELETE are authenticated before their 405 (D9)', () => {
+    const oauthApp = () => statelessApp({ REMOTE_AUTHORIZATION: 'false', FORGE_MCP_OAUTH: 'true', MCP_SERVER_URL: 'https://mcp.example.org', FORGE_OAUTH_CLIENT_ID: 'forge-app-id' });
+    const send = (app: ForgeApp, method: string, headers: Record<string, string>) => app.handle(new Request(MCP_URL, { method, headers: { accept: 'text/event-stream', ...headers } }));
+
+    test.each(['GET', 'DELETE'])('%s without a credential or a sealed id → 401 "Authentication required" with the OAuth challenge', async (method) => {
+      const app = await oauthApp();
+      const attempts: Record<string, string>[] = [{}, { 'mcp-session-id': 'v1.sid.forged' }, { 'mcp-session-id': '' }, { 'mcp-session-id': '..' }, { 'mcp-session-id': 'x'.repeat(4000) }];
+      for (const headers of attempts) {
+        const response = await send(app, method, headers);
+        expect(response.status).toBe(401);
+        expect(response.headers.get('www-authenticate')).toBe('Bearer resource_metadata="https://mcp.example.org/.well-known/oauth-protected-resource/mcp"');
+        expect(await messageOf(response)).toBe('Authentication required');
+      }
+    });
+
+    test.each([
+      ['Private-Token', { 'Private-Token': 'short' }],
+      ['bearer', { Authorization: 'Bearer short' }],
+    ])('a short %s → 401 with the OAuth challenge: SPEC\'s text, then that the token is too short', async (_, headers) => {
+      const response = await rpc(await oauthApp(), INITIALIZE, headers as Record<string, string>);
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe('Bearer resource_metadata="https://mcp.example.org/.well-known/oauth-protected-resource/mcp"');
+      expect(await messageOf(response)).toBe('Missing Authorization or Private-Token header. The token is too short: at least 20 characters are needed.');
+      expect(forge.requests).toEqual([]);
+    });
+
+    test.each(['GET', 'DELETE'])('%s with a valid sealed id alone (rule 3) or a live credential → 405', async (method) => {
+      const app = await oauthApp();
+      const sid = (await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer })).headers.get('mcp-session-id')!;
+      const attempts: Record<string, string>[] = [{ 'mcp-session-id': sid }, { 'Private-Token': TOKENS.maintainer }];
+      for (const headers of attempts) {
+        const response = await send(app, method, headers);
+        expect(response.status).toBe(405);
+        expect(response.headers.get('allow')).toBe('POST');
+      }
+    });
   });
 
   test('no in-app rate limiter (rule 7)', async () => {

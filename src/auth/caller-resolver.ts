@@ -2,11 +2,12 @@
 // credential (a bad one is refused, none at all is left to the session rules); otherwise every
 // request acts with the deployment's static token (DECISIONS D3).
 import type { Caller } from '../mcp/caller';
-import { credentialFromHeaders } from './credentials';
+import { credentialFromHeaders, credentialValues, type CredentialRefusal } from './credentials';
 import type { ForgeUrlPolicy } from './forge-url';
+import { loggableHost } from './loggable-host';
 
 /** The forge a request names in X-Forge-API-URL, when the deployment lets callers choose one. */
-export type ForgeUrlLookup = { status: 'none' } | { status: 'invalid'; host?: string } | { status: 'ok'; apiUrl: string };
+export type ForgeUrlLookup = { status: 'none' } | { status: 'invalid'; host: string } | { status: 'ok'; apiUrl: string };
 
 const NO_URL: ForgeUrlLookup = { status: 'none' };
 
@@ -16,16 +17,12 @@ export function forgeUrlFromHeaders(headers: Headers, policy: ForgeUrlPolicy | u
   if (raw === null || raw.trim() === '') return NO_URL;
   const apiUrl = policy(raw);
   if (apiUrl) return { status: 'ok', apiUrl };
-  let host: string | undefined;
-  try {
-    host = new URL(raw).hostname; // only the host is logged: the rest may hold anything
-  } catch {
-    host = undefined;
-  }
-  return { status: 'invalid', host };
+  // Only the host is logged, and only when it is plainly a host name (the rest may hold anything).
+  return { status: 'invalid', host: loggableHost(raw, credentialValues(headers)) };
 }
 
-export type CallerLookup = { status: 'none' } | { status: 'invalid' } | { status: 'ok'; caller: Caller };
+/** `reason`, when the resolver knows it, picks the 401's text (http/errors.ts). */
+export type CallerLookup = { status: 'none' } | { status: 'invalid'; reason?: CredentialRefusal } | { status: 'ok'; caller: Caller };
 
 export interface CallerResolver {
   /** Whether callers must bring their own credentials. */

@@ -1,8 +1,11 @@
 // Errors on /mcp are JSON-RPC error objects carrying SPEC's message text with SPEC's status
 // (DECISIONS D6). The texts are defined once here.
+const MISSING_CREDENTIALS = 'Missing Authorization or Private-Token header';
+const AUTHENTICATION_REQUIRED = 'Authentication required';
+
 export const MESSAGES = {
-  missingCredentials: 'Missing Authorization or Private-Token header',
-  authenticationRequired: 'Authentication required',
+  missingCredentials: MISSING_CREDENTIALS,
+  authenticationRequired: AUTHENTICATION_REQUIRED,
   sessionNotFound: 'Session not found',
   rateLimited: 'Rate limit exceeded',
   capacity: 'Server capacity reached',
@@ -10,6 +13,10 @@ export const MESSAGES = {
   sessionIdRequired: 'Bad Request: Mcp-Session-Id header is required',
   parseError: 'Parse error: Invalid JSON',
   forbiddenOrigin: 'Forbidden: Origin not allowed',
+  // SPEC's text first, then what went wrong (D6: the message contains SPEC's text).
+  tokenTooShort: `${MISSING_CREDENTIALS}. The token is too short: at least 20 characters are needed.`,
+  forgeRejectedToken: `${AUTHENTICATION_REQUIRED}: the forge did not accept this token`,
+  emptyBatch: 'Invalid Request: an empty batch holds no message',
 } as const;
 
 export const RPC_CODES = { generic: -32000, sessionNotFound: -32001, parseError: -32700, invalidRequest: -32600 } as const;
@@ -23,6 +30,12 @@ export function rpcError(status: number, message: string, code: number = RPC_COD
 
 export const unauthorized = (message: string = MESSAGES.missingCredentials, challenge = 'Bearer') =>
   rpcError(401, message, RPC_CODES.generic, { 'WWW-Authenticate': challenge });
+
+/** The resolver's challenge naming the fault (RFC 6750 §3): `Bearer error="invalid_token"[, …]`. */
+export function challengeWithError(challenge: string, error: string): string {
+  const params = challenge.replace(/^Bearer\s*/i, '');
+  return `Bearer error="${error}"${params ? `, ${params}` : ''}`;
+}
 
 export const sessionNotFound = () => rpcError(404, MESSAGES.sessionNotFound, RPC_CODES.sessionNotFound);
 

@@ -1,9 +1,10 @@
 // /mcp with sessions kept in this process. Each session owns an SDK server and transport; the
 // caller's credential and forge URL are kept with it (SPEC remote authorization rule 3) and a
-// request that brings its own credential is served with that one (DECISIONS D9).
+// request that brings its own credential is served with that one (DECISIONS D9). A session opens
+// only for a credential the forge has accepted, and at MAX_SESSIONS an idle session makes room (D7).
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { forgeUrlFromHeaders, type CallerResolver } from '../auth/caller-resolver';
-import type { ForgeUrlPolicy } from '../auth/forge-url';
+import type { CallerResolver } from '../auth/caller-resolver';
+import type { ForgeEndpoint } from '../forge/endpoint';
 import type { ForgePool } from '../forge/pool';
 import type { Logger } from '../logging/logger';
 import { sessionTag } from '../logging/logger';
@@ -11,8 +12,10 @@ import type { Metrics } from '../metrics/registry';
 import { authInfoFor, type Caller } from '../mcp/caller';
 import { createJsonTransport } from '../mcp/transport';
 import type { MemorySessionStore, Session } from '../session/memory-store';
-import { isInitializeMessage, readJsonBody } from './body';
-import { MESSAGES, RPC_CODES, rateLimited, rpcError, sessionNotFound, unauthorized } from './errors';
+import { isInitializeMessage } from './body';
+import type { CredentialGate } from './credential-gate';
+import { MESSAGES, rateLimited, rpcError, sessionNotFound, unauthorized } from './errors';
+import type { McpRequest } from './mcp-prelude';
 import type { FixedWindowLimiter } from './rate-limit';
 
 export interface StatefulMcpDeps {
@@ -23,79 +26,92 @@ export interface StatefulMcpDeps {
   maxBodyBytes: number;
   logger: Logger;
   metrics: Metrics;
-  /** Per-session request limit (D10); absent when limits are not applied in-app. */
+  /** Per-session limit on JSON-RPC messages (D10); absent when limits are not applied in-app. */
   sessionLimiter?: FixedWindowLimiter;
   pool: ForgePool;
-  /** Set when callers may name their forge in X-Forge-API-URL (ENABLE_DYNAMIC_API_URL). */
-  forgeUrlPolicy?: ForgeUrlPolicy;
+  /** Checks a caller's own credential with the forge before a session opens (D7); absent for the static token. */
+  credentialGate?: CredentialGate;
 }
 
-export interface RequestContext {
-  /** Short id that ties this request's log lines together. */
-  requestId: string;
-  /** This server's public origin (MCP_SERVER_URL, else the request's), for links in results. */
-  publicBase?: string;
-}
+/** Methods served here (the Allow header of a 405). */
+export const STATEFUL_METHODS = 'GET, POST, DELETE';
 
-export function createStatefulMcpHandler(deps: StatefulMcpDeps): (request: Request, ctx: RequestContext) => Promise<Response> {
+export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpRequest) => Promise<Response> {
   const { sessions, callers, logger, metrics } = deps;
+  /** Sessions between their slot being granted and the SDK accepting the initialize. */
+  let opening = 0;
 
-  function refuseCredentials(ctx: RequestContext, reason: string): Response {
+  function refuseNoCredential(req: McpRequest): Response {
     metrics.authFailures++;
-    logger.warn('auth_failed', { request_id: ctx.requestId, reason });
+    logger.warn('auth_failed', { request_id: req.requestId, reason: 'no credential' });
     return unauthorized(undefined, callers.challenge);
   }
 
-  /** Serves a POST while its forge client counts a request in flight (D7: busy clients are never evicted). */
-  async function withLease(apiUrl: string, ctx: RequestContext, serve: () => Promise<Response>): Promise<Response> {
+  /** Serves while the forge's pool client counts a request in flight (D7: busy clients are never evicted). */
+  async function withLease(apiUrl: string, req: McpRequest, serve: (endpoint: ForgeEndpoint) => Promise<Response>): Promise<Response> {
     const lease = deps.pool.lease(apiUrl);
     if (!lease) {
       metrics.rejectedByCapacity++;
-      logger.warn('pool_full', { request_id: ctx.requestId });
+      logger.warn('pool_full', { request_id: req.requestId });
       return rpcError(503, MESSAGES.capacity);
     }
     try {
-      return await serve();
+      return await serve(lease.endpoint);
     } finally {
       lease.release();
     }
   }
 
-  async function openSession(request: Request, body: unknown, caller: Caller, ctx: RequestContext): Promise<Response> {
-    if (sessions.size >= deps.maxSessions) {
-      metrics.rejectedByCapacity++;
-      logger.warn('session_rejected', { request_id: ctx.requestId, reason: 'capacity', max_sessions: deps.maxSessions });
-      return rpcError(503, MESSAGES.capacity);
-    }
-    const id = crypto.randomUUID();
-    const sessionCaller: Caller = { ...caller, sessionTag: sessionTag(id) };
-    const server = deps.createServer();
-    let session: Session | undefined;
-    const transport = createJsonTransport({
-      sessionId: id,
-      maxRequestBodySize: deps.maxBodyBytes,
-      onSessionInitialized: () => {
-        session = { id, caller: sessionCaller, server, transport, authenticated: callers.remote, lastSeen: sessions.now() };
-        sessions.add(session);
-        metrics.totalSessions++;
-        logger.info('session_opened', { request_id: ctx.requestId, session: sessionCaller.sessionTag, credential: caller.credential.kind });
-      },
-      onSessionClosed: () => {
-        sessions.forget(id);
-        logger.info('session_closed', { session: sessionCaller.sessionTag });
-      },
+  function openSession(req: McpRequest, caller: Caller): Promise<Response> {
+    return withLease(caller.apiUrl, req, async (endpoint) => {
+      const refused = await deps.credentialGate?.(caller, endpoint, req.requestId);
+      if (refused) return refused;
+      if (!sessions.makeRoom(deps.maxSessions, opening)) {
+        metrics.rejectedByCapacity++;
+        logger.warn('session_rejected', { request_id: req.requestId, reason: 'capacity', max_sessions: deps.maxSessions });
+        return rpcError(503, MESSAGES.capacity);
+      }
+      opening++;
+      let reserved = true;
+      const release = () => {
+        if (reserved) opening--;
+        reserved = false;
+      };
+      const id = crypto.randomUUID();
+      const sessionCaller: Caller = { ...caller, sessionTag: sessionTag(id) };
+      const server = deps.createServer();
+      let session: Session | undefined;
+      const transport = createJsonTransport({
+        sessionId: id,
+        maxRequestBodySize: deps.maxBodyBytes,
+        onSessionInitialized: () => {
+          session = { id, caller: sessionCaller, server, transport, authenticated: callers.remote, lastSeen: sessions.now(), inFlight: 0 };
+          sessions.add(session);
+          release();
+          metrics.totalSessions++;
+          logger.info('session_opened', { request_id: req.requestId, session: sessionCaller.sessionTag, credential: caller.credential.kind });
+        },
+        onSessionClosed: () => {
+          sessions.forget(id);
+          logger.info('session_closed', { session: sessionCaller.sessionTag });
+        },
+      });
+      try {
+        await server.connect(transport);
+        const response = await transport.handleRequest(req.request, { parsedBody: req.body, authInfo: authInfoFor(sessionCaller, req.requestId, req.publicBase) });
+        if (!session) await server.close(); // the SDK refused the initialize: nothing to keep
+        return response;
+      } finally {
+        release();
+      }
     });
-    await server.connect(transport);
-    const response = await withLease(caller.apiUrl, ctx, () => transport.handleRequest(request, { parsedBody: body, authInfo: authInfoFor(sessionCaller, ctx.requestId, ctx.publicBase) }));
-    if (!session) await server.close(); // the SDK refused the initialize: nothing to keep
-    return response;
   }
 
-  /** The live session of this id, or the response that refuses the request. */
-  function liveSession(sessionId: string): Session | Response {
+  /** The live session of this id, its request limit counted, or the response that refuses the request. */
+  function liveSession(sessionId: string, messages: number): Session | Response {
     const session = sessions.use(sessionId);
     if (!session) return sessionNotFound();
-    const limit = deps.sessionLimiter?.hit(sessionId);
+    const limit = deps.sessionLimiter?.hit(sessionId, messages);
     if (limit && !limit.allowed) {
       metrics.rejectedByRateLimit++;
       if (limit.firstRefusal) logger.warn('rate_limited', { scope: 'session', session: session.caller.sessionTag, retry_after: limit.retryAfter });
@@ -104,40 +120,35 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (request: Reque
     return session;
   }
 
-  return async function handle(request: Request, ctx: RequestContext): Promise<Response> {
-    const found = await callers.resolve(request.headers);
-    if (found.status === 'invalid') return refuseCredentials(ctx, 'invalid credential');
-    const forgeUrl = forgeUrlFromHeaders(request.headers, deps.forgeUrlPolicy);
-    if (forgeUrl.status === 'invalid') {
-      logger.warn('forge_url_refused', { request_id: ctx.requestId, host: forgeUrl.host });
-      return rpcError(400, MESSAGES.invalidApiUrl);
+  async function serveInSession(session: Session, caller: Caller, req: McpRequest): Promise<Response> {
+    session.inFlight++;
+    try {
+      return await session.transport.handleRequest(req.request, { parsedBody: req.body, authInfo: authInfoFor(caller, req.requestId, req.publicBase) });
+    } finally {
+      session.inFlight--;
     }
-    const namedUrl = forgeUrl.status === 'ok' ? forgeUrl.apiUrl : undefined;
-    const sessionId = request.headers.get('mcp-session-id');
+  }
 
-    if (request.method === 'POST') {
-      const body = await readJsonBody(request, deps.maxBodyBytes);
-      if (!body.ok) return body.response;
+  return async function handle(req: McpRequest): Promise<Response> {
+    const { found, sessionId } = req;
+    if (req.method === 'POST') {
       if (!sessionId) {
-        if (found.status !== 'ok') return refuseCredentials(ctx, 'no credential');
-        if (!isInitializeMessage(body.value)) return rpcError(400, MESSAGES.sessionIdRequired);
-        return openSession(request, body.value, namedUrl ? { ...found.caller, apiUrl: namedUrl } : found.caller, ctx);
+        if (found.status !== 'ok') return refuseNoCredential(req);
+        if (!isInitializeMessage(req.body)) return rpcError(400, MESSAGES.sessionIdRequired);
+        return openSession(req, req.forgeUrl ? { ...found.caller, apiUrl: req.forgeUrl } : found.caller);
       }
-      const session = liveSession(sessionId);
+      const session = liveSession(sessionId, req.messages);
       if (session instanceof Response) return session;
       // The session's token and forge URL, unless this request names its own (D8, D9).
       const base = found.status === 'ok' ? found.caller : session.caller;
-      const caller: Caller = { credential: base.credential, apiUrl: namedUrl ?? session.caller.apiUrl, sessionTag: session.caller.sessionTag };
-      return withLease(caller.apiUrl, ctx, () => session.transport.handleRequest(request, { parsedBody: body.value, authInfo: authInfoFor(caller, ctx.requestId, ctx.publicBase) }));
+      const caller: Caller = { credential: base.credential, apiUrl: req.forgeUrl ?? session.caller.apiUrl, sessionTag: session.caller.sessionTag };
+      return withLease(caller.apiUrl, req, () => serveInSession(session, caller, req));
     }
 
-    if (request.method === 'GET' || request.method === 'DELETE') {
-      if (!sessionId) return found.status === 'ok' ? rpcError(400, MESSAGES.sessionIdRequired) : refuseCredentials(ctx, 'no credential');
-      const session = liveSession(sessionId);
-      if (session instanceof Response) return session;
-      return session.transport.handleRequest(request, { authInfo: authInfoFor(session.caller, ctx.requestId, ctx.publicBase) });
-    }
-
-    return rpcError(405, 'Method not allowed', RPC_CODES.generic, { Allow: 'GET, POST, DELETE' });
+    // GET (the notification stream) and DELETE (end the session).
+    if (!sessionId) return found.status === 'ok' ? rpcError(400, MESSAGES.sessionIdRequired) : refuseNoCredential(req);
+    const session = liveSession(sessionId, req.messages);
+    if (session instanceof Response) return session;
+    return serveInSession(session, session.caller, req);
   };
 }

@@ -1,10 +1,11 @@
 // /mcp in stateless mode (SPEC "Stateless mode", DECISIONS D9): nothing is kept between requests.
 // Each request is authenticated by its live credential or by the caller sealed in its
-// Mcp-Session-Id, served by a fresh SDK transport, and answered with a freshly sealed id. GET and
-// DELETE answer 405: there is no stream to open and nothing server-side to end.
+// Mcp-Session-Id, served by a fresh SDK transport, and answered with a freshly sealed id. A live
+// credential is checked with the forge (cached) before it is sealed, so a sealed id only ever
+// holds a credential the forge accepted (D7). GET and DELETE answer 405: there is no stream to
+// open and nothing server-side to end; in OAuth mode only after the caller is authenticated (D9).
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { forgeUrlFromHeaders, type CallerResolver } from '../auth/caller-resolver';
-import type { ForgeUrlPolicy } from '../auth/forge-url';
+import type { CallerResolver } from '../auth/caller-resolver';
 import type { ForgePool } from '../forge/pool';
 import type { Logger } from '../logging/logger';
 import { sessionTag } from '../logging/logger';
@@ -12,9 +13,10 @@ import { authInfoFor, type Caller } from '../mcp/caller';
 import { createJsonTransport } from '../mcp/transport';
 import type { Metrics } from '../metrics/registry';
 import type { SealedSessions } from '../session/sealed-session';
-import { isInitializeMessage, readJsonBody } from './body';
+import { isInitializeMessage } from './body';
+import type { CredentialGate } from './credential-gate';
 import { MESSAGES, RPC_CODES, rpcError, sessionNotFound, unauthorized } from './errors';
-import type { RequestContext } from './mcp-stateful';
+import type { McpRequest } from './mcp-prelude';
 
 export interface StatelessMcpDeps {
   sealed: SealedSessions;
@@ -24,8 +26,14 @@ export interface StatelessMcpDeps {
   logger: Logger;
   metrics: Metrics;
   pool: ForgePool;
-  forgeUrlPolicy?: ForgeUrlPolicy;
+  /** Checks a live credential with the forge before it is sealed into an id (D7). */
+  credentialGate?: CredentialGate;
+  /** OAuth mode: GET and DELETE are authenticated (credential or sealed id) before their 405 (D9). */
+  authenticateEveryMethod: boolean;
 }
+
+/** Methods served here (the Allow header of a 405). */
+export const STATELESS_METHODS = 'POST';
 
 /**
  * SDK servers are reused across requests: building one per request halves throughput
@@ -42,50 +50,54 @@ class ServerPool {
   }
 }
 
-const METHOD_NOT_ALLOWED = () => rpcError(405, 'Method not allowed: stateless mode has no session stream to open or end', RPC_CODES.generic, { Allow: 'POST' });
+const METHOD_NOT_ALLOWED = () => rpcError(405, 'Method not allowed: stateless mode has no session stream to open or end', RPC_CODES.generic, { Allow: STATELESS_METHODS });
 
-export function createStatelessMcpHandler(deps: StatelessMcpDeps): (request: Request, ctx: RequestContext) => Promise<Response> {
+export function createStatelessMcpHandler(deps: StatelessMcpDeps): (req: McpRequest) => Promise<Response> {
   const { sealed, callers, logger, metrics } = deps;
   const servers = new ServerPool(deps.createServer);
 
-  async function serve(request: Request, body: unknown, caller: Caller, ctx: RequestContext): Promise<Response> {
+  function authenticationRequired(req: McpRequest): Response {
+    metrics.authFailures++;
+    logger.warn('auth_failed', { request_id: req.requestId, reason: 'no credential' });
+    return unauthorized(MESSAGES.authenticationRequired, callers.challenge);
+  }
+
+  /** `live`: the caller's credential came with this request and is about to be sealed. */
+  async function serve(req: McpRequest, caller: Caller, live: boolean): Promise<Response> {
     const lease = deps.pool.lease(caller.apiUrl);
     if (!lease) {
       metrics.rejectedByCapacity++;
       return rpcError(503, MESSAGES.capacity);
     }
-    const server = servers.take();
-    const transport = createJsonTransport({ maxRequestBodySize: deps.maxBodyBytes });
     try {
-      await server.connect(transport);
-      const response = await transport.handleRequest(request, { parsedBody: body, authInfo: authInfoFor(caller, ctx.requestId, ctx.publicBase) });
-      response.headers.set('mcp-session-id', await sealed.issue(caller));
-      return response;
+      const refused = live ? await deps.credentialGate?.(caller, lease.endpoint, req.requestId) : undefined;
+      if (refused) return refused;
+      if (isInitializeMessage(req.body)) {
+        metrics.totalSessions++;
+        logger.info('session_opened', { request_id: req.requestId, credential: caller.credential.kind, stateless: true });
+      }
+      const server = servers.take();
+      const transport = createJsonTransport({ maxRequestBodySize: deps.maxBodyBytes });
+      try {
+        await server.connect(transport);
+        const response = await transport.handleRequest(req.request, { parsedBody: req.body, authInfo: authInfoFor(caller, req.requestId, req.publicBase) });
+        response.headers.set('mcp-session-id', await sealed.issue(caller));
+        return response;
+      } finally {
+        await transport.close();
+        servers.give(server);
+      }
     } finally {
       lease.release();
-      await transport.close();
-      servers.give(server);
     }
   }
 
-  return async function handle(request: Request, ctx: RequestContext): Promise<Response> {
-    // A refused credential is a 401 first, GET and DELETE included (D9: in OAuth mode the bearer check runs first).
-    const found = await callers.resolve(request.headers);
-    if (found.status === 'invalid') {
-      metrics.authFailures++;
-      logger.warn('auth_failed', { request_id: ctx.requestId, reason: 'invalid credential' });
-      return unauthorized(undefined, callers.challenge);
+  return async function handle(req: McpRequest): Promise<Response> {
+    const { found, sessionId } = req;
+    if (req.method !== 'POST') {
+      if (deps.authenticateEveryMethod && found.status !== 'ok' && !(sessionId && (await sealed.open(sessionId)))) return authenticationRequired(req);
+      return METHOD_NOT_ALLOWED();
     }
-    if (request.method !== 'POST') return METHOD_NOT_ALLOWED();
-    const forgeUrl = forgeUrlFromHeaders(request.headers, deps.forgeUrlPolicy);
-    if (forgeUrl.status === 'invalid') {
-      logger.warn('forge_url_refused', { request_id: ctx.requestId, host: forgeUrl.host });
-      return rpcError(400, MESSAGES.invalidApiUrl);
-    }
-    const body = await readJsonBody(request, deps.maxBodyBytes);
-    if (!body.ok) return body.response;
-
-    const sessionId = request.headers.get('mcp-session-id');
     const fromId = sessionId ? await sealed.open(sessionId) : undefined;
     let caller: Caller;
     if (found.status === 'ok') {
@@ -96,15 +108,9 @@ export function createStatelessMcpHandler(deps: StatelessMcpDeps): (request: Req
     } else if (sessionId) {
       return sessionNotFound(); // malformed, tampered, foreign or expired: re-initialize
     } else {
-      metrics.authFailures++;
-      logger.warn('auth_failed', { request_id: ctx.requestId, reason: 'no credential' });
-      return unauthorized(MESSAGES.authenticationRequired, callers.challenge);
+      return authenticationRequired(req);
     }
-    if (forgeUrl.status === 'ok') caller = { ...caller, apiUrl: forgeUrl.apiUrl };
-    if (isInitializeMessage(body.value)) {
-      metrics.totalSessions++;
-      logger.info('session_opened', { request_id: ctx.requestId, credential: caller.credential.kind, stateless: true });
-    }
-    return serve(request, body.value, caller, ctx);
+    if (req.forgeUrl) caller = { ...caller, apiUrl: req.forgeUrl };
+    return serve(req, caller, found.status === 'ok');
   };
 }

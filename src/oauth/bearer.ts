@@ -35,7 +35,7 @@ export function oauthCallers(options: BearerCheckOptions): CallerResolver {
     async resolve(headers) {
       const found = credentialFromHeaders(headers);
       if (found.status === 'none') return options.sessionMayAuthenticate ? NONE : INVALID;
-      if (found.status === 'invalid') return INVALID;
+      if (found.status === 'invalid') return found; // keeps the reason (a token too short) for the 401's text
       const lookup: CallerLookup = { status: 'ok', caller: { credential: found.credential, apiUrl: options.apiUrl } };
       if (found.credential.kind !== 'bearer') return lookup;
       const check = await cache.check(found.credential.token);

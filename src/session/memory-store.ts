@@ -1,9 +1,15 @@
 // Stateful sessions kept in this process: id → caller (credential and forge URL kept with the
 // session, SPEC remote authorization rule 3) and the session's SDK server and transport.
 // Expiry is checked on every use; the periodic sweep only frees memory (DECISIONS D9).
+// Capacity (D7): expired sessions never count, and when MAX_SESSIONS is reached the least recently
+// used session idle for at least a minute is closed to make room. The map is kept in use order
+// (a used session moves to the end), so both are found at its front without a scan.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Caller } from '../mcp/caller';
+
+/** A session idle this long may be closed to make room for a new one (D7). */
+export const IDLE_BEFORE_EVICTION_MS = 60_000;
 
 export interface Session {
   readonly id: string;
@@ -13,6 +19,8 @@ export interface Session {
   /** Opened with a caller-supplied credential (not the deployment's static token). */
   readonly authenticated: boolean;
   lastSeen: number;
+  /** Requests of this session being served: a session at work is never closed to make room. */
+  inFlight: number;
 }
 
 export class MemorySessionStore {
@@ -23,6 +31,7 @@ export class MemorySessionStore {
     private readonly timeoutMs: number,
     readonly now: () => number = Date.now,
     private readonly onExpired: (session: Session) => void = () => {},
+    private readonly onEvicted: (session: Session) => void = () => {},
   ) {}
 
   get size(): number {
@@ -37,6 +46,7 @@ export class MemorySessionStore {
   }
 
   add(session: Session): void {
+    this.sessions.delete(session.id);
     this.sessions.set(session.id, session);
   }
 
@@ -45,12 +55,39 @@ export class MemorySessionStore {
     const session = this.sessions.get(id);
     if (!session) return undefined;
     const now = this.now();
-    if (now - session.lastSeen > this.timeoutMs) {
+    if (this.expired(session, now)) {
       this.expire(session);
       return undefined;
     }
     session.lastSeen = now;
+    this.sessions.delete(id); // to the end: the front is the least recently used
+    this.sessions.set(id, session);
     return session;
+  }
+
+  /**
+   * Whether one more session fits under `max` beside `reserved` ones being opened. Expired sessions
+   * are dropped first; then least recently used sessions idle for at least a minute, with no request
+   * in flight, are closed until it fits.
+   */
+  makeRoom(max: number, reserved = 0): boolean {
+    const fits = () => this.sessions.size + reserved < max;
+    if (fits()) return true;
+    const now = this.now();
+    for (const session of this.sessions.values()) {
+      if (fits()) break;
+      if (this.expired(session, now)) {
+        this.expire(session);
+        continue;
+      }
+      // Use order: every later session was used more recently, so none of them is idle long enough.
+      if (now - session.lastSeen < IDLE_BEFORE_EVICTION_MS) break;
+      if (session.inFlight > 0) continue;
+      this.sessions.delete(session.id);
+      this.onEvicted(session);
+      void session.server.close().catch(() => {});
+    }
+    return fits();
   }
 
   /** Forgets a session without closing it (its transport is closing it already). */
@@ -63,7 +100,7 @@ export class MemorySessionStore {
     const now = this.now();
     let expired = 0;
     for (const session of this.sessions.values()) {
-      if (now - session.lastSeen > this.timeoutMs) {
+      if (this.expired(session, now)) {
         this.expire(session);
         expired++;
       }
@@ -82,6 +119,10 @@ export class MemorySessionStore {
     const all = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.all(all.map((s) => s.server.close().catch(() => {})));
+  }
+
+  private expired(session: Session, now: number): boolean {
+    return now - session.lastSeen > this.timeoutMs;
   }
 
   private expire(session: Session): void {

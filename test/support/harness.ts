@@ -11,7 +11,15 @@ export interface Harness {
   app: ForgeApp;
   /** A connected client acting with the given token (default: maintainer). */
   as(token?: string, header?: string): Promise<Connected>;
-  /** Upstream requests recorded since the test began, as "METHOD /path". */
+  /**
+   * A client whose token the forge accepted when it connected (a session opens only for such a
+   * token, D7) and has revoked since: every later forge call with it gets 401.
+   */
+  asRevoked(): Promise<Connected>;
+  /**
+   * Upstream requests recorded since the test began, as "METHOD /path", without the credential
+   * check a client's connect makes (D7; `as` drops it from the record): what the tools sent.
+   */
   upstream(): string[];
 }
 
@@ -32,8 +40,17 @@ export function useHarness(overrides: Record<string, string> = {}): Harness {
   });
   harness.as = async (token = TOKENS.maintainer, header = 'Private-Token') => {
     const value = header === 'Authorization' ? `Bearer ${token}` : token;
+    const before = harness.forge.requests.length;
     const client = await connect(harness.app, { [header]: value });
+    harness.forge.requests.splice(before); // the credential check of initialize (D7), cached after the first connect
     clients.push(client);
+    return client;
+  };
+  harness.asRevoked = async () => {
+    const token = `glpat-revoked-${crypto.randomUUID()}`;
+    harness.forge.model.tokens.set(token, { userId: 1, kind: 'personal' });
+    const client = await harness.as(token);
+    harness.forge.model.tokens.delete(token);
     return client;
   };
   harness.upstream = () => harness.forge.requests.map((r) => `${r.method} ${r.path}`);

@@ -9,7 +9,6 @@ const h = useHarness({ FORGE_TOOLSETS: 'all' });
 type Todo = { id: number; action_name: string; state: string; target: { iid: number } };
 type Page = { items: Todo[]; pagination: { total: number | null } };
 const todo = (id: number) => h.forge.model.tracker.todos.find((t) => t.id === id)!;
-const UNKNOWN_TOKEN = 'glpat-unknown-token-0000000';
 
 describe('list_todos', () => {
   test('the caller\'s pending to-dos, newest first', async () => {
@@ -36,8 +35,8 @@ describe('list_todos', () => {
     expect(h.upstream()).toEqual([]);
   });
 
-  test('a token the forge does not accept → permission', async () => {
-    const c = await h.as(UNKNOWN_TOKEN);
+  test('a token the forge no longer accepts → permission', async () => {
+    const c = await h.asRevoked();
     expect(toolError(await c.call('list_todos', {}))).toEqual({ kind: 'permission', status: 401, message: '401 Unauthorized' });
   });
 });
@@ -73,8 +72,8 @@ describe('mark_all_todos_done', () => {
     expect(h.upstream()).toEqual(['POST /api/v4/todos/mark_as_done']);
   });
 
-  test('a token the forge does not accept → permission, nothing changes', async () => {
-    const c = await h.as(UNKNOWN_TOKEN);
+  test('a token the forge no longer accepts → permission, nothing changes', async () => {
+    const c = await h.asRevoked();
     expect(toolError(await c.call('mark_all_todos_done', {})).kind).toBe('permission');
     expect(todo(ISSUE_SEED.todos.mariaAssigned).state).toBe('pending');
   });

@@ -1,0 +1,39 @@
+// The door of a legacy session (DECISIONS D7): a credential the caller brought is checked with the
+// forge (auth/credential-check.ts, cached) before a session is opened for it. A credential the
+// forge rejects gets HTTP 401 and no session; when the forge cannot say, the request goes on
+// (logged) and the forge judges the token again on each tool call. Credentials the caller resolver
+// has vouched for already (the static token of D3, bearer tokens OAuth mode checked itself) pass.
+import type { CredentialChecks } from '../auth/credential-check';
+import type { ForgeEndpoint } from '../forge/endpoint';
+import type { Logger } from '../logging/logger';
+import type { Caller } from '../mcp/caller';
+import type { Metrics } from '../metrics/registry';
+import { MESSAGES, challengeWithError, unauthorized } from './errors';
+
+export interface CredentialGateDeps {
+  checks: CredentialChecks;
+  /** WWW-Authenticate of the caller resolver; a rejection adds error="invalid_token". */
+  challenge: string;
+  /** Whether the caller resolver has already had this caller's credential checked. */
+  alreadyChecked(caller: Caller): boolean;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+/** Resolves to the 401 that refuses the caller, or undefined when the session may open. */
+export type CredentialGate = (caller: Caller, endpoint: ForgeEndpoint, requestId: string) => Promise<Response | undefined>;
+
+export function createCredentialGate(deps: CredentialGateDeps): CredentialGate {
+  const rejectedChallenge = challengeWithError(deps.challenge, 'invalid_token');
+  return async (caller, endpoint, requestId) => {
+    if (deps.alreadyChecked(caller)) return undefined;
+    const verdict = await deps.checks.check(caller.credential, endpoint);
+    if (verdict === 'rejected') {
+      deps.metrics.authFailures++;
+      deps.logger.warn('auth_failed', { request_id: requestId, reason: 'forge rejected the credential', credential: caller.credential.kind });
+      return unauthorized(MESSAGES.forgeRejectedToken, rejectedChallenge);
+    }
+    if (verdict === 'unknown') deps.logger.warn('credential_check_unavailable', { request_id: requestId, credential: caller.credential.kind });
+    return undefined;
+  };
+}

@@ -1,0 +1,135 @@
+// One prelude for every /mcp request, in ARCHITECTURE's order: origin → limits → body → credential
+// → forge URL. What it learns travels down as one value (McpRequest), read once; the session
+// regimes (mcp-stateful.ts, mcp-stateless.ts) only decide about sessions.
+// Limits count JSON-RPC messages, each message of a batch (DECISIONS D10): the request's first
+// message is counted before its body is read, so an address over its limit costs no read, and the
+// rest of a batch once the body shows how many there are.
+import type { CallerResolver } from '../auth/caller-resolver';
+import { forgeUrlFromHeaders } from '../auth/caller-resolver';
+import { credentialValues } from '../auth/credentials';
+import type { ForgeUrlPolicy } from '../auth/forge-url';
+import { loggableHost } from '../auth/loggable-host';
+import type { Logger } from '../logging/logger';
+import type { Caller } from '../mcp/caller';
+import type { Metrics } from '../metrics/registry';
+import { readJsonBody } from './body';
+import { preflight, withCors } from './cors';
+import { MESSAGES, RPC_CODES, rateLimited, rpcError, unauthorized } from './errors';
+import type { FixedWindowLimiter } from './rate-limit';
+
+export type McpMethod = 'GET' | 'POST' | 'DELETE';
+
+export interface McpRequest {
+  readonly request: Request;
+  readonly method: McpMethod;
+  /** The parsed JSON body of a POST; undefined for GET and DELETE. */
+  readonly body: unknown;
+  /** JSON-RPC messages in the body (a batch counts each one); 1 for GET and DELETE. */
+  readonly messages: number;
+  /** The credential the request carries itself; a refused one never gets this far. */
+  readonly found: { status: 'none' } | { status: 'ok'; caller: Caller };
+  /** The allowed forge the request names in X-Forge-API-URL (D8), normalized. */
+  readonly forgeUrl?: string;
+  readonly sessionId: string | null;
+  /** Short id that ties this request's log lines together. */
+  readonly requestId: string;
+  /** This server's public origin (MCP_SERVER_URL, else the request's), for links in results. */
+  readonly publicBase: string;
+}
+
+export type McpHandler = (request: McpRequest) => Promise<Response>;
+
+export interface McpPreludeDeps {
+  originAllowed(origin: string | null): boolean;
+  /** Per client IP (D10); absent where no in-app limiter runs (SPEC stateless rule 7). */
+  ipLimiter?: FixedWindowLimiter;
+  ipOf(request: Request): string;
+  maxBodyBytes: number;
+  callers: CallerResolver;
+  forgeUrlPolicy?: ForgeUrlPolicy;
+  /** Methods the session regime serves besides OPTIONS: the Allow header of a 405 for any other. */
+  allow: string;
+  /** MCP_SERVER_URL without a trailing slash, when configured. */
+  configuredBase?: string;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+const METHODS = new Set<string>(['GET', 'POST', 'DELETE']);
+
+/** `scheme://host[:port]` of an absolute URL, without parsing it (hot path). */
+function originOf(url: string): string {
+  const end = url.indexOf('/', url.indexOf('//') + 2);
+  return end === -1 ? url : url.slice(0, end);
+}
+
+export function createMcpRoute(deps: McpPreludeDeps, handle: McpHandler): (request: Request) => Promise<Response> {
+  const { callers, logger, metrics } = deps;
+  let requestCounter = 0;
+  const requestIdPrefix = crypto.randomUUID().slice(0, 4);
+
+  function overLimit(request: Request, messages: number): Response | undefined {
+    const limit = deps.ipLimiter?.hit(deps.ipOf(request), messages);
+    if (!limit || limit.allowed) return undefined;
+    metrics.rejectedByRateLimit++;
+    if (limit.firstRefusal) logger.warn('rate_limited', { scope: 'ip', retry_after: limit.retryAfter });
+    return rateLimited(limit.retryAfter);
+  }
+
+  async function prelude(request: Request, requestId: string): Promise<Response> {
+    const refusedFirst = overLimit(request, 1);
+    if (refusedFirst) return refusedFirst;
+    metrics.requestsProcessed++;
+    const method = request.method;
+    if (!METHODS.has(method)) return rpcError(405, 'Method not allowed', RPC_CODES.generic, { Allow: deps.allow });
+
+    let body: unknown;
+    let messages = 1;
+    if (method === 'POST') {
+      const read = await readJsonBody(request, deps.maxBodyBytes);
+      if (!read.ok) return read.response;
+      body = read.value;
+      if (Array.isArray(body)) {
+        if (body.length === 0) return rpcError(400, MESSAGES.emptyBatch, RPC_CODES.invalidRequest);
+        messages = body.length;
+        const refusedRest = messages > 1 ? overLimit(request, messages - 1) : undefined;
+        if (refusedRest) return refusedRest;
+      }
+    }
+
+    const found = await callers.resolve(request.headers);
+    if (found.status === 'invalid') {
+      metrics.authFailures++;
+      logger.warn('auth_failed', { request_id: requestId, reason: found.reason ?? 'invalid credential' });
+      return unauthorized(found.reason === 'too_short' ? MESSAGES.tokenTooShort : MESSAGES.missingCredentials, callers.challenge);
+    }
+    const forgeUrl = forgeUrlFromHeaders(request.headers, deps.forgeUrlPolicy);
+    if (forgeUrl.status === 'invalid') {
+      logger.warn('forge_url_refused', { request_id: requestId, host: forgeUrl.host });
+      return rpcError(400, MESSAGES.invalidApiUrl);
+    }
+    return handle({
+      request,
+      method: method as McpMethod,
+      body,
+      messages,
+      found,
+      forgeUrl: forgeUrl.status === 'ok' ? forgeUrl.apiUrl : undefined,
+      sessionId: request.headers.get('mcp-session-id'),
+      requestId,
+      publicBase: deps.configuredBase ?? originOf(request.url),
+    });
+  }
+
+  return async (request) => {
+    const origin = request.headers.get('origin');
+    if (!deps.originAllowed(origin)) {
+      // The header is the client's to write: only a plain host name of it is logged (D5).
+      logger.warn('origin_refused', { origin_host: origin === null ? null : loggableHost(origin, credentialValues(request.headers)) });
+      return rpcError(403, MESSAGES.forbiddenOrigin);
+    }
+    if (request.method === 'OPTIONS') return preflight(origin);
+    const requestId = `${requestIdPrefix}${(++requestCounter).toString(36)}`;
+    return withCors(await prelude(request, requestId), origin);
+  };
+}

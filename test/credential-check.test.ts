@@ -1,0 +1,112 @@
+// The forge's answer about a credential (DECISIONS D7): asked with the call that credential kind may
+// make, never following a redirect, cached per kind, token and forge origin under a key that is not
+// the token, bounded in size, expired answers dropped.
+import { afterAll, beforeEach, describe, expect, test } from 'bun:test';
+import { CredentialChecks } from '../src/auth/credential-check';
+import { createEndpoint } from '../src/forge/endpoint';
+
+const seen: { path: string; headers: Headers }[] = [];
+let redirectTargetHits = 0;
+const target = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => (redirectTargetHits++, Response.json({ id: 1 })) });
+const forge = Bun.serve({
+  hostname: '127.0.0.1',
+  port: 0,
+  fetch(request) {
+    const url = new URL(request.url);
+    seen.push({ path: url.pathname, headers: request.headers });
+    const token = request.headers.get('private-token') ?? request.headers.get('job-token') ?? request.headers.get('authorization');
+    if (token?.includes('redirect')) return Response.redirect(`http://127.0.0.1:${target.port}/api/v4/user`, 302);
+    if (token?.includes('forbidden')) return Response.json({ message: '403 Forbidden' }, { status: 403 });
+    if (token?.includes('busy')) return Response.json({ message: '429 Too Many Requests' }, { status: 429 });
+    return token?.includes('good') ? Response.json({ id: 1 }) : Response.json({ message: '401 Unauthorized' }, { status: 401 });
+  },
+});
+const endpoint = (prefix = '') => createEndpoint(`http://127.0.0.1:${forge.port}${prefix}/api/v4`, { rejectUnauthorized: true, timeoutMs: 2000 });
+beforeEach(() => {
+  seen.length = 0;
+  redirectTargetHits = 0;
+});
+afterAll(() => {
+  forge.stop(true);
+  target.stop(true);
+});
+
+describe('the question asked', () => {
+  test.each([
+    ['private', 'PRIVATE-TOKEN', '/api/v4/user', 'good-private-token-000000'],
+    ['bearer', 'Authorization', '/api/v4/user', 'Bearer good-bearer-token-00000000'],
+    ['job', 'JOB-TOKEN', '/api/v4/job', 'good-job-token-0000000000'],
+  ] as const)('a %s token is sent in %s to %s', async (kind, header, path, value) => {
+    const token = value.replace('Bearer ', '');
+    expect(await new CredentialChecks().check({ kind, token }, endpoint())).toBe('accepted');
+    expect(seen.map((r) => [r.path, r.headers.get(header)])).toEqual([[path, value]]);
+  });
+
+  test.each([
+    ['401', 'made-up-token-0000000000', 'rejected'],
+    ['403', 'forbidden-token-00000000', 'rejected'],
+    ['429', 'busy-token-0000000000000', 'unknown'],
+    ['a redirect, which is not followed', 'redirect-token-000000000', 'unknown'],
+  ])('the forge answers %s → %s', async (_, token, verdict) => {
+    expect(await new CredentialChecks().check({ kind: 'private', token }, endpoint())).toBe(verdict as 'rejected');
+    expect(redirectTargetHits).toBe(0);
+  });
+
+  test('a forge that cannot be reached → unknown, and nothing is cached', async () => {
+    const checks = new CredentialChecks();
+    const down = createEndpoint('http://127.0.0.1:9/api/v4', { rejectUnauthorized: true, timeoutMs: 2000 });
+    expect(await checks.check({ kind: 'private', token: 'good-token-0000000000000' }, down)).toBe('unknown');
+    expect(checks.size).toBe(0);
+  });
+});
+
+describe('the cache', () => {
+  test('one question per kind, token and forge origin; path prefixes of one origin share the answer', async () => {
+    const checks = new CredentialChecks();
+    const token = 'good-token-0000000000000';
+    for (let i = 0; i < 3; i++) expect(await checks.check({ kind: 'private', token }, endpoint())).toBe('accepted');
+    await checks.check({ kind: 'private', token }, endpoint('/gitlab'));
+    await checks.check({ kind: 'bearer', token }, endpoint());
+    expect(seen.map((r) => r.path)).toEqual(['/api/v4/user', '/api/v4/user']);
+  });
+
+  test('its keys are hashes, never the token', async () => {
+    const checks = new CredentialChecks();
+    const token = 'good-token-secret-0000000';
+    await checks.check({ kind: 'private', token }, endpoint());
+    const keys = [...(checks as unknown as { answers: Map<string, unknown> }).answers.keys()];
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(keys[0]).not.toContain(token);
+  });
+
+  test('bounded: beyond maxEntries the oldest answer goes', async () => {
+    const checks = new CredentialChecks({ maxEntries: 3 });
+    for (let i = 0; i < 10; i++) await checks.check({ kind: 'private', token: `made-up-token-${i}-000000000` }, endpoint());
+    expect(checks.size).toBe(3);
+    await checks.check({ kind: 'private', token: 'made-up-token-0-000000000' }, endpoint());
+    expect(seen).toHaveLength(11); // the first answer had gone
+  });
+
+  test('answers last a few minutes; expired ones are asked again and dropped when new ones come', async () => {
+    let now = 0;
+    const checks = new CredentialChecks({ now: () => now, ttlMs: 300_000, maxEntries: 3 });
+    for (let i = 0; i < 3; i++) await checks.check({ kind: 'private', token: `good-token-${i}-00000000000` }, endpoint());
+    now = 299_999;
+    await checks.check({ kind: 'private', token: 'good-token-0-00000000000' }, endpoint());
+    expect(seen).toHaveLength(3);
+    now = 300_001;
+    await checks.check({ kind: 'private', token: 'good-token-new-0000000000' }, endpoint());
+    expect(checks.size).toBe(1); // the three expired answers left
+    await checks.check({ kind: 'private', token: 'good-token-0-00000000000' }, endpoint());
+    expect(seen).toHaveLength(5);
+  });
+
+  test('simultaneous checks of one credential ask once; nothing stays pending', async () => {
+    const checks = new CredentialChecks();
+    const verdicts = await Promise.all(Array.from({ length: 10 }, () => checks.check({ kind: 'job', token: 'good-job-token-0000000000' }, endpoint())));
+    expect(new Set(verdicts)).toEqual(new Set(['accepted']));
+    expect(seen).toHaveLength(1);
+    expect((checks as unknown as { pending: Map<string, unknown> }).pending.size).toBe(0);
+  });
+});
