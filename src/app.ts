@@ -62,6 +62,7 @@ export function buildCore(config: Config, options: AppOptions = {}) {
     caCert: options.caCert,
     rejectUnauthorized: config.RUNTIME_TLS_REJECT_UNAUTHORIZED,
     timeoutMs: config.FORGE_REQUEST_TIMEOUT_MS,
+    maxResponseBytes: config.FORGE_MAX_RESPONSE_BYTES,
     observe: (status, seconds) => metrics.upstreamRequest(status, seconds),
   }, {
     maxSize: config.FORGE_POOL_MAX_SIZE,
@@ -73,11 +74,11 @@ export function buildCore(config: Config, options: AppOptions = {}) {
     },
   });
   pool.startSweeping(config.FORGE_POOL_CLEANUP_INTERVAL);
-  return { logger, catalog, pool, metrics };
+  return { logger, catalog, pool, metrics, toolTimeoutMs: config.FORGE_TOOL_TIMEOUT_MS };
 }
 
 export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
-  const { logger, catalog, pool, metrics } = buildCore(config, options);
+  const { logger, catalog, pool, metrics, toolTimeoutMs } = buildCore(config, options);
   const now = options.now ?? Date.now;
   const fixedCaller = staticTokenCaller(config);
   // OAuth mode (FORGE_MCP_OAUTH): its routes and bearer-checking caller resolver come from src/oauth
@@ -104,7 +105,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   );
   sessions.startSweeping(Math.min(60_000, config.SESSION_TIMEOUT_SECONDS * 1000));
   const createServer = () =>
-    createMcpServer({ catalog, pool, logger, sealer: options.sealer, onToolCall: (tool, outcome) => metrics.toolCall(tool, outcome) });
+    createMcpServer({ catalog, pool, logger, sealer: options.sealer, toolTimeoutMs, onToolCall: (tool, outcome) => metrics.toolCall(tool, outcome) });
   const forgeUrlPolicy = config.ENABLE_DYNAMIC_API_URL ? createForgeUrlPolicy(config.forgeApiUrls, config.FORGE_ALLOWED_HOSTS) : undefined;
   // D7: a caller's own credential is checked with the forge before a legacy session opens for it.
   // The static token (D3) is trusted as configured; OAuth mode has checked bearer tokens for its

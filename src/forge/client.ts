@@ -1,12 +1,17 @@
-// Typed REST client over Bun's fetch for one caller and one forge: sends the caller's credential
-// in the header GitLab expects, bounds each call by FORGE_REQUEST_TIMEOUT_MS, retries reads on
-// 429/502/503/504 or a dropped connection (never writes, DECISIONS D18), and turns failures into
-// ToolErrors and pagination headers into the pagination object (D16, D17).
+// Typed REST client over Bun's fetch for one caller and one forge, built once per tool call:
+// sends the caller's credential in the header GitLab expects, bounds each request by
+// FORGE_REQUEST_TIMEOUT_MS and the whole call by FORGE_TOOL_TIMEOUT_MS, reads bodies within
+// FORGE_MAX_RESPONSE_BYTES (DECISIONS D30), retries reads on 429/502/503/504 or a dropped
+// connection (never writes, D18), never sends a request whose path would leave the tool's endpoint
+// (D31), and turns failures into ToolErrors and pagination headers into the pagination object
+// (D16, D17).
 import { ToolError } from '../tools/errors';
+import { BodyOverLimit, readTextWithin } from './body';
 import { credentialHeader, type Credential } from './credential';
 import { buildQuery, type QueryValue } from './encode';
 import type { ForgeEndpoint } from './endpoint';
 import { failureFromResponse, retryAfterSeconds } from './failure';
+import { keepsPath } from './path-guard';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -16,6 +21,11 @@ export interface ForgeRequest {
   path: string;
   query?: Record<string, QueryValue>;
   body?: Record<string, unknown>;
+  /**
+   * Puts back what an earlier request of the same call changed (D20's restored rule): still sent
+   * once the call's FORGE_TOOL_TIMEOUT_MS budget is spent, bounded by its own request timeout.
+   */
+  restores?: boolean;
 }
 
 export interface Pagination {
@@ -59,8 +69,31 @@ export function paginationFrom(headers: Headers): Pagination {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+export interface ForgeClientOptions {
+  /** FORGE_TOOL_TIMEOUT_MS: the budget of the whole call, counted from the client's creation. */
+  toolTimeoutMs?: number;
+  fetch?: FetchLike;
+}
+
+/** Which limit a request's abort signal stands for, so a timeout names the right setting. */
+type Budget = 'request' | 'call';
+
+interface Exchange {
+  response: Response;
+  budget: Budget;
+}
+
+const isTimeout = (error: unknown) => {
+  const name = (error as Error | undefined)?.name;
+  return name === 'TimeoutError' || name === 'AbortError';
+};
+
 export class ForgeClient {
   private readonly authHeader: [string, string];
+  private readonly fetchImpl: FetchLike;
+  private readonly toolTimeoutMs: number | undefined;
+  /** Epoch ms by which the whole call must end (D30); Infinity without a budget. */
+  private readonly callDeadline: number;
   /** Status of the last upstream answer and time spent upstream, for the tool_call log line. */
   lastStatus: number | undefined;
   upstreamMs = 0;
@@ -68,14 +101,32 @@ export class ForgeClient {
   constructor(
     readonly endpoint: ForgeEndpoint,
     credential: Credential,
-    private readonly fetchImpl: FetchLike = fetch as unknown as FetchLike,
+    options: ForgeClientOptions = {},
   ) {
     this.authHeader = credentialHeader(credential);
+    this.fetchImpl = options.fetch ?? (fetch as unknown as FetchLike);
+    this.toolTimeoutMs = options.toolTimeoutMs;
+    this.callDeadline = options.toolTimeoutMs === undefined ? Infinity : Date.now() + options.toolTimeoutMs;
   }
 
   /** Sends the request and returns the successful response; throws ToolError otherwise. */
   async send(request: ForgeRequest): Promise<Response> {
+    return (await this.exchange(request)).response;
+  }
+
+  private timeoutError(budget: Budget): ToolError {
+    return budget === 'call'
+      ? new ToolError('timeout', `the tool call did not finish within FORGE_TOOL_TIMEOUT_MS (${this.toolTimeoutMs} ms)`)
+      : new ToolError('timeout', `the forge did not answer within FORGE_REQUEST_TIMEOUT_MS (${this.endpoint.timeoutMs} ms)`);
+  }
+
+  private async exchange(request: ForgeRequest): Promise<Exchange> {
     let url = `${this.endpoint.apiUrl}${request.path}${request.query ? buildQuery(request.query) : ''}`;
+    // D31, in depth: the runtime collapses dot segments (`..`, `%2e%2e`, …) and reads `\` as `/`;
+    // a path that would come out different from the tool's template is never sent.
+    if (!keepsPath(url, this.endpoint.apiPath, request.path)) {
+      throw new ToolError('validation', 'a path parameter would change the endpoint this tool calls (a `.` or `..` segment); nothing was sent');
+    }
     const headers: Record<string, string> = { Accept: 'application/json', [this.authHeader[0]]: this.authHeader[1] };
     let body: string | undefined;
     if (request.body !== undefined) {
@@ -83,15 +134,18 @@ export class ForgeClient {
       body = JSON.stringify(request.body);
     }
     const canRetry = request.method === 'GET';
-    const timeoutMs = this.endpoint.timeoutMs;
-    const deadline = Date.now() + timeoutMs;
+    const callDeadline = request.restores ? Infinity : this.callDeadline;
+    const requestDeadline = Date.now() + this.endpoint.timeoutMs;
+    const budget: Budget = callDeadline < requestDeadline ? 'call' : 'request';
+    const deadline = Math.min(callDeadline, requestDeadline);
     let redirects = 0;
     for (let attempt = 0; ; attempt++) {
       const remaining = deadline - Date.now();
-      if (remaining <= 0) throw new ToolError('timeout', `the forge did not answer within ${timeoutMs} ms`);
+      if (remaining <= 0) throw this.timeoutError(budget);
       let response: Response;
       const started = performance.now();
       try {
+        // The signal also ends the body's reading: a body still arriving at the deadline fails.
         response = await this.fetchImpl(url, {
           method: request.method,
           headers,
@@ -102,10 +156,7 @@ export class ForgeClient {
         });
       } catch (error) {
         this.record('error', started);
-        const name = (error as Error)?.name;
-        if (name === 'TimeoutError' || name === 'AbortError') {
-          throw new ToolError('timeout', `the forge did not answer within ${timeoutMs} ms`);
-        }
+        if (isTimeout(error)) throw this.timeoutError(budget);
         if (canRetry && attempt < MAX_RETRIES && Date.now() + BACKOFF_MS[attempt] < deadline) {
           await sleep(BACKOFF_MS[attempt]);
           continue;
@@ -113,17 +164,17 @@ export class ForgeClient {
         throw new ToolError('upstream', `the forge could not be reached: ${(error as Error)?.message ?? 'network error'}`);
       }
       this.record(response.status, started);
-      if (response.ok) return response;
+      if (response.ok) return { response, budget };
       const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
       if (location && canRetry && redirects < MAX_REDIRECTS) {
         // GitLab redirects reads of moved projects (301). Follow only within the same forge
         // origin, so the caller's credential never goes to a host it did not name.
         const next = new URL(location, url);
-        if (next.origin === new URL(this.endpoint.apiUrl).origin) {
+        if (next.origin === this.endpoint.origin) {
           redirects++;
           attempt--;
           url = next.href;
-          await response.body?.cancel();
+          response.body?.cancel().catch(() => {});
           continue;
         }
       }
@@ -131,7 +182,7 @@ export class ForgeClient {
         const asked = retryAfterSeconds(response.headers.get('retry-after'));
         const wait = asked !== undefined ? asked * 1000 : BACKOFF_MS[attempt];
         if (Date.now() + wait < deadline) {
-          await response.body?.cancel();
+          response.body?.cancel().catch(() => {});
           await sleep(wait);
           continue;
         }
@@ -147,34 +198,62 @@ export class ForgeClient {
     this.endpoint.observe?.(status, ms / 1000);
   }
 
+  /** The ToolError for a body that could not be read within FORGE_MAX_RESPONSE_BYTES and the exchange's deadline (D30). */
+  private bodyError(error: unknown, { response, budget }: Exchange): ToolError {
+    if (error instanceof BodyOverLimit) {
+      const declared = error.declared === undefined ? '' : ` (it declared ${error.declared})`;
+      return new ToolError('upstream', `the forge's answer is larger than FORGE_MAX_RESPONSE_BYTES (${error.limit} bytes)${declared}; it was abandoned`, response.status);
+    }
+    if (isTimeout(error)) return this.timeoutError(budget);
+    return new ToolError('upstream', `the forge's answer was cut off before its end: ${(error as Error)?.message ?? 'connection lost'}`, response.status);
+  }
+
   /** JSON body of a successful call; null for an empty (204) answer. */
   async json<T = unknown>(request: ForgeRequest): Promise<T> {
-    const response = await this.send(request);
-    const text = await response.text();
-    if (!text) return null as T;
+    const exchange = await this.exchange(request);
+    let text: string;
     try {
-      return JSON.parse(text) as T;
-    } catch {
-      throw new ToolError('upstream', `the forge answered ${response.status} with a body that is not JSON`, response.status);
+      text = await readTextWithin(exchange.response, this.endpoint.maxResponseBytes);
+    } catch (error) {
+      throw this.bodyError(error, exchange);
     }
+    if (!text) return null as T;
+    return parseJson<T>(text, exchange.response.status);
   }
 
   /** One page of a list endpoint with its pagination object. */
   async list<T = unknown>(request: ForgeRequest): Promise<ListResult<T>> {
-    const response = await this.send(request);
-    const items = (await response.json()) as T[];
-    if (!Array.isArray(items)) throw new ToolError('upstream', 'the forge answered a list request with something that is not a list', response.status);
-    return { items, pagination: paginationFrom(response.headers) };
+    return (await this.page<T>(request)).result;
   }
 
-  /** Every page of a list endpoint, following x-next-page (at most MAX_PAGES pages). */
+  private async page<T>(request: ForgeRequest): Promise<{ result: ListResult<T>; length: number }> {
+    const exchange = await this.exchange(request);
+    let text: string;
+    try {
+      text = await readTextWithin(exchange.response, this.endpoint.maxResponseBytes);
+    } catch (error) {
+      throw this.bodyError(error, exchange);
+    }
+    const items = parseJson<T[]>(text, exchange.response.status);
+    if (!Array.isArray(items)) throw new ToolError('upstream', 'the forge answered a list request with something that is not a list', exchange.response.status);
+    return { result: { items, pagination: paginationFrom(exchange.response.headers) }, length: text.length };
+  }
+
+  /**
+   * Every page of a list endpoint, following x-next-page. Safety stops: at most MAX_PAGES pages, and
+   * no further page once the pages read hold FORGE_MAX_RESPONSE_BYTES (D30 bounds the walk's memory
+   * as it bounds one answer's); next_page then says where the rest starts.
+   */
   async allPages<T = unknown>(request: ForgeRequest): Promise<ListResult<T>> {
     const items: T[] = [];
     let page = 1;
+    let read = 0;
     let last: Pagination | undefined;
-    for (let n = 0; n < MAX_PAGES; n++) {
-      const result = await this.list<T>({ ...request, query: { ...request.query, page, per_page: 100 } });
-      items.push(...result.items);
+    for (let n = 0; n < MAX_PAGES && read < this.endpoint.maxResponseBytes; n++) {
+      const { result, length } = await this.page<T>({ ...request, query: { ...request.query, page, per_page: 100 } });
+      // One by one: spreading a hostile page of millions of items would overflow the call stack.
+      for (const item of result.items) items.push(item);
+      read += length;
       last = result.pagination;
       if (!last.next_page) break;
       page = last.next_page;
@@ -183,5 +262,13 @@ export class ForgeClient {
       items,
       pagination: { page: 1, per_page: items.length, next_page: last?.next_page ?? null, total: last?.total ?? items.length, total_pages: 1 },
     };
+  }
+}
+
+function parseJson<T>(text: string, status: number): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new ToolError('upstream', `the forge answered ${status} with a body that is not JSON`, status);
   }
 }

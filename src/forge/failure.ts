@@ -1,8 +1,13 @@
 // Turns a failed forge response into a ToolError with a stable kind (DECISIONS D17) and the
-// forge's own words, whichever of GitLab's error body shapes it used.
+// forge's own words, whichever of GitLab's error body shapes it used. Only a message is kept, so
+// only the first ERROR_BODY_LIMIT bytes of an error body are ever read (D30).
 import { ToolError, type ErrorKind } from '../tools/errors';
+import { readTextPrefix } from './body';
+import { plainTextOf } from './plain-text';
 
 const MAX_MESSAGE = 600;
+/** Bytes of an error body read at most; the rest is abandoned unread. */
+export const ERROR_BODY_LIMIT = 64 * 1024;
 
 export function kindForStatus(status: number): ErrorKind {
   if (status >= 300 && status < 400) return 'upstream';
@@ -42,19 +47,22 @@ export function retryAfterSeconds(header: string | null, now = Date.now()): numb
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
-export async function failureFromResponse(response: Response): Promise<ToolError> {
-  const text = await response.text().catch(() => '');
-  let body: unknown = text;
-  if (text && (response.headers.get('content-type') ?? '').includes('json')) {
+export async function failureFromResponse(response: Response, limit = ERROR_BODY_LIMIT): Promise<ToolError> {
+  const text = await readTextPrefix(response, limit);
+  const contentType = response.headers.get('content-type');
+  let body: unknown;
+  if (text && (contentType ?? '').includes('json')) {
     try {
       body = JSON.parse(text);
     } catch {
-      // keep the text
+      // Not JSON after all (or cut at the limit): read as text below.
     }
   }
-  const fallback = `${response.status} ${response.statusText || 'error'}`.trim();
-  let message = messageFromBody(body, fallback);
-  if (message.length > MAX_MESSAGE) message = `${message.slice(0, MAX_MESSAGE)}…`;
+  // HTML error pages (scripts included) and any other text become one short plain line; so does
+  // a JSON message that carries markup.
+  const message =
+    (body === undefined ? plainTextOf(text, contentType) : plainTextOf(messageFromBody(body, ''), null, MAX_MESSAGE)) ||
+    `${response.status} ${response.statusText || 'error'}`.trim();
   const retryAfter = response.status === 429 ? retryAfterSeconds(response.headers.get('retry-after')) : undefined;
   return new ToolError(kindForStatus(response.status), message, response.status, retryAfter);
 }

@@ -45,6 +45,8 @@ export interface McpDeps {
   onToolCall?: (tool: string, outcome: string) => void;
   /** Seals download tokens for attachment links; links are added only over HTTP. */
   sealer?: Sealer;
+  /** FORGE_TOOL_TIMEOUT_MS: the budget of one whole tool call (D30). */
+  toolTimeoutMs?: number;
 }
 
 /** Download links for a caller: `{publicBase}/downloads/attachment?…&_token=<v1.dl.…>`. */
@@ -74,7 +76,8 @@ export function createMcpServer(deps: McpDeps): Server {
     let forge: ForgeClient | undefined;
     const publicBase = publicBaseFrom(extra.authInfo);
     const result = await deps.catalog.call(name, request.params.arguments, () => {
-      forge = new ForgeClient(deps.pool.endpoint(caller.apiUrl), caller.credential);
+      // Created once per call, so FORGE_TOOL_TIMEOUT_MS counts from here (D30).
+      forge = new ForgeClient(deps.pool.endpoint(caller.apiUrl), caller.credential, { toolTimeoutMs: deps.toolTimeoutMs });
       return { forge, linkAttachments: deps.sealer && publicBase ? attachmentLinker(deps.sealer, caller, publicBase) : undefined };
     });
     const outcome = result.isError ? ((result.structuredContent as { error?: { kind?: string } })?.error?.kind ?? 'error') : 'ok';
