@@ -61,8 +61,32 @@ function attachmentLinker(sealer: Sealer, caller: Caller, publicBase: string) {
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
+const QUOTE_START = /[{["]/;
+// The transport's refusals of a malformed request: already answered with an HTTP error, so the
+// client's fault, not the server's.
+const REQUEST_REFUSAL = /^(Not Acceptable|Unsupported Media Type|Parse error|Invalid Request|Bad Request|Session not found|Method not allowed|Conflict)\b/;
+
+/** The SDK's error text up to where it quotes a message (`{`, `[` or `"`), at most 200 characters. */
+function sdkErrorText(error: unknown): string {
+  const text = String((error as Error | undefined)?.message ?? error);
+  const quoted = text.search(QUOTE_START);
+  return (quoted === -1 ? text : text.slice(0, quoted)).slice(0, 200).trim();
+}
+
+/** Logs what the SDK reports through onerror: its own faults as errors, refused requests at debug. */
+function sdkErrorLogger(logger: Logger) {
+  return (error: Error) => {
+    const message = sdkErrorText(error);
+    if (REQUEST_REFUSAL.test(message)) logger.debug('mcp_request_refused', { message });
+    else logger.error('mcp_error', { error: error?.name, message });
+  };
+}
+
 export function createMcpServer(deps: McpDeps): Server {
   const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  // Faults inside the SDK (a response that could not be sent) are otherwise silent. Logged
+  // without any message content the SDK quotes (D5: nothing a caller sent).
+  server.onerror = sdkErrorLogger(deps.logger);
   server.setRequestHandler(ListToolsRequestSchema, () => deps.catalog.listResult);
   // Server.setRequestHandler wraps tools/call to parse the request twice more and to push every
   // result through zod's CallToolResultSchema, copying it. Our results come from one builder
