@@ -68,9 +68,9 @@ export function buildCore(config: Config, options: AppOptions = {}) {
     maxSize: config.FORGE_POOL_MAX_SIZE,
     idleTimeoutMs: config.FORGE_POOL_IDLE_TIMEOUT,
     now: options.now,
-    onEvict: (apiUrl, reason) => {
+    onEvict: (origin, reason) => {
       metrics.poolEvictions++;
-      logger.info('pool_evicted', { api_url: apiUrl, reason });
+      logger.info('pool_evicted', { origin, reason });
     },
   });
   pool.startSweeping(config.FORGE_POOL_CLEANUP_INTERVAL);

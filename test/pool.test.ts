@@ -1,6 +1,6 @@
-// The upstream pool: one client per API URL, LRU eviction of idle clients at the size limit,
-// the idle sweep, 503 when every client is busy, and each client's fetch options for real: a
-// custom CA for a self-signed HTTPS forge, certificate checks off, and forward proxies.
+// The upstream pool: one client per forge origin (DECISIONS D7), LRU eviction of idle clients at
+// the size limit, the idle sweep, 503 when every client is busy, and each client's fetch options
+// for real: a custom CA for a self-signed HTTPS forge, certificate checks off, and forward proxies.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createApp, type ForgeApp } from '../src/app';
 import { ForgeClient } from '../src/forge/client';
@@ -9,13 +9,14 @@ import { ForgePool } from '../src/forge/pool';
 import { ToolError } from '../src/tools/errors';
 import { testConfig } from './support/config';
 import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
+import { capturingLogger } from './support/log-capture';
 import { INITIALIZE, connect, rpc, structured } from './support/mcp-client';
 import { makeSelfSignedCert, startForwardProxy, startHttpsForge, type SelfSigned } from './support/network';
 
 const OPTIONS = { rejectUnauthorized: true, timeoutMs: 5000 };
 
 describe('LRU and idle sweep (controllable clock)', () => {
-  test('one client per URL, reused; at the limit the least recently used idle client is evicted', () => {
+  test('one client per origin, reused; at the limit the least recently used idle client is evicted', () => {
     let now = 0;
     const evicted: string[] = [];
     const pool = new ForgePool(OPTIONS, { maxSize: 2, idleTimeoutMs: 1000, now: () => now, onEvict: (u, why) => evicted.push(`${why} ${u}`) });
@@ -27,12 +28,12 @@ describe('LRU and idle sweep (controllable clock)', () => {
     expect(pool.lease('http://a/api/v4')!.endpoint).toBe(a.endpoint); // reused, and now most recent
     now = 30;
     pool.lease('http://c/api/v4')!.release();
-    expect(evicted).toEqual(['lru http://b/api/v4']);
+    expect(evicted).toEqual(['lru http://b']);
     expect(pool.has('http://a/api/v4')).toBe(true);
     expect(pool.size).toBe(2);
   });
 
-  test('busy clients are never evicted; when all are busy a new URL is refused', () => {
+  test('busy clients are never evicted; when all are busy a new origin is refused', () => {
     const pool = new ForgePool(OPTIONS, { maxSize: 2, idleTimeoutMs: 1000 });
     const a = pool.lease('http://a/api/v4')!;
     const b = pool.lease('http://b/api/v4')!;
@@ -56,6 +57,55 @@ describe('LRU and idle sweep (controllable clock)', () => {
     now = 3000;
     expect(pool.sweep()).toBe(1);
     expect(pool.size).toBe(0);
+  });
+});
+
+describe('keyed by origin (D7)', () => {
+  test('path variants of one origin share one client (fetch options and in-flight count); each endpoint keeps its own API URL', () => {
+    const pool = new ForgePool(OPTIONS, { maxSize: 3, idleTimeoutMs: 1000 });
+    const urls = ['http://h:8080/api/v4', 'http://h:8080/gitlab/api/v4', 'http://h:8080/a/b/api/v4'];
+    const leases = urls.map((u) => pool.lease(u)!);
+    expect(pool.size).toBe(1);
+    expect(leases.map((l) => l.endpoint.apiUrl)).toEqual(urls);
+    expect(leases.map((l) => l.endpoint.apiPath)).toEqual(['/api/v4', '/gitlab/api/v4', '/a/b/api/v4']);
+    expect(new Set(leases.map((l) => l.endpoint.fetchOptions)).size).toBe(1);
+    const again = pool.lease(urls[1])!;
+    expect(again.endpoint).toBe(leases[1].endpoint);
+    again.release();
+    // Scheme and port are part of the origin.
+    for (const other of ['https://h:8080/api/v4', 'http://h:8081/api/v4']) expect(pool.lease(other)).toBeDefined();
+    expect(pool.size).toBe(3);
+    expect(pool.lease('http://elsewhere/api/v4')).toBeUndefined(); // all three origins busy
+    for (const l of leases) l.release();
+    expect(pool.lease('http://elsewhere/api/v4')).toBeDefined(); // h:8080 was idle at last, and evicted
+    expect(pool.has(urls[0])).toBe(false);
+  });
+
+  test('through the server: three path variants with slow requests in flight hold one slot; another origin still gets one; logs name origins', async () => {
+    const forge = await startFakeForge();
+    const slow = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Promise<Response>((r) => setTimeout(() => r(Response.json({ id: 1, username: 'maria', name: 'main' })), 400)) });
+    const capture = capturingLogger();
+    let now = Date.now();
+    const slowOrigin = `http://127.0.0.1:${slow.port}`;
+    const app = createApp(testConfig(forge.apiUrl, { ENABLE_DYNAMIC_API_URL: 'true', FORGE_ALLOWED_HOSTS: slowOrigin, FORGE_POOL_MAX_SIZE: '3' }), { logger: capture.logger, now: () => now });
+    const variants = [slowOrigin, `${slowOrigin}/x`, `${slowOrigin}/group/gitlab`];
+    const sessions = await Promise.all(variants.map((url) => connect(app, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': url })));
+    const pending = sessions.map((s) => s.call('get_branch', { project_id: '1', branch_name: 'main' }));
+    await Bun.sleep(100);
+    expect(app.pool.size).toBe(1);
+    const other = await connect(app, { 'Private-Token': TOKENS.maintainer });
+    expect(structured<{ name: string }>(await other.call('get_branch', { project_id: String(SEED.project), branch_name: 'main' })).name).toBe('main');
+    for (const call of pending) expect(structured<{ name: string }>(await call).name).toBe('main');
+    const metrics = (await (await app.handle(new Request('http://localhost/metrics.json'))).json()) as { poolSize: number; rejectedByCapacity: number };
+    expect(metrics).toMatchObject({ poolSize: 2, rejectedByCapacity: 0 });
+    now += 300_001; // FORGE_POOL_IDLE_TIMEOUT's default, passed
+    expect(app.pool.sweep()).toBe(2);
+    const evicted = capture.entries().filter((e) => e.event === 'pool_evicted').map((e) => `${e.reason} ${e.origin}`);
+    expect(evicted.sort()).toEqual([`idle ${new URL(forge.apiUrl).origin}`, `idle ${slowOrigin}`].sort());
+    await Promise.all([...sessions, other].map((s) => s.close()));
+    await app.close();
+    slow.stop(true);
+    await forge.stop();
   });
 });
 

@@ -1,12 +1,18 @@
-// The upstream pool (SPEC dynamic API URL rule 6, DECISIONS D7): one client per normalized API
-// URL, created on first use and reused after. A client is the fetch options for its origin; Bun
-// keeps the connections alive itself. Clients idle for longer than the idle timeout are removed by
-// a periodic sweep; at the size limit the least recently used idle client is evicted, and only when
-// every client has a request in flight is a new URL refused (the caller answers 503).
-import { createEndpoint, type ForgeEndpoint, type ForgeEndpointOptions } from './endpoint';
+// The upstream pool (SPEC dynamic API URL rule 6, DECISIONS D7): one client per forge origin
+// (scheme, host, port), created on first use and reused after, so path variants of one host share
+// a client. A client is the fetch options for its origin plus a last-used time and an in-flight
+// count; Bun keeps the connections alive itself. Clients idle for longer than the idle timeout are
+// removed by a periodic sweep; at the size limit the least recently used idle client is evicted,
+// and only when every client has a request in flight is a new origin refused (the caller answers 503).
+import { createEndpoint, fetchOptionsFor, type ForgeEndpoint, type ForgeEndpointOptions } from './endpoint';
+
+/** Endpoints (one per API URL path) remembered per origin; more are built on demand, not kept. */
+const MAX_PATHS_PER_ORIGIN = 16;
 
 interface PoolEntry {
-  endpoint: ForgeEndpoint;
+  fetchOptions: Readonly<Record<string, unknown>>;
+  /** Endpoint objects of this origin's API URLs, so a URL gets the same one each time. */
+  endpoints: Map<string, ForgeEndpoint>;
   lastUsed: number;
   inFlight: number;
 }
@@ -20,7 +26,18 @@ export interface PoolLimits {
   maxSize: number;
   idleTimeoutMs: number;
   now?: () => number;
-  onEvict?: (apiUrl: string, reason: 'lru' | 'idle') => void;
+  /** Told the origin (`scheme://host[:port]`) of each client removed. */
+  onEvict?: (origin: string, reason: 'lru' | 'idle') => void;
+}
+
+/**
+ * `scheme://host[:port]` of an API URL, by slicing rather than parsing (this runs on every
+ * request). API URLs are normalized (api-url.ts: lower-case host, no default port), so the slice
+ * is the URL's origin.
+ */
+export function originOf(apiUrl: string): string {
+  const end = apiUrl.indexOf('/', apiUrl.indexOf('//') + 2);
+  return end === -1 ? apiUrl : apiUrl.slice(0, end);
 }
 
 export class ForgePool {
@@ -36,22 +53,24 @@ export class ForgePool {
     this.now = limits.now ?? Date.now;
   }
 
+  /** Number of clients, one per origin. */
   get size(): number {
     return this.entries.size;
   }
 
+  /** Whether a client for the origin of `apiUrl` exists. */
   has(apiUrl: string): boolean {
-    return this.entries.has(apiUrl);
+    return this.entries.has(originOf(apiUrl));
   }
 
-  /** Marks a request in flight on the client for `apiUrl`; undefined when the pool is full of busy clients. */
+  /** Marks a request in flight on the client for the origin of `apiUrl`; undefined when the pool is full of busy clients. */
   lease(apiUrl: string): PoolLease | undefined {
-    const entry = this.touch(apiUrl);
+    const entry = this.touch(originOf(apiUrl), apiUrl);
     if (!entry) return undefined;
     entry.inFlight++;
     let released = false;
     return {
-      endpoint: entry.endpoint,
+      endpoint: this.endpointIn(entry, apiUrl),
       release: () => {
         if (released) return;
         released = true;
@@ -61,19 +80,20 @@ export class ForgePool {
     };
   }
 
-  /** The client for `apiUrl`, created if needed (callers normally hold a lease for it). */
+  /** The endpoint for `apiUrl`, its origin's client created if needed (callers normally hold a lease for it). */
   endpoint(apiUrl: string): ForgeEndpoint {
-    return (this.touch(apiUrl) ?? { endpoint: createEndpoint(apiUrl, this.options) }).endpoint;
+    const entry = this.touch(originOf(apiUrl), apiUrl);
+    return entry ? this.endpointIn(entry, apiUrl) : createEndpoint(apiUrl, this.options);
   }
 
   /** Removes clients idle for longer than the idle timeout; returns how many. */
   sweep(): number {
     const cutoff = this.now() - this.limits.idleTimeoutMs;
     let removed = 0;
-    for (const [url, entry] of this.entries) {
+    for (const [origin, entry] of this.entries) {
       if (entry.inFlight === 0 && entry.lastUsed < cutoff) {
-        this.entries.delete(url);
-        this.limits.onEvict?.(url, 'idle');
+        this.entries.delete(origin);
+        this.limits.onEvict?.(origin, 'idle');
         removed++;
       }
     }
@@ -90,26 +110,37 @@ export class ForgePool {
     this.sweeper = undefined;
   }
 
-  private touch(apiUrl: string): PoolEntry | undefined {
+  private endpointIn(entry: PoolEntry, apiUrl: string): ForgeEndpoint {
+    let endpoint = entry.endpoints.get(apiUrl);
+    if (!endpoint) {
+      endpoint = createEndpoint(apiUrl, this.options, entry.fetchOptions);
+      // A caller may name many path variants of one host: remember a few, build the rest on demand.
+      if (entry.endpoints.size >= MAX_PATHS_PER_ORIGIN) entry.endpoints.delete(entry.endpoints.keys().next().value!);
+      entry.endpoints.set(apiUrl, endpoint);
+    }
+    return endpoint;
+  }
+
+  private touch(origin: string, apiUrl: string): PoolEntry | undefined {
     const now = this.now();
-    let entry = this.entries.get(apiUrl);
+    let entry = this.entries.get(origin);
     if (entry) {
-      this.entries.delete(apiUrl);
-      this.entries.set(apiUrl, entry);
+      this.entries.delete(origin);
+      this.entries.set(origin, entry);
       entry.lastUsed = now;
       return entry;
     }
     if (this.entries.size >= this.limits.maxSize && !this.evictLeastRecentlyUsedIdle()) return undefined;
-    entry = { endpoint: createEndpoint(apiUrl, this.options), lastUsed: now, inFlight: 0 };
-    this.entries.set(apiUrl, entry);
+    entry = { fetchOptions: fetchOptionsFor(apiUrl, this.options), endpoints: new Map(), lastUsed: now, inFlight: 0 };
+    this.entries.set(origin, entry);
     return entry;
   }
 
   private evictLeastRecentlyUsedIdle(): boolean {
-    for (const [url, entry] of this.entries) {
+    for (const [origin, entry] of this.entries) {
       if (entry.inFlight === 0) {
-        this.entries.delete(url);
-        this.limits.onEvict?.(url, 'lru');
+        this.entries.delete(origin);
+        this.limits.onEvict?.(origin, 'lru');
         return true;
       }
     }
