@@ -8,6 +8,8 @@ import { createEndpoint, fetchOptionsFor, type ForgeEndpoint, type ForgeEndpoint
 
 /** Endpoints (one per API URL path) remembered per origin; more are built on demand, not kept. */
 const MAX_PATHS_PER_ORIGIN = 16;
+/** API URLs whose origin is remembered; past this the memo starts over (it is only a cache). */
+const MAX_REMEMBERED_URLS = 4096;
 
 interface PoolEntry {
   fetchOptions: Readonly<Record<string, unknown>>;
@@ -43,6 +45,9 @@ export function originOf(apiUrl: string): string {
 export class ForgePool {
   // A Map iterates in insertion order; re-inserting on use keeps the least recently used first.
   private readonly entries = new Map<string, PoolEntry>();
+  // apiUrl → its origin, so the hot path looks entries up with the same origin string each time
+  // (a fresh slice per request would be hashed again on every lookup).
+  private readonly origins = new Map<string, string>();
   private sweeper: ReturnType<typeof setInterval> | undefined;
   private readonly now: () => number;
 
@@ -60,12 +65,12 @@ export class ForgePool {
 
   /** Whether a client for the origin of `apiUrl` exists. */
   has(apiUrl: string): boolean {
-    return this.entries.has(originOf(apiUrl));
+    return this.entries.has(this.originKey(apiUrl));
   }
 
   /** Marks a request in flight on the client for the origin of `apiUrl`; undefined when the pool is full of busy clients. */
   lease(apiUrl: string): PoolLease | undefined {
-    const entry = this.touch(originOf(apiUrl), apiUrl);
+    const entry = this.touch(this.originKey(apiUrl), apiUrl);
     if (!entry) return undefined;
     entry.inFlight++;
     let released = false;
@@ -82,7 +87,7 @@ export class ForgePool {
 
   /** The endpoint for `apiUrl`, its origin's client created if needed (callers normally hold a lease for it). */
   endpoint(apiUrl: string): ForgeEndpoint {
-    const entry = this.touch(originOf(apiUrl), apiUrl);
+    const entry = this.touch(this.originKey(apiUrl), apiUrl);
     return entry ? this.endpointIn(entry, apiUrl) : createEndpoint(apiUrl, this.options);
   }
 
@@ -108,6 +113,16 @@ export class ForgePool {
   stop(): void {
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = undefined;
+  }
+
+  private originKey(apiUrl: string): string {
+    let origin = this.origins.get(apiUrl);
+    if (origin === undefined) {
+      if (this.origins.size >= MAX_REMEMBERED_URLS) this.origins.clear();
+      origin = originOf(apiUrl);
+      this.origins.set(apiUrl, origin);
+    }
+    return origin;
   }
 
   private endpointIn(entry: PoolEntry, apiUrl: string): ForgeEndpoint {
