@@ -205,7 +205,8 @@ export class ForgeClient {
       return new ToolError('upstream', `the forge's answer is larger than FORGE_MAX_RESPONSE_BYTES (${error.limit} bytes)${declared}; it was abandoned`, response.status);
     }
     if (isTimeout(error)) return this.timeoutError(budget);
-    return new ToolError('upstream', `the forge's answer was cut off before its end: ${(error as Error)?.message ?? 'connection lost'}`, response.status);
+    const code = (error as { code?: unknown } | undefined)?.code;
+    return new ToolError('upstream', `the forge's answer was cut off before its end (${typeof code === 'string' ? code : 'connection lost'})`, response.status);
   }
 
   /** JSON body of a successful call; null for an empty (204) answer. */
