@@ -113,7 +113,8 @@ async function replaceRule(forge: ForgeClient, base: string, rulePath: string, e
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     try {
-      await forge.json({ method: 'POST', path: base, body: recreateBody(existing, {} as ProtectRequest) });
+      // Putting the old rule back is sent even when the call's budget is spent (D30 with D20).
+      await forge.json({ method: 'POST', path: base, body: recreateBody(existing, {} as ProtectRequest), restores: true });
     } catch (restoreError) {
       const why = restoreError instanceof Error ? restoreError.message : String(restoreError);
       throw new ToolError('upstream', `replacing the rule for ${existing.name} failed (${reason}) and restoring the old rule failed too (${why}); the branch is now unprotected`);
