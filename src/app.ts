@@ -17,7 +17,7 @@ import { createOriginPolicy } from './http/origin';
 import { FixedWindowLimiter } from './http/rate-limit';
 import { Metrics } from './metrics/registry';
 import { createLogger, type Logger } from './logging/logger';
-import type { Caller } from './mcp/caller';
+import type { Caller } from './auth/caller';
 import { createMcpServer } from './mcp/server';
 import { createOAuth } from './oauth/routes';
 import { MemorySessionStore } from './session/memory-store';

@@ -50,7 +50,7 @@ describe('a response the SDK cannot send (D17: a protocol fault, still answered)
 
   /** A tool result JSON.stringify refuses (a BigInt), as if a result could not be serialized. */
   function unserializableResults(app: ForgeApp): void {
-    (app.catalog as unknown as { call: () => Promise<unknown> }).call = async () => ({ content: [{ type: 'text', text: 'x' }], structuredContent: { big: 10n } });
+    (app.catalog as unknown as { call: () => Promise<unknown> }).call = async () => ({ result: { content: [{ type: 'text', text: 'x' }], structuredContent: { big: 10n } }, outcome: 'ok' });
   }
 
   function answeredWithin<T>(promise: Promise<T>, ms: number): Promise<T> {

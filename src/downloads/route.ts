@@ -13,7 +13,7 @@ import type { ForgePool } from '../forge/pool';
 import type { FixedWindowLimiter, RateDecision } from '../http/rate-limit';
 import type { Logger } from '../logging/logger';
 import type { Sealer } from '../sealing/sealer';
-import { ToolError } from '../tools/errors';
+import { ToolError } from '../forge/errors';
 import { openDownloadToken } from './token';
 
 export interface DownloadDeps {

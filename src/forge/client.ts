@@ -5,7 +5,7 @@
 // connection (never writes, D18), never sends a request whose path would leave the tool's endpoint
 // (D31), and turns failures into ToolErrors and pagination headers into the pagination object
 // (D16, D17).
-import { ToolError } from '../tools/errors';
+import { ToolError } from './errors';
 import { BodyOverLimit, readTextWithin } from './body';
 import { credentialHeader, type Credential } from './credential';
 import { buildQuery, type QueryValue } from './encode';

@@ -4,7 +4,7 @@
 // an empty, `.` or `..` segment anywhere on its way (as given, once the forge decodes it, or read
 // with look-alike dots) is refused before it is encoded (D31): the runtime and the forge collapse
 // dot segments, which would send the request to another endpoint.
-import { ToolError } from '../tools/errors';
+import { ToolError } from './errors';
 
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 /** `\` is a separator to some URL parsers and servers: it counts like `/`. */

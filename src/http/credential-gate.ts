@@ -6,7 +6,7 @@
 import type { CredentialChecks } from '../auth/credential-check';
 import type { ForgeEndpoint } from '../forge/endpoint';
 import type { Logger } from '../logging/logger';
-import type { Caller } from '../mcp/caller';
+import type { Caller } from '../auth/caller';
 import type { Metrics } from '../metrics/registry';
 import { MESSAGES, challengeWithError, unauthorized } from './errors';
 

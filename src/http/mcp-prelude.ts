@@ -10,7 +10,7 @@ import { credentialValues } from '../auth/credentials';
 import type { ForgeUrlPolicy } from '../auth/forge-url';
 import { loggableHost } from '../auth/loggable-host';
 import type { Logger } from '../logging/logger';
-import type { Caller } from '../mcp/caller';
+import type { Caller } from '../auth/caller';
 import type { Metrics } from '../metrics/registry';
 import { readJsonBody } from './body';
 import { preflight, withCors } from './cors';

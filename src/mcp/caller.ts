@@ -1,14 +1,9 @@
 // Who is calling and which forge they talk to: resolved by the HTTP layer (or fixed for stdio)
 // and handed to the SDK per request as authInfo, so tool handlers get it as an explicit value.
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { Credential } from '../forge/credential';
+import type { Caller } from '../auth/caller';
 
-export interface Caller {
-  readonly credential: Credential;
-  readonly apiUrl: string;
-  /** Short hash of the session id, for log lines. */
-  readonly sessionTag?: string;
-}
+export type { Caller };
 
 /** `publicBase`: this server's public origin, for links placed in tool results (downloads). */
 export function authInfoFor(caller: Caller, requestId?: string, publicBase?: string): AuthInfo {

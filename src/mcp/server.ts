@@ -100,12 +100,11 @@ export function createMcpServer(deps: McpDeps): Server {
     const started = performance.now();
     let forge: ForgeClient | undefined;
     const publicBase = publicBaseFrom(extra.authInfo);
-    const result = await deps.catalog.call(name, request.params.arguments, () => {
+    const { result, outcome } = await deps.catalog.call(name, request.params.arguments, () => {
       // Created once per call, so FORGE_TOOL_TIMEOUT_MS counts from here (D30).
       forge = new ForgeClient(deps.pool.endpoint(caller.apiUrl), caller.credential, { toolTimeoutMs: deps.toolTimeoutMs });
       return { forge, linkAttachments: deps.sealer && publicBase ? attachmentLinker(deps.sealer, caller, publicBase) : undefined };
     });
-    const outcome = result.isError ? ((result.structuredContent as { error?: { kind?: string } })?.error?.kind ?? 'error') : 'ok';
     deps.onToolCall?.(name, outcome);
     if (deps.logger.enabled('info')) {
       deps.logger.info('tool_call', {

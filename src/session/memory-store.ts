@@ -6,7 +6,7 @@
 // (a used session moves to the end), so both are found at its front without a scan.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { Caller } from '../mcp/caller';
+import type { Caller } from '../auth/caller';
 
 /** A session idle this long may be closed to make room for a new one (D7). */
 export const IDLE_BEFORE_EVICTION_MS = 60_000;

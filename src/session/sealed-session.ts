@@ -2,7 +2,7 @@
 // holding the caller's credential and forge URL; its issue time makes the TTL an inactivity timeout,
 // since every authenticated response carries a freshly sealed id.
 import type { Credential, CredentialKind } from '../forge/credential';
-import type { Caller } from '../mcp/caller';
+import type { Caller } from '../auth/caller';
 import { sessionTag } from '../logging/logger';
 import type { Sealer } from '../sealing/sealer';
 

@@ -4,7 +4,7 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolGroup } from '../config/schema';
 import { annotationsOf, type ToolContext, type ToolDefinition } from './define';
-import { ToolError } from './errors';
+import { ToolError, type ErrorKind } from './errors';
 import { MAX_INTEGER } from './params';
 import { errorResult, successResult } from './result';
 import { compileValidator, type ArgumentValidator } from './validate';
@@ -87,6 +87,14 @@ export class ProtocolError extends Error {
   }
 }
 
+/** A tool call's result and how it went: `ok` or the failure's kind (metrics, audit line). */
+export interface ToolOutcome {
+  readonly result: CallToolResult;
+  readonly outcome: 'ok' | ErrorKind;
+}
+
+const failed = (error: ToolError): ToolOutcome => ({ result: errorResult(error), outcome: error.kind });
+
 interface Entry {
   tool: ToolDefinition;
   validator: ArgumentValidator;
@@ -112,12 +120,15 @@ export class ToolCatalog {
     return this.entries.has(name);
   }
 
-  /** Validates and runs a tool. Tool failures come back as isError results; bugs are thrown. */
-  async call(name: string, args: unknown, context: () => ToolContext): Promise<CallToolResult> {
+  /**
+   * Validates and runs a tool. Tool failures come back as isError results with their kind as the
+   * outcome; bugs are thrown.
+   */
+  async call(name: string, args: unknown, context: () => ToolContext): Promise<ToolOutcome> {
     const entry = this.entries.get(name);
     if (!entry) {
       if (this.refusedInReadOnly.has(name)) {
-        return errorResult(new ToolError('permission', `${name} changes data and this server runs in read-only mode`));
+        return failed(new ToolError('permission', `${name} changes data and this server runs in read-only mode`));
       }
       throw new ProtocolError(-32602, `Unknown tool: ${name}`);
     }
@@ -127,9 +138,9 @@ export class ToolCatalog {
       const ctx = context();
       let value = await entry.tool.handler(valid as never, ctx);
       if (entry.tool.attachments && ctx.linkAttachments) value = await ctx.linkAttachments(value, valid.project_id as string | undefined);
-      return successResult(value);
+      return { result: successResult(value), outcome: 'ok' };
     } catch (error) {
-      if (error instanceof ToolError) return errorResult(error);
+      if (error instanceof ToolError) return failed(error);
       throw error;
     }
   }

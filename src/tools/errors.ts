@@ -1,20 +1,8 @@
-// The kinds of tool failure an agent can act on (DECISIONS D17). Handlers throw ToolError;
-// anything else thrown is a bug and surfaces as a JSON-RPC internal error.
-export const ERROR_KINDS = ['validation', 'not_found', 'permission', 'conflict', 'rate_limited', 'upstream', 'timeout', 'mismatch'] as const;
-export type ErrorKind = (typeof ERROR_KINDS)[number];
+// Tool failures (DECISIONS D17): the kinds and ToolError come from forge/errors.ts, the lowest
+// layer that throws them; tools add the argument refusal that names the parameter.
+import { ToolError } from '../forge/errors';
 
-export class ToolError extends Error {
-  constructor(
-    readonly kind: ErrorKind,
-    message: string,
-    /** Upstream HTTP status, when the failure came from the forge. */
-    readonly status: number | null = null,
-    /** Seconds the forge asked us to wait (429 Retry-After). */
-    readonly retryAfter?: number,
-  ) {
-    super(message);
-  }
-}
+export { ERROR_KINDS, ToolError, type ErrorKind } from '../forge/errors';
 
 /** A tool argument problem: names the parameter, and no upstream request was made. */
 export function invalidArgument(parameter: string, problem: string): ToolError {
