@@ -54,7 +54,7 @@ export const ConfigSchema = Type.Object({
   REMOTE_AUTHORIZATION: bool(false, 'Every caller sends its own forge token (Authorization: Bearer, Private-Token or JOB-TOKEN); needs STREAMABLE_HTTP.'),
   FORGE_PERSONAL_ACCESS_TOKEN: optStr('Static forge token for stdio and for HTTP without remote authorization or OAuth.', { secret: true }),
   SESSION_TIMEOUT_SECONDS: int(3600, 1, 30 * 86400, 'An authenticated session expires after this many seconds without a request.'),
-  MAX_SESSIONS: int(1000, 1, 1_000_000, 'Most concurrent sessions; a further initialize gets 503 "Server capacity reached".'),
+  MAX_SESSIONS: int(1000, 1, 1_000_000, 'Most concurrent sessions; at the limit the least recently used session idle for 60 s or more is closed to make room, and only when none is does initialize get 503 "Server capacity reached".'),
   MAX_REQUESTS_PER_MINUTE: int(60, 1, 1_000_000, 'JSON-RPC messages per minute allowed per client IP and per session on /mcp; also requests per client IP on /register, /authorize, /consent, /callback, /token and /downloads/*, and per token on /downloads/*.'),
 
   // Forge
