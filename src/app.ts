@@ -104,8 +104,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     (session) => logger.info('session_evicted', { session: session.caller.sessionTag, reason: 'capacity', idle_seconds: Math.round((now() - session.lastSeen) / 1000) }),
   );
   sessions.startSweeping(Math.min(60_000, config.SESSION_TIMEOUT_SECONDS * 1000));
-  const createServer = () =>
-    createMcpServer({ catalog, pool, logger, sealer: options.sealer, toolTimeoutMs, onToolCall: (tool, outcome) => metrics.toolCall(tool, outcome) });
+  const createServer = () => createMcpServer({ catalog, logger, sealer: options.sealer, toolTimeoutMs, onToolCall: (tool, outcome) => metrics.toolCall(tool, outcome) });
   const forgeUrlPolicy = config.ENABLE_DYNAMIC_API_URL ? createForgeUrlPolicy(config.forgeApiUrls, config.FORGE_ALLOWED_HOSTS) : undefined;
   // D7: a caller's own credential is checked with the forge before a legacy session opens for it.
   // The static token (D3) is trusted as configured; OAuth mode has checked bearer tokens for its
@@ -119,7 +118,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
         metrics,
       })
     : undefined;
-  const common = { callers, createServer, maxBodyBytes: config.MAX_REQUEST_BODY_BYTES, logger, metrics, pool, credentialGate };
+  const common = { callers, createServer, logger, metrics, pool, credentialGate };
   // Stateless mode swaps the session store for sealed ids and turns the in-app limiter off
   // (SPEC stateless rule 7: limits belong to the ingress there).
   const stateless = config.OAUTH_STATELESS_MODE;

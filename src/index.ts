@@ -1,13 +1,13 @@
 // Entry point: settings → app → serve over HTTP, or speak MCP over stdio. The only place besides
 // src/config that touches the process environment, arguments and exit codes.
 import { readFileSync } from 'node:fs';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { serveStdio as serveMcpOnStdio } from '@modelcontextprotocol/server/stdio';
 import { buildCore, createApp, staticTokenCaller, type AppOptions } from './app';
 import { createLogger, type Logger } from './logging/logger';
 import { helpText } from './config/docs';
 import { ConfigError, loadConfig, loadPort, wantsHealthcheck, wantsHelp, type Config } from './config/load';
 import { healthProblem } from './http/healthcheck';
-import { createMcpServer } from './mcp/server';
+import { createMcpServer, sdkErrorLogger } from './mcp/server';
 import { sealerFromConfig } from './sealing/from-config';
 
 /** Exit code for a configuration the server refuses to start with (DECISIONS D2). */
@@ -85,10 +85,19 @@ async function serveHttp(config: Config, options: AppOptions & { logger: Logger 
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
+/**
+ * MCP over stdin/stdout with the static token (D3). The SDK serves the revisions it offers on stdio
+ * (D27): a 2025 `initialize`, or 2026-07-28 after `server/discover`.
+ */
 async function serveStdio(config: Config, options: AppOptions & { logger: Logger }): Promise<void> {
   const core = buildCore(config, options);
-  const server = createMcpServer({ ...core, defaultCaller: staticTokenCaller(config) });
-  await server.connect(new StdioServerTransport());
+  const caller = staticTokenCaller(config);
+  // The forge endpoint is looked up per call: the pool keeps it, and evicts it when idle.
+  const stdioContext = caller ? () => ({ lane: 'stdio' as const, caller, forge: core.pool.endpoint(caller.apiUrl) }) : undefined;
+  serveMcpOnStdio(
+    () => createMcpServer({ ...core, stdioContext }),
+    { onerror: sdkErrorLogger(core.logger) },
+  );
   core.logger.info('stdio_ready', { tools: core.catalog.tools.length });
 }
 

@@ -2,8 +2,8 @@
 // a full MCP session over a real port against the fake forge, --healthcheck, stdio and SIGTERM.
 // Bundling, minifying and bytecode must change nothing a client can see.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { builtBinary, removeBuiltBinary } from './support/binary';
 import { SEED, TOKENS } from './support/fake-forge';
 import { useHarness } from './support/harness';

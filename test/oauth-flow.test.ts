@@ -3,10 +3,7 @@
 // tool call made with the forge's token. Also with consent off, with a confidential forge
 // application, with refresh after the forge token expired, and across stateless replicas.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError, type CallToolResult } from '@modelcontextprotocol/client';
 import { SEED, startFakeForge, type FakeForge } from './support/fake-forge';
 import { TestOAuthProvider } from './support/fake-oauth-client';
 import { FORGE_APP_SECRET, registerForgeApp, serveOAuth, type ServedOAuth, type ServeOptions } from './support/fake-oauth-harness';
@@ -50,7 +47,8 @@ async function signInWithSdk(served: ServedOAuth, provider = new TestOAuthProvid
   expect(provider.authorizationUrl?.href).toStartWith(`${served.url}/authorize?`);
   const landing = await provider.completeSignIn();
   expect(landing.error).toBeUndefined();
-  await first.transport.finishAuth(landing.code!);
+  // The callback's parameters as the redirect URI received them: the code and the issuer (RFC 9207).
+  await first.transport.finishAuth(landing.url.searchParams);
   const second = connectWith(served, provider);
   await second.connect();
   return { provider, landing, client: second.client, transport: second.transport };

@@ -7,6 +7,7 @@ import { sealerFromConfig } from '../src/sealing/from-config';
 import { testConfig } from './support/config';
 import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
 import { INITIALIZE, MCP_URL, connect, rpc, structured } from './support/mcp-client';
+import { connectV1 } from './support/mcp-client-v1';
 
 export const SECRET = Buffer.alloc(32, 9).toString('base64url');
 const OTHER_SECRET = Buffer.alloc(32, 8).toString('base64url');
@@ -51,15 +52,36 @@ describe('sealed session ids', () => {
     expect(notification.headers.get('mcp-session-id')).toStartWith('v1.sid.');
   });
 
-  test('the SDK client runs a whole session, adopting each new id', async () => {
+  test('the v1 SDK client runs a whole session, adopting each new id', async () => {
     const app = await statelessApp();
-    const session = await connect(app, { 'Private-Token': TOKENS.maintainer });
+    const session = await connectV1(app, { 'Private-Token': TOKENS.maintainer });
     const ids = new Set<string>();
     for (let i = 0; i < 3; i++) {
       structured(await session.call('get_branch', { project_id: String(SEED.project), branch_name: 'develop' }));
       ids.add(session.transport.sessionId!);
     }
     expect(ids.size).toBe(3);
+    await session.client.close();
+  });
+
+  test('the v2 SDK client runs a whole session on the legacy lane while every answer carries a fresh id', async () => {
+    const app = await statelessApp();
+    const issued: string[] = [];
+    const watching = { handle: async (request: Request) => {
+      const response = await app.handle(request);
+      const sid = response.headers.get('mcp-session-id');
+      if (sid) issued.push(sid);
+      return response;
+    } };
+    const session = await connect(watching, { 'Private-Token': TOKENS.maintainer });
+    expect(session.client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+    for (const branch of ['main', 'develop', 'main']) {
+      expect(structured<{ name: string }>(await session.call('get_branch', { project_id: String(SEED.project), branch_name: branch })).name).toBe(branch);
+    }
+    // initialize, initialized, the tool list the client reads for output schemas, three calls
+    expect(issued.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(issued).size).toBe(issued.length);
+    for (const sid of issued) expect(sid).toStartWith('v1.sid.');
     await session.client.close();
   });
 

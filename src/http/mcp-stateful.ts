@@ -2,14 +2,15 @@
 // caller's credential and forge URL are kept with it (SPEC remote authorization rule 3) and a
 // request that brings its own credential is served with that one (DECISIONS D9). A session opens
 // only for a credential the forge has accepted, and at MAX_SESSIONS an idle session makes room (D7).
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
 import type { CallerResolver } from '../auth/caller-resolver';
 import type { ForgeEndpoint } from '../forge/endpoint';
 import type { ForgePool } from '../forge/pool';
 import type { Logger } from '../logging/logger';
 import { sessionTag } from '../logging/logger';
 import type { Metrics } from '../metrics/registry';
-import { authInfoFor, type Caller } from '../mcp/caller';
+import type { Caller } from '../auth/caller';
+import { bindRequestContext } from '../mcp/request-context';
 import { createJsonTransport } from '../mcp/transport';
 import type { MemorySessionStore, Session } from '../session/memory-store';
 import { isInitializeMessage } from './body';
@@ -23,7 +24,6 @@ export interface StatefulMcpDeps {
   callers: CallerResolver;
   createServer: () => Server;
   maxSessions: number;
-  maxBodyBytes: number;
   logger: Logger;
   metrics: Metrics;
   /** Per-session limit on JSON-RPC messages (D10); absent when limits are not applied in-app. */
@@ -83,7 +83,6 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
       let session: Session | undefined;
       const transport = createJsonTransport({
         sessionId: id,
-        maxRequestBodySize: deps.maxBodyBytes,
         onSessionInitialized: () => {
           session = { id, caller: sessionCaller, server, transport, authenticated: callers.remote, lastSeen: sessions.now(), inFlight: 0 };
           sessions.add(session);
@@ -98,7 +97,8 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
       });
       try {
         await server.connect(transport);
-        const response = await transport.handleRequest(req.request, { parsedBody: req.body, authInfo: authInfoFor(sessionCaller, req.requestId, req.publicBase) });
+        bindRequestContext(req.request, { lane: 'legacy', caller: sessionCaller, forge: endpoint, requestId: req.requestId, publicBase: req.publicBase });
+        const response = await transport.handleRequest(req.request, { parsedBody: req.body });
         if (!session) await server.close(); // the SDK refused the initialize: nothing to keep
         return response;
       } finally {
@@ -120,10 +120,12 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
     return session;
   }
 
-  async function serveInSession(session: Session, caller: Caller, req: McpRequest): Promise<Response> {
+  /** `endpoint`: the forge leased for this request (POST); GET and DELETE call no tool. */
+  async function serveInSession(session: Session, req: McpRequest, caller?: Caller, endpoint?: ForgeEndpoint): Promise<Response> {
+    if (caller && endpoint) bindRequestContext(req.request, { lane: 'legacy', caller, forge: endpoint, requestId: req.requestId, publicBase: req.publicBase });
     session.inFlight++;
     try {
-      return await session.transport.handleRequest(req.request, { parsedBody: req.body, authInfo: authInfoFor(caller, req.requestId, req.publicBase) });
+      return await session.transport.handleRequest(req.request, { parsedBody: req.body });
     } finally {
       session.inFlight--;
     }
@@ -142,13 +144,13 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
       // The session's token and forge URL, unless this request names its own (D8, D9).
       const base = found.status === 'ok' ? found.caller : session.caller;
       const caller: Caller = { credential: base.credential, apiUrl: req.forgeUrl ?? session.caller.apiUrl, sessionTag: session.caller.sessionTag };
-      return withLease(caller.apiUrl, req, () => serveInSession(session, caller, req));
+      return withLease(caller.apiUrl, req, (endpoint) => serveInSession(session, req, caller, endpoint));
     }
 
     // GET (the notification stream) and DELETE (end the session).
     if (!sessionId) return found.status === 'ok' ? rpcError(400, MESSAGES.sessionIdRequired) : refuseNoCredential(req);
     const session = liveSession(sessionId, req.messages);
     if (session instanceof Response) return session;
-    return serveInSession(session, session.caller, req);
+    return serveInSession(session, req);
   };
 }

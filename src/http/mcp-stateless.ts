@@ -4,12 +4,13 @@
 // credential is checked with the forge (cached) before it is sealed, so a sealed id only ever
 // holds a credential the forge accepted (D7). GET and DELETE answer 405: there is no stream to
 // open and nothing server-side to end; in OAuth mode only after the caller is authenticated (D9).
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
 import type { CallerResolver } from '../auth/caller-resolver';
 import type { ForgePool } from '../forge/pool';
 import type { Logger } from '../logging/logger';
 import { sessionTag } from '../logging/logger';
-import { authInfoFor, type Caller } from '../mcp/caller';
+import type { Caller } from '../auth/caller';
+import { bindRequestContext } from '../mcp/request-context';
 import { createJsonTransport } from '../mcp/transport';
 import type { Metrics } from '../metrics/registry';
 import type { SealedSessions } from '../session/sealed-session';
@@ -22,7 +23,6 @@ export interface StatelessMcpDeps {
   sealed: SealedSessions;
   callers: CallerResolver;
   createServer: () => Server;
-  maxBodyBytes: number;
   logger: Logger;
   metrics: Metrics;
   pool: ForgePool;
@@ -35,26 +35,10 @@ export interface StatelessMcpDeps {
 /** Methods served here (the Allow header of a 405). */
 export const STATELESS_METHODS = 'POST';
 
-/**
- * SDK servers are reused across requests: building one per request halves throughput
- * (stack-notes.md). A server serves one request at a time — connect, answer, close — then goes back.
- */
-class ServerPool {
-  private readonly idle: Server[] = [];
-  constructor(private readonly create: () => Server, private readonly maxIdle = 64) {}
-  take(): Server {
-    return this.idle.pop() ?? this.create();
-  }
-  give(server: Server): void {
-    if (this.idle.length < this.maxIdle) this.idle.push(server);
-  }
-}
-
 const METHOD_NOT_ALLOWED = () => rpcError(405, 'Method not allowed: stateless mode has no session stream to open or end', RPC_CODES.generic, { Allow: STATELESS_METHODS });
 
 export function createStatelessMcpHandler(deps: StatelessMcpDeps): (req: McpRequest) => Promise<Response> {
   const { sealed, callers, logger, metrics } = deps;
-  const servers = new ServerPool(deps.createServer);
 
   function authenticationRequired(req: McpRequest): Response {
     metrics.authFailures++;
@@ -76,16 +60,18 @@ export function createStatelessMcpHandler(deps: StatelessMcpDeps): (req: McpRequ
         metrics.totalSessions++;
         logger.info('session_opened', { request_id: req.requestId, credential: caller.credential.kind, stateless: true });
       }
-      const server = servers.take();
-      const transport = createJsonTransport({ maxRequestBodySize: deps.maxBodyBytes });
+      // An SDK server costs microseconds to build (its tool list and validators are prebuilt and
+      // shared), so each request gets its own, connected to a fresh stateless transport.
+      const server = deps.createServer();
+      const transport = createJsonTransport();
       try {
         await server.connect(transport);
-        const response = await transport.handleRequest(req.request, { parsedBody: req.body, authInfo: authInfoFor(caller, req.requestId, req.publicBase) });
+        bindRequestContext(req.request, { lane: 'legacy', caller, forge: lease.endpoint, requestId: req.requestId, publicBase: req.publicBase });
+        const response = await transport.handleRequest(req.request, { parsedBody: req.body });
         response.headers.set('mcp-session-id', await sealed.issue(caller));
         return response;
       } finally {
-        await transport.close();
-        servers.give(server);
+        await server.close();
       }
     } finally {
       lease.release();

@@ -1,16 +1,15 @@
 // The only module that touches the SDK's Server: tools/list answers the catalog's prebuilt list,
-// tools/call validates and runs a tool for the caller of the request.
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolRequest, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+// tools/call validates and runs a tool for the caller of the request (mcp/request-context.ts).
+// One factory serves both lanes (DECISIONS D27) and stdio.
+import { Server, type ServerContext } from '@modelcontextprotocol/server';
 import { ForgeClient } from '../forge/client';
-import type { ForgePool } from '../forge/pool';
 import type { Logger } from '../logging/logger';
-import type { ToolCatalog } from '../tools/catalog';
+import { ProtocolError, type ToolCatalog, type ToolOutcome } from '../tools/catalog';
 import { addAttachmentLinks } from '../downloads/attachments';
 import { mintDownloadToken } from '../downloads/token';
 import type { Sealer } from '../sealing/sealer';
-import { callerFrom, publicBaseFrom, requestIdFrom, type Caller } from './caller';
+import type { Caller } from '../auth/caller';
+import { requestContextOf, type RequestContext } from './request-context';
 
 export const SERVER_INFO = { name: 'forge-tool-server', version: '0.1.0' };
 
@@ -36,12 +35,21 @@ export const INSTRUCTIONS = [
     'not_found, permission, conflict, rate_limited, upstream, timeout or mismatch.',
 ].join('\n');
 
+/**
+ * Cache hints of the 2026-07-28 results (the SDK stamps them on the modern lane only). The tool
+ * list depends on the deployment alone (groups, read-only mode), so it is `public`; a list that
+ * depends on the caller must be answered with `cacheScope: 'private'` (D27).
+ */
+export const CACHE_HINTS = {
+  'tools/list': { ttlMs: 300_000, cacheScope: 'public' },
+  'server/discover': { ttlMs: 3_600_000, cacheScope: 'public' },
+} as const;
+
 export interface McpDeps {
   catalog: ToolCatalog;
-  pool: ForgePool;
   logger: Logger;
-  /** Caller used when a request carries none (stdio with the static token). */
-  defaultCaller?: Caller;
+  /** The context of a call that comes without an HTTP request: stdio with the static token. */
+  stdioContext?: () => RequestContext;
   /** Counts each call by tool and outcome (ok or an error kind). */
   onToolCall?: (tool: string, outcome: string) => void;
   /** Seals download tokens for attachment links; links are added only over HTTP. */
@@ -75,7 +83,7 @@ function sdkErrorText(error: unknown): string {
 }
 
 /** Logs what the SDK reports through onerror: its own faults as errors, refused requests at debug. */
-function sdkErrorLogger(logger: Logger) {
+export function sdkErrorLogger(logger: Logger) {
   return (error: Error) => {
     const message = sdkErrorText(error);
     if (REQUEST_REFUSAL.test(message)) logger.debug('mcp_request_refused', { message });
@@ -84,32 +92,42 @@ function sdkErrorLogger(logger: Logger) {
 }
 
 export function createMcpServer(deps: McpDeps): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
   // Faults inside the SDK (a response that could not be sent) are otherwise silent. Logged
   // without any message content the SDK quotes (D5: nothing a caller sent).
   server.onerror = sdkErrorLogger(deps.logger);
-  server.setRequestHandler(ListToolsRequestSchema, () => deps.catalog.listResult);
-  // Server.setRequestHandler wraps tools/call to parse the request twice more and to push every
-  // result through zod's CallToolResultSchema, copying it. Our results come from one builder
-  // (tools/result.ts) and are valid by construction, so the handler is registered the way every
-  // other method is (Protocol's: one parse of the request). It is the hottest path of the server.
-  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, async (request: CallToolRequest, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => {
-    const caller = callerFrom(extra.authInfo) ?? deps.defaultCaller;
-    if (!caller) throw new Error('tools/call without a caller: the HTTP layer must authenticate first');
+  server.setRequestHandler('tools/list', () => deps.catalog.listResult);
+  server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
+    const context = requestContextOf(ctx) ?? deps.stdioContext?.();
+    if (!context) throw new Error('tools/call without a request context: the HTTP layer must bind one');
+    const { caller } = context;
     const name = request.params.name;
     const started = performance.now();
     let forge: ForgeClient | undefined;
-    const publicBase = publicBaseFrom(extra.authInfo);
-    const { result, outcome } = await deps.catalog.call(name, request.params.arguments, () => {
-      // Created once per call, so FORGE_TOOL_TIMEOUT_MS counts from here (D30).
-      forge = new ForgeClient(deps.pool.endpoint(caller.apiUrl), caller.credential, { toolTimeoutMs: deps.toolTimeoutMs });
-      return { forge, linkAttachments: deps.sealer && publicBase ? attachmentLinker(deps.sealer, caller, publicBase) : undefined };
-    });
+    const publicBase = context.publicBase;
+    let called: ToolOutcome;
+    try {
+      called = await deps.catalog.call(name, request.params.arguments, () => {
+        // Created once per call, so FORGE_TOOL_TIMEOUT_MS counts from here (D30).
+        forge = new ForgeClient(context.forge, caller.credential, { toolTimeoutMs: deps.toolTimeoutMs });
+        return { forge, linkAttachments: deps.sealer && publicBase ? attachmentLinker(deps.sealer, caller, publicBase) : undefined };
+      });
+    } catch (error) {
+      // A bug (or a value the result builder could not serialize): the SDK answers it as a
+      // JSON-RPC internal error; only its class is logged (D5). An unknown tool is the client's.
+      if (!(error instanceof ProtocolError)) {
+        deps.onToolCall?.(name, 'error');
+        deps.logger.error('tool_call_failed', { request_id: context.requestId, session: caller.sessionTag, lane: context.lane, tool: name, error: (error as Error)?.name ?? typeof error });
+      }
+      throw error;
+    }
+    const { result, outcome } = called;
     deps.onToolCall?.(name, outcome);
     if (deps.logger.enabled('info')) {
       deps.logger.info('tool_call', {
-        request_id: requestIdFrom(extra.authInfo),
+        request_id: context.requestId,
         session: caller.sessionTag,
+        lane: context.lane,
         tool: name,
         outcome,
         upstream_status: forge?.lastStatus,

@@ -4,8 +4,7 @@
 // Capacity (D7): expired sessions never count, and when MAX_SESSIONS is reached the least recently
 // used session idle for at least a minute is closed to make room. The map is kept in use order
 // (a used session moves to the end), so both are found at its front without a scan.
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { Caller } from '../auth/caller';
 
 /** A session idle this long may be closed to make room for a new one (D7). */

@@ -1,7 +1,7 @@
 // The catalog is the array of every tool plus one pure filter (ARCHITECTURE principle 3). It is
 // built once at start-up: validators compiled, the tools/list payload serialized, so a call does
 // nothing but look up, validate and run.
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type { ToolGroup } from '../config/schema';
 import { annotationsOf, type ToolContext, type ToolDefinition } from './define';
 import { ToolError, type ErrorKind } from './errors';

@@ -1,7 +1,7 @@
 // The one place that builds a CallToolResult (ARCHITECTURE principle 4): compact JSON text plus
 // the same value as structuredContent on success (D16); `<kind>: <message>` plus
 // structuredContent.error on failure (D17).
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ToolError } from './errors';
 
 /** structuredContent must be a JSON object: lists and empty answers are wrapped. */

@@ -2,8 +2,7 @@
 // cookies, sends Origin on form posts, fills in the consent form) and an OAuthClientProvider for
 // the SDK's own auth flow that records where the SDK sends the user and completes that in the
 // tiny browser.
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, OAuthTokens } from '@modelcontextprotocol/client';
 
 export type ConsentChoice = 'approve' | 'deny';
 
@@ -107,6 +106,7 @@ export class TestOAuthProvider implements OAuthClientProvider {
   private info?: OAuthClientInformationMixed;
   private saved?: OAuthTokens;
   private verifier?: string;
+  private discovery?: OAuthDiscoveryState;
 
   constructor(
     readonly redirectUrl: string = 'http://127.0.0.1:33418/callback',
@@ -144,6 +144,14 @@ export class TestOAuthProvider implements OAuthClientProvider {
   codeVerifier() {
     if (!this.verifier) throw new Error('no code verifier saved');
     return this.verifier;
+  }
+  // Kept beside the verifier, so the SDK can check the code comes back from the authorization
+  // server it was sent to.
+  saveDiscoveryState(state: OAuthDiscoveryState) {
+    this.discovery = state;
+  }
+  discoveryState() {
+    return this.discovery;
   }
 
   /** Completes the sign-in the SDK started, in the tiny browser; resolves to where it landed. */

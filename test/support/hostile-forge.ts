@@ -3,7 +3,7 @@
 // mid-way; bodies that never finish. `GET …/user` answers a small user, so a credential check
 // before a session opens (D7) passes.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 
 const MiB = 1024 * 1024;
 const SPACES = Buffer.alloc(MiB, 0x20);

@@ -1,17 +1,21 @@
-// The SDK's own MCP client, connected to an app in process: its fetch goes straight into
-// app.handle, so tests exercise the real HTTP surface without a port.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+// The SDK's own MCP client (v2), connected to an app in process: its fetch goes straight into
+// app.handle, so tests exercise the real HTTP surface without a port. `lane` picks the protocol
+// lane (DECISIONS D27): 'legacy' is the client's default 2025-11-25 session, 'modern' pins
+// 2026-07-28 (no session; every request carries the caller's headers).
+import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 
 export interface Handler {
   handle(request: Request): Promise<Response>;
 }
 
+export type Lane = 'legacy' | 'modern';
+
 export const MCP_URL = 'http://localhost/mcp';
+export const MODERN_VERSION = '2026-07-28';
 
 export function inProcessFetch(app: Handler) {
-  return (input: string | URL | Request, init?: RequestInit) => app.handle(new Request(input instanceof URL ? input.href : (input as string), init));
+  return (input: string | URL | Request, init?: RequestInit) =>
+    app.handle(input instanceof Request ? new Request(input, init) : new Request(input instanceof URL ? input.href : input, init));
 }
 
 export interface Connected {
@@ -21,12 +25,24 @@ export interface Connected {
   close(): Promise<void>;
 }
 
-export async function connect(app: Handler, headers: Record<string, string> = {}, url: string = MCP_URL): Promise<Connected> {
+export interface ConnectOptions {
+  lane?: Lane;
+  /** Legacy lane: the 2025 revisions the client offers (default: the SDK's, 2025-11-25 first). */
+  versions?: string[];
+}
+
+export function newClient(options: ConnectOptions = {}): Client {
+  const info = { name: 'test-client', version: '1.0.0' };
+  if (options.lane === 'modern') return new Client(info, { versionNegotiation: { mode: { pin: MODERN_VERSION } } });
+  return options.versions ? new Client(info, { supportedProtocolVersions: options.versions }) : new Client(info);
+}
+
+export async function connect(app: Handler, headers: Record<string, string> = {}, url: string = MCP_URL, options: ConnectOptions = {}): Promise<Connected> {
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     fetch: url === MCP_URL ? inProcessFetch(app) : undefined,
     requestInit: { headers },
   });
-  const client = new Client({ name: 'test-client', version: '1.0.0' });
+  const client = newClient(options);
   await client.connect(transport);
   return {
     client,
@@ -59,6 +75,34 @@ export function rpc(app: Handler, body: unknown, headers: Record<string, string>
       body: typeof body === 'string' ? body : JSON.stringify(body),
     }),
   );
+}
+
+/**
+ * A 2026-07-28 request as the revision wants it: the `_meta` envelope in the body and the
+ * MCP-Protocol-Version, Mcp-Method and Mcp-Name headers that mirror it.
+ */
+export function modernMessage(id: number | string, method: string, params: Record<string, unknown> = {}) {
+  return {
+    jsonrpc: '2.0',
+    id,
+    method,
+    params: {
+      ...params,
+      _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN_VERSION, 'io.modelcontextprotocol/clientCapabilities': {} },
+    },
+  };
+}
+
+export function modernHeaders(message: { method: string; params?: Record<string, unknown> }): Record<string, string> {
+  const headers: Record<string, string> = { 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': message.method };
+  if (message.method === 'tools/call' && typeof message.params?.name === 'string') headers['mcp-name'] = message.params.name;
+  return headers;
+}
+
+/** Raw POST of a 2026-07-28 request: envelope and mirrored headers added; `headers` win. */
+export function modernRpc(app: Handler, id: number | string, method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<Response> {
+  const message = modernMessage(id, method, params);
+  return rpc(app, message, { ...modernHeaders(message), ...headers });
 }
 
 export const INITIALIZE = {
