@@ -8,17 +8,19 @@ import { ForgePool } from './forge/pool';
 import { CredentialChecks } from './auth/credential-check';
 import { clientIp } from './http/client-ip';
 import { createCredentialGate } from './http/credential-gate';
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createModernMcpHandler } from './http/mcp-modern';
 import { createMcpRoute } from './http/mcp-prelude';
 import { STATEFUL_METHODS, createStatefulMcpHandler } from './http/mcp-stateful';
 import { STATELESS_METHODS, createStatelessMcpHandler } from './http/mcp-stateless';
 import { createDownloadHandler } from './downloads/route';
 import { metricsResponses } from './http/metrics-routes';
-import { createOriginPolicy } from './http/origin';
+import { createHostPolicy, createOriginPolicy } from './http/origin';
 import { FixedWindowLimiter } from './http/rate-limit';
 import { Metrics } from './metrics/registry';
 import { createLogger, type Logger } from './logging/logger';
 import type { Caller } from './auth/caller';
-import { createMcpServer } from './mcp/server';
+import { createMcpServer, sdkErrorLogger } from './mcp/server';
 import { createOAuth } from './oauth/routes';
 import { MemorySessionStore } from './session/memory-store';
 import { SealedSessions } from './session/sealed-session';
@@ -123,7 +125,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   // (SPEC stateless rule 7: limits belong to the ingress there).
   const stateless = config.OAUTH_STATELESS_MODE;
   if (stateless && !options.sealer) throw new Error('stateless mode needs the sealer (sealerFromConfig) in the app options');
-  const handleMcp = stateless
+  const handleLegacy = stateless
     ? createStatelessMcpHandler({ ...common, sealed: new SealedSessions(options.sealer!), authenticateEveryMethod: Boolean(oauth) })
     : createStatefulMcpHandler({
         ...common,
@@ -131,6 +133,19 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
         maxSessions: config.MAX_SESSIONS,
         sessionLimiter: new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now),
       });
+  // The modern lane (D27) is the same in both modes: nothing is sealed or stored. The SDK's handler
+  // is built once; it builds an SDK server per request from the same factory as the legacy lane.
+  // responseMode 'auto' answers JSON (our handlers send no notifications) without the plain-text
+  // warning 'json' writes to stderr, where only JSON log lines belong (D5).
+  const handleModern = createModernMcpHandler({
+    handler: createMcpHandler(createServer, { legacy: 'reject', responseMode: 'auto', onerror: sdkErrorLogger(logger) }),
+    callers,
+    pool,
+    credentialLimiter: stateless ? undefined : new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now),
+    oauth: Boolean(oauth),
+    logger,
+    metrics,
+  });
   const metricsRoutes = metricsResponses(
     metrics,
     { activeSessions: () => sessions.size, authenticatedSessions: () => sessions.countAuthenticated(), poolSize: () => pool.size },
@@ -156,6 +171,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   const socketIps = new WeakMap<Request, string>();
   const mcpRoute = createMcpRoute(
     {
+      hostAllowed: createHostPolicy(config.HOST, config.MCP_SERVER_URL, config.MCP_ALLOWED_ORIGINS),
       originAllowed: createOriginPolicy(config.MCP_SERVER_URL, config.MCP_ALLOWED_ORIGINS),
       ipLimiter: stateless ? undefined : new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now),
       ipOf: (request) => clientIp(request, socketIps.get(request), config.trustedProxies),
@@ -167,7 +183,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
       logger,
       metrics,
     },
-    handleMcp,
+    { modern: handleModern, legacy: handleLegacy },
   );
 
   const app = new Elysia()

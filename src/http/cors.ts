@@ -1,6 +1,6 @@
 // CORS for browser clients whose Origin passed the origin policy: they must be able to read the
 // session id and the authentication challenge (MCP transport notes).
-const ALLOW_HEADERS = 'Authorization, Private-Token, JOB-TOKEN, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID, X-Forge-API-URL';
+const ALLOW_HEADERS = 'Authorization, Private-Token, JOB-TOKEN, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, X-Forge-API-URL';
 const EXPOSE_HEADERS = 'Mcp-Session-Id, WWW-Authenticate, Retry-After';
 
 export function withCors(response: Response, origin: string | null): Response {

@@ -1,5 +1,6 @@
 // Errors on /mcp are JSON-RPC error objects carrying SPEC's message text with SPEC's status
-// (DECISIONS D6). The texts are defined once here.
+// (DECISIONS D6). The texts are defined once here. On the modern lane an error carries the
+// request's id when its body could be read (D27); everywhere else the id is null.
 const MISSING_CREDENTIALS = 'Missing Authorization or Private-Token header';
 const AUTHENTICATION_REQUIRED = 'Authentication required';
 
@@ -13,6 +14,7 @@ export const MESSAGES = {
   sessionIdRequired: 'Bad Request: Mcp-Session-Id header is required',
   parseError: 'Parse error: Invalid JSON',
   forbiddenOrigin: 'Forbidden: Origin not allowed',
+  forbiddenHost: 'Forbidden: Host not allowed',
   // SPEC's text first, then what went wrong (D6: the message contains SPEC's text).
   tokenTooShort: `${MISSING_CREDENTIALS}. The token is too short: at least 20 characters are needed.`,
   forgeRejectedToken: `${AUTHENTICATION_REQUIRED}: the forge did not accept this token`,
@@ -21,15 +23,25 @@ export const MESSAGES = {
 
 export const RPC_CODES = { generic: -32000, sessionNotFound: -32001, parseError: -32700, invalidRequest: -32600 } as const;
 
-export function rpcError(status: number, message: string, code: number = RPC_CODES.generic, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
+/** A JSON-RPC request id; null when the body could not be read or is not one request (D6). */
+export type RpcId = string | number | null;
+
+/** The id of a parsed single JSON-RPC request, else null: errors of the modern lane echo it (D27). */
+export function idOf(body: unknown): RpcId {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
+  const id = (body as { id?: unknown }).id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
+
+export function rpcError(status: number, message: string, code: number = RPC_CODES.generic, headers: Record<string, string> = {}, id: RpcId = null): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }), {
     status,
     headers: { 'Content-Type': 'application/json', ...headers },
   });
 }
 
-export const unauthorized = (message: string = MESSAGES.missingCredentials, challenge = 'Bearer') =>
-  rpcError(401, message, RPC_CODES.generic, { 'WWW-Authenticate': challenge });
+export const unauthorized = (message: string = MESSAGES.missingCredentials, challenge = 'Bearer', id: RpcId = null) =>
+  rpcError(401, message, RPC_CODES.generic, { 'WWW-Authenticate': challenge }, id);
 
 /** The resolver's challenge naming the fault (RFC 6750 §3): `Bearer error="invalid_token"[, …]`. */
 export function challengeWithError(challenge: string, error: string): string {
@@ -39,5 +51,5 @@ export function challengeWithError(challenge: string, error: string): string {
 
 export const sessionNotFound = () => rpcError(404, MESSAGES.sessionNotFound, RPC_CODES.sessionNotFound);
 
-export const rateLimited = (retryAfterSeconds: number) =>
-  rpcError(429, MESSAGES.rateLimited, RPC_CODES.generic, { 'Retry-After': String(retryAfterSeconds) });
+export const rateLimited = (retryAfterSeconds: number, id: RpcId = null) =>
+  rpcError(429, MESSAGES.rateLimited, RPC_CODES.generic, { 'Retry-After': String(retryAfterSeconds) }, id);

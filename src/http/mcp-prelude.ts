@@ -1,9 +1,12 @@
-// One prelude for every /mcp request, in ARCHITECTURE's order: origin → limits → body → credential
-// → forge URL. What it learns travels down as one value (McpRequest), read once; the session
-// regimes (mcp-stateful.ts, mcp-stateless.ts) only decide about sessions.
+// One prelude for every /mcp request, every lane and mode (docs/architecture.md): host and origin →
+// limits → body → lane → credential → forge URL. What it learns travels down as one value
+// (McpRequest), read once; the lanes only decide what is theirs: the modern lane (mcp-modern.ts)
+// serves each request on its own, the legacy session regimes (mcp-stateful.ts, mcp-stateless.ts)
+// decide about sessions. The lane is the SDK's own classification (isLegacyRequest, D27).
 // Limits count JSON-RPC messages, each message of a batch (DECISIONS D10): the request's first
 // message is counted before its body is read, so an address over its limit costs no read, and the
 // rest of a batch once the body shows how many there are.
+import { isLegacyRequest } from '@modelcontextprotocol/server';
 import type { CallerResolver } from '../auth/caller-resolver';
 import { forgeUrlFromHeaders } from '../auth/caller-resolver';
 import { credentialValues } from '../auth/credentials';
@@ -14,14 +17,27 @@ import type { Caller } from '../auth/caller';
 import type { Metrics } from '../metrics/registry';
 import { readJsonBody } from './body';
 import { preflight, withCors } from './cors';
-import { MESSAGES, RPC_CODES, rateLimited, rpcError, unauthorized } from './errors';
+import { MESSAGES, RPC_CODES, idOf, rateLimited, rpcError, unauthorized, type RpcId } from './errors';
+import type { HostPolicy } from './origin';
 import type { FixedWindowLimiter } from './rate-limit';
+
+/** The current MCP revision, served on the modern lane (D27). */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+
+export type McpLane = 'modern' | 'legacy';
 
 export type McpMethod = 'GET' | 'POST' | 'DELETE';
 
 export interface McpRequest {
   readonly request: Request;
   readonly method: McpMethod;
+  /**
+   * The SDK's classification of the request (D27); a GET or DELETE naming the modern revision in
+   * MCP-Protocol-Version is modern too (the SDK calls every GET and DELETE legacy).
+   */
+  readonly lane: McpLane;
+  /** What errors of this request carry as their id: the request's own on the modern lane, else null. */
+  readonly replyId: RpcId;
   /** The parsed JSON body of a POST; undefined for GET and DELETE. */
   readonly body: unknown;
   /** JSON-RPC messages in the body (a batch counts each one); 1 for GET and DELETE. */
@@ -39,7 +55,13 @@ export interface McpRequest {
 
 export type McpHandler = (request: McpRequest) => Promise<Response>;
 
+export interface McpLanes {
+  modern: McpHandler;
+  legacy: McpHandler;
+}
+
 export interface McpPreludeDeps {
+  hostAllowed: HostPolicy;
   originAllowed(origin: string | null): boolean;
   /** Per client IP (D10); absent where no in-app limiter runs (SPEC stateless rule 7). */
   ipLimiter?: FixedWindowLimiter;
@@ -47,7 +69,7 @@ export interface McpPreludeDeps {
   maxBodyBytes: number;
   callers: CallerResolver;
   forgeUrlPolicy?: ForgeUrlPolicy;
-  /** Methods the session regime serves besides OPTIONS: the Allow header of a 405 for any other. */
+  /** Methods the legacy session regime serves besides OPTIONS: the Allow header of a 405 for any other. */
   allow: string;
   /** MCP_SERVER_URL without a trailing slash, when configured. */
   configuredBase?: string;
@@ -63,7 +85,12 @@ function originOf(url: string): string {
   return end === -1 ? url : url.slice(0, end);
 }
 
-export function createMcpRoute(deps: McpPreludeDeps, handle: McpHandler): (request: Request) => Promise<Response> {
+/** Whether a GET or DELETE names the modern revision: D27 answers those on the modern lane (405). */
+function namesModernRevision(request: Request): boolean {
+  return request.headers.get('mcp-protocol-version')?.trim() === MODERN_PROTOCOL_VERSION;
+}
+
+export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request: Request) => Promise<Response> {
   const { callers, logger, metrics } = deps;
   let requestCounter = 0;
   const requestIdPrefix = crypto.randomUUID().slice(0, 4);
@@ -97,31 +124,42 @@ export function createMcpRoute(deps: McpPreludeDeps, handle: McpHandler): (reque
       }
     }
 
+    const lane: McpLane = method === 'POST' ? ((await isLegacyRequest(request, body)) ? 'legacy' : 'modern') : namesModernRevision(request) ? 'modern' : 'legacy';
+    metrics.laneRequest(lane);
+    const replyId = lane === 'modern' ? idOf(body) : null;
+
     const found = await callers.resolve(request.headers);
     if (found.status === 'invalid') {
       metrics.authFailures++;
-      logger.warn('auth_failed', { request_id: requestId, reason: found.reason ?? 'invalid credential' });
-      return unauthorized(found.reason === 'too_short' ? MESSAGES.tokenTooShort : MESSAGES.missingCredentials, callers.challenge);
+      logger.warn('auth_failed', { request_id: requestId, lane, reason: found.reason ?? 'invalid credential' });
+      return unauthorized(found.reason === 'too_short' ? MESSAGES.tokenTooShort : MESSAGES.missingCredentials, callers.challenge, replyId);
     }
     const forgeUrl = forgeUrlFromHeaders(request.headers, deps.forgeUrlPolicy);
     if (forgeUrl.status === 'invalid') {
-      logger.warn('forge_url_refused', { request_id: requestId, host: forgeUrl.host });
-      return rpcError(400, MESSAGES.invalidApiUrl);
+      logger.warn('forge_url_refused', { request_id: requestId, lane, host: forgeUrl.host });
+      return rpcError(400, MESSAGES.invalidApiUrl, RPC_CODES.generic, {}, replyId);
     }
-    return handle({
+    return (lane === 'modern' ? lanes.modern : lanes.legacy)({
       request,
       method: method as McpMethod,
+      lane,
+      replyId,
       body,
       messages,
       found,
       forgeUrl: forgeUrl.status === 'ok' ? forgeUrl.apiUrl : undefined,
-      sessionId: request.headers.get('mcp-session-id'),
+      sessionId: lane === 'legacy' ? request.headers.get('mcp-session-id') : null,
       requestId,
       publicBase: deps.configuredBase ?? originOf(request.url),
     });
   }
 
   return async (request) => {
+    if (!deps.hostAllowed(request)) {
+      // The header is the client's to write: only a plain host name of it is logged (D5).
+      logger.warn('host_refused', { host: loggableHost(`http://${request.headers.get('host') ?? ''}`, credentialValues(request.headers)) });
+      return rpcError(403, MESSAGES.forbiddenHost);
+    }
     const origin = request.headers.get('origin');
     if (!deps.originAllowed(origin)) {
       // The header is the client's to write: only a plain host name of it is logged (D5).

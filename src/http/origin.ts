@@ -32,3 +32,41 @@ export function createOriginPolicy(serverUrl: string | undefined, allowed: reado
     return hosts.has(hostname) || hosts.has(url.host.toLowerCase()) || origins.has(url.origin.toLowerCase());
   };
 }
+
+export type HostPolicy = (request: Request) => boolean;
+
+const LOOPBACK_BIND = /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|\[::1\])$/i;
+
+/** The host name of a Host header value (`name[:port]`, `[v6]:port`), lower-case. */
+function hostnameOf(host: string): string {
+  const trimmed = host.trim().toLowerCase();
+  if (trimmed.startsWith('[')) return trimmed.slice(0, trimmed.indexOf(']') + 1);
+  const colon = trimmed.indexOf(':');
+  return colon === -1 ? trimmed : trimmed.slice(0, colon);
+}
+
+/**
+ * The Host half of the DNS-rebinding defence (D12): a server listening on a loopback address
+ * answers only requests addressed to a loopback name, to the host of MCP_SERVER_URL or to a host
+ * of MCP_ALLOWED_ORIGINS; 403 otherwise. A server listening on other addresses sits behind its
+ * own names (an ingress), so the Host header is not judged there. A request built in process has
+ * no Host header: its URL's host stands in.
+ */
+export function createHostPolicy(bindHost: string, serverUrl: string | undefined, allowed: readonly string[] = []): HostPolicy {
+  if (!LOOPBACK_BIND.test(bindHost)) return () => true;
+  const hosts = new Set<string>();
+  if (serverUrl) hosts.add(new URL(serverUrl).hostname.toLowerCase());
+  for (const entry of allowed) {
+    try {
+      hosts.add((entry.includes('://') ? new URL(entry).hostname : hostnameOf(entry)).toLowerCase());
+    } catch {
+      // not a URL: ignore; config validation names the setting
+    }
+  }
+  return (request) => {
+    const header = request.headers.get('host');
+    const hostname = hostnameOf(header ?? new URL(request.url).host);
+    if (LOOPBACK.has(hostname) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)) return true;
+    return hosts.has(hostname);
+  };
+}

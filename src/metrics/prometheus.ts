@@ -17,6 +17,7 @@ export function prometheusText(m: Metrics, gauges: Gauges, config: MetricsConfig
   single('sessions_expired_total', 'counter', 'Sessions ended by inactivity.', m.expiredSessions);
   single('auth_failures_total', 'counter', 'Requests refused for missing or invalid credentials.', m.authFailures);
   single('requests_total', 'counter', 'Requests to /mcp processed.', m.requestsProcessed);
+  metric('lane_requests_total', 'counter', 'Requests to /mcp by protocol lane (modern: 2026-07-28; legacy: the 2025 revisions).', (['legacy', 'modern'] as const).map((lane) => `forge_mcp_lane_requests_total{lane="${lane}"} ${m.requestsByLane[lane]}`));
   single('rate_limited_total', 'counter', 'Requests refused with 429 by the rate limiter.', m.rejectedByRateLimit);
   single('capacity_rejections_total', 'counter', 'New sessions or forge URLs refused with 503 at capacity.', m.rejectedByCapacity);
   single('pool_clients', 'gauge', 'Upstream pool clients (one per forge API URL).', gauges.poolSize());

@@ -19,10 +19,16 @@ export class Metrics {
   rejectedByRateLimit = 0;
   rejectedByCapacity = 0;
   poolEvictions = 0;
+  /** Requests to /mcp per protocol lane (D27); those refused before their lane was known count only in requestsProcessed. */
+  readonly requestsByLane = { modern: 0, legacy: 0 };
   /** "tool\u0000outcome" → count */
   readonly toolCalls = new Map<string, number>();
   /** status class ("2xx", "4xx", "5xx", "error") → histogram */
   readonly upstream = new Map<string, Histogram>();
+
+  laneRequest(lane: 'modern' | 'legacy'): void {
+    this.requestsByLane[lane]++;
+  }
 
   toolCall(tool: string, outcome: string): void {
     const key = `${tool}\u0000${outcome}`;
@@ -65,6 +71,7 @@ export function snapshot(m: Metrics, gauges: Gauges, config: MetricsConfig) {
     expiredSessions: m.expiredSessions,
     authFailures: m.authFailures,
     requestsProcessed: m.requestsProcessed,
+    requestsByLane: { ...m.requestsByLane },
     rejectedByRateLimit: m.rejectedByRateLimit,
     rejectedByCapacity: m.rejectedByCapacity,
     authenticatedSessions: gauges.authenticatedSessions(),

@@ -1,0 +1,81 @@
+// /mcp for MCP 2026-07-28, the modern lane (DECISIONS D27): no sessions. Each request brings its
+// own credential (static-token mode: none) and, with dynamic URLs, its own X-Forge-API-URL;
+// nothing is sealed or stored, so it is served alike in stateful and stateless mode and on every
+// replica. The SDK's modern handler does the revision's own checks (envelope, headers, version,
+// methods, cache hints); this module does what is SPEC's: credentials, the per-credential limit
+// (D10), the pool's capacity (D7) and the 405 for GET and DELETE, each error carrying the request's
+// id. No forge check of the credential happens here: that admits legacy sessions only (D7), and a
+// modern request holds no slot.
+import { createHash } from 'node:crypto';
+import type { McpHttpHandler } from '@modelcontextprotocol/server';
+import type { Caller } from '../auth/caller';
+import type { CallerResolver } from '../auth/caller-resolver';
+import type { ForgePool } from '../forge/pool';
+import type { Logger } from '../logging/logger';
+import { bindRequestContext } from '../mcp/request-context';
+import type { Metrics } from '../metrics/registry';
+import { MESSAGES, RPC_CODES, rateLimited, rpcError, unauthorized } from './errors';
+import type { McpRequest } from './mcp-prelude';
+import type { FixedWindowLimiter } from './rate-limit';
+
+export interface ModernMcpDeps {
+  /** The SDK's handler for 2026-07-28 requests (createMcpHandler with legacy: 'reject'). */
+  handler: Pick<McpHttpHandler, 'fetch'>;
+  callers: CallerResolver;
+  pool: ForgePool;
+  /** Per credential (D10); absent where no in-app limiter runs (SPEC stateless rule 7). */
+  credentialLimiter?: FixedWindowLimiter;
+  /** OAuth mode: a request without a credential is refused with "Authentication required". */
+  oauth: boolean;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+/** Methods the modern lane serves (the Allow header of its 405). */
+export const MODERN_METHODS = 'POST';
+
+/** The limiter's key for a credential: a hash, so no token is held as a map key. */
+function credentialKey(caller: Caller): string {
+  return createHash('sha256').update(caller.credential.kind).update('\n').update(caller.credential.token).digest('base64url');
+}
+
+export function createModernMcpHandler(deps: ModernMcpDeps): (req: McpRequest) => Promise<Response> {
+  const { callers, logger, metrics } = deps;
+
+  function refuseNoCredential(req: McpRequest): Response {
+    metrics.authFailures++;
+    logger.warn('auth_failed', { request_id: req.requestId, lane: 'modern', reason: 'no credential' });
+    return unauthorized(deps.oauth ? MESSAGES.authenticationRequired : MESSAGES.missingCredentials, callers.challenge, req.replyId);
+  }
+
+  return async function handle(req: McpRequest): Promise<Response> {
+    const { found } = req;
+    if (req.method !== 'POST') {
+      // D27: no stream to open and nothing to end; in OAuth mode only after the bearer check.
+      if (deps.oauth && found.status !== 'ok') return refuseNoCredential(req);
+      return rpcError(405, 'Method not allowed: the 2026-07-28 revision has no stream to open or session to end', RPC_CODES.generic, { Allow: MODERN_METHODS });
+    }
+    if (found.status !== 'ok') return refuseNoCredential(req);
+    const caller: Caller = req.forgeUrl ? { credential: found.caller.credential, apiUrl: req.forgeUrl } : found.caller;
+    if (deps.credentialLimiter && callers.remote) {
+      const limit = deps.credentialLimiter.hit(credentialKey(caller), req.messages);
+      if (!limit.allowed) {
+        metrics.rejectedByRateLimit++;
+        if (limit.firstRefusal) logger.warn('rate_limited', { scope: 'credential', request_id: req.requestId, credential: caller.credential.kind, retry_after: limit.retryAfter });
+        return rateLimited(limit.retryAfter, req.replyId);
+      }
+    }
+    const lease = deps.pool.lease(caller.apiUrl);
+    if (!lease) {
+      metrics.rejectedByCapacity++;
+      logger.warn('pool_full', { request_id: req.requestId, lane: 'modern' });
+      return rpcError(503, MESSAGES.capacity, RPC_CODES.generic, {}, req.replyId);
+    }
+    try {
+      bindRequestContext(req.request, { lane: 'modern', caller, forge: lease.endpoint, requestId: req.requestId, publicBase: req.publicBase });
+      return await deps.handler.fetch(req.request, { parsedBody: req.body });
+    } finally {
+      lease.release();
+    }
+  };
+}
