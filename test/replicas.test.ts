@@ -1,9 +1,10 @@
 // Real replicas: three server processes sharing one secret behind a round-robin proxy serve one
-// client session between them; tampered, expired and foreign ids get 404 on every replica; and a
-// secret rotation runs with old and new replicas side by side.
+// client session between them; tampered, expired and foreign ids get 404 on every replica; a
+// secret rotation runs with old and new replicas side by side; and on the modern lane (D27)
+// replicas need no shared secret at all.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
-import { INITIALIZE, connect, structured } from './support/mcp-client';
+import { INITIALIZE, MODERN_VERSION, connect, structured } from './support/mcp-client';
 import { startServer, type Started } from './support/process';
 
 setDefaultTimeout(30_000);
@@ -119,5 +120,23 @@ describe('rotation with old and new replicas side by side', () => {
     // A replica that never learnt the new secret cannot read new ids; one without the old secret cannot read old ids.
     expect((await post(oldOnly.url, ping(14), { 'mcp-session-id': fromNew })).status).toBe(404);
     expect((await post(done.url, ping(15), { 'mcp-session-id': fromOld })).status).toBe(404);
+  });
+});
+
+describe('the modern lane: three replicas, three different secrets', () => {
+  test('a v2 client pinned to 2026-07-28 is served by every replica in turn; nothing sealed, no session id', async () => {
+    const own = await Promise.all([3, 4, 5].map((n) => replica({ OAUTH_STATELESS_SECRET: Buffer.alloc(32, n).toString('base64url') })));
+    const all = roundRobin(own);
+    const session = await connect({ handle: (r) => fetch(r) }, { 'Private-Token': TOKENS.maintainer }, `${all.url}/mcp`, { lane: 'modern' });
+    expect(session.client.getNegotiatedProtocolVersion()).toBe(MODERN_VERSION);
+    const { tools } = await session.client.listTools();
+    expect(tools.length).toBeGreaterThan(10);
+    for (const branch of ['main', 'develop', 'feature/login', 'main', 'develop']) {
+      expect(structured<{ name: string }>(await session.call('get_branch', { project_id: String(SEED.project), branch_name: branch })).name).toBe(branch);
+    }
+    expect(session.transport.sessionId).toBeUndefined();
+    expect(all.hits.every((n) => n >= 2)).toBe(true);
+    await session.close();
+    all.stop();
   });
 });

@@ -1,7 +1,8 @@
 // The SDK's own MCP client (v2), connected to an app in process: its fetch goes straight into
 // app.handle, so tests exercise the real HTTP surface without a port. `lane` picks the protocol
 // lane (DECISIONS D27): 'legacy' is the client's default 2025-11-25 session, 'modern' pins
-// 2026-07-28 (no session; every request carries the caller's headers).
+// 2026-07-28 (no session; every request carries the caller's headers). The v2 client keeps a
+// tools/list answer for its ttlMs: list again with { cacheMode: 'refresh' } or a new client.
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 
 export interface Handler {
@@ -26,7 +27,8 @@ export interface Connected {
 }
 
 export interface ConnectOptions {
-  lane?: Lane;
+  /** 'auto': the client probes server/discover first and falls back to initialize. */
+  lane?: Lane | 'auto';
   /** Legacy lane: the 2025 revisions the client offers (default: the SDK's, 2025-11-25 first). */
   versions?: string[];
 }
@@ -34,6 +36,7 @@ export interface ConnectOptions {
 export function newClient(options: ConnectOptions = {}): Client {
   const info = { name: 'test-client', version: '1.0.0' };
   if (options.lane === 'modern') return new Client(info, { versionNegotiation: { mode: { pin: MODERN_VERSION } } });
+  if (options.lane === 'auto') return new Client(info, { versionNegotiation: { mode: 'auto' } });
   return options.versions ? new Client(info, { supportedProtocolVersions: options.versions }) : new Client(info);
 }
 
