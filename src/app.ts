@@ -106,7 +106,8 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     (session) => logger.info('session_evicted', { session: session.caller.sessionTag, reason: 'capacity', idle_seconds: Math.round((now() - session.lastSeen) / 1000) }),
   );
   sessions.startSweeping(Math.min(60_000, config.SESSION_TIMEOUT_SECONDS * 1000));
-  const createServer = () => createMcpServer({ catalog, logger, sealer: options.sealer, toolTimeoutMs, onToolCall: (tool, outcome) => metrics.toolCall(tool, outcome) });
+  const mcpDeps = { catalog, logger, sealer: options.sealer, toolTimeoutMs, onToolCall: (tool: string, outcome: string) => metrics.toolCall(tool, outcome) };
+  const createServer = () => createMcpServer(mcpDeps, 'legacy');
   const forgeUrlPolicy = config.ENABLE_DYNAMIC_API_URL ? createForgeUrlPolicy(config.forgeApiUrls, config.FORGE_ALLOWED_HOSTS) : undefined;
   // D7: a caller's own credential is checked with the forge before a legacy session opens for it.
   // The static token (D3) is trusted as configured; OAuth mode has checked bearer tokens for its
@@ -138,7 +139,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   // responseMode 'auto' answers JSON (our handlers send no notifications) without the plain-text
   // warning 'json' writes to stderr, where only JSON log lines belong (D5).
   const handleModern = createModernMcpHandler({
-    handler: createMcpHandler(createServer, { legacy: 'reject', responseMode: 'auto', onerror: sdkErrorLogger(logger) }),
+    handler: createMcpHandler(() => createMcpServer(mcpDeps, 'modern'), { legacy: 'reject', responseMode: 'auto', onerror: sdkErrorLogger(logger) }),
     callers,
     pool,
     credentialLimiter: stateless ? undefined : new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now),

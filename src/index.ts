@@ -95,7 +95,7 @@ async function serveStdio(config: Config, options: AppOptions & { logger: Logger
   // The forge endpoint is looked up per call: the pool keeps it, and evicts it when idle.
   const stdioContext = caller ? () => ({ lane: 'stdio' as const, caller, forge: core.pool.endpoint(caller.apiUrl) }) : undefined;
   serveMcpOnStdio(
-    () => createMcpServer({ ...core, stdioContext }),
+    ({ era }) => createMcpServer({ ...core, stdioContext }, era),
     { onerror: sdkErrorLogger(core.logger) },
   );
   core.logger.info('stdio_ready', { tools: core.catalog.tools.length });

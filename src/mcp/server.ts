@@ -1,7 +1,7 @@
 // The only module that touches the SDK's Server: tools/list answers the catalog's prebuilt list,
 // tools/call validates and runs a tool for the caller of the request (mcp/request-context.ts).
 // One factory serves both lanes (DECISIONS D27) and stdio.
-import { Server, type ServerContext } from '@modelcontextprotocol/server';
+import { Server, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
 import { ForgeClient } from '../forge/client';
 import type { Logger } from '../logging/logger';
 import { ProtocolError, type ToolCatalog, type ToolOutcome } from '../tools/catalog';
@@ -91,23 +91,32 @@ export function sdkErrorLogger(logger: Logger) {
   };
 }
 
-export function createMcpServer(deps: McpDeps): Server {
+/** `era`: the revision family the server will serve (createMcpHandler and serveStdio say which). */
+export function createMcpServer(deps: McpDeps, era: 'modern' | 'legacy' = 'legacy'): Server {
   const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
   // Faults inside the SDK (a response that could not be sent) are otherwise silent. Logged
   // without any message content the SDK quotes (D5: nothing a caller sent).
   server.onerror = sdkErrorLogger(deps.logger);
   server.setRequestHandler('tools/list', () => deps.catalog.listResult);
-  server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
+  // tools/call, the hot path. On the legacy lane it is the fallback handler: the SDK then skips
+  // its per-call zod re-parse of the request and its parse-and-copy of the result (our results
+  // are valid by construction: tools/result.ts) and still stamps the result. The request arrives
+  // unvalidated, so the name is checked here and the arguments by the tool's own schema; any other
+  // method it meets is answered as not found, as before. The modern lane registers it normally:
+  // there a fallback would turn the revision's 404 for unserved methods into in-band errors (200).
+  // test/sdk-canary.test.ts pins the SDK behaviour both rely on.
+  const callTool = async (params: { name?: unknown; arguments?: unknown } | undefined, ctx: ServerContext): Promise<CallToolResult> => {
+    if (typeof params?.name !== 'string') throw new ProtocolError(-32602, 'Invalid tools/call params: name must be a string');
     const context = requestContextOf(ctx) ?? deps.stdioContext?.();
     if (!context) throw new Error('tools/call without a request context: the HTTP layer must bind one');
     const { caller } = context;
-    const name = request.params.name;
+    const name = params.name;
     const started = performance.now();
     let forge: ForgeClient | undefined;
     const publicBase = context.publicBase;
     let called: ToolOutcome;
     try {
-      called = await deps.catalog.call(name, request.params.arguments, () => {
+      called = await deps.catalog.call(name, params.arguments, () => {
         // Created once per call, so FORGE_TOOL_TIMEOUT_MS counts from here (D30).
         forge = new ForgeClient(context.forge, caller.credential, { toolTimeoutMs: deps.toolTimeoutMs });
         return { forge, linkAttachments: deps.sealer && publicBase ? attachmentLinker(deps.sealer, caller, publicBase) : undefined };
@@ -136,6 +145,14 @@ export function createMcpServer(deps: McpDeps): Server {
       });
     }
     return result;
-  });
+  };
+  if (era === 'modern') {
+    server.setRequestHandler('tools/call', (request, ctx) => callTool(request.params, ctx));
+  } else {
+    server.fallbackRequestHandler = async (request, ctx) => {
+      if (request.method !== 'tools/call') throw new ProtocolError(-32601, 'Method not found');
+      return callTool(request.params as { name?: unknown; arguments?: unknown } | undefined, ctx);
+    };
+  }
   return server;
 }
