@@ -75,15 +75,35 @@ export function cpuMs(pid: number): number {
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
+/** The current MCP revision (the modern lane: no session, each request self-contained). */
+export const MODERN = '2026-07-28';
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+};
+
+/**
+ * A minimal MCP client. Legacy (the default): initialize, then the session id on every request.
+ * `modern: true`: no initialize or session; every request carries the 2026-07-28 `_meta` envelope
+ * and the MCP-Protocol-Version / Mcp-Method / Mcp-Name headers.
+ */
 export class McpHttp {
   private id = 0;
   sessionId: string | undefined;
 
-  constructor(private readonly url: string, private readonly auth: Record<string, string>) {}
+  constructor(private readonly url: string, private readonly auth: Record<string, string>, private readonly modern = false) {}
 
   async post(method: string, params?: unknown, notification = false): Promise<Response> {
-    const body = notification ? { jsonrpc: '2.0', method, params } : { jsonrpc: '2.0', id: ++this.id, method, params };
     const headers: Record<string, string> = { ...HEADERS, ...this.auth };
+    if (this.modern) {
+      headers['mcp-protocol-version'] = MODERN;
+      headers['mcp-method'] = method;
+      const name = (params as { name?: unknown } | undefined)?.name;
+      if (typeof name === 'string') headers['mcp-name'] = name;
+      params = { ...(params as object | undefined), _meta: MODERN_META };
+    }
+    const body = notification ? { jsonrpc: '2.0', method, params } : { jsonrpc: '2.0', id: ++this.id, method, params };
     if (this.sessionId) headers['mcp-session-id'] = this.sessionId;
     const response = await fetch(`${this.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(body) });
     const sid = response.headers.get('mcp-session-id');

@@ -1,16 +1,23 @@
-// Every benchmark figure in one run, each beside a direct call to the same fake forge measured in
-// the same run (the figures are ratios, so the machine's speed cancels out). Drives the servers with
-// the shared load driver (../../shared/bench/mcp-load.mjs) and prints a Markdown table.
-//   bun run bench [--tool get_issue] [-n 5000] [-c 8] [--repeat 3]
-// Processes: the fake forge, a stateful server, a stateless server, and (for cold start) the
-// compiled binary dist/forge-mcp when it exists (`bun run build`).
+// Every benchmark figure in one run, each beside the floor and a direct call to the same fake forge
+// measured in the same run (the figures are ratios, so the machine's speed cancels out). Drives the
+// servers with the shared load driver (../../shared/bench/mcp-load.mjs) and prints Markdown tables.
+//   bun run bench [--tool get_issue] [-n 5000] [-c 8] [--repeat 5] [--churn 1000] [--lanes-only]
+// Processes: the fake forge; the floor (../../shared/bench/floor-proxy.ts: the least work any Bun
+// MCP server must do for get_issue, no SDK); a stateful server, which serves the modern lane
+// (2026-07-28, no session) and the legacy lane (one 2025-06-18 session); a stateless server
+// (legacy lane, sealed session ids); and, for cold start, the compiled binary dist/forge-mcp when it
+// exists (`bun run build`).
+// Each round measures direct, floor, modern, legacy session and legacy stateless, in an order that
+// rotates from round to round, so drift in the machine's speed hits all alike; ratios to the floor
+// are taken within a round and the figures are medians over rounds, with the range over rounds.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SEED, TOKENS } from '../test/support/fake-forge';
-import { freePort, rssMiB, startServerProcess } from './lib';
+import { MODERN, freePort, rssMiB, startServerProcess } from './lib';
 
 const DRIVER = resolve(import.meta.dir, '../../shared/bench/mcp-load.mjs');
+const FLOOR = resolve(import.meta.dir, '../../shared/bench/floor-proxy.ts');
 const BINARY = resolve(import.meta.dir, '../dist/forge-mcp');
 const { values } = parseArgs({
   options: {
@@ -18,12 +25,17 @@ const { values } = parseArgs({
     n: { type: 'string', short: 'n', default: '5000' },
     c: { type: 'string', short: 'c', default: '8' },
     repeat: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '500' },
     churn: { type: 'string', default: '1000' },
+    // Only the per-lane rounds and the new session (no cold start, RSS or tools/list size).
+    'lanes-only': { type: 'boolean', default: false },
   },
 });
-if (!existsSync(DRIVER)) {
-  console.error(`load driver not found at ${DRIVER} (it lives in the shared folder beside this repository)`);
-  process.exit(2);
+for (const [what, path] of [['load driver', DRIVER], ['floor proxy', FLOOR]]) {
+  if (!existsSync(path)) {
+    console.error(`${what} not found at ${path} (it lives in the shared folder beside this repository)`);
+    process.exit(2);
+  }
 }
 
 const P = String(SEED.project);
@@ -34,26 +46,51 @@ const TOOLS: Record<string, { args: Record<string, unknown>; direct: string }> =
 };
 const tool = TOOLS[values.tool!];
 if (!tool) throw new Error(`no arguments known for ${values.tool}`);
+// The floor proxy only knows get_issue (it always GETs /projects/:id/issues/:iid).
+const withFloor = values.tool === 'get_issue';
 const SECRET = Buffer.alloc(32, 5).toString('base64url');
+
+async function waitFor(url: string, init: RequestInit, what: string) {
+  for (let i = 0; ; i++) {
+    try {
+      const response = await fetch(url, init);
+      await response.body?.cancel();
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (i > 500) throw new Error(`${what} did not start`);
+    await Bun.sleep(20);
+  }
+}
 
 async function startForge() {
   const port = freePort();
   const proc = Bun.spawn(['bun', 'run', resolve(import.meta.dir, '../test/support/fake-forge/serve.ts'), '--port', String(port)], { stdout: 'ignore', stderr: 'inherit' });
   const apiUrl = `http://127.0.0.1:${port}/api/v4`;
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${apiUrl}/user`, { headers: { 'Private-Token': TOKENS.maintainer } })).ok) break;
-    } catch {
-      if (i > 500) throw new Error('fake forge did not start');
-      await Bun.sleep(20);
-    }
-  }
+  await waitFor(`${apiUrl}/user`, { headers: { 'Private-Token': TOKENS.maintainer } }, 'fake forge');
   return { apiUrl, pid: proc.pid, stop: async () => (proc.kill('SIGTERM'), await proc.exited) };
+}
+
+async function startFloor(upstream: string) {
+  const port = freePort();
+  const proc = Bun.spawn(['bun', FLOOR, '--port', String(port), '--upstream', upstream], { stdout: 'ignore', stderr: 'inherit' });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/mcp`, { method: 'DELETE' }, 'floor proxy');
+  // The floor answers whatever the upstream said: check it is the issue, not a 404 body.
+  const response = await fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'private-token': TOKENS.maintainer },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_issue', arguments: tool!.args } }),
+  });
+  const body = (await response.json()) as { result?: { structuredContent?: { iid?: number } } };
+  if (body.result?.structuredContent?.iid !== 1) throw new Error(`floor proxy does not reach the issue: ${JSON.stringify(body).slice(0, 300)}`);
+  return { url, pid: proc.pid, stop: async () => (proc.kill('SIGTERM'), await proc.exited) };
 }
 
 type Summary = { median: Record<string, number>; runs: Record<string, any>[] } & Record<string, unknown>;
 
-async function drive(mode: string, extra: string[], repeat = values.repeat!): Promise<Summary> {
+async function drive(mode: string, extra: string[], repeat = '1'): Promise<Summary> {
   const args = ['node', DRIVER, '--mode', mode, '-c', values.c!, '--repeat', repeat, '--json', '--token', TOKENS.maintainer, ...extra];
   const proc = Bun.spawn(args, { stdout: 'pipe', stderr: 'inherit' });
   const out = await new Response(proc.stdout).text();
@@ -61,58 +98,123 @@ async function drive(mode: string, extra: string[], repeat = values.repeat!): Pr
   const lines = out.trim().split('\n').map((l) => JSON.parse(l));
   const last = lines.at(-1);
   const runs = lines.filter((l) => l.repeat !== undefined);
+  const errors = runs.reduce((sum, r) => sum + (r.errors ?? 0), 0);
+  if (errors) console.error(`warning: ${errors} failed requests (${mode} ${extra.join(' ')}): ${JSON.stringify(runs.map((r) => r.errorKinds))}`);
   return last.median ? { ...last, runs } : { ...last, median: last, runs };
 }
 
 const forge = await startForge();
+const floor = withFloor ? await startFloor(forge.apiUrl) : undefined;
 const stateful = await startServerProcess({ FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: 'all', MAX_SESSIONS: '100000' });
 const stateless = await startServerProcess({ FORGE_API_URL: forge.apiUrl, OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: SECRET });
-const rows: string[][] = [];
-const row = (figure: string, value: string, target: string, note = '') => rows.push([figure, value, target, note]);
-const toolArgs = ['--tool', values.tool!, '--args', JSON.stringify(tool.args), '-n', values.n!];
+const toolArgs = ['--tool', values.tool!, '--args', JSON.stringify(tool.args), '-n', values.n!, '--warmup', values.warmup!];
+
+type Kind = 'direct' | 'floor' | 'modern' | 'legacy' | 'stateless';
+const KINDS: { kind: Kind; label: string; run: () => Promise<Summary> }[] = [
+  { kind: 'direct', label: 'direct upstream call (same fake forge)', run: () => drive('direct', ['--direct-url', `${forge.apiUrl}${tool.direct}`, '-n', values.n!, '--warmup', values.warmup!, '--pid', String(forge.pid)]) },
+  // The floor is driven with the modern request (envelope and headers), the same bytes the modern lane gets.
+  ...(floor ? [{ kind: 'floor' as Kind, label: 'floor (floor-proxy.ts)', run: () => drive('call', ['--url', `${floor.url}/mcp`, '--protocol-version', MODERN, ...toolArgs, '--pid', String(floor.pid)]) }] : []),
+  { kind: 'modern', label: `modern lane (${MODERN}, no session)`, run: () => drive('call', ['--url', `${stateful.url}/mcp`, '--protocol-version', MODERN, ...toolArgs, '--pid', String(stateful.pid)]) },
+  { kind: 'legacy', label: 'legacy lane, one session (2025-06-18, stateful)', run: () => drive('call', ['--url', `${stateful.url}/mcp`, ...toolArgs, '--pid', String(stateful.pid)]) },
+  { kind: 'stateless', label: 'legacy lane, stateless mode (sealed session id)', run: () => drive('call', ['--url', `${stateless.url}/mcp`, ...toolArgs, '--pid', String(stateless.pid)]) },
+];
+
+const r2 = (x: number) => Math.round(x * 100) / 100;
+const med = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const range = (xs: number[], digits = 2) => {
+  const f = (x: number) => x.toFixed(digits);
+  return `${f(Math.min(...xs))}–${f(Math.max(...xs))}`;
+};
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+const pctRange = (xs: number[]) => `${Math.round(Math.min(...xs) * 100)}–${Math.round(Math.max(...xs) * 100)}%`;
+const table = (head: string[], rows: string[][]) => {
+  console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
+  for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+};
 
 try {
   const idle = rssMiB(stateful.pid);
-  const list = await drive('list', ['--url', `${stateful.url}/mcp`], '1');
-  // Interleaved rounds (direct, stateful, stateless) so drift in the machine's speed hits all three
-  // alike; each figure is the median over rounds, and ratios are taken within a round.
-  const rounds: { d: Summary; c: Summary; s: Summary }[] = [];
+  const list = values['lanes-only'] ? undefined : await drive('list', ['--url', `${stateful.url}/mcp`]);
+  const rounds: Record<Kind, Summary>[] = [];
   for (let i = 0; i < Number(values.repeat); i++) {
-    const d = await drive('direct', ['--url', `${stateful.url}/mcp`, '--direct-url', `${forge.apiUrl}${tool.direct}`, '-n', values.n!, '--pid', String(forge.pid)], '1');
-    const c = await drive('call', ['--url', `${stateful.url}/mcp`, ...toolArgs, '--pid', String(stateful.pid)], '1');
-    const s = await drive('call', ['--url', `${stateless.url}/mcp`, ...toolArgs, '--pid', String(stateless.pid)], '1');
-    rounds.push({ d, c, s });
+    const round = {} as Record<Kind, Summary>;
+    for (let k = 0; k < KINDS.length; k++) {
+      const { kind, run } = KINDS[(i + k) % KINDS.length];
+      round[kind] = await run();
+    }
+    rounds.push(round);
+    process.stderr.write(`round ${i + 1}/${values.repeat}: ${KINDS.map(({ kind }) => `${kind} ${round[kind].median.rps} req/s ${round[kind].median.serverCpuMsPerOp} ms`).join(', ')}\n`);
   }
-  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const pick = (which: 'd' | 'c' | 's', key: string) => med(rounds.map((r) => r[which].median[key]));
-  const ratio = (a: 'c' | 's', b: 'd' | 'c') => Math.round(med(rounds.map((r) => r[a].median.rps / r[b].median.rps)) * 100);
-  const churn = await drive('churn', ['--url', `${stateful.url}/mcp`, ...toolArgs.slice(0, 4), '-n', values.churn!, '--pid', String(stateful.pid)]);
-  let cold: Summary | undefined;
-  if (existsSync(BINARY)) {
-    const port = freePort();
-    const spawn = `env STREAMABLE_HTTP=true REMOTE_AUTHORIZATION=true PORT=${port} LOG_LEVEL=warn FORGE_API_URL=${forge.apiUrl} ${BINARY}`;
-    cold = await drive('cold', ['--url', `http://127.0.0.1:${port}/mcp`, '--spawn', spawn], '5');
-  }
+  const series = (kind: Kind, key: string) => rounds.map((r) => r[kind].median[key]);
+  const ratios = (kind: Kind, base: Kind, key: string) => rounds.map((r) => r[kind].median[key] / r[base].median[key]);
+  const churn = await drive('churn', ['--url', `${stateful.url}/mcp`, ...toolArgs.slice(0, 4), '-n', values.churn!, '--warmup', '50', '--pid', String(stateful.pid)], '3');
+  const churnCpu = churn.runs.map((r) => r.serverCpuMsPerOp as number);
 
-  const rounds_ = `median of ${rounds.length} interleaved rounds of ${values.n} requests`;
-  row('direct upstream (same fake forge)', `${pick('d', 'rps')} req/s, p50 ${pick('d', 'p50')} ms, p99 ${pick('d', 'p99')} ms`, 'baseline', rounds_);
-  row(`server CPU per ${values.tool} call, one session, c=${values.c}`, `${pick('c', 'serverCpuMsPerOp')} ms`, '≤ 0.3 ms', `fake forge CPU per direct call: ${pick('d', 'serverCpuMsPerOp')} ms`);
-  row(`throughput, ${values.tool}, c=${values.c}`, `${pick('c', 'rps')} req/s (${ratio('c', 'd')}% of direct), p50 ${pick('c', 'p50')} ms, p99 ${pick('c', 'p99')} ms`, '≥ 50% of direct', `per-round ratios: ${rounds.map((r) => Math.round((r.c.median.rps / r.d.median.rps) * 100)).join(', ')}%`);
-  row('stateless throughput', `${pick('s', 'rps')} req/s (${ratio('s', 'c')}% of stateful), CPU ${pick('s', 'serverCpuMsPerOp')} ms/call`, '≥ 90% of stateful', `per-round ratios: ${rounds.map((r) => Math.round((r.s.median.rps / r.c.median.rps) * 100)).join(', ')}%`);
-  row('new session (initialize + initialized + tools/list + call + DELETE)', `${churn.median.serverCpuMsPerOp} ms server CPU, ${churn.median.rps} sessions/s`, '≤ 1.5 ms');
-  row('start to first initialize, compiled binary', cold ? `${cold.median.coldStartMs} ms` : 'not measured (run `bun run build` first)', '≤ 150 ms');
-  const binaryRss = cold?.runs.map((r) => r.rssAfterReady?.rssMiB).filter((v) => typeof v === 'number');
-  row(
-    'RSS idle',
-    binaryRss?.length ? `compiled binary after first initialize: ${binaryRss.join(', ')} MiB` : 'compiled binary: not measured',
-    '≤ 60 MiB',
-    `bun run src/index.ts after start: ${idle} MiB`,
+  console.log(`\n${values.tool} at concurrency ${values.c}, ${rounds.length} interleaved rounds of ${values.n} requests (after ${values.warmup} warm-up) per row; median over rounds, range over rounds in brackets.\n`);
+  const base: Kind = floor ? 'floor' : 'direct';
+  table(
+    ['path', 'req/s', `% of ${base}'s rate`, 'p50 ms', 'p99 ms', 'server CPU ms/call', `× ${base}'s CPU`],
+    KINDS.map(({ kind, label }) => [
+      label,
+      `${r2(med(series(kind, 'rps')))} (${range(series(kind, 'rps'), 0)})`,
+      kind === base ? '100%' : `${pct(med(ratios(kind, base, 'rps')))} (${pctRange(ratios(kind, base, 'rps'))})`,
+      `${r2(med(series(kind, 'p50')))} (${range(series(kind, 'p50'))})`,
+      `${r2(med(series(kind, 'p99')))} (${range(series(kind, 'p99'))})`,
+      `${r2(med(series(kind, 'serverCpuMsPerOp')))} (${range(series(kind, 'serverCpuMsPerOp'))})` + (kind === 'direct' ? ' (fake forge)' : ''),
+      kind === base || kind === 'direct' ? '' : `${r2(med(ratios(kind, base, 'serverCpuMsPerOp')))}× (${range(ratios(kind, base, 'serverCpuMsPerOp'))})`,
+    ]),
   );
-  row(`tools/list, all groups (${list.median.tools ?? (list as Record<string, any>).tools} tools)`, `${(list as Record<string, any>).resultBytes ?? list.median.resultBytes} bytes`, '≤ 32 KB');
-  console.log('| figure | measured | target | note |\n|---|---|---|---|');
-  for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+
+  // The targets of issue 14 (and the earlier ones, kept).
+  const targets: string[][] = [];
+  const target = (figure: string, value: string, goal: string, met: boolean | undefined, note = '') =>
+    targets.push([figure, value, goal, met === undefined ? 'not measured' : met ? 'met' : '**not met**', note]);
+  if (floor) {
+    const mRate = med(ratios('modern', 'floor', 'rps'));
+    const mCpu = med(ratios('modern', 'floor', 'serverCpuMsPerOp'));
+    target('modern lane rate', `${pct(mRate)} of the floor's (${pctRange(ratios('modern', 'floor', 'rps'))})`, '≥ 90% of the floor', mRate >= 0.9);
+    target('modern lane server CPU per call', `${r2(med(series('modern', 'serverCpuMsPerOp')))} ms = ${r2(mCpu)}× the floor's ${r2(med(series('floor', 'serverCpuMsPerOp')))} ms (${range(ratios('modern', 'floor', 'serverCpuMsPerOp'))}×)`, '≤ 1.3× the floor', mCpu <= 1.3);
+    for (const kind of ['legacy', 'stateless'] as const) {
+      const cpu = med(series(kind, 'serverCpuMsPerOp'));
+      const ratio = med(ratios(kind, 'floor', 'serverCpuMsPerOp'));
+      target(
+        `${kind === 'legacy' ? 'legacy lane, one session' : 'legacy lane, stateless mode'}: server CPU per call`,
+        `${r2(cpu)} ms = ${r2(ratio)}× the floor's (${range(ratios(kind, 'floor', 'serverCpuMsPerOp'))}×)`,
+        'no slower than before: ≤ 0.47 ms and ≤ 1.8× the floor',
+        cpu <= 0.47 && ratio <= 1.8,
+        `rate ${pct(med(ratios(kind, 'floor', 'rps')))} of the floor's`,
+      );
+    }
+  }
+  target('new legacy session (initialize + initialized + tools/list + call + DELETE)', `${r2(med(churnCpu))} ms server CPU (${range(churnCpu)}), ${churn.median.rps} sessions/s`, '≤ 1.5 ms', med(churnCpu) <= 1.5, `${values.churn} sessions × 3 runs, c=${values.c}`);
+  const legacyCpu = med(series('legacy', 'serverCpuMsPerOp'));
+  target(`server CPU per ${values.tool} call, one session`, `${r2(legacyCpu)} ms`, '≤ 0.3 ms (earlier target)', legacyCpu <= 0.3);
+  const vsDirect = med(ratios('legacy', 'direct', 'rps'));
+  target(`legacy session rate vs direct upstream`, `${pct(vsDirect)} (${pctRange(ratios('legacy', 'direct', 'rps'))})`, '≥ 50% of direct (earlier target)', vsDirect >= 0.5);
+  const slVsSf = med(ratios('stateless', 'legacy', 'rps'));
+  target('stateless vs stateful legacy rate', `${pct(slVsSf)} (${pctRange(ratios('stateless', 'legacy', 'rps'))})`, '≥ 90% (earlier target)', slVsSf >= 0.9);
+
+  if (!values['lanes-only']) {
+    let cold: Summary | undefined;
+    if (existsSync(BINARY)) {
+      const port = freePort();
+      const spawn = `env STREAMABLE_HTTP=true REMOTE_AUTHORIZATION=true PORT=${port} LOG_LEVEL=warn FORGE_API_URL=${forge.apiUrl} ${BINARY}`;
+      cold = await drive('cold', ['--url', `http://127.0.0.1:${port}/mcp`, '--spawn', spawn], '5');
+    }
+    target('start to first initialize, compiled binary', cold ? `${cold.median.coldStartMs} ms` : 'run `bun run build` first', '≤ 150 ms', cold ? cold.median.coldStartMs <= 150 : undefined);
+    const binaryRss = cold?.runs.map((r) => r.rssAfterReady?.rssMiB).filter((v) => typeof v === 'number') as number[] | undefined;
+    target('RSS idle', binaryRss?.length ? `compiled binary after first initialize: ${binaryRss.join(', ')} MiB` : 'compiled binary: not measured', '≤ 60 MiB', binaryRss?.length ? med(binaryRss) <= 60 : undefined, `bun run src/index.ts after start: ${idle} MiB`);
+    const bytes = (list as Record<string, any>).resultBytes ?? list!.median.resultBytes;
+    target(`tools/list, all groups (${(list as Record<string, any>).tools ?? list!.median.tools} tools)`, `${bytes} bytes`, '≤ 32 KB (32,768 bytes, as test/catalog.test.ts)', bytes <= 32 * 1024);
+  }
+  console.log('');
+  table(['target', 'measured', 'goal', 'verdict', 'note'], targets);
 } finally {
   await stateful.stop();
   await stateless.stop();
+  await floor?.stop();
   await forge.stop();
 }
