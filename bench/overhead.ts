@@ -1,27 +1,53 @@
-// In-process A/B measure of this server's own CPU per tool call: the app (via app.handle, no
-// socket) calls a stub forge in the same process that answers a precomputed body; a plain fetch of
-// the same stub is measured alike and subtracted, leaving what the MCP layers add.
-//   bun run bench/overhead.ts [-n 20000] [-c 8]
+// In-process A/B measure of this server's own CPU per tool call, on each lane: the app (via
+// app.handle, no socket) calls a stub forge in the same process that answers a precomputed body; a
+// plain fetch of the same stub is measured alike and subtracted, leaving what the MCP layers add.
+// Lanes: legacy (one 2025-06-18 session), modern (2026-07-28: no session, `_meta` envelope and the
+// MCP-Protocol-Version / Mcp-Method / Mcp-Name headers on every request), and legacy in stateless
+// mode (a sealed v1.sid. session id opened on every request).
+//   bun run bench/overhead.ts [-n 20000] [-c 8] [--rounds 7]
 import { parseArgs } from 'node:util';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config/load';
+import { MODERN } from './lib';
 
-const { values } = parseArgs({ options: { n: { type: 'string', short: 'n', default: '20000' }, c: { type: 'string', short: 'c', default: '8' } } });
+const { values } = parseArgs({ options: { n: { type: 'string', short: 'n', default: '20000' }, c: { type: 'string', short: 'c', default: '8' }, rounds: { type: 'string', default: '7' } } });
 const N = Number(values.n);
 const C = Number(values.c);
 
 const issue = JSON.stringify({ id: 501, iid: 1, project_id: 42, title: 'Login fails with SSO', description: 'x'.repeat(600), state: 'opened', labels: ['bug', 'auth'], milestone: { id: 101, iid: 1, title: 'v1.0', state: 'active', web_url: 'http://forge.test/m/1', description: 'v1.0 release' }, assignees: [], author: { id: 1, username: 'maria' }, web_url: 'http://forge.test/acme/platform/api/-/issues/1', updated_at: '2024-01-03T11:00:00.000Z' });
 const stub = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(issue, { headers: { 'content-type': 'application/json' } }) });
 const apiUrl = `http://127.0.0.1:${stub.port}/api/v4`;
-const app = createApp(loadConfig({ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: apiUrl, LOG_LEVEL: 'warn', MAX_REQUESTS_PER_MINUTE: '1000000' }));
+const env = { STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: apiUrl, LOG_LEVEL: 'warn', MAX_REQUESTS_PER_MINUTE: '1000000' };
+const app = createApp(loadConfig(env));
+const statelessApp = createApp(loadConfig({ ...env, OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 5).toString('base64url') }));
 const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': 'glpat-overhead-bench-0001' };
-const init = await app.handle(new Request('http://localhost/mcp', { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'b', version: '1' } } }) }));
-const sid = init.headers.get('mcp-session-id')!;
+const ARGS = { project_id: '42', issue_iid: '1' };
+
+async function openSession(target: typeof app): Promise<string> {
+  const init = await target.handle(new Request('http://localhost/mcp', { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'b', version: '1' } } }) }));
+  await init.text();
+  const sid = init.headers.get('mcp-session-id')!;
+  const done = await target.handle(new Request('http://localhost/mcp', { method: 'POST', headers: { ...headers, 'mcp-session-id': sid }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) }));
+  await done.text();
+  return sid;
+}
+const sid = await openSession(app);
+const statelessSid = await openSession(statelessApp);
+
 let id = 1;
-const call = async () => {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: 'get_issue', arguments: { project_id: '42', issue_iid: '1' } } });
-  const r = await app.handle(new Request('http://localhost/mcp', { method: 'POST', headers: { ...headers, 'mcp-session-id': sid }, body }));
-  await r.text();
+async function expectResult(r: Response) {
+  const text = await r.text();
+  if (r.status !== 200 || !text.includes('"structuredContent"')) throw new Error(`call failed: ${r.status} ${text.slice(0, 300)}`);
+}
+const legacyCall = (target: typeof app, session: string) => async () => {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: 'get_issue', arguments: ARGS } });
+  await expectResult(await target.handle(new Request('http://localhost/mcp', { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body })));
+};
+const META = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'b', version: '1' } };
+const modernHeaders = { ...headers, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'get_issue' };
+const modernCall = async () => {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: 'get_issue', arguments: ARGS, _meta: META } });
+  await expectResult(await app.handle(new Request('http://localhost/mcp', { method: 'POST', headers: modernHeaders, body })));
 };
 const direct = async () => {
   const r = await fetch(`${apiUrl}/projects/42/issues/1`, { headers: { 'PRIVATE-TOKEN': 'glpat-overhead-bench-0001' } });
@@ -36,13 +62,28 @@ async function measure(task: () => Promise<void>, n: number): Promise<number> {
   return (c.user + c.system) / 1000 / n;
 }
 
-await measure(call, 2000);
-await measure(direct, 2000);
-const results: number[][] = [];
-for (let round = 0; round < 7; round++) results.push([await measure(direct, N), await measure(call, N)]);
-const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const d = median(results.map((r) => r[0]));
-const m = median(results.map((r) => r[1]));
-console.log(`direct fetch ${d.toFixed(3)} ms CPU/op; MCP get_issue ${m.toFixed(3)} ms CPU/op; added by the server ${(m - d).toFixed(3)} ms`);
+const tasks = { direct, legacy: legacyCall(app, sid), modern: modernCall, stateless: legacyCall(statelessApp, statelessSid) };
+const names = Object.keys(tasks) as (keyof typeof tasks)[];
+for (const name of names) await measure(tasks[name], 2000);
+const results: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+const rounds = Number(values.rounds);
+for (let round = 0; round < rounds; round++) {
+  // Rotate the order each round so drift hits every path alike.
+  for (let k = 0; k < names.length; k++) {
+    const name = names[(round + k) % names.length];
+    results[name].push(await measure(tasks[name], N));
+  }
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const d = median(results.direct);
+console.log(`get_issue in process, c=${C}, ${rounds} rounds of ${N}; CPU ms per call, median (range)`);
+console.log(`  direct fetch of the stub          ${d.toFixed(3)} (${Math.min(...results.direct).toFixed(3)}–${Math.max(...results.direct).toFixed(3)})`);
+const label = { legacy: 'legacy lane, one session', modern: `modern lane (${MODERN})`, stateless: 'legacy lane, stateless mode' } as const;
+for (const name of ['legacy', 'modern', 'stateless'] as const) {
+  const m = median(results[name]);
+  const added = results[name].map((x, i) => x - results.direct[i]);
+  console.log(`  ${label[name].padEnd(32)}  ${m.toFixed(3)} (${Math.min(...results[name]).toFixed(3)}–${Math.max(...results[name]).toFixed(3)}); added by the server ${(m - d).toFixed(3)} ms (per round ${Math.min(...added).toFixed(3)}–${Math.max(...added).toFixed(3)})`);
+}
 await app.close();
+await statelessApp.close();
 stub.stop(true);

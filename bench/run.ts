@@ -10,7 +10,8 @@
 // Each round measures direct, floor, modern, legacy session and legacy stateless, in an order that
 // rotates from round to round, so drift in the machine's speed hits all alike; ratios to the floor
 // are taken within a round and the figures are medians over rounds, with the range over rounds.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SEED, TOKENS } from '../test/support/fake-forge';
@@ -27,6 +28,10 @@ const { values } = parseArgs({
     repeat: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '500' },
     churn: { type: 'string', default: '1000' },
+    // The last commit on SDK v1, measured in the same run as "before" for the legacy lane's "no
+    // slower than before" (its src/ from `git archive`, run with this checkout's node_modules, which
+    // still hold @modelcontextprotocol/sdk 1.32.2 as a dev dependency). --before '' skips it.
+    before: { type: 'string', default: '14ad5cc' },
     // Only the per-lane rounds and the new session (no cold start, RSS or tools/list size).
     'lanes-only': { type: 'boolean', default: false },
   },
@@ -88,6 +93,21 @@ async function startFloor(upstream: string) {
   return { url, pid: proc.pid, stop: async () => (proc.kill('SIGTERM'), await proc.exited) };
 }
 
+/** The source tree of `commit` in a temporary folder, runnable with this checkout's node_modules. */
+function checkoutBefore(commit: string): string | undefined {
+  const repo = resolve(import.meta.dir, '..');
+  const rev = Bun.spawnSync(['git', '-C', repo, 'rev-parse', '--short', `${commit}^{commit}`]);
+  if (rev.exitCode !== 0) return void console.error(`--before ${commit}: no such commit; the legacy lane is judged without it`);
+  const dir = resolve(tmpdir(), `forge-bench-before-${rev.stdout.toString().trim()}`);
+  if (!existsSync(resolve(dir, 'src/index.ts'))) {
+    mkdirSync(dir, { recursive: true });
+    const archive = Bun.spawnSync(['sh', '-c', `git -C '${repo}' archive '${commit}' src package.json tsconfig.json | tar -x -C '${dir}'`]);
+    if (archive.exitCode !== 0) return void console.error(`--before ${commit}: git archive failed: ${archive.stderr}`);
+  }
+  if (!existsSync(resolve(dir, 'node_modules'))) symlinkSync(resolve(repo, 'node_modules'), resolve(dir, 'node_modules'));
+  return resolve(dir, 'src/index.ts');
+}
+
 type Summary = { median: Record<string, number>; runs: Record<string, any>[] } & Record<string, unknown>;
 
 async function drive(mode: string, extra: string[], repeat = '1'): Promise<Summary> {
@@ -107,9 +127,12 @@ const forge = await startForge();
 const floor = withFloor ? await startFloor(forge.apiUrl) : undefined;
 const stateful = await startServerProcess({ FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: 'all', MAX_SESSIONS: '100000' });
 const stateless = await startServerProcess({ FORGE_API_URL: forge.apiUrl, OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: SECRET });
+const beforeEntry = values.before ? checkoutBefore(values.before) : undefined;
+const before = beforeEntry ? await startServerProcess({ FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: 'all', MAX_SESSIONS: '100000' }, ['bun', 'run', beforeEntry]) : undefined;
+const beforeStateless = beforeEntry ? await startServerProcess({ FORGE_API_URL: forge.apiUrl, OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: SECRET }, ['bun', 'run', beforeEntry]) : undefined;
 const toolArgs = ['--tool', values.tool!, '--args', JSON.stringify(tool.args), '-n', values.n!, '--warmup', values.warmup!];
 
-type Kind = 'direct' | 'floor' | 'modern' | 'legacy' | 'stateless';
+type Kind = 'direct' | 'floor' | 'modern' | 'legacy' | 'stateless' | 'before' | 'beforeStateless';
 const KINDS: { kind: Kind; label: string; run: () => Promise<Summary> }[] = [
   { kind: 'direct', label: 'direct upstream call (same fake forge)', run: () => drive('direct', ['--direct-url', `${forge.apiUrl}${tool.direct}`, '-n', values.n!, '--warmup', values.warmup!, '--pid', String(forge.pid)]) },
   // The floor is driven with the modern request (envelope and headers), the same bytes the modern lane gets.
@@ -117,6 +140,12 @@ const KINDS: { kind: Kind; label: string; run: () => Promise<Summary> }[] = [
   { kind: 'modern', label: `modern lane (${MODERN}, no session)`, run: () => drive('call', ['--url', `${stateful.url}/mcp`, '--protocol-version', MODERN, ...toolArgs, '--pid', String(stateful.pid)]) },
   { kind: 'legacy', label: 'legacy lane, one session (2025-06-18, stateful)', run: () => drive('call', ['--url', `${stateful.url}/mcp`, ...toolArgs, '--pid', String(stateful.pid)]) },
   { kind: 'stateless', label: 'legacy lane, stateless mode (sealed session id)', run: () => drive('call', ['--url', `${stateless.url}/mcp`, ...toolArgs, '--pid', String(stateless.pid)]) },
+  ...(before && beforeStateless
+    ? [
+        { kind: 'before' as Kind, label: `before (${values.before}, SDK v1): one session`, run: () => drive('call', ['--url', `${before.url}/mcp`, ...toolArgs, '--pid', String(before.pid)]) },
+        { kind: 'beforeStateless' as Kind, label: `before (${values.before}, SDK v1): stateless mode`, run: () => drive('call', ['--url', `${beforeStateless.url}/mcp`, ...toolArgs, '--pid', String(beforeStateless.pid)]) },
+      ]
+    : []),
 ];
 
 const r2 = (x: number) => Math.round(x * 100) / 100;
@@ -152,6 +181,8 @@ try {
   const ratios = (kind: Kind, base: Kind, key: string) => rounds.map((r) => r[kind].median[key] / r[base].median[key]);
   const churn = await drive('churn', ['--url', `${stateful.url}/mcp`, ...toolArgs.slice(0, 4), '-n', values.churn!, '--warmup', '50', '--pid', String(stateful.pid)], '3');
   const churnCpu = churn.runs.map((r) => r.serverCpuMsPerOp as number);
+  const churnBefore = before ? await drive('churn', ['--url', `${before.url}/mcp`, ...toolArgs.slice(0, 4), '-n', values.churn!, '--warmup', '50', '--pid', String(before.pid)], '3') : undefined;
+  const churnBeforeCpu = churnBefore?.runs.map((r) => r.serverCpuMsPerOp as number);
 
   console.log(`\n${values.tool} at concurrency ${values.c}, ${rounds.length} interleaved rounds of ${values.n} requests (after ${values.warmup} warm-up) per row; median over rounds, range over rounds in brackets.\n`);
   const base: Kind = floor ? 'floor' : 'direct';
@@ -177,19 +208,28 @@ try {
     const mCpu = med(ratios('modern', 'floor', 'serverCpuMsPerOp'));
     target('modern lane rate', `${pct(mRate)} of the floor's (${pctRange(ratios('modern', 'floor', 'rps'))})`, '≥ 90% of the floor', mRate >= 0.9);
     target('modern lane server CPU per call', `${r2(med(series('modern', 'serverCpuMsPerOp')))} ms = ${r2(mCpu)}× the floor's ${r2(med(series('floor', 'serverCpuMsPerOp')))} ms (${range(ratios('modern', 'floor', 'serverCpuMsPerOp'))}×)`, '≤ 1.3× the floor', mCpu <= 1.3);
-    for (const kind of ['legacy', 'stateless'] as const) {
-      const cpu = med(series(kind, 'serverCpuMsPerOp'));
-      const ratio = med(ratios(kind, 'floor', 'serverCpuMsPerOp'));
+  }
+  // Legacy: no slower than before. Judged against the SDK v1 build measured in this run when there
+  // is one (CPU within 5% of it, rate at least 95% of it), else against the issue's figure.
+  for (const [kind, was] of [['legacy', 'before'], ['stateless', 'beforeStateless']] as const) {
+    const cpu = med(series(kind, 'serverCpuMsPerOp'));
+    const name = `${kind === 'legacy' ? 'legacy lane, one session' : 'legacy lane, stateless mode'}: CPU per call and rate`;
+    const vsFloor = floor ? `; ${r2(med(ratios(kind, 'floor', 'serverCpuMsPerOp')))}× the floor's CPU, ${pct(med(ratios(kind, 'floor', 'rps')))} of its rate` : '';
+    if (before) {
+      const cpuRatio = med(ratios(kind, was, 'serverCpuMsPerOp'));
+      const rateRatio = med(ratios(kind, was, 'rps'));
       target(
-        `${kind === 'legacy' ? 'legacy lane, one session' : 'legacy lane, stateless mode'}: server CPU per call`,
-        `${r2(cpu)} ms = ${r2(ratio)}× the floor's (${range(ratios(kind, 'floor', 'serverCpuMsPerOp'))}×)`,
-        'no slower than before: ≤ 0.47 ms and ≤ 1.8× the floor',
-        cpu <= 0.47 && ratio <= 1.8,
-        `rate ${pct(med(ratios(kind, 'floor', 'rps')))} of the floor's`,
+        name,
+        `${r2(cpu)} ms vs ${r2(med(series(was, 'serverCpuMsPerOp')))} ms before: ${r2(cpuRatio)}× (${range(ratios(kind, was, 'serverCpuMsPerOp'))}); rate ${pct(rateRatio)} of before's (${pctRange(ratios(kind, was, 'rps'))})`,
+        'no slower than before (CPU ≤ 1.05× and rate ≥ 95% of the SDK v1 build, same run)',
+        cpuRatio <= 1.05 && rateRatio >= 0.95,
+        `issue's figure: 0.40–0.47 ms, ~1.8× the floor${vsFloor}`,
       );
+    } else {
+      target(name, `${r2(cpu)} ms${vsFloor}`, 'no slower than before: ≤ 0.47 ms (issue 14)', cpu <= 0.47);
     }
   }
-  target('new legacy session (initialize + initialized + tools/list + call + DELETE)', `${r2(med(churnCpu))} ms server CPU (${range(churnCpu)}), ${churn.median.rps} sessions/s`, '≤ 1.5 ms', med(churnCpu) <= 1.5, `${values.churn} sessions × 3 runs, c=${values.c}`);
+  target('new legacy session (initialize + initialized + tools/list + call + DELETE)', `${r2(med(churnCpu))} ms server CPU (${range(churnCpu)}), ${churn.median.rps} sessions/s`, '≤ 1.5 ms', med(churnCpu) <= 1.5, `${values.churn} sessions × 3 runs, c=${values.c}` + (churnBeforeCpu ? `; before (SDK v1): ${r2(med(churnBeforeCpu))} ms (${range(churnBeforeCpu)}), ${churnBefore!.median.rps} sessions/s` : ''));
   const legacyCpu = med(series('legacy', 'serverCpuMsPerOp'));
   target(`server CPU per ${values.tool} call, one session`, `${r2(legacyCpu)} ms`, '≤ 0.3 ms (earlier target)', legacyCpu <= 0.3);
   const vsDirect = med(ratios('legacy', 'direct', 'rps'));
@@ -215,6 +255,8 @@ try {
 } finally {
   await stateful.stop();
   await stateless.stop();
+  await before?.stop();
+  await beforeStateless?.stop();
   await floor?.stop();
   await forge.stop();
 }
