@@ -37,6 +37,13 @@ export type HostPolicy = (request: Request) => boolean;
 
 const LOOPBACK_BIND = /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|\[::1\])$/i;
 
+/** `host[:port]` of an absolute URL, without parsing it (this runs on every request). */
+function authorityOf(url: string): string {
+  const start = url.indexOf('//') + 2;
+  const end = url.indexOf('/', start);
+  return end === -1 ? url.slice(start) : url.slice(start, end);
+}
+
 /** The host name of a Host header value (`name[:port]`, `[v6]:port`), lower-case. */
 function hostnameOf(host: string): string {
   const trimmed = host.trim().toLowerCase();
@@ -64,8 +71,7 @@ export function createHostPolicy(bindHost: string, serverUrl: string | undefined
     }
   }
   return (request) => {
-    const header = request.headers.get('host');
-    const hostname = hostnameOf(header ?? new URL(request.url).host);
+    const hostname = hostnameOf(request.headers.get('host') ?? authorityOf(request.url));
     if (LOOPBACK.has(hostname) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)) return true;
     return hosts.has(hostname);
   };
