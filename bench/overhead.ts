@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config/load';
+import { sealerFromConfig } from '../src/sealing/from-config';
 import { MODERN } from './lib';
 
 const { values } = parseArgs({ options: { n: { type: 'string', short: 'n', default: '20000' }, c: { type: 'string', short: 'c', default: '8' }, rounds: { type: 'string', default: '7' } } });
@@ -18,8 +19,13 @@ const issue = JSON.stringify({ id: 501, iid: 1, project_id: 42, title: 'Login fa
 const stub = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(issue, { headers: { 'content-type': 'application/json' } }) });
 const apiUrl = `http://127.0.0.1:${stub.port}/api/v4`;
 const env = { STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: apiUrl, LOG_LEVEL: 'warn', MAX_REQUESTS_PER_MINUTE: '1000000' };
-const app = createApp(loadConfig(env));
-const statelessApp = createApp(loadConfig({ ...env, OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 5).toString('base64url') }));
+// As src/index.ts builds them: the sealer from the config (stateless mode needs it).
+async function appFor(values: Record<string, string>) {
+  const config = loadConfig(values);
+  return createApp(config, { sealer: await sealerFromConfig(config) });
+}
+const app = await appFor(env);
+const statelessApp = await appFor({ ...env, OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 5).toString('base64url') });
 const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': 'glpat-overhead-bench-0001' };
 const ARGS = { project_id: '42', issue_iid: '1' };
 
