@@ -123,7 +123,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     : undefined;
   const common = { callers, createServer, logger, metrics, pool, credentialGate };
   // Stateless mode swaps the session store for sealed ids and turns the in-app limiter off
-  // (SPEC stateless rule 7: limits belong to the ingress there).
+  // (docs/spec.md stateless rule 7: limits belong to the ingress there).
   const stateless = config.OAUTH_STATELESS_MODE;
   if (stateless && !options.sealer) throw new Error('stateless mode needs the sealer (sealerFromConfig) in the app options');
   const handleLegacy = stateless

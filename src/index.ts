@@ -10,7 +10,7 @@ import { healthProblem } from './http/healthcheck';
 import { createMcpServer, sdkErrorLogger } from './mcp/server';
 import { sealerFromConfig } from './sealing/from-config';
 
-/** Exit code for a configuration the server refuses to start with (DECISIONS D2). */
+/** Exit code for a configuration the server refuses to start with (D2). */
 const EXIT_CONFIG = 2;
 
 function refuse(message: string): never {

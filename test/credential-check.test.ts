@@ -1,4 +1,4 @@
-// The forge's answer about a credential (DECISIONS D7): asked with the call that credential kind may
+// The forge's answer about a credential (D7): asked with the call that credential kind may
 // make, never following a redirect, cached per kind, token and forge origin under a key that is not
 // the token, bounded in size, expired answers dropped.
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test';

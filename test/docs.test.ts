@@ -1,4 +1,4 @@
-// Generated documentation must match the code (ARCHITECTURE principle 10). Run `bun run docs`
+// Generated documentation must match the code (docs/architecture.md principle 10). Run `bun run docs`
 // after changing a setting or a tool.
 import { describe, expect, test } from 'bun:test';
 import { configurationDoc, readme, toolsDoc } from '../scripts/gen-docs';

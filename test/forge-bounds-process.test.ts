@@ -1,4 +1,4 @@
-// Memory stays bounded when the forge answers huge bodies (DECISIONS D30), measured on a real
+// Memory stays bounded when the forge answers huge bodies (D30), measured on a real
 // server process started with the defaults (FORGE_MAX_RESPONSE_BYTES 16 MiB): four tool calls whose
 // forge answers are 300 MB issues (valid JSON, two declared and two streamed, written from one
 // reused 1 MiB buffer so the fake forge allocates nothing per byte) are all answered with an

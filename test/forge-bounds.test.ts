@@ -1,4 +1,4 @@
-// Bounded upstream work (DECISIONS D30) and the forge client's defences, against real sockets:
+// Bounded upstream work (D30) and the forge client's defences, against real sockets:
 // FORGE_MAX_RESPONSE_BYTES while streaming (declared, chunked, compressed, lying), error bodies
 // read only in part, malformed, cut-off and slow bodies, the FORGE_TOOL_TIMEOUT_MS budget of a
 // whole call, HTML error pages reduced to plain text, and paths that would leave the endpoint

@@ -1,5 +1,5 @@
 // X-Forge-API-URL: which URLs a caller may name (a table of hostile URLs), how they are
-// normalized to /api/v4 (SPEC dynamic API URL rules 2–4, DECISIONS D7/D8), and what of a refused
+// normalized to /api/v4 (docs/spec.md dynamic API URL rules 2–4, D7/D8), and what of a refused
 // one may be logged.
 import { describe, expect, test } from 'bun:test';
 import { createForgeUrlPolicy } from '../src/auth/forge-url';

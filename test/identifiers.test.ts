@@ -1,4 +1,4 @@
-// Identifier hygiene (DECISIONS D31): no value can make a tool's request leave the tool's own
+// Identifier hygiene (D31): no value can make a tool's request leave the tool's own
 // endpoint. Runtimes and forges resolve "." and ".." path segments, so `unprotect_branch` with
 // branch_name ".." would otherwise send DELETE /projects/42 (delete project on a real GitLab).
 // Tested over every tool and every path parameter, both through the whole app (schema checks)

@@ -1,5 +1,5 @@
 // Everything the server logs during a full session — initialize, calls, failures, 401s, expiry —
-// is JSON lines without any token or session id (DECISIONS D5).
+// is JSON lines without any token or session id (D5).
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { createApp, type ForgeApp } from '../src/app';
 import { testConfig } from './support/config';

@@ -1,4 +1,4 @@
-// The HTTP surface of /mcp on the modern lane (MCP 2026-07-28, DECISIONS D27): the twins of the
+// The HTTP surface of /mcp on the modern lane (MCP 2026-07-28, D27): the twins of the
 // legacy lane's HTTP tests (http.test.ts, stateless.test.ts, dynamic-url.test.ts, pool.test.ts)
 // plus what the revision itself asks of a tools-only server. Every request stands alone: it
 // carries its credential, no session id is issued or read, and errors carry the request's id.

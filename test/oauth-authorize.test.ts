@@ -1,4 +1,4 @@
-// GET /authorize (DECISIONS D22, D24): nothing is ever redirected to an unregistered URI; PKCE S256
+// GET /authorize (D22, D24): nothing is ever redirected to an unregistered URI; PKCE S256
 // is required; then the consent page, or with MCP_OAUTH_CONSENT=false straight to the forge with
 // this server's own client id, PKCE pair, callback and state.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 const get = (url: string) => fetch(url, { redirect: 'manual' });
-/** DECISIONS D36's characters. */
+/** D36's characters. */
 const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/u;
 
 async function expectUnregistered(response: Response) {

@@ -1,4 +1,4 @@
-// /mcp in OAuth mode (SPEC "OAuth mode", DECISIONS D9, D23): a bearer token is checked against the
+// /mcp in OAuth mode (docs/spec.md "OAuth mode", D9, D23): a bearer token is checked against the
 // forge and the answer cached for a minute per replica; Private-Token and JOB-TOKEN are live
 // credentials; a session id alone is not a credential, except sealed in stateless mode.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';

@@ -1,4 +1,4 @@
-// The consent page in a real browser (DECISIONS D24): headless Chromium from the system's packages
+// The consent page in a real browser (D24): headless Chromium from the system's packages
 // (never a downloaded one) driven by playwright-core. Approve and Deny are clicked; a form posted
 // from another site and a page framing the consent page are refused.
 import { afterAll, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from 'bun:test';

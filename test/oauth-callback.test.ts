@@ -1,4 +1,4 @@
-// GET /callback (SPEC Errors, DECISIONS D22): an unknown or expired state is a 400 page with SPEC's
+// GET /callback (docs/spec.md Errors, D22): an unknown or expired state is a 400 page with docs/spec.md's
 // text; a forge error is a clear 400 page; otherwise the forge code is exchanged with this server's
 // verifier and the browser goes to the client with its state and a proxy code.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';

@@ -1,4 +1,4 @@
-// POST /consent (DECISIONS D24): Approve goes on to the forge, Deny returns access_denied to the
+// POST /consent (D24): Approve goes on to the forge, Deny returns access_denied to the
 // client. The decision counts only from this server's page in the browser it was shown in, and
 // on any replica in stateless mode.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';

@@ -1,4 +1,4 @@
-// OAuth mode's discovery (SPEC "OAuth mode", DECISIONS D22): protected resource metadata at both
+// OAuth mode's discovery (docs/spec.md "OAuth mode", D22): protected resource metadata at both
 // paths, authorization server metadata whose issuer is MCP_SERVER_URL exactly, and the 401 on /mcp
 // that points clients at them.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';

@@ -1,8 +1,8 @@
-// Sign-in floods (DECISIONS D10): /register, /authorize, /consent, /callback and /token are limited
+// Sign-in floods (D10): /register, /authorize, /consent, /callback and /token are limited
 // per client IP (fixed one-minute window, 429), and what one address leaves behind — registrations,
 // consent pages, states, proxy codes — is held under a per-address quota, so a flood from one
 // address, however long it runs, never pushes out or locks out anyone else. Stateless mode runs no
-// in-app limiter (SPEC stateless rule 7).
+// in-app limiter (docs/spec.md stateless rule 7).
 import { afterAll, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { startFakeForge, type FakeForge } from './support/fake-forge';
 import { parseConsentForm } from './support/fake-oauth-client';

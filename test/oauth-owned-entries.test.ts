@@ -1,4 +1,4 @@
-// The store behind registrations and sign-ins in progress (DECISIONS D10): an owner at its quota
+// The store behind registrations and sign-ins in progress (D10): an owner at its quota
 // loses its own oldest entry; a full store takes room from the owner holding the most; expired
 // entries go from the oldest on.
 import { describe, expect, test } from 'bun:test';

@@ -1,4 +1,4 @@
-// POST /register (RFC 7591, DECISIONS D22): which redirect URIs are accepted, the answer, the signed
+// POST /register (RFC 7591, D22): which redirect URIs are accepted, the answer, the signed
 // `v1.cid.` client id of stateless mode, and the per-IP limit.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Sealer } from '../src/sealing/sealer';

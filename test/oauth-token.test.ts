@@ -1,4 +1,4 @@
-// POST /token (DECISIONS D22, D23; SPEC stateless rule 5): proxy codes are redeemed once per
+// POST /token (D22, D23; docs/spec.md stateless rule 5): proxy codes are redeemed once per
 // replica by their client with the right verifier, a failed check releases the code for a retry,
 // refresh goes to the forge, and the tokens are the forge's own.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';

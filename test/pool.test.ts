@@ -1,4 +1,4 @@
-// The upstream pool: one client per forge origin (DECISIONS D7), LRU eviction of idle clients at
+// The upstream pool: one client per forge origin (D7), LRU eviction of idle clients at
 // the size limit, the idle sweep, 503 when every client is busy, and each client's fetch options
 // for real: a custom CA for a self-signed HTTPS forge, certificate checks off, and forward proxies.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';

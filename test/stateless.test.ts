@@ -1,5 +1,5 @@
 // Stateless mode in process: sealed v1.sid. ids re-issued on every authenticated response, the
-// id alone authenticates, live credentials win over stale ids, 401/404/405 as SPEC and D9 say,
+// id alone authenticates, live credentials win over stale ids, 401/404/405 as docs/spec.md and D9 say,
 // and no in-app rate limiter.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { createApp, type ForgeApp } from '../src/app';

@@ -1,4 +1,4 @@
-// DECISIONS D36's character set: every invisible and bidirectional control character is removed,
+// D36's character set: every invisible and bidirectional control character is removed,
 // everything else — including the neighbours of each range and emoji — is kept.
 import { describe, expect, test } from 'bun:test';
 import { hasInvisible, stripInvisible } from '../src/text/invisible';

@@ -1,6 +1,6 @@
 // Decides who a request acts as. With remote authorization each request may bring its own
 // credential (a bad one is refused, none at all is left to the session rules); otherwise every
-// request acts with the deployment's static token (DECISIONS D3).
+// request acts with the deployment's static token (D3).
 import type { Caller } from './caller';
 import { credentialFromHeaders, credentialValues, type CredentialRefusal } from './credentials';
 import type { ForgeUrlPolicy } from './forge-url';

@@ -1,4 +1,4 @@
-// Whether the forge accepts a caller's credential (DECISIONS D7), so that a legacy session opens
+// Whether the forge accepts a caller's credential (D7), so that a legacy session opens
 // only for a credential the forge has accepted and made-up tokens hold no session slot. The forge
 // is asked once with a cheap authenticated call the credential kind may make — GET /user for
 // personal and OAuth tokens, GET /job for CI job tokens — and the answer is kept for a few minutes

@@ -1,6 +1,6 @@
-// Reads a caller's forge credential from request headers (SPEC "Headers on /mcp"):
+// Reads a caller's forge credential from request headers (docs/spec.md "Headers on /mcp"):
 // `Authorization: Bearer <token>`, `Private-Token: <token>` or `JOB-TOKEN: <token>`, each token at
-// least 20 characters (SPEC remote authorization rule 2). An `Authorization` of another scheme
+// least 20 characters (docs/spec.md remote authorization rule 2). An `Authorization` of another scheme
 // (an ingress's `Basic …`) is not ours: it is ignored when a Private-Token or JOB-TOKEN is present,
 // and refused when it is the only credential header.
 import type { Credential } from '../forge/credential';

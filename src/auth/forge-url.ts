@@ -1,4 +1,4 @@
-// Which forge a caller may name in X-Forge-API-URL (SPEC dynamic API URL rules 2–4, DECISIONS D7/D8).
+// Which forge a caller may name in X-Forge-API-URL (docs/spec.md dynamic API URL rules 2–4, D7/D8).
 // The URL must be plain http(s) — no credentials, query, fragment or backslash, and a host written
 // the way the URL parser reads it (no percent-encoding, no numeric IP tricks such as 0x7f.0.0.1).
 // Its scheme, host and effective port must be those of a FORGE_API_URL entry or of a

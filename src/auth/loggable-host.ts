@@ -1,4 +1,4 @@
-// The host of a refused X-Forge-API-URL as it may appear in a log line (DECISIONS D5, D8). A refused
+// The host of a refused X-Forge-API-URL as it may appear in a log line (D5, D8). A refused
 // value is hostile by definition and a token can be written into its host, so only a name that
 // parses as a hostname is logged: DNS labels of letters, digits and hyphens (at most 253
 // characters), or an IP literal, and never one holding a credential the request carried or a label

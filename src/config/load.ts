@@ -1,4 +1,4 @@
-// loadConfig(env, argv): environment first, then --dashed-flags (the flag wins, DECISIONS D2),
+// loadConfig(env, argv): environment first, then --dashed-flags (the flag wins, D2),
 // each value coerced and checked against its schema, then the cross-field rules. Pure: the
 // caller passes the environment in; nothing else in the server reads it.
 import { Value } from '@sinclair/typebox/value';

@@ -109,7 +109,7 @@ export function settingSchema(name: SettingName): TSchema {
 
 export const SETTING_NAMES = Object.keys(ConfigSchema.properties) as SettingName[];
 
-/** `OAUTH_STATELESS_MODE` → `--oauth-stateless-mode` (DECISIONS D2). */
+/** `OAUTH_STATELESS_MODE` → `--oauth-stateless-mode` (D2). */
 export function flagName(name: SettingName): string {
   return `--${name.toLowerCase().replaceAll('_', '-')}`;
 }

@@ -2,8 +2,8 @@
 // attachment from the forge's `GET /projects/:id/uploads/:secret/:filename` with the caller's
 // credentials — the same headers as /mcp, or the sealed `_token` of a link from a tool result, which
 // only opens exactly the attachment it was minted for. Nothing is buffered: the body is piped
-// through with a byte cap. Limited per client IP first (DECISIONS D10: made-up credentials must not
-// be relayed to the forge without end), then per credential (SPEC Limits); neither in stateless mode.
+// through with a byte cap. Limited per client IP first (D10: made-up credentials must not
+// be relayed to the forge without end), then per credential (docs/spec.md Limits); neither in stateless mode.
 import { createHash } from 'node:crypto';
 import type { CallerResolver } from '../auth/caller-resolver';
 import { ForgeClient } from '../forge/client';

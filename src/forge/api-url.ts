@@ -1,4 +1,4 @@
-// Forge API URLs are kept in one normalized shape, ending in /api/v4 (SPEC "Versioning"):
+// Forge API URLs are kept in one normalized shape, ending in /api/v4 (docs/spec.md "Versioning"):
 // a full API URL is kept, a base URL gets the suffix, a custom path prefix is kept.
 
 /** Returns the normalized API URL, or undefined when `raw` is not an http(s) URL. */

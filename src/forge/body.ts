@@ -1,4 +1,4 @@
-// Reads a forge response body without ever holding more than a limit of it (DECISIONS D30): a
+// Reads a forge response body without ever holding more than a limit of it (D30): a
 // body declared over the limit is abandoned unread, a streamed one is cut off as soon as it
 // passes the limit. Errors of the stream itself (a dropped connection, a timeout) are passed on
 // for the caller to name.

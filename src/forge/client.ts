@@ -1,7 +1,7 @@
 // Typed REST client over Bun's fetch for one caller and one forge, built once per tool call:
 // sends the caller's credential in the header GitLab expects, bounds each request by
 // FORGE_REQUEST_TIMEOUT_MS and the whole call by FORGE_TOOL_TIMEOUT_MS, reads bodies within
-// FORGE_MAX_RESPONSE_BYTES (DECISIONS D30), retries reads on 429/502/503/504 or a dropped
+// FORGE_MAX_RESPONSE_BYTES (D30), retries reads on 429/502/503/504 or a dropped
 // connection (never writes, D18), never sends a request whose path would leave the tool's endpoint
 // (D31), and turns failures into ToolErrors and pagination headers into the pagination object
 // (D16, D17).

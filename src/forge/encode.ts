@@ -1,4 +1,4 @@
-// Identifiers in URL paths reach the forge encoded exactly once (DECISIONS D26): a project path
+// Identifiers in URL paths reach the forge encoded exactly once (D26): a project path
 // `group/sub/project`, its already-encoded form `group%2Fsub%2Fproject`, branch names, refs and
 // file paths with `/` all become `%2F`-encoded single path segments. A value that could turn into
 // an empty, `.` or `..` segment anywhere on its way (as given, once the forge decodes it, or read

@@ -1,7 +1,7 @@
 // One forge API URL with the fetch options for its origin (proxy, TLS), built once and reused
 // by every request to it: Bun keeps connections alive per origin by itself, so these options are
-// what the "pool client" of SPEC amounts to (the pool shares them among path variants of an
-// origin, DECISIONS D7).
+// what the "pool client" of docs/spec.md amounts to (the pool shares them among path variants of an
+// origin, D7).
 import { rootCertificates } from 'node:tls';
 
 /** FORGE_MAX_RESPONSE_BYTES' default, for endpoints built without the setting (tests, tools). */

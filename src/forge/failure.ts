@@ -1,4 +1,4 @@
-// Turns a failed forge response into a ToolError with a stable kind (DECISIONS D17) and the
+// Turns a failed forge response into a ToolError with a stable kind (D17) and the
 // forge's own words, whichever of GitLab's error body shapes it used. Only a message is kept, so
 // only the first ERROR_BODY_LIMIT bytes of an error body are ever read (D30).
 import { ToolError, type ErrorKind } from './errors';

@@ -1,4 +1,4 @@
-// Defence in depth for DECISIONS D31: a request is sent only to the path its tool's template
+// Defence in depth for D31: a request is sent only to the path its tool's template
 // produced. fetch requests what the URL parser makes of a URL, and the parser collapses dot
 // segments (`..`, `%2e%2e`, …), reads `\` as `/` and rewrites some characters; a path it would
 // change is never sent. Runs on every request: the parse is skipped when nothing can change.

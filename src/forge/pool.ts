@@ -1,4 +1,4 @@
-// The upstream pool (SPEC dynamic API URL rule 6, DECISIONS D7): one client per forge origin
+// The upstream pool (docs/spec.md dynamic API URL rule 6, D7): one client per forge origin
 // (scheme, host, port), created on first use and reused after, so path variants of one host share
 // a client. A client is the fetch options for its origin plus a last-used time and an in-flight
 // count; Bun keeps the connections alive itself. Clients idle for longer than the idle timeout are

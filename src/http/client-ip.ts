@@ -1,4 +1,4 @@
-// The client address a request is counted against (DECISIONS D10). With MCP_TRUST_PROXY=N (true
+// The client address a request is counted against (D10). With MCP_TRUST_PROXY=N (true
 // is 1) the client is the Nth X-Forwarded-For entry counted from the right: each trusted proxy
 // appends the address it saw, so entries further left were written by the client itself and are
 // never believed. A header with fewer entries than proxies did not come through them all: the

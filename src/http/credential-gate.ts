@@ -1,4 +1,4 @@
-// The door of a legacy session (DECISIONS D7): a credential the caller brought is checked with the
+// The door of a legacy session (D7): a credential the caller brought is checked with the
 // forge (auth/credential-check.ts, cached) before a session is opened for it. A credential the
 // forge rejects gets HTTP 401 and no session; when the forge cannot say, the request goes on
 // (logged) and the forge judges the token again on each tool call. Credentials the caller resolver

@@ -1,5 +1,5 @@
-// Errors on /mcp are JSON-RPC error objects carrying SPEC's message text with SPEC's status
-// (DECISIONS D6). The texts are defined once here. On the modern lane an error carries the
+// Errors on /mcp are JSON-RPC error objects carrying docs/spec.md's message text with docs/spec.md's status
+// (D6). The texts are defined once here. On the modern lane an error carries the
 // request's id when its body could be read (D27); everywhere else the id is null.
 const MISSING_CREDENTIALS = 'Missing Authorization or Private-Token header';
 const AUTHENTICATION_REQUIRED = 'Authentication required';
@@ -15,7 +15,7 @@ export const MESSAGES = {
   parseError: 'Parse error: Invalid JSON',
   forbiddenOrigin: 'Forbidden: Origin not allowed',
   forbiddenHost: 'Forbidden: Host not allowed',
-  // SPEC's text first, then what went wrong (D6: the message contains SPEC's text).
+  // docs/spec.md's text first, then what went wrong (D6: the message contains docs/spec.md's text).
   tokenTooShort: `${MISSING_CREDENTIALS}. The token is too short: at least 20 characters are needed.`,
   forgeRejectedToken: `${AUTHENTICATION_REQUIRED}: the forge did not accept this token`,
   emptyBatch: 'Invalid Request: an empty batch holds no message',

@@ -1,8 +1,8 @@
-// /mcp for MCP 2026-07-28, the modern lane (DECISIONS D27): no sessions. Each request brings its
+// /mcp for MCP 2026-07-28, the modern lane (D27): no sessions. Each request brings its
 // own credential (static-token mode: none) and, with dynamic URLs, its own X-Forge-API-URL;
 // nothing is sealed or stored, so it is served alike in stateful and stateless mode and on every
 // replica. The SDK's modern handler does the revision's own checks (envelope, headers, version,
-// methods, cache hints); this module does what is SPEC's: credentials, the per-credential limit
+// methods, cache hints); this module does what is docs/spec.md's: credentials, the per-credential limit
 // (D10), the pool's capacity (D7) and the 405 for GET and DELETE, each error carrying the request's
 // id. No forge check of the credential happens here: that admits legacy sessions only (D7), and a
 // modern request holds no slot.
@@ -23,7 +23,7 @@ export interface ModernMcpDeps {
   handler: Pick<McpHttpHandler, 'fetch'>;
   callers: CallerResolver;
   pool: ForgePool;
-  /** Per credential (D10); absent where no in-app limiter runs (SPEC stateless rule 7). */
+  /** Per credential (D10); absent where no in-app limiter runs (docs/spec.md stateless rule 7). */
   credentialLimiter?: FixedWindowLimiter;
   /** OAuth mode: a request without a credential is refused with "Authentication required". */
   oauth: boolean;

@@ -3,7 +3,7 @@
 // (McpRequest), read once; the lanes only decide what is theirs: the modern lane (mcp-modern.ts)
 // serves each request on its own, the legacy session regimes (mcp-stateful.ts, mcp-stateless.ts)
 // decide about sessions. The lane is the SDK's own classification (isLegacyRequest, D27).
-// Limits count JSON-RPC messages, each message of a batch (DECISIONS D10): the request's first
+// Limits count JSON-RPC messages, each message of a batch (D10): the request's first
 // message is counted before its body is read, so an address over its limit costs no read, and the
 // rest of a batch once the body shows how many there are.
 import { isLegacyRequest } from '@modelcontextprotocol/server';
@@ -63,7 +63,7 @@ export interface McpLanes {
 export interface McpPreludeDeps {
   hostAllowed: HostPolicy;
   originAllowed(origin: string | null): boolean;
-  /** Per client IP (D10); absent where no in-app limiter runs (SPEC stateless rule 7). */
+  /** Per client IP (D10); absent where no in-app limiter runs (docs/spec.md stateless rule 7). */
   ipLimiter?: FixedWindowLimiter;
   ipOf(request: Request): string;
   maxBodyBytes: number;

@@ -1,6 +1,6 @@
 // /mcp with sessions kept in this process. Each session owns an SDK server and transport; the
-// caller's credential and forge URL are kept with it (SPEC remote authorization rule 3) and a
-// request that brings its own credential is served with that one (DECISIONS D9). A session opens
+// caller's credential and forge URL are kept with it (docs/spec.md remote authorization rule 3) and a
+// request that brings its own credential is served with that one (D9). A session opens
 // only for a credential the forge has accepted, and at MAX_SESSIONS an idle session makes room (D7).
 import type { Server } from '@modelcontextprotocol/server';
 import type { CallerResolver } from '../auth/caller-resolver';

@@ -1,4 +1,4 @@
-// /mcp in stateless mode (SPEC "Stateless mode", DECISIONS D9): nothing is kept between requests.
+// /mcp in stateless mode (docs/spec.md "Stateless mode", D9): nothing is kept between requests.
 // Each request is authenticated by its live credential or by the caller sealed in its
 // Mcp-Session-Id, served by a fresh SDK transport, and answered with a freshly sealed id. A live
 // credential is checked with the forge (cached) before it is sealed, so a sealed id only ever

@@ -1,5 +1,5 @@
-// GET /metrics (Prometheus text) and GET /metrics.json (SPEC's snapshot), unauthenticated and
-// per instance (DECISIONS D11).
+// GET /metrics (Prometheus text) and GET /metrics.json (docs/spec.md's snapshot), unauthenticated and
+// per instance (D11).
 import { prometheusText } from '../metrics/prometheus';
 import { snapshot, type Gauges, type Metrics, type MetricsConfig } from '../metrics/registry';
 

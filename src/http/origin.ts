@@ -1,4 +1,4 @@
-// DNS-rebinding defence (DECISIONS D12): a request with an Origin header is refused with 403
+// DNS-rebinding defence (D12): a request with an Origin header is refused with 403
 // unless that origin is loopback, the host of MCP_SERVER_URL, or listed in MCP_ALLOWED_ORIGINS.
 // Requests without Origin (native clients) pass.
 

@@ -1,4 +1,4 @@
-// Fixed one-minute windows (DECISIONS D10): at most `limit` JSON-RPC messages per key per window. Windows
+// Fixed one-minute windows (D10): at most `limit` JSON-RPC messages per key per window. Windows
 // are aligned to the clock minute, so when a new window starts every old counter is dropped at
 // once — memory never holds more than the keys seen in one minute, and at most `maxKeys` of them
 // (keys beyond that are not limited in that window rather than refused, so a flood of forged

@@ -1,4 +1,4 @@
-// JSON lines on stderr (stdout belongs to the stdio transport), DECISIONS D5. Callers pass only
+// JSON lines on stderr (stdout belongs to the stdio transport), D5. Callers pass only
 // what may be logged: never a token, secret, sealed value or Authorization header. Session ids
 // appear as a short hash (see sessionTag), never as themselves.
 import { createHash } from 'node:crypto';

@@ -7,7 +7,7 @@ import type { ServerContext } from '@modelcontextprotocol/server';
 import type { Caller } from '../auth/caller';
 import type { ForgeEndpoint } from '../forge/endpoint';
 
-/** Which MCP revision family served the request (DECISIONS D27); stdio has no HTTP request. */
+/** Which MCP revision family served the request (D27); stdio has no HTTP request. */
 export type Lane = 'modern' | 'legacy' | 'stdio';
 
 export interface RequestContext {

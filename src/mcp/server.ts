@@ -1,6 +1,6 @@
 // The only module that touches the SDK's Server: tools/list answers the catalog's prebuilt list,
 // tools/call validates and runs a tool for the caller of the request (mcp/request-context.ts).
-// One factory serves both lanes (DECISIONS D27) and stdio.
+// One factory serves both lanes (D27) and stdio.
 import { Server, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
 import { ForgeClient } from '../forge/client';
 import type { Logger } from '../logging/logger';

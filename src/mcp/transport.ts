@@ -1,4 +1,4 @@
-// The SDK's web-standard streamable HTTP transport as the legacy lane uses it (DECISIONS D27):
+// The SDK's web-standard streamable HTTP transport as the legacy lane uses it (D27):
 // plain JSON responses, one transport per stateful session or per stateless request. SDK v2 drops
 // a response's per-request entries once it is handed over (test/transport.test.ts, bench/soak.ts),
 // so no patch is needed here.

@@ -1,4 +1,4 @@
-// Per-instance counters for operators (SPEC "Metrics snapshot", DECISIONS D11). One object,
+// Per-instance counters for operators (docs/spec.md "Metrics snapshot", D11). One object,
 // incremented where the event happens; the JSON snapshot and the Prometheus text are views of it.
 
 /** Upper bounds (seconds) of the upstream duration histogram. */
@@ -62,7 +62,7 @@ export interface MetricsConfig {
   remoteAuthEnabled: boolean;
 }
 
-/** The JSON snapshot: exactly SPEC's fields, plus tool and upstream detail. */
+/** The JSON snapshot: exactly docs/spec.md's fields, plus tool and upstream detail. */
 export function snapshot(m: Metrics, gauges: Gauges, config: MetricsConfig) {
   const memory = process.memoryUsage();
   return {

@@ -1,5 +1,5 @@
 // GET /authorize: checks the client's request against its registration, then shows the consent
-// page (DECISIONS D24) or, with MCP_OAUTH_CONSENT=false, goes straight to the forge. Until the
+// page (D24) or, with MCP_OAUTH_CONSENT=false, goes straight to the forge. Until the
 // redirect URI is known to be registered nothing redirects anywhere: an unknown client or an
 // unregistered redirect URI is a 400 (D22, in every mode); errors after that go back to the
 // client's redirect URI as RFC 6749 §4.1.2.1 says.

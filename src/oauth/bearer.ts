@@ -1,4 +1,4 @@
-// Who calls /mcp in OAuth mode (SPEC "OAuth mode", DECISIONS D23): a bearer token is the forge's
+// Who calls /mcp in OAuth mode (docs/spec.md "OAuth mode", D23): a bearer token is the forge's
 // own access token, so it is checked against the forge (GET /api/v4/user) and the answer kept for a
 // minute per replica, keyed by a hash of the token; a Private-Token or JOB-TOKEN is taken as a live
 // credential, as in remote authorization. Without any credential the request is refused, except in

@@ -1,4 +1,4 @@
-// The browser binding of an authorization (DECISIONS D24; the MCP specification's confused-deputy
+// The browser binding of an authorization (D24; the MCP specification's confused-deputy
 // rules): the consent page sets a cookie holding a random nonce, and both the consent form and the
 // forge's return to /callback count only in the browser holding it. Someone who starts a sign-in
 // with their own client and passes the resulting consent form or forge link to a victim gets

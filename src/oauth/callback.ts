@@ -1,4 +1,4 @@
-// GET /callback: the forge sends the browser back here. The state must open (SPEC: 400 "Unknown or
+// GET /callback: the forge sends the browser back here. The state must open (docs/spec.md: 400 "Unknown or
 // expired state parameter") and, when consent was given, this must be the browser that gave it. The
 // forge's code is exchanged with this server's own verifier, and the browser goes on to the client's
 // redirect URI with the client's state and a proxy code holding the forge's tokens (`v1.pc.` sealed
@@ -40,7 +40,7 @@ export function callbackHandler(deps: FlowDeps): (request: Request) => Promise<R
     const forgeError = query.get('error');
     if (forgeError !== null) {
       // Whoever holds the browser can write these parameters: the code is reduced to a word, the
-      // description shown short and without invisible characters (DECISIONS D36).
+      // description shown short and without invisible characters (D36).
       const error = errorCode(forgeError);
       const description = stripInvisible(query.get('error_description') ?? '').slice(0, MAX_SHOWN_DESCRIPTION);
       logger.warn('oauth_callback_refused', { reason: 'forge error', error });

@@ -1,5 +1,5 @@
 // Dynamically registered clients (RFC 7591). Stateless mode hands out a signed `v1.cid.` client id
-// that itself holds the redirect URIs and name, so any replica can read it (SPEC stateless table);
+// that itself holds the redirect URIs and name, so any replica can read it (docs/spec.md stateless table);
 // otherwise registrations live in this process, counted per client address (owned-entries.ts) so
 // that one address registering without end only ever pushes out its own registrations. Both forget
 // a client after the client lifetime.

@@ -1,7 +1,7 @@
-// The consent page (DECISIONS D24): names the client as it registered itself, where the access
+// The consent page (D24): names the client as it registered itself, where the access
 // will be handed (redirect host and full URI), the forge and the scope, with Approve and Deny. The
 // form carries only the consent value; every shown text is escaped, and what the client wrote is
-// shown without invisible or bidirectional characters (DECISIONS D36), whenever it was registered.
+// shown without invisible or bidirectional characters (D36), whenever it was registered.
 import { stripInvisible } from '../text/invisible';
 import { escapeHtml, htmlDocument } from './http';
 import { redirectHost } from './redirect-uris';

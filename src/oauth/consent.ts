@@ -1,4 +1,4 @@
-// The consent step (DECISIONS D24): GET /authorize answers with the page, POST /consent takes the
+// The consent step (D24): GET /authorize answers with the page, POST /consent takes the
 // decision. The page's value holds the checked client request and is bound to this browser by a
 // cookie (binding.ts); a decision posted from another site is refused by its Origin, and without
 // the cookie it cannot count anyway. Approve → on to the forge; Deny → access_denied to the client.

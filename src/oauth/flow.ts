@@ -54,7 +54,7 @@ export interface FlowDeps {
   ipOf(request: Request): string;
 }
 
-/** SPEC's text for an unknown client or a redirect URI it did not register (DECISIONS D22). */
+/** docs/spec.md's text for an unknown client or a redirect URI it did not register (D22). */
 export const UNREGISTERED = 'Unregistered redirect_uri';
 export const unregistered = () => oauthError(400, 'invalid_request', UNREGISTERED);
 

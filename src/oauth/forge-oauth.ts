@@ -7,7 +7,7 @@ import { stripInvisible } from '../text/invisible';
 import type { OAuthSettings } from './settings';
 import { errorCode } from './token-shape';
 
-/** A token answer is a few hundred bytes: anything past this is not read (DECISIONS D30's rule for forge bodies). */
+/** A token answer is a few hundred bytes: anything past this is not read (D30's rule for forge bodies). */
 export const MAX_TOKEN_RESPONSE_BYTES = 64 * 1024;
 /** How much of the forge's error_description is passed on. */
 const MAX_DESCRIPTION = 300;

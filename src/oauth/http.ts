@@ -1,4 +1,4 @@
-// Small HTTP pieces shared by the OAuth endpoints: RFC 6749 error bodies (DECISIONS D22), plain
+// Small HTTP pieces shared by the OAuth endpoints: RFC 6749 error bodies (D22), plain
 // HTML pages for the browser legs, redirects, bounded body reading, cookies and CORS for the
 // endpoints browser-based clients call directly.
 import { readBoundedText } from '../http/body';
@@ -67,7 +67,7 @@ export function readBodyText(request: Request, limit = MAX_OAUTH_BODY_BYTES): Pr
 
 export type ParamsResult = { ok: true; params: Record<string, string> } | { ok: false; response: Response };
 
-/** Parameters of a form-encoded or JSON body (DECISIONS D22: /token takes either). */
+/** Parameters of a form-encoded or JSON body (D22: /token takes either). */
 export async function readParams(request: Request): Promise<ParamsResult> {
   const text = await readBodyText(request);
   if (text === undefined) return { ok: false, response: oauthError(413, 'invalid_request', `request body exceeds ${MAX_OAUTH_BODY_BYTES} bytes`) };

@@ -1,7 +1,7 @@
-// The per-address limit of the OAuth endpoints (DECISIONS D10): /register, /authorize, /consent,
+// The per-address limit of the OAuth endpoints (D10): /register, /authorize, /consent,
 // /callback and /token each allow MAX_REQUESTS_PER_MINUTE requests per client IP in a fixed
 // one-minute window, counted before anything is read or stored. Stateless mode runs no in-app
-// limiter (SPEC stateless rule 7): the ingress limits there.
+// limiter (docs/spec.md stateless rule 7): the ingress limits there.
 import { FixedWindowLimiter } from '../http/rate-limit';
 import type { Logger } from '../logging/logger';
 import { htmlPage, oauthError } from './http';
@@ -20,7 +20,7 @@ export interface IpLimitOptions {
 
 export type Handler = (request: Request) => Promise<Response>;
 
-/** The browser legs answer with a page, the others with an RFC 6749 error body (DECISIONS D22). */
+/** The browser legs answer with a page, the others with an RFC 6749 error body (D22). */
 function refusal(endpoint: LimitedEndpoint, retryAfter: number): Response {
   const headers = { 'Retry-After': String(retryAfter) };
   if (endpoint === 'consent' || endpoint === 'callback') {

@@ -1,4 +1,4 @@
-// Discovery documents (SPEC "OAuth mode", DECISIONS D22): this server is the authorization server
+// Discovery documents (docs/spec.md "OAuth mode", D22): this server is the authorization server
 // its MCP clients see (RFC 8414) and the protected resource they call (RFC 9728). Clients refuse to
 // proceed without `code_challenge_methods_supported`, and check that `issuer` is exactly the URL
 // they discovered, so both come from MCP_SERVER_URL unchanged. `scopes_supported` holds the one

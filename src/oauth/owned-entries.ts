@@ -1,6 +1,6 @@
 // Entries that belong to the client address that caused them (a registration, a sign-in in
 // progress), kept oldest first under two bounds, so that a flood from one address only ever
-// displaces that address's own entries (DECISIONS D10: sign-in endpoints are counted per client IP):
+// displaces that address's own entries (D10: sign-in endpoints are counted per client IP):
 // - an owner at its quota loses its own oldest entry to make room for its new one;
 // - when the whole store is full, the owner holding the most entries loses its oldest.
 // Nobody is refused for lack of room, and an address holding few entries keeps them until the

@@ -2,7 +2,7 @@
 // plain http only to a loopback address (native apps listening locally), or a private-use scheme
 // such as `cursor://…` that hands the code to an installed app. Never a scheme that runs or reads
 // something where it lands (javascript:, data:, file:, …), never a fragment, never credentials,
-// never a character that is invisible or reorders the text shown on the consent page (DECISIONS D36).
+// never a character that is invisible or reorders the text shown on the consent page (D36).
 import { hasInvisible } from '../text/invisible';
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;

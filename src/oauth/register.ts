@@ -1,4 +1,4 @@
-// POST /register: dynamic client registration (RFC 7591, DECISIONS D22). Only redirect URIs and a
+// POST /register: dynamic client registration (RFC 7591, D22). Only redirect URIs and a
 // display name are kept; every client is public (PKCE instead of a secret), so requested
 // authentication methods and grant types are answered with what this server supports.
 import type { Logger } from '../logging/logger';
@@ -41,7 +41,7 @@ export function registerHandler(deps: RegisterDeps): (request: Request) => Promi
     if (rawName !== undefined && rawName !== null) {
       if (typeof rawName !== 'string') return invalidMetadata('client_name: must be a string');
       // Control, invisible and bidirectional characters would only serve to disguise the name on
-      // the consent page (DECISIONS D36's set).
+      // the consent page (D36's set).
       name = stripInvisible(rawName.replace(/[\u0000-\u001f\u007f]/g, ' ')).trim() || undefined;
       if (name && name.length > MAX_CLIENT_NAME_LENGTH) return invalidMetadata(`client_name: must be at most ${MAX_CLIENT_NAME_LENGTH} characters`);
     }

@@ -1,4 +1,4 @@
-// One-time use of proxy codes on this replica (SPEC stateless rule 5). A code's hash is "pending"
+// One-time use of proxy codes on this replica (docs/spec.md stateless rule 5). A code's hash is "pending"
 // while its redemption is checked and "consumed" once tokens were handed out; a failed client or
 // PKCE check releases it so the client can retry. An entry is never dropped before its code
 // expires — dropping it early would let the code be replayed — so when the cache is full new

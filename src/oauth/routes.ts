@@ -1,7 +1,7 @@
-// OAuth mode put together (SPEC "OAuth mode", DECISIONS D21–D24): the stores for this deployment
+// OAuth mode put together (docs/spec.md "OAuth mode", D21–D24): the stores for this deployment
 // (sealed in stateless mode, in memory otherwise), the bearer-checking caller resolver for /mcp, and
 // the routes: discovery, /register, /authorize, /consent, /callback and /token, each limited per
-// client IP outside stateless mode (DECISIONS D10).
+// client IP outside stateless mode (D10).
 import { Elysia, type AnyElysia } from 'elysia';
 import type { CallerResolver } from '../auth/caller-resolver';
 import type { Config } from '../config/load';
@@ -63,7 +63,7 @@ export function createOAuth(config: Config, deps: OAuthDeps): OAuthMode {
     now,
   });
 
-  // SPEC stateless rule 7: no in-app limiter in stateless mode.
+  // docs/spec.md stateless rule 7: no in-app limiter in stateless mode.
   const limited = ipLimited(settings.stateless ? undefined : { perMinute: settings.requestsPerMinutePerIp, now, ipOf: deps.ipOf, logger, onRateLimited: deps.onRateLimited });
   const register = limited('register', registerHandler({ clients, ipOf: deps.ipOf, logger }));
   const authorize = limited('authorize', authorizeHandler(flow));

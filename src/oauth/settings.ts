@@ -1,4 +1,4 @@
-// What OAuth mode needs from the configuration, worked out once (DECISIONS D21): the public base
+// What OAuth mode needs from the configuration, worked out once (D21): the public base
 // URL (which is also the issuer), the forge's OAuth base, this server's application at the forge,
 // and the lifetimes of the short-lived values.
 import type { Config } from '../config/load';

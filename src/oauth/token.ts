@@ -1,5 +1,5 @@
-// POST /token (RFC 6749 §3.2, DECISIONS D22/D23), form-encoded or JSON.
-// authorization_code: the proxy code from /callback is redeemed once per replica (SPEC stateless
+// POST /token (RFC 6749 §3.2, D22/D23), form-encoded or JSON.
+// authorization_code: the proxy code from /callback is redeemed once per replica (docs/spec.md stateless
 // rule 5) by the client it was issued to, with the verifier of the challenge it sent to /authorize;
 // the answer is the forge's own tokens. refresh_token: forwarded to the forge with this server's
 // application credentials, but only when it is shaped like a forge token (token-shape.ts); junk is

@@ -1,4 +1,4 @@
-// The kinds of sealed value, their protection and their default lifetimes (SPEC "Stateless mode").
+// The kinds of sealed value, their protection and their default lifetimes (docs/spec.md "Stateless mode").
 
 export const SEALED_KINDS = {
   /** Dynamic client registration client_id: redirect URIs and client name. Signed, readable. */

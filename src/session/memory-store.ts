@@ -1,6 +1,6 @@
 // Stateful sessions kept in this process: id → caller (credential and forge URL kept with the
-// session, SPEC remote authorization rule 3) and the session's SDK server and transport.
-// Expiry is checked on every use; the periodic sweep only frees memory (DECISIONS D9).
+// session, docs/spec.md remote authorization rule 3) and the session's SDK server and transport.
+// Expiry is checked on every use; the periodic sweep only frees memory (D9).
 // Capacity (D7): expired sessions never count, and when MAX_SESSIONS is reached the least recently
 // used session idle for at least a minute is closed to make room. The map is kept in use order
 // (a used session moves to the end), so both are found at its front without a scan.

@@ -1,4 +1,4 @@
-// Stateless sessions (SPEC stateless rules 2–4): the Mcp-Session-Id is a sealed `v1.sid.` value
+// Stateless sessions (docs/spec.md stateless rules 2–4): the Mcp-Session-Id is a sealed `v1.sid.` value
 // holding the caller's credential and forge URL; its issue time makes the TTL an inactivity timeout,
 // since every authenticated response carries a freshly sealed id.
 import type { Credential, CredentialKind } from '../forge/credential';

@@ -1,4 +1,4 @@
-// Invisible and bidirectional control characters (DECISIONS D36): zero-width U+200B–U+200F,
+// Invisible and bidirectional control characters (D36): zero-width U+200B–U+200F,
 // embeddings and overrides U+202A–U+202E, U+2060–U+2064, isolates U+2066–U+2069, U+FEFF and the
 // tag characters U+E0000–U+E007F. They render as nothing or reorder what is around them, so text
 // someone else wrote can look like something it is not; wherever such text is shown it goes

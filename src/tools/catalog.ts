@@ -1,4 +1,4 @@
-// The catalog is the array of every tool plus one pure filter (ARCHITECTURE principle 3). It is
+// The catalog is the array of every tool plus one pure filter (docs/architecture.md principle 3). It is
 // built once at start-up: validators compiled, the tools/list payload serialized, so a call does
 // nothing but look up, validate and run.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';

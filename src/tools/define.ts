@@ -1,5 +1,5 @@
 // The shape of a tool: one literal holds its name, title, description, group, mode, input schema
-// and handler (ARCHITECTURE principle 1). Annotations are derived from the mode, never listed
+// and handler (docs/architecture.md principle 1). Annotations are derived from the mode, never listed
 // apart, so a tool's name is spelled in exactly one place.
 import type { Static, TObject } from '@sinclair/typebox';
 import type { ToolGroup } from '../config/schema';

@@ -1,4 +1,4 @@
-// Tool failures (DECISIONS D17): the kinds and ToolError come from forge/errors.ts, the lowest
+// Tool failures (D17): the kinds and ToolError come from forge/errors.ts, the lowest
 // layer that throws them; tools add the argument refusal that names the parameter.
 import { ToolError } from '../forge/errors';
 

@@ -1,4 +1,4 @@
-// Most tools are a REST pass-through (ARCHITECTURE principle 2): a method, a path template whose
+// Most tools are a REST pass-through (docs/architecture.md principle 2): a method, a path template whose
 // `{placeholders}` are filled from arguments, and the remaining arguments sent as the query (GET,
 // DELETE) or the JSON body (POST, PUT, PATCH). `list` tools return items with pagination.
 import type { Static, TObject } from '@sinclair/typebox';

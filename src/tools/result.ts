@@ -1,4 +1,4 @@
-// The one place that builds a CallToolResult (ARCHITECTURE principle 4): compact JSON text plus
+// The one place that builds a CallToolResult (docs/architecture.md principle 4): compact JSON text plus
 // the same value as structuredContent on success (D16); `<kind>: <message>` plus
 // structuredContent.error on failure (D17).
 import type { CallToolResult } from '@modelcontextprotocol/server';

@@ -1,4 +1,4 @@
-// Argument validation before any upstream call (DECISIONS D15, D31). Schemas are compiled once at
+// Argument validation before any upstream call (D15, D31). Schemas are compiled once at
 // start-up. A value of the wrong JSON type is accepted only when it converts without loss ("42"
 // for an integer, 42 for a string id; src/tools/convert.ts). Parameters marked `identifier` fill
 // URL path segments and must pass the identifier rule of src/forge/encode.ts.

@@ -1,4 +1,4 @@
-// Forges that misbehave on a real loopback socket, for the bounds of DECISIONS D30: huge bodies
+// Forges that misbehave on a real loopback socket, for the bounds of D30: huge bodies
 // streamed from one reused chunk (nothing allocated per byte), declared or not; bodies cut off
 // mid-way; bodies that never finish. `GET …/user` answers a small user, so a credential check
 // before a session opens (D7) passes.

@@ -1,5 +1,5 @@
 // The v1 SDK client (@modelcontextprotocol/sdk 1.32.2, kept as a devDependency for this): how
-// clients built on the previous SDK line meet the legacy lane (DECISIONS D27).
+// clients built on the previous SDK line meet the legacy lane (D27).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';

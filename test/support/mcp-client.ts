@@ -1,6 +1,6 @@
 // The SDK's own MCP client (v2), connected to an app in process: its fetch goes straight into
 // app.handle, so tests exercise the real HTTP surface without a port. `lane` picks the protocol
-// lane (DECISIONS D27): 'legacy' is the client's default 2025-11-25 session, 'modern' pins
+// lane (D27): 'legacy' is the client's default 2025-11-25 session, 'modern' pins
 // 2026-07-28 (no session; every request carries the caller's headers). The v2 client keeps a
 // tools/list answer for its ttlMs: list again with { cacheMode: 'refresh' } or a new client.
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';

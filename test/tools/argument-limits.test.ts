@@ -1,4 +1,4 @@
-// Argument limits (DECISIONS D31) over every tool, derived from the schemas: numeric ids and
+// Argument limits (D31) over every tool, derived from the schemas: numeric ids and
 // integers are whole numbers in range, converted only when nothing is lost; free text and lists
 // have bounds (title 255, description and bodies 1,000,000, search 1,000). A refused value is a
 // `validation` error naming the parameter, and nothing is sent to the forge.

@@ -1,4 +1,4 @@
-// The description patch formats as pure functions (DECISIONS D25): parsing, applying, mismatches,
+// The description patch formats as pure functions (D25): parsing, applying, mismatches,
 // the diff preview, and that a preview applied as a patch gives the new text back.
 import { describe, expect, test } from 'bun:test';
 import { ToolError } from '../../src/tools/errors';

@@ -1,4 +1,4 @@
-// Protected branch tools, including protect_branch's create-or-update behaviour (DECISIONS D20).
+// Protected branch tools, including protect_branch's create-or-update behaviour (D20).
 import { describe, expect, test } from 'bun:test';
 import { SEED, TOKENS } from '../support/fake-forge';
 import { useHarness } from '../support/harness';

@@ -1,4 +1,4 @@
-// protect_branch's real behaviour (DECISIONS D20): create the rule; when one exists, update it.
+// protect_branch's real behaviour (D20): create the rule; when one exists, update it.
 // GitLab's PATCH changes push/merge/unprotect levels only through `allowed_to_*` entries on paid
 // tiers (free tiers ignore or refuse them), so a level change is tried with PATCH, checked, and
 // otherwise done by replacing the rule — putting the old one back if the new one is refused.

@@ -1,5 +1,5 @@
-// Protected branch tools. protect_branch creates a rule or updates the existing one (SPEC:
-// "protected (rule updated)"; DECISIONS D20), since GitLab's POST answers 409 for a second rule.
+// Protected branch tools. protect_branch creates a rule or updates the existing one (docs/spec.md:
+// "protected (rule updated)"; D20), since GitLab's POST answers 409 for a second rule.
 import { Type } from '@sinclair/typebox';
 import { defineTool } from '../define';
 import { invalidArgument } from '../errors';

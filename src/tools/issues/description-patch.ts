@@ -1,6 +1,6 @@
 // update_issue_description_patch: read the description, apply a patch locally (GitLab has no
-// patch endpoint), re-read to make sure nobody changed the issue meanwhile (DECISIONS D19), then
-// write the whole new description. Formats and their rules: DECISIONS D25, docs/description-patch.md.
+// patch endpoint), re-read to make sure nobody changed the issue meanwhile (D19), then
+// write the whole new description. Formats and their rules: D25, docs/description-patch.md.
 import { Type } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';

@@ -1,4 +1,4 @@
-// The issues group, in SPEC's order: issues, description patch, to-dos, comments, links, reactions.
+// The issues group, in docs/spec.md's order: issues, description patch, to-dos, comments, links, reactions.
 import { updateIssueDescriptionPatch } from './description-patch';
 import { createIssue, deleteIssue, getIssue, updateIssue } from './issues';
 import { getIssueLink, createIssueLink, deleteIssueLink, listIssueLinks } from './links';

@@ -28,13 +28,13 @@ export interface Issue {
   milestone: Milestone | null;
 }
 
-/** The milestone inside an issue, cut to what identifies it (SPEC: slim milestone). */
+/** The milestone inside an issue, cut to what identifies it (docs/spec.md: slim milestone). */
 export function slimMilestone(issue: Issue): Issue {
   const m = issue.milestone;
   return { ...issue, milestone: m ? { id: m.id, iid: m.iid, title: m.title, state: m.state, web_url: m.web_url } : null };
 }
 
-/** update_issue's default result (SPEC: slim issue confirmation). */
+/** update_issue's default result (docs/spec.md: slim issue confirmation). */
 export function slimConfirmation(issue: Issue) {
   return { iid: issue.iid, title: issue.title, state: issue.state, web_url: issue.web_url, updated_at: issue.updated_at };
 }

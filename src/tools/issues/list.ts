@@ -76,7 +76,7 @@ export const listIssuesTool = defineTool({
     }
   },
   // The forge's own default differs by endpoint (created_by_me across projects, all in one), so
-  // the SPEC default is always sent.
+  // the docs/spec.md default is always sent.
   handler: (args, { forge }) => listIssues(forge, { ...args, scope: args.scope ?? 'created_by_me' }),
 });
 

@@ -1,5 +1,5 @@
 // The milestones group (opt-in, D13): project milestone tools, promotion, then group milestone
-// tools, in SPEC's order.
+// tools, in docs/spec.md's order.
 import { burndownTool } from './burndown';
 import { milestoneTools } from './milestones';
 import { promoteMilestone } from './promote';

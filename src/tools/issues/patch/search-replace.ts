@@ -1,4 +1,4 @@
-// The search_replace patch format (DECISIONS D25): one or more blocks
+// The search_replace patch format (D25): one or more blocks
 //   <<<<<<< SEARCH
 //   exact text
 //   =======

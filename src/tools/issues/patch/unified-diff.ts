@@ -1,4 +1,4 @@
-// The unified_diff patch format (DECISIONS D25): an optional `--- a/description` / `+++ b/description`
+// The unified_diff patch format (D25): an optional `--- a/description` / `+++ b/description`
 // header, then hunks `@@ -l,s +l,s @@` whose lines start with " " (context), "-" (removed) or
 // "+" (added). Context and removed lines must match the description exactly. A hunk is looked for
 // at its line number first, then anywhere after the previous hunk if it matches in exactly one place.
