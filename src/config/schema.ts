@@ -87,6 +87,7 @@ export const ConfigSchema = Type.Object({
   FORGE_OAUTH_CLIENT_ID: optStr('Client id of this server\'s OAuth application at the forge (OAuth mode).'),
   FORGE_OAUTH_CLIENT_SECRET: optStr('Client secret of that application, if it is confidential (OAuth mode).', { secret: true }),
   MCP_OAUTH_CONSENT: bool(true, 'Show a consent page before redirecting to the forge (OAuth mode).'),
+  OAUTH_CIMD_ALLOW_INSECURE_LOOPBACK: bool(false, 'Local testing only: also fetch Client ID Metadata Documents from loopback hosts, over plain http too (http://127.0.0.1…, http://localhost…). Never in production.'),
 
   // Stateless multi-replica mode
   OAUTH_STATELESS_MODE: bool(false, 'Carry all session and OAuth state in sealed values so any replica can serve any request.'),

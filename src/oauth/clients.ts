@@ -2,9 +2,12 @@
 // that itself holds the redirect URIs and name, so any replica can read it (docs/spec.md stateless table);
 // otherwise registrations live in this process, counted per client address (owned-entries.ts) so
 // that one address registering without end only ever pushes out its own registrations. Both forget
-// a client after the client lifetime.
+// a client after the client lifetime. ClientDirectory puts them beside Client ID Metadata
+// Documents (D28): a client id that is an http(s) URL is looked up as a document (cimd.ts).
 import { MAX_SEALED_LENGTH } from '../sealing/kinds';
 import type { Sealer } from '../sealing/sealer';
+import type { MetadataDocuments } from './cimd';
+import { isMetadataDocumentId } from './cimd-document';
 import { OwnedEntries } from './owned-entries';
 import { randomToken } from './pkce';
 
@@ -24,6 +27,15 @@ export interface ClientRegistry {
   register(redirectUris: string[], name: string | undefined, owner: string): Promise<RegisteredClient>;
   /** The client, or undefined when the id is unknown, forged or too old. */
   lookup(clientId: string): Promise<RegisteredClient | undefined>;
+  /** The client, or why not: `reason` says why a metadata document was refused (absent: unknown id). */
+  resolve(clientId: string): Promise<ClientResolution>;
+}
+
+export type ClientResolution = { ok: true; client: RegisteredClient } | { ok: false; reason?: string };
+
+async function resolveByLookup(registry: ClientRegistry, clientId: string): Promise<ClientResolution> {
+  const client = await registry.lookup(clientId);
+  return client ? { ok: true, client } : { ok: false };
 }
 
 export class RegistrationTooLarge extends Error {
@@ -65,6 +77,10 @@ export class SealedClients implements ClientRegistry {
     if (!Array.isArray(r) || r.length === 0 || !r.every((u) => typeof u === 'string')) return undefined;
     return { clientId, redirectUris: r, name: typeof n === 'string' ? n : undefined, issuedAt: iat };
   }
+
+  resolve(clientId: string): Promise<ClientResolution> {
+    return resolveByLookup(this, clientId);
+  }
 }
 
 /** Most registrations kept by one process; beyond it the address holding the most loses its oldest. */
@@ -96,7 +112,37 @@ export class MemoryClients implements ClientRegistry {
     return client && !this.expired(client) ? client : undefined;
   }
 
+  resolve(clientId: string): Promise<ClientResolution> {
+    return resolveByLookup(this, clientId);
+  }
+
   private expired(client: RegisteredClient): boolean {
     return Math.floor(this.now() / 1000) - client.issuedAt > this.ttlSeconds;
+  }
+}
+
+/** Registrations (DCR) and metadata documents (D28) behind one registry. */
+export class ClientDirectory implements ClientRegistry {
+  constructor(
+    private readonly registrations: ClientRegistry,
+    private readonly documents: MetadataDocuments,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  register(redirectUris: string[], name: string | undefined, owner: string): Promise<RegisteredClient> {
+    return this.registrations.register(redirectUris, name, owner);
+  }
+
+  async lookup(clientId: string): Promise<RegisteredClient | undefined> {
+    const resolved = await this.resolve(clientId);
+    return resolved.ok ? resolved.client : undefined;
+  }
+
+  async resolve(clientId: string): Promise<ClientResolution> {
+    if (!isMetadataDocumentId(clientId)) return this.registrations.resolve(clientId);
+    const document = await this.documents.resolve(clientId);
+    if (!document.ok) return { ok: false, reason: document.reason };
+    const { redirectUris, clientName } = document.value;
+    return { ok: true, client: { clientId, redirectUris, name: clientName, issuedAt: Math.floor(this.now() / 1000) } };
   }
 }

@@ -3,6 +3,8 @@
 // such as `cursor://…` that hands the code to an installed app. Never a scheme that runs or reads
 // something where it lands (javascript:, data:, file:, …), never a fragment, never credentials,
 // never a character that is invisible or reorders the text shown on the consent page (D36).
+// A presented redirect URI matches a registered one exactly, except that a loopback one matches on
+// any port (D28, RFC 8252 §7.3): a native app listens on whatever port it was given.
 import { hasInvisible } from '../text/invisible';
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
@@ -33,6 +35,26 @@ export function redirectUriProblem(uri: unknown): string | undefined {
   if (scheme === 'http') return LOOPBACK.test(url.hostname) ? undefined : 'http is allowed only for loopback addresses (localhost, 127.0.0.1, [::1]); use https';
   if (REFUSED_SCHEMES.has(scheme)) return `the ${scheme}: scheme is not allowed`;
   return undefined; // a private-use scheme of an installed app
+}
+
+/** Whether `hostname` (as URL.hostname gives it) is a loopback host: localhost, 127.x.x.x or [::1]. */
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK.test(hostname);
+}
+
+const LOOPBACK_URI = /^(http:\/\/(?:localhost|127(?:\.\d{1,3}){3}|\[::1\]))(?::\d{1,5})?([/?][^#]*)?$/i;
+
+/** `uri` as written, without its port, when it is a plain-http loopback URI; else undefined. */
+function loopbackWithoutPort(uri: string): string | undefined {
+  const match = LOOPBACK_URI.exec(uri);
+  return match ? `${match[1].toLowerCase()}${match[2] ?? ''}` : undefined;
+}
+
+/** Whether the presented `uri` is one of `registered`: exactly, or a loopback one on another port (D28). */
+export function redirectUriMatches(registered: readonly string[], uri: string): boolean {
+  if (registered.includes(uri)) return true;
+  const portless = loopbackWithoutPort(uri);
+  return portless !== undefined && registered.some((r) => loopbackWithoutPort(r) === portless);
 }
 
 /** Where a redirect URI hands the code to, as shown on the consent page: the host, or the app's scheme. */

@@ -2,12 +2,10 @@
 // display name are kept; every client is public (PKCE instead of a secret), so requested
 // authentication methods and grant types are answered with what this server supports.
 import type { Logger } from '../logging/logger';
-import { stripInvisible } from '../text/invisible';
+import { cleanClientName } from './client-name';
 import { RegistrationTooLarge, type ClientRegistry, type RegisteredClient } from './clients';
 import { jsonResponse, oauthError, readBodyText } from './http';
 import { MAX_REDIRECT_URIS, redirectHost, redirectUriProblem } from './redirect-uris';
-
-export const MAX_CLIENT_NAME_LENGTH = 200;
 
 export interface RegisterDeps {
   clients: ClientRegistry;
@@ -37,18 +35,12 @@ export function registerHandler(deps: RegisterDeps): (request: Request) => Promi
       const problem = redirectUriProblem(uri);
       if (problem) return oauthError(400, 'invalid_redirect_uri', `redirect_uris[${i}]: ${problem}`);
     }
-    let name: string | undefined;
-    if (rawName !== undefined && rawName !== null) {
-      if (typeof rawName !== 'string') return invalidMetadata('client_name: must be a string');
-      // Control, invisible and bidirectional characters would only serve to disguise the name on
-      // the consent page (D36's set).
-      name = stripInvisible(rawName.replace(/[\u0000-\u001f\u007f]/g, ' ')).trim() || undefined;
-      if (name && name.length > MAX_CLIENT_NAME_LENGTH) return invalidMetadata(`client_name: must be at most ${MAX_CLIENT_NAME_LENGTH} characters`);
-    }
+    const name = cleanClientName(rawName);
+    if (!name.ok) return invalidMetadata(name.problem);
 
     let client: RegisteredClient;
     try {
-      client = await deps.clients.register([...new Set(uris as string[])], name, deps.ipOf(request));
+      client = await deps.clients.register([...new Set(uris as string[])], name.name, deps.ipOf(request));
     } catch (error) {
       if (error instanceof RegistrationTooLarge) return invalidMetadata(error.message);
       throw error;

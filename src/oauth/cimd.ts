@@ -1,0 +1,93 @@
+// Client ID Metadata Documents (D28): a client id that is an https URL names a JSON document the
+// client publishes about itself. Fetching it is this server making a request somewhere a stranger
+// chose, so: the URL is checked (cimd-document.ts), every address of its host is checked and the
+// request goes to a checked one (ssrf-guard.ts, cimd-transport.ts), nothing is followed, size and
+// time are bounded, and the answer is kept per its cache headers (cimd-cache.ts). Concurrent
+// lookups of one URL share one fetch. Logs name the document's host only, never the URL.
+import { lookup } from 'node:dns/promises';
+import type { Logger } from '../logging/logger';
+import { freshnessSeconds, type CachedDocument, type DocumentCache } from './cimd-cache';
+import { documentUrl, parseDocument, type Checked } from './cimd-document';
+import { pinnedTransport, type FetchLimits, type Transport } from './cimd-transport';
+import { checkHost, type ResolvedAddress, type Resolver } from './ssrf-guard';
+
+export const CIMD_LIMITS: FetchLimits = { timeoutMs: 5_000, maxBytes: 64 * 1024 };
+
+/** ok: a valid document; refused: this server will not use it; failed: it could not be fetched. */
+export type FetchOutcome = 'ok' | 'refused' | 'failed';
+
+export interface MetadataDocumentsOptions {
+  /** OAUTH_CIMD_ALLOW_INSECURE_LOOPBACK: loopback hosts and plain http to them (local testing only). */
+  allowLoopback: boolean;
+  cache: DocumentCache;
+  logger: Logger;
+  now?: () => number;
+  resolve?: Resolver;
+  transport?: Transport;
+  limits?: FetchLimits;
+  /** Called once per fetch with its outcome (metrics). */
+  onFetch?: (outcome: FetchOutcome) => void;
+}
+
+const systemResolver: Resolver = async (hostname) =>
+  (await lookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }) as ResolvedAddress);
+
+type Fetched = Checked<CachedDocument> & { outcome: FetchOutcome; code: string };
+
+export class MetadataDocuments {
+  private readonly inFlight = new Map<string, Promise<Fetched>>();
+  private readonly now: () => number;
+  private readonly resolveHost: Resolver;
+  private readonly transport: Transport;
+  private readonly limits: FetchLimits;
+
+  constructor(private readonly options: MetadataDocumentsOptions) {
+    this.now = options.now ?? Date.now;
+    this.resolveHost = options.resolve ?? systemResolver;
+    this.transport = options.transport ?? pinnedTransport;
+    this.limits = options.limits ?? CIMD_LIMITS;
+  }
+
+  /** The document of `clientId` (an http(s) URL), or why it cannot be used. */
+  async resolve(clientId: string): Promise<Checked<CachedDocument>> {
+    const url = documentUrl(clientId, this.options.allowLoopback);
+    if (!url.ok) return url;
+    const cached = await this.options.cache.get(clientId);
+    if (cached) return { ok: true, value: cached };
+    let pending = this.inFlight.get(clientId);
+    if (!pending) {
+      pending = this.fetchDocument(clientId, url.value).finally(() => this.inFlight.delete(clientId));
+      this.inFlight.set(clientId, pending);
+    }
+    const { outcome: _outcome, code: _code, ...result } = await pending;
+    return result;
+  }
+
+  private async fetchDocument(clientId: string, url: URL): Promise<Fetched> {
+    const result = await this.fetchAndCheck(clientId, url);
+    const fields = { host: url.host, outcome: result.outcome, ...(result.ok ? {} : { reason: result.code }) };
+    if (result.ok) this.options.logger.info('oauth_client_document', fields);
+    else this.options.logger.warn('oauth_client_document', fields);
+    this.options.onFetch?.(result.outcome);
+    return result;
+  }
+
+  private async fetchAndCheck(clientId: string, url: URL): Promise<Fetched> {
+    const refused = (code: string, reason: string): Fetched => ({ ok: false, reason, outcome: 'refused', code });
+    const failed = (code: string, reason: string): Fetched => ({ ok: false, reason, outcome: 'failed', code });
+    const host = await checkHost(url.hostname, this.resolveHost, this.options.allowLoopback);
+    if (!host.ok) return refused('address', `the client metadata document cannot be fetched: ${host.reason}`);
+    const response = await this.transport(url, host.address, this.limits);
+    if (!response.ok) {
+      if (response.problem === 'too_big') return refused('too_big', `the client metadata document is larger than ${this.limits.maxBytes} bytes`);
+      if (response.problem === 'timeout') return failed('timeout', `the client metadata document did not arrive within ${this.limits.timeoutMs / 1000} seconds`);
+      return failed('network', 'the client metadata document could not be fetched (connection failed)');
+    }
+    if (response.status >= 300 && response.status < 400) return refused('redirect', `the client metadata document's URL answered with a redirect (HTTP ${response.status}); redirects are not followed`);
+    if (response.status !== 200) return failed('status', `the client metadata document's URL answered HTTP ${response.status}`);
+    const document = parseDocument(clientId, response.body);
+    if (!document.ok) return refused('document', document.reason);
+    await this.options.cache.set(clientId, document.value, freshnessSeconds(response.headers, this.now()));
+    return { ...document, outcome: 'ok', code: 'ok' };
+  }
+}

@@ -1,0 +1,31 @@
+// The client registry OAuth mode uses (D22, D28): registrations sealed into the client id in
+// stateless mode or kept in memory otherwise, beside Client ID Metadata Documents whose cache is
+// process memory for now (D37 later shares it).
+import type { Config } from '../config/load';
+import type { Logger } from '../logging/logger';
+import type { Sealer } from '../sealing/sealer';
+import { MetadataDocuments, type FetchOutcome } from './cimd';
+import { MemoryDocumentCache } from './cimd-cache';
+import { ClientDirectory, MemoryClients, SealedClients } from './clients';
+
+export interface ClientsOptions {
+  stateless: boolean;
+  /** Lifetime of a registration in seconds. */
+  clientTtlSeconds: number;
+  sealer?: Sealer;
+  logger: Logger;
+  now: () => number;
+  onDocumentFetch?: (outcome: FetchOutcome) => void;
+}
+
+export function clientsFromConfig(config: Pick<Config, 'OAUTH_CIMD_ALLOW_INSECURE_LOOPBACK'>, o: ClientsOptions): ClientDirectory {
+  const registrations = o.stateless ? new SealedClients(o.sealer!, o.now) : new MemoryClients(o.clientTtlSeconds, o.now);
+  const documents = new MetadataDocuments({
+    allowLoopback: config.OAUTH_CIMD_ALLOW_INSECURE_LOOPBACK,
+    cache: new MemoryDocumentCache(o.now),
+    logger: o.logger,
+    now: o.now,
+    onFetch: o.onDocumentFetch,
+  });
+  return new ClientDirectory(registrations, documents, o.now);
+}
