@@ -41,11 +41,35 @@ describe('client and redirect URI', () => {
     ['no client_id', () => ({ client_id: undefined })],
     ['a redirect_uri the client did not register', () => ({ redirect_uri: 'https://evil.example/callback' })],
     ['a registered URI with a trailing slash', () => ({ redirect_uri: `${REDIRECT}/` })],
-    ['a registered URI on another port', () => ({ redirect_uri: 'http://127.0.0.1:33419/callback' })],
+    ['a registered loopback URI on another host spelling', () => ({ redirect_uri: REDIRECT.replace('127.0.0.1', 'localhost') })],
+    ['a registered loopback URI with another path on another port', () => ({ redirect_uri: 'http://127.0.0.1:33419/callback2' })],
   ])('%s → 400 "Unregistered redirect_uri", no redirect, nothing sent to the forge', async (_, params) => {
     for (const s of [served, stateless]) {
       const id = await registerClient(s.url);
       await expectUnregistered(await get(authorizeUrl(s.url, { client_id: id, code_challenge: pkce().challenge, ...params(id) })));
+    }
+    expect(forge.requests).toEqual([]);
+  });
+
+  // D28 (RFC 8252 §7.3): a loopback redirect URI matches on any port, for registrations too.
+  test('a registered loopback URI on another port is accepted in every mode; the consent page names that URI', async () => {
+    const otherPort = 'http://127.0.0.1:33419/callback';
+    expect(otherPort).not.toBe(REDIRECT);
+    const id = await registerClient(served.url);
+    const page = await get(authorizeUrl(served.url, { client_id: id, redirect_uri: otherPort, code_challenge: pkce().challenge }));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(`<code>${otherPort}</code>`);
+    for (const s of [direct, stateless]) {
+      const response = await get(authorizeUrl(s.url, { client_id: await registerClient(s.url), redirect_uri: otherPort, code_challenge: pkce().challenge }));
+      expect(response.status).toBe(302);
+      expect(response.headers.get('location')!.startsWith(`${new URL(forge.apiUrl).origin}/oauth/authorize?`)).toBe(true);
+    }
+  });
+
+  test('a non-loopback registered URI on another port is refused', async () => {
+    for (const s of [served, stateless]) {
+      const id = await registerClient(s.url, ['https://app.example.com/cb']);
+      await expectUnregistered(await get(authorizeUrl(s.url, { client_id: id, redirect_uri: 'https://app.example.com:8443/cb', code_challenge: pkce().challenge })));
     }
     expect(forge.requests).toEqual([]);
   });

@@ -1,10 +1,12 @@
 // GET /authorize: checks the client's request against its registration, then shows the consent
 // page (D24) or, with MCP_OAUTH_CONSENT=false, goes straight to the forge. Until the
 // redirect URI is known to be registered nothing redirects anywhere: an unknown client or an
-// unregistered redirect URI is a 400 (D22, in every mode); errors after that go back to the
-// client's redirect URI as RFC 6749 §4.1.2.1 says.
+// unregistered redirect URI is a 400 (D22, in every mode), and so is a Client ID Metadata Document
+// that cannot be used (D28, client-check.ts); errors after that go back to the client's redirect
+// URI as RFC 6749 §4.1.2.1 says.
+import { checkClient } from './client-check';
 import { consentResponse } from './consent';
-import { sendToForge, unregistered, type ClientRequest, type FlowDeps } from './flow';
+import { sendToForge, type ClientRequest, type FlowDeps } from './flow';
 import { redirect } from './http';
 import { isChallenge } from './pkce';
 import { withParams } from './redirect-uris';
@@ -31,12 +33,10 @@ export function authorizeHandler(deps: FlowDeps): (request: Request) => Promise<
   const { settings } = deps;
   return async (request) => {
     const query = new URL(request.url).searchParams;
-    const clientId = query.get('client_id');
-    const client = clientId ? await deps.clients.lookup(clientId) : undefined;
-    if (!client) return unregistered();
     const given = query.get('redirect_uri');
-    const redirectUri = given ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
-    if (redirectUri === undefined || !client.redirectUris.includes(redirectUri)) return unregistered();
+    const checked = await checkClient(deps.clients, query.get('client_id'), given);
+    if (!checked.ok) return checked.response;
+    const { client, redirectUri } = checked;
 
     const state = query.get('state') ?? undefined;
     const fail = (error: string, description: string) =>

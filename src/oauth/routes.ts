@@ -11,7 +11,8 @@ import type { Sealer } from '../sealing/sealer';
 import { authorizeHandler } from './authorize';
 import { oauthCallers } from './bearer';
 import { callbackHandler } from './callback';
-import { MemoryClients, SealedClients, type ClientRegistry } from './clients';
+import type { ClientRegistry } from './clients';
+import { clientsFromConfig } from './clients-from-config';
 import { consentDecisionHandler } from './consent';
 import type { FlowDeps } from './flow';
 import { ForgeOAuthClient } from './forge-oauth';
@@ -49,7 +50,7 @@ export function createOAuth(config: Config, deps: OAuthDeps): OAuthMode {
   const { logger, now } = deps;
   if (settings.stateless && !deps.sealer) throw new Error('OAuth in stateless mode needs the sealer (sealerFromConfig) in the app options');
   const ttls: PurposeTtls = { consent: settings.ttlSeconds.pending, state: settings.ttlSeconds.pending, code: settings.ttlSeconds.code };
-  const clients: ClientRegistry = settings.stateless ? new SealedClients(deps.sealer!, now) : new MemoryClients(settings.ttlSeconds.client, now);
+  const clients: ClientRegistry = clientsFromConfig(config, { stateless: settings.stateless, clientTtlSeconds: settings.ttlSeconds.client, sealer: deps.sealer, logger, now });
   const vault: Vault = settings.stateless ? new SealedVault(deps.sealer!, ttls) : new MemoryVault(ttls, now);
   const forge = new ForgeOAuthClient(settings, () => deps.pool.endpoint(settings.forgeApiUrl));
   const flow: FlowDeps = { settings, clients, vault, forge, logger, now, ipOf: deps.ipOf };
