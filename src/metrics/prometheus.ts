@@ -1,5 +1,6 @@
 // Prometheus text exposition (format 0.0.4) of the metrics: HELP and TYPE lines, `forge_mcp_`
 // prefix, counters ending in `_total`.
+import { oauthPrometheus } from './oauth';
 import { DURATION_BUCKETS, type Gauges, type Metrics, type MetricsConfig } from './registry';
 
 const escapeLabel = (value: string) => value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
@@ -39,6 +40,7 @@ export function prometheusText(m: Metrics, gauges: Gauges, config: MetricsConfig
       return `forge_mcp_tool_calls_total{tool="${escapeLabel(tool)}",outcome="${escapeLabel(outcome)}"} ${n}`;
     }),
   );
+  oauthPrometheus(m.oauth, metric, escapeLabel);
   const histogramLines: string[] = [];
   for (const [statusClass, h] of m.upstream) {
     const labels = `status_class="${statusClass}"`;

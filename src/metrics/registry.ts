@@ -1,5 +1,6 @@
 // Per-instance counters for operators (docs/spec.md "Metrics snapshot", D11). One object,
 // incremented where the event happens; the JSON snapshot and the Prometheus text are views of it.
+import { OAuthMetrics } from './oauth';
 
 /** Upper bounds (seconds) of the upstream duration histogram. */
 export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30] as const;
@@ -25,6 +26,8 @@ export class Metrics {
   readonly toolCalls = new Map<string, number>();
   /** status class ("2xx", "4xx", "5xx", "error") → histogram */
   readonly upstream = new Map<string, Histogram>();
+  /** OAuth mode's counters (all zero in the other modes). */
+  readonly oauth = new OAuthMetrics();
 
   laneRequest(lane: 'modern' | 'legacy'): void {
     this.requestsByLane[lane]++;
@@ -81,5 +84,6 @@ export function snapshot(m: Metrics, gauges: Gauges, config: MetricsConfig) {
     poolSize: gauges.poolSize(),
     poolEvictions: m.poolEvictions,
     toolCalls: Object.fromEntries([...m.toolCalls].map(([key, n]) => [key.replace('\u0000', ':'), n])),
+    oauth: m.oauth.snapshot(),
   };
 }
