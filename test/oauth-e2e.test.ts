@@ -38,11 +38,10 @@ afterAll(async () => {
   await forge?.stop();
 });
 
-// Until the server's own tokens (D23) and metadata documents (D28) land, the old behaviour is
-// asserted instead (the client holds the forge's token) and the CIMD client is left out.
+// Until the server's own tokens (D23) land, the old behaviour is asserted instead (the client
+// holds the forge's token).
 const OWN_TOKENS = false;
-const CIMD = false;
-const KINDS: ClientKind[] = CIMD ? ['v2-dcr', 'v2-cimd', 'mcp-remote'] : ['v2-dcr', 'mcp-remote'];
+const KINDS: ClientKind[] = ['v2-dcr', 'v2-cimd', 'mcp-remote'];
 const LANES: Lane[] = ['modern', 'legacy'];
 const CASES = KINDS.flatMap((kind) => LANES.map((lane) => [kind, lane] as const));
 
@@ -67,9 +66,13 @@ function expectSignedIn(s: Signed, kind: ClientKind, lane: Lane) {
 
 describe('one server', () => {
   test.each(CASES)('%s on the %s lane', async (kind, lane) => {
+    const fetches = world.documentFetches;
     const s = await signIn(world, single, lane, kind);
     try {
       expectSignedIn(s, kind, lane);
+      // The server read the metadata document itself (D28; served no-store, so once per sign-in).
+      if (kind === 'v2-cimd') expect(world.documentFetches).toBeGreaterThan(fetches);
+      else expect(world.documentFetches).toBe(fetches);
     } finally {
       await s.close();
     }

@@ -24,19 +24,21 @@ export interface E2eWorld {
   browser: BrowserContext;
   /** e.g. http://127.0.0.1:PORT — `/callback` answers "Signed in", `/client.json` is the metadata document. */
   site: string;
+  /** How many times the server fetched the metadata document. */
+  documentFetches: number;
   stop(): Promise<void>;
 }
 
 export async function startWorld(): Promise<E2eWorld> {
   const profile = mkdtempSync(join(tmpdir(), 'forge-mcp-e2e-chromium-'));
   const browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-  const world = { browser } as E2eWorld;
+  const world = { browser, documentFetches: 0 } as E2eWorld;
   const server = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
     fetch(request) {
       const path = new URL(request.url).pathname;
-      if (path === '/client.json') return Response.json(metadataDocument(world.site), { headers: { 'cache-control': 'max-age=60' } });
+      if (path === '/client.json' && ++world.documentFetches) return Response.json(metadataDocument(world.site), { headers: { 'cache-control': 'no-store' } });
       return new Response('<h1>Signed in</h1>', { headers: { 'content-type': 'text/html' } });
     },
   });
