@@ -2,6 +2,7 @@
 // decision. The page's value holds the checked client request and is bound to this browser by a
 // cookie (binding.ts); a decision posted from another site is refused by its Origin, and without
 // the cookie it cannot count anyway. Approve → on to the forge; Deny → access_denied to the client.
+import { isMetadataDocumentId } from './cimd-document';
 import { bindingCookie, browserHolds, clearBindingCookie, newBinding } from './binding';
 import { consentPage } from './consent-page';
 import { sendToForge, unregistered, type ClientRequest, type ConsentData, type FlowDeps } from './flow';
@@ -14,7 +15,9 @@ export async function consentResponse(deps: FlowDeps, request: ClientRequest, cl
   const consentValue = await deps.vault.put<ConsentData>('consent', { ...request, ...binding }, owner);
   const headers = new Headers(HTML_HEADERS);
   headers.append('Set-Cookie', bindingCookie(deps.settings, binding));
-  return new Response(consentPage(deps.settings, { clientName, redirectUri: request.r, consentValue }), { status: 200, headers });
+  // A metadata-document client is known by its URL's host (D28); a registered one only by its id.
+  const documentHost = isMetadataDocumentId(request.c) ? new URL(request.c).host : undefined;
+  return new Response(consentPage(deps.settings, { clientName, documentHost, redirectUri: request.r, consentValue }), { status: 200, headers });
 }
 
 const expiredConsent = () =>
