@@ -29,7 +29,8 @@ export function documentUrl(clientId: string, allowLoopback: boolean): Checked<U
   const loopbackAllowed = allowLoopback && isLoopbackHost(url.hostname);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopbackAllowed)) return { ok: false, reason: 'the client_id URL must use https' };
   if (url.username || url.password) return { ok: false, reason: 'the client_id URL must not contain credentials' };
-  // Written plainly: no fragment, dot segments, default port spelt out, odd host forms
+  if (clientId.includes('#')) return { ok: false, reason: 'the client_id URL must not contain a fragment' };
+  // Written plainly: no dot segments, default port spelt out, odd host forms
   // (0x7f.1, 2130706433) or escapes that a parser would rewrite into something else.
   if (url.href !== clientId) return { ok: false, reason: `the client_id URL must be written in its plain form (${url.href})` };
   if (url.pathname === '/') return { ok: false, reason: 'the client_id URL must have a path' };
