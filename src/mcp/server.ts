@@ -2,14 +2,10 @@
 // tools/call validates and runs a tool for the caller of the request (mcp/request-context.ts).
 // One factory serves both lanes (D27) and stdio.
 import { Server, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
-import { ForgeClient } from '../forge/client';
 import type { Logger } from '../logging/logger';
-import { ProtocolError, type ToolCatalog, type ToolOutcome } from '../tools/catalog';
-import { addAttachmentLinks } from '../downloads/attachments';
-import { mintDownloadToken } from '../downloads/token';
-import type { Sealer } from '../sealing/sealer';
-import type { Caller } from '../auth/caller';
+import { ProtocolError } from '../tools/catalog';
 import { requestContextOf, type RequestContext } from './request-context';
+import { createToolCaller, type ToolCallerDeps, type ToolCallParams } from './tool-caller';
 
 export const SERVER_INFO = { name: 'forge-tool-server', version: '0.1.0' };
 
@@ -45,30 +41,11 @@ export const CACHE_HINTS = {
   'server/discover': { ttlMs: 3_600_000, cacheScope: 'public' },
 } as const;
 
-export interface McpDeps {
-  catalog: ToolCatalog;
-  logger: Logger;
+/** The tool caller's deps (mcp/tool-caller.ts: catalog, logger, metrics hook, sealer, timeout). */
+export interface McpDeps extends ToolCallerDeps {
   /** The context of a call that comes without an HTTP request: stdio with the static token. */
   stdioContext?: () => RequestContext;
-  /** Counts each call by tool and outcome (ok or an error kind). */
-  onToolCall?: (tool: string, outcome: string) => void;
-  /** Seals download tokens for attachment links; links are added only over HTTP. */
-  sealer?: Sealer;
-  /** FORGE_TOOL_TIMEOUT_MS: the budget of one whole tool call (D30). */
-  toolTimeoutMs?: number;
 }
-
-/** Download links for a caller: `{publicBase}/downloads/attachment?…&_token=<v1.dl.…>`. */
-function attachmentLinker(sealer: Sealer, caller: Caller, publicBase: string) {
-  return (value: unknown, projectId: string | undefined) =>
-    addAttachmentLinks(value, projectId, async (pid, ref) => {
-      const token = await mintDownloadToken(sealer, { credential: caller.credential, apiUrl: caller.apiUrl, projectId: pid, ref });
-      const query = new URLSearchParams({ project_id: pid, secret: ref.secret, filename: ref.filename, _token: token });
-      return `${publicBase}/downloads/attachment?${query}`;
-    });
-}
-
-const round = (ms: number) => Math.round(ms * 10) / 10;
 
 const QUOTE_START = /[{["]/;
 // The SDK's refusals of a malformed request (transport and modern handler): already answered with
@@ -105,53 +82,18 @@ export function createMcpServer(deps: McpDeps, era: 'modern' | 'legacy' = 'legac
   // method it meets is answered as not found, as before. The modern lane registers it normally:
   // there a fallback would turn the revision's 404 for unserved methods into in-band errors (200).
   // test/sdk-canary.test.ts pins the SDK behaviour both rely on.
-  const callTool = async (params: { name?: unknown; arguments?: unknown } | undefined, ctx: ServerContext): Promise<CallToolResult> => {
-    if (typeof params?.name !== 'string') throw new ProtocolError(-32602, 'Invalid tools/call params: name must be a string');
+  const toolCaller = createToolCaller(deps);
+  const callTool = async (params: ToolCallParams, ctx: ServerContext): Promise<CallToolResult> => {
     const context = requestContextOf(ctx) ?? deps.stdioContext?.();
     if (!context) throw new Error('tools/call without a request context: the HTTP layer must bind one');
-    const { caller } = context;
-    const name = params.name;
-    const started = performance.now();
-    let forge: ForgeClient | undefined;
-    const publicBase = context.publicBase;
-    let called: ToolOutcome;
-    try {
-      called = await deps.catalog.call(name, params.arguments, () => {
-        // Created once per call, so FORGE_TOOL_TIMEOUT_MS counts from here (D30).
-        forge = new ForgeClient(context.forge, caller.credential, { toolTimeoutMs: deps.toolTimeoutMs });
-        return { forge, linkAttachments: deps.sealer && publicBase ? attachmentLinker(deps.sealer, caller, publicBase) : undefined };
-      });
-    } catch (error) {
-      // A bug (or a value the result builder could not serialize): the SDK answers it as a
-      // JSON-RPC internal error; only its class is logged (D5). An unknown tool is the client's.
-      if (!(error instanceof ProtocolError)) {
-        deps.onToolCall?.(name, 'error');
-        deps.logger.error('tool_call_failed', { request_id: context.requestId, session: caller.sessionTag, lane: context.lane, tool: name, error: (error as Error)?.name ?? typeof error });
-      }
-      throw error;
-    }
-    const { result, outcome } = called;
-    deps.onToolCall?.(name, outcome);
-    if (deps.logger.enabled('info')) {
-      deps.logger.info('tool_call', {
-        request_id: context.requestId,
-        session: caller.sessionTag,
-        lane: context.lane,
-        tool: name,
-        outcome,
-        upstream_status: forge?.lastStatus,
-        upstream_ms: forge ? round(forge.upstreamMs) : undefined,
-        ms: round(performance.now() - started),
-      });
-    }
-    return result;
+    return toolCaller(params, context);
   };
   if (era === 'modern') {
     server.setRequestHandler('tools/call', (request, ctx) => callTool(request.params, ctx));
   } else {
     server.fallbackRequestHandler = async (request, ctx) => {
       if (request.method !== 'tools/call') throw new ProtocolError(-32601, 'Method not found');
-      return callTool(request.params as { name?: unknown; arguments?: unknown } | undefined, ctx);
+      return callTool(request.params as ToolCallParams, ctx);
     };
   }
   return server;

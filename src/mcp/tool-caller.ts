@@ -1,0 +1,86 @@
+// The tools/call logic, once: run a tool for the caller of one request context, count and log its
+// outcome. Used by the SDK's tools/call handler (mcp/server.ts, every lane and stdio) and by the
+// modern lane's plain-call path (http/fast-tool-call.ts), so both produce the same result, metrics
+// and log lines.
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { Caller } from '../auth/caller';
+import { addAttachmentLinks } from '../downloads/attachments';
+import { mintDownloadToken } from '../downloads/token';
+import { ForgeClient } from '../forge/client';
+import type { Logger } from '../logging/logger';
+import type { Sealer } from '../sealing/sealer';
+import { ProtocolError, type ToolCatalog, type ToolOutcome } from '../tools/catalog';
+import type { RequestContext } from './request-context';
+
+export interface ToolCallerDeps {
+  catalog: ToolCatalog;
+  logger: Logger;
+  /** Counts each call by tool and outcome (ok or an error kind). */
+  onToolCall?: (tool: string, outcome: string) => void;
+  /** Seals download tokens for attachment links; links are added only over HTTP. */
+  sealer?: Sealer;
+  /** FORGE_TOOL_TIMEOUT_MS: the budget of one whole tool call (D30). */
+  toolTimeoutMs?: number;
+}
+
+export type ToolCallParams = { name?: unknown; arguments?: unknown } | undefined;
+
+/**
+ * Runs one tools/call. Tool failures are isError results; an unknown tool or a name that is not a
+ * string throws a ProtocolError (-32602), a bug throws anything else (answered as -32603).
+ */
+export type ToolCaller = (params: ToolCallParams, context: RequestContext) => Promise<CallToolResult>;
+
+/** Download links for a caller: `{publicBase}/downloads/attachment?…&_token=<v1.dl.…>`. */
+function attachmentLinker(sealer: Sealer, caller: Caller, publicBase: string) {
+  return (value: unknown, projectId: string | undefined) =>
+    addAttachmentLinks(value, projectId, async (pid, ref) => {
+      const token = await mintDownloadToken(sealer, { credential: caller.credential, apiUrl: caller.apiUrl, projectId: pid, ref });
+      const query = new URLSearchParams({ project_id: pid, secret: ref.secret, filename: ref.filename, _token: token });
+      return `${publicBase}/downloads/attachment?${query}`;
+    });
+}
+
+const round = (ms: number) => Math.round(ms * 10) / 10;
+
+export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
+  return async (params, context) => {
+    if (typeof params?.name !== 'string') throw new ProtocolError(-32602, 'Invalid tools/call params: name must be a string');
+    const { caller } = context;
+    const name = params.name;
+    const started = performance.now();
+    let forge: ForgeClient | undefined;
+    const publicBase = context.publicBase;
+    let called: ToolOutcome;
+    try {
+      called = await deps.catalog.call(name, params.arguments, () => {
+        // Created once per call, so FORGE_TOOL_TIMEOUT_MS counts from here (D30).
+        forge = new ForgeClient(context.forge, caller.credential, { toolTimeoutMs: deps.toolTimeoutMs });
+        return { forge, linkAttachments: deps.sealer && publicBase ? attachmentLinker(deps.sealer, caller, publicBase) : undefined };
+      });
+    } catch (error) {
+      // A bug (or a value the result builder could not serialize): answered as a JSON-RPC
+      // internal error; only its class is logged (D5). An unknown tool is the client's.
+      if (!(error instanceof ProtocolError)) {
+        deps.onToolCall?.(name, 'error');
+        deps.logger.error('tool_call_failed', { request_id: context.requestId, session: caller.sessionTag, lane: context.lane, tool: name, error: (error as Error)?.name ?? typeof error });
+      }
+      throw error;
+    }
+    const { result, outcome } = called;
+    deps.onToolCall?.(name, outcome);
+    if (deps.logger.enabled('info')) {
+      deps.logger.info('tool_call', {
+        request_id: context.requestId,
+        session: caller.sessionTag,
+        lane: context.lane,
+        tool: name,
+        outcome,
+        upstream_status: forge?.lastStatus,
+        upstream_ms: forge ? round(forge.upstreamMs) : undefined,
+        ms: round(performance.now() - started),
+      });
+    }
+    return result;
+  };
+}
