@@ -9,6 +9,7 @@ import { CredentialChecks } from './auth/credential-check';
 import { clientIp } from './http/client-ip';
 import { createCredentialGate } from './http/credential-gate';
 import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createFastToolCall } from './http/fast-tool-call';
 import { createModernMcpHandler } from './http/mcp-modern';
 import { createMcpRoute } from './http/mcp-prelude';
 import { STATEFUL_METHODS, createStatefulMcpHandler } from './http/mcp-stateful';
@@ -20,7 +21,8 @@ import { FixedWindowLimiter } from './http/rate-limit';
 import { Metrics } from './metrics/registry';
 import { createLogger, type Logger } from './logging/logger';
 import type { Caller } from './auth/caller';
-import { createMcpServer, sdkErrorLogger } from './mcp/server';
+import { SERVER_INFO, createMcpServer, sdkErrorLogger } from './mcp/server';
+import { createToolCaller } from './mcp/tool-caller';
 import { createOAuth } from './oauth/routes';
 import { MemorySessionStore } from './session/memory-store';
 import { SealedSessions } from './session/sealed-session';
@@ -35,6 +37,12 @@ export interface AppOptions {
   now?: () => number;
   /** Keys for sealed values, derived at start-up (sealerFromConfig) when stateless mode is on. */
   sealer?: Sealer;
+  /**
+   * The modern lane's plain tools/call path (http/fast-tool-call.ts): on unless false (tests turn
+   * it off to compare with the SDK's answers); `onFastToolCall` is told of each call it answers.
+   */
+  fastToolCall?: boolean;
+  onFastToolCall?: () => void;
 }
 
 export interface ForgeApp {
@@ -140,6 +148,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   // warning 'json' writes to stderr, where only JSON log lines belong (D5).
   const handleModern = createModernMcpHandler({
     handler: createMcpHandler(() => createMcpServer(mcpDeps, 'modern'), { legacy: 'reject', responseMode: 'auto', onerror: sdkErrorLogger(logger) }),
+    fastToolCall: options.fastToolCall === false ? undefined : createFastToolCall({ callTool: createToolCaller(mcpDeps), serverInfo: SERVER_INFO, onTaken: options.onFastToolCall }),
     callers,
     pool,
     credentialLimiter: stateless ? undefined : new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now),
