@@ -88,10 +88,12 @@ export const ConfigSchema = Type.Object({
   FORGE_OAUTH_CLIENT_SECRET: optStr('Client secret of that application, if it is confidential (OAuth mode).', { secret: true }),
   MCP_OAUTH_CONSENT: bool(true, 'Show a consent page before redirecting to the forge (OAuth mode).'),
   OAUTH_CIMD_ALLOW_INSECURE_LOOPBACK: bool(false, 'Local testing only: also fetch Client ID Metadata Documents from loopback hosts, over plain http too (http://127.0.0.1…, http://localhost…). Never in production.'),
+  OAUTH_ACCESS_TOKEN_TTL_SECONDS: int(3600, 60, 86400, 'Lifetime of an access token this server issues (v1.at.); never past the forge token\'s own expiry.'),
+  OAUTH_REFRESH_TOKEN_TTL_SECONDS: int(2592000, 60, 365 * 86400, 'Lifetime of a refresh token this server issues (v1.rt.); rotated and single-use.'),
 
   // Stateless multi-replica mode
   OAUTH_STATELESS_MODE: bool(false, 'Carry all session and OAuth state in sealed values so any replica can serve any request.'),
-  OAUTH_STATELESS_SECRET: optStr('Sealing secret shared by all replicas: base64url of at least 32 bytes.', { secret: true }),
+  OAUTH_STATELESS_SECRET: optStr('Sealing secret shared by all replicas: base64url of at least 32 bytes. Also keys the OAuth tokens this server issues, in stateful mode too, so they survive a restart.', { secret: true }),
   OAUTH_STATELESS_SECRET_PREVIOUS: optStr('Previous sealing secret, accepted for reading only during a rotation.', { secret: true }),
   OAUTH_STATELESS_CLIENT_TTL_SECONDS: int(86400, 1, 365 * 86400, 'Maximum age of a signed client_id (v1.cid.).'),
   OAUTH_STATELESS_PENDING_TTL_SECONDS: int(600, 1, 86400, 'Maximum age of a sealed OAuth state (v1.ps.).'),

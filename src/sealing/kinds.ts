@@ -11,9 +11,19 @@ export const SEALED_KINDS = {
   sid: { protection: 'aead' },
   /** Download token for one attachment: the caller's credential, forge URL, project, secret and file name. */
   dl: { protection: 'aead' },
+  /** OAuth access token this server issues (D23): the forge token, forge URL, scope, client id, audience, expiry. */
+  at: { protection: 'aead' },
+  /** OAuth refresh token this server issues (D23): the forge refresh token, forge URL, scope, client id, expiry. */
+  rt: { protection: 'aead' },
 } as const;
 
 export type SealedKind = keyof typeof SEALED_KINDS;
+
+/** The OAuth token kinds (D23): their lifetimes come from the OAuth token settings. */
+export type TokenKind = 'at' | 'rt';
+
+/** Defaults of OAUTH_ACCESS_TOKEN_TTL_SECONDS and OAUTH_REFRESH_TOKEN_TTL_SECONDS (D23). */
+export const DEFAULT_TOKEN_TTL_SECONDS: Readonly<Record<TokenKind, number>> = { at: 3600, rt: 2592000 };
 
 export const WIRE_VERSION = 'v1';
 

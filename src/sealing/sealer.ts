@@ -1,7 +1,7 @@
 // Sealed values for stateless mode: opaque strings any replica sharing the secret can open.
 //
 // Wire format (every value):  v1.<kind>.<body>
-//   kind  cid | ps | pc | sid | dl (see kinds.ts)
+//   kind  cid | ps | pc | sid | dl | at | rt (see kinds.ts)
 //   body  HMAC kinds:  base64url(JSON payload) "." base64url(HMAC-SHA256(subkey, "v1.<kind>." + that JSON part))
 //         AEAD kinds:  base64url(12-byte IV ‖ AES-256-GCM ciphertext ‖ 16-byte tag), with "v1.<kind>." as
 //                      additional authenticated data
@@ -11,7 +11,7 @@
 // previous one (rotation: reading only), its age is within the kind's TTL and it was not issued more
 // than FUTURE_SKEW_SECONDS in the future. New values are always sealed with the current secret.
 import { deriveKeys, decodeSecret, type KindKeys } from './keys';
-import { FUTURE_SKEW_SECONDS, MAX_SEALED_LENGTH, SEALED_KINDS, WIRE_VERSION, type SealedKind } from './kinds';
+import { DEFAULT_TOKEN_TTL_SECONDS, FUTURE_SKEW_SECONDS, MAX_SEALED_LENGTH, SEALED_KINDS, WIRE_VERSION, type SealedKind, type TokenKind } from './kinds';
 
 export type OpenFailure = 'malformed' | 'invalid' | 'expired' | 'future';
 export type OpenResult<T> = { ok: true; payload: T & { iat: number } } | { ok: false; reason: OpenFailure };
@@ -19,8 +19,8 @@ export type OpenResult<T> = { ok: true; payload: T & { iat: number } } | { ok: f
 export interface SealerOptions {
   secret: string;
   previousSecret?: string;
-  /** Maximum age in seconds per kind. */
-  ttlSeconds: Record<SealedKind, number>;
+  /** Maximum age in seconds per kind; the OAuth token kinds default to D23's lifetimes. */
+  ttlSeconds: Record<Exclude<SealedKind, TokenKind>, number> & Partial<Record<TokenKind, number>>;
   now?: () => number;
 }
 
@@ -37,7 +37,7 @@ export class Sealer {
   private constructor(
     private readonly current: KindKeys,
     private readonly previous: KindKeys | undefined,
-    private readonly options: SealerOptions,
+    private readonly ttlSeconds: Record<SealedKind, number>,
     private readonly now: () => number,
   ) {}
 
@@ -45,7 +45,7 @@ export class Sealer {
   static async create(options: SealerOptions): Promise<Sealer> {
     const current = await deriveKeys(decodeSecret(options.secret));
     const previous = options.previousSecret ? await deriveKeys(decodeSecret(options.previousSecret)) : undefined;
-    return new Sealer(current, previous, options, options.now ?? Date.now);
+    return new Sealer(current, previous, { ...DEFAULT_TOKEN_TTL_SECONDS, ...options.ttlSeconds }, options.now ?? Date.now);
   }
 
   async seal(kind: SealedKind, data: Record<string, unknown>): Promise<string> {
@@ -88,7 +88,7 @@ export class Sealer {
     if (!payload || typeof payload !== 'object' || typeof payload.iat !== 'number') return { ok: false, reason: 'malformed' };
     const age = Math.floor(this.now() / 1000) - payload.iat;
     if (age < -FUTURE_SKEW_SECONDS) return { ok: false, reason: 'future' };
-    if (age > this.options.ttlSeconds[kind]) return { ok: false, reason: 'expired' };
+    if (age > this.ttlSeconds[kind]) return { ok: false, reason: 'expired' };
     return { ok: true, payload };
   }
 
