@@ -2,8 +2,9 @@
 // app.handle, no socket) calls a stub forge in the same process that answers a precomputed body; a
 // plain fetch of the same stub is measured alike and subtracted, leaving what the MCP layers add.
 // Lanes: legacy (one 2025-06-18 session), modern (2026-07-28: no session, `_meta` envelope and the
-// MCP-Protocol-Version / Mcp-Method / Mcp-Name headers on every request), and legacy in stateless
-// mode (a sealed v1.sid. session id opened on every request).
+// MCP-Protocol-Version / Mcp-Method / Mcp-Name headers on every request; answered on the plain
+// tools/call path, and again with that path off so every call goes through the SDK), and legacy in
+// stateless mode (a sealed v1.sid. session id opened on every request).
 //   bun run bench/overhead.ts [-n 20000] [-c 8] [--rounds 7]
 import { parseArgs } from 'node:util';
 import { createApp } from '../src/app';
@@ -20,11 +21,12 @@ const stub = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Respon
 const apiUrl = `http://127.0.0.1:${stub.port}/api/v4`;
 const env = { STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: apiUrl, LOG_LEVEL: 'warn', MAX_REQUESTS_PER_MINUTE: '1000000' };
 // As src/index.ts builds them: the sealer from the config (stateless mode needs it).
-async function appFor(values: Record<string, string>) {
+async function appFor(values: Record<string, string>, fastToolCall = true) {
   const config = loadConfig(values);
-  return createApp(config, { sealer: await sealerFromConfig(config) });
+  return createApp(config, { sealer: await sealerFromConfig(config), fastToolCall });
 }
 const app = await appFor(env);
+const sdkOnlyApp = await appFor(env, false);
 const statelessApp = await appFor({ ...env, OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 5).toString('base64url') });
 const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': 'glpat-overhead-bench-0001' };
 const ARGS = { project_id: '42', issue_iid: '1' };
@@ -51,9 +53,9 @@ const legacyCall = (target: typeof app, session: string) => async () => {
 };
 const META = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'b', version: '1' } };
 const modernHeaders = { ...headers, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'get_issue' };
-const modernCall = async () => {
+const modernCall = (target: typeof app) => async () => {
   const body = JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: 'get_issue', arguments: ARGS, _meta: META } });
-  await expectResult(await app.handle(new Request('http://localhost/mcp', { method: 'POST', headers: modernHeaders, body })));
+  await expectResult(await target.handle(new Request('http://localhost/mcp', { method: 'POST', headers: modernHeaders, body })));
 };
 const direct = async () => {
   const r = await fetch(`${apiUrl}/projects/42/issues/1`, { headers: { 'PRIVATE-TOKEN': 'glpat-overhead-bench-0001' } });
@@ -68,7 +70,7 @@ async function measure(task: () => Promise<void>, n: number): Promise<number> {
   return (c.user + c.system) / 1000 / n;
 }
 
-const tasks = { direct, legacy: legacyCall(app, sid), modern: modernCall, stateless: legacyCall(statelessApp, statelessSid) };
+const tasks = { direct, legacy: legacyCall(app, sid), modern: modernCall(app), modernSdk: modernCall(sdkOnlyApp), stateless: legacyCall(statelessApp, statelessSid) };
 const names = Object.keys(tasks) as (keyof typeof tasks)[];
 for (const name of names) await measure(tasks[name], 2000);
 const results: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
@@ -84,12 +86,13 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const d = median(results.direct);
 console.log(`get_issue in process, c=${C}, ${rounds} rounds of ${N}; CPU ms per call, median (range)`);
 console.log(`  direct fetch of the stub          ${d.toFixed(3)} (${Math.min(...results.direct).toFixed(3)}–${Math.max(...results.direct).toFixed(3)})`);
-const label = { legacy: 'legacy lane, one session', modern: `modern lane (${MODERN})`, stateless: 'legacy lane, stateless mode' } as const;
-for (const name of ['legacy', 'modern', 'stateless'] as const) {
+const label = { legacy: 'legacy lane, one session', modern: `modern lane (${MODERN})`, modernSdk: 'modern lane, SDK only', stateless: 'legacy lane, stateless mode' } as const;
+for (const name of ['legacy', 'modern', 'modernSdk', 'stateless'] as const) {
   const m = median(results[name]);
   const added = results[name].map((x, i) => x - results.direct[i]);
   console.log(`  ${label[name].padEnd(32)}  ${m.toFixed(3)} (${Math.min(...results[name]).toFixed(3)}–${Math.max(...results[name]).toFixed(3)}); added by the server ${(m - d).toFixed(3)} ms (per round ${Math.min(...added).toFixed(3)}–${Math.max(...added).toFixed(3)})`);
 }
 await app.close();
+await sdkOnlyApp.close();
 await statelessApp.close();
 stub.stop(true);
