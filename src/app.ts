@@ -118,18 +118,22 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   const createServer = () => createMcpServer(mcpDeps, 'legacy');
   const forgeUrlPolicy = config.ENABLE_DYNAMIC_API_URL ? createForgeUrlPolicy(config.forgeApiUrls, config.FORGE_ALLOWED_HOSTS) : undefined;
   // D7: a caller's own credential is checked with the forge before a legacy session opens for it.
-  // The static token (D3) is trusted as configured; OAuth mode has checked bearer tokens for its
-  // forge already (oauth/bearer.ts).
+  // The static token (D3) is trusted as configured; a token of OAuth mode's own (D23) carries a
+  // forge token the forge issued to this server for that very forge (oauth/bearer.ts).
   const credentialGate = callers.remote
     ? createCredentialGate({
         checks: new CredentialChecks({ now }),
         challenge: callers.challenge,
-        alreadyChecked: (caller) => Boolean(oauth) && caller.credential.kind === 'bearer' && caller.apiUrl === config.forgeApiUrls[0],
+        alreadyChecked: (caller) => caller.grant !== undefined,
         logger,
         metrics,
       })
     : undefined;
-  const common = { callers, createServer, logger, metrics, pool, credentialGate };
+  // OAuth mode: a read_api token's write calls get the step-up 403, a forge-rejected token the 401 (D23, D29).
+  const grants = oauth && callers.stepUpChallenge
+    ? { isWrite: (name: string) => catalog.isWrite(name), challenge: callers.challenge, stepUpChallenge: callers.stepUpChallenge }
+    : undefined;
+  const common = { callers, createServer, logger, metrics, pool, credentialGate, grants };
   // Stateless mode swaps the session store for sealed ids and turns the in-app limiter off
   // (docs/spec.md stateless rule 7: limits belong to the ingress there).
   const stateless = config.OAUTH_STATELESS_MODE;
@@ -153,6 +157,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     pool,
     credentialLimiter: stateless ? undefined : new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now),
     oauth: Boolean(oauth),
+    grants,
     logger,
     metrics,
   });

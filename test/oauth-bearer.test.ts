@@ -1,10 +1,15 @@
-// /mcp in OAuth mode (docs/spec.md "OAuth mode", D9, D23): a bearer token is checked against the
-// forge and the answer cached for a minute per replica; Private-Token and JOB-TOKEN are live
-// credentials; a session id alone is not a credential, except sealed in stateless mode.
+// /mcp in OAuth mode on the legacy lane (D23, D29, D9): the bearer is this server's own `v1.at.`
+// token, checked locally (seal, kind, expiry, audience) with no forge call per request; the forge
+// sees only the forge token sealed inside. A bearer that is not ours is refused with
+// error="invalid_token" unless REMOTE_AUTHORIZATION=true; a forge rejection of the inner token is an
+// HTTP 401, a read_api token sees only read tools and gets the step-up 403 for a write tool.
+// Private-Token and JOB-TOKEN are live credentials; a session id alone is not a credential,
+// except sealed in stateless mode. The modern lane's twin is modern-oauth.test.ts.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
-import { serveOAuth, type ServedOAuth, resetForge, stopAll } from './support/fake-oauth-harness';
-import { codeGrant, redeem, signIn } from './support/fake-oauth-steps';
+import { Sealer } from '../src/sealing/sealer';
+import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
+import { SECRET, serveOAuth, type ServedOAuth, resetForge, stopAll } from './support/fake-oauth-harness';
+import { ownTokens, redeem, refreshGrant } from './support/fake-oauth-steps';
 import { INITIALIZE } from './support/mcp-client';
 
 let forge: FakeForge;
@@ -24,9 +29,8 @@ beforeEach(() => {
 });
 afterAll(() => stopAll(forge, served, stateless));
 
-async function forgeToken(base = served.url): Promise<string> {
-  const s = await signIn(base);
-  const tokens = (await (await redeem(base, codeGrant(s))).json()) as { access_token: string };
+async function accessToken(base = served.url, scope?: string): Promise<string> {
+  const tokens = await ownTokens(base, { scope });
   forge.requests.length = 0;
   return tokens.access_token;
 }
@@ -40,58 +44,207 @@ function mcp(base: string, headers: Record<string, string>, body: unknown = INIT
 }
 
 const ping = { jsonrpc: '2.0', id: 2, method: 'ping' };
+const list = { jsonrpc: '2.0', id: 3, method: 'tools/list' };
+const call = (name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name, arguments: args } });
+const getMain = call('get_branch', { project_id: String(SEED.project), branch_name: 'main' });
+const createBranch = call('create_branch', { project_id: String(SEED.project), branch: 'feature-x', ref: 'main' });
 const userChecks = () => forge.requests.filter((r) => r.path === '/api/v4/user');
+const prm = (response: Response) => `${new URL(response.url).origin}/.well-known/oauth-protected-resource/mcp`;
 
 async function expect401(response: Response) {
   expect(response.status).toBe(401);
-  expect(response.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${new URL(response.url).origin}/.well-known/oauth-protected-resource/mcp"`);
+  expect(response.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${prm(response)}", scope="api"`);
 }
 
-describe('bearer tokens', () => {
-  test('the forge\'s access token opens a session; it was checked with GET /api/v4/user', async () => {
-    const token = await forgeToken();
-    const response = await mcp(served.url, { Authorization: `Bearer ${token}` });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('mcp-session-id')).toBeTruthy();
-    const [check] = userChecks();
-    expect(check.headers.get('authorization')).toBe(`Bearer ${token}`);
+/** D23: a bearer refused as a token is answered with error="invalid_token", resource_metadata and scope. */
+async function expectInvalidToken(response: Response) {
+  expect(response.status).toBe(401);
+  expect(response.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", resource_metadata="${prm(response)}", scope="api"`);
+  expect(((await response.json()) as { error: { message: string } }).error.message).toStartWith('Authentication required');
+}
+
+async function openSession(base: string, token: string): Promise<string> {
+  const response = await mcp(base, { Authorization: `Bearer ${token}` });
+  expect(response.status).toBe(200);
+  return response.headers.get('mcp-session-id')!;
+}
+
+describe('this server\'s own access tokens (D23)', () => {
+  test('open a session without asking the forge; tool calls go out with the forge token inside, never ours', async () => {
+    const token = await accessToken();
+    expect(token).toStartWith('v1.at.');
+    const session = await openSession(served.url, token);
+    expect(userChecks()).toHaveLength(0);
+    for (let i = 0; i < 3; i++) expect((await mcp(served.url, { Authorization: `Bearer ${token}`, 'mcp-session-id': session }, getMain)).status).toBe(200);
+    const sent = forge.requests.map((r) => r.headers.get('authorization'));
+    expect(sent).toEqual(Array(3).fill(`Bearer ${forge.oauth.accessTokens[0]}`));
+    expect(forge.requests.every((r) => r.path.endsWith('/repository/branches/main'))).toBe(true);
   });
 
-  test('the answer is cached for a minute: more requests, one check', async () => {
-    const token = await forgeToken();
-    const opened = await mcp(served.url, { Authorization: `Bearer ${token}` });
-    const session = opened.headers.get('mcp-session-id')!;
-    for (let i = 0; i < 3; i++) expect((await mcp(served.url, { Authorization: `Bearer ${token}`, 'mcp-session-id': session }, ping)).status).toBe(200);
-    expect(userChecks()).toHaveLength(1);
-  });
-
-  test('a revoked token is refused once the cached answer runs out (≤ 60 s)', async () => {
-    const token = await forgeToken();
-    const session = (await mcp(served.url, { Authorization: `Bearer ${token}` })).headers.get('mcp-session-id')!;
-    forge.oauth.revoke(token);
-    expect((await mcp(served.url, { Authorization: `Bearer ${token}`, 'mcp-session-id': session }, ping)).status).toBe(200);
-    clock = 61_000;
-    await expect401(await mcp(served.url, { Authorization: `Bearer ${token}`, 'mcp-session-id': session }, ping));
-    expect(userChecks()).toHaveLength(2);
-  });
-
-  test('an unknown token gets 401 with the challenge; the refusal is cached too', async () => {
-    await expect401(await mcp(served.url, { Authorization: 'Bearer not-a-forge-token-0000000000' }));
-    await expect401(await mcp(served.url, { Authorization: 'Bearer not-a-forge-token-0000000000' }));
-    expect(userChecks()).toHaveLength(1);
-  });
-
-  test('a token under 20 characters is refused without asking the forge', async () => {
-    await expect401(await mcp(served.url, { Authorization: 'Bearer short' }));
+  test('a token for another audience is refused (a deployment sharing the secret at another URL)', async () => {
+    const sealer = await Sealer.create({ secret: SECRET, ttlSeconds: { cid: 86400, ps: 600, pc: 120, sid: 3600, dl: 900 } });
+    await accessToken();
+    const forgeToken = forge.oauth.accessTokens[0];
+    const fields = { f: forgeToken, u: forge.apiUrl, s: 'api', c: 'some-client', e: Math.floor(Date.now() / 1000) + 600 };
+    const foreign = await sealer.seal('at', { ...fields, a: 'https://other.example/mcp' });
+    const stateful = await sealer.seal('at', { ...fields, a: `${stateless.url}/mcp` });
+    await expectInvalidToken(await mcp(stateless.url, { Authorization: `Bearer ${foreign}` }));
+    // The same value with this server's audience opens (the stateless replica shares SECRET): the audience alone decided.
+    expect((await mcp(stateless.url, { Authorization: `Bearer ${stateful}` })).status).toBe(200);
     expect(forge.requests).toEqual([]);
   });
 
-  test('when the forge cannot answer the check, the request goes on and nothing is cached', async () => {
-    const token = await forgeToken();
-    forge.failNext({ pathIncludes: '/api/v4/user', status: 503, times: 3 });
-    expect((await mcp(served.url, { Authorization: `Bearer ${token}` })).status).toBe(200);
-    expect((await mcp(served.url, { Authorization: `Bearer ${token}` })).status).toBe(200);
-    expect(userChecks()).toHaveLength(2);
+  test('an expired access token is refused locally', async () => {
+    const tokens = await ownTokens(served.url);
+    expect(tokens.expires_in).toBe(3600);
+    clock = 3600_000;
+    await expectInvalidToken(await mcp(served.url, { Authorization: `Bearer ${tokens.access_token}` }));
+    expect(forge.requests.filter((r) => r.path.startsWith('/api/'))).toEqual([]);
+  });
+
+  test.each([
+    ['a refresh token used as an access token', async () => (await ownTokens(served.url)).refresh_token!],
+    ['a tampered access token', async () => { const t = await accessToken(); return `${t.slice(0, -4)}${t.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`; }],
+    ['a long access token', async () => `v1.at.${'A'.repeat(12_000)}`],
+    ['a malformed access token', async () => 'v1.at.not*base64url*at*all'],
+    ['a sealed session id', async () => (await mcp(stateless.url, { Authorization: `Bearer ${await accessToken(stateless.url)}` })).headers.get('mcp-session-id')!],
+  ])('%s → 401 invalid_token, nothing sent to the forge', async (_, make) => {
+    const value = await make();
+    forge.requests.length = 0;
+    await expectInvalidToken(await mcp(served.url, { Authorization: `Bearer ${value}` }));
+    expect(forge.requests).toEqual([]);
+  });
+
+  test('upgrade path: a forge token from the old behaviour gets the 401 challenge, without a forge call', async () => {
+    await accessToken();
+    const oldForgeToken = forge.oauth.accessTokens[0];
+    await expectInvalidToken(await mcp(served.url, { Authorization: `Bearer ${oldForgeToken}` }));
+    await expectInvalidToken(await mcp(served.url, { Authorization: 'Bearer not-a-forge-token-0000000000' }));
+    expect(forge.requests).toEqual([]);
+  });
+
+  test('with REMOTE_AUTHORIZATION=true a bearer that is not ours is a forge token, checked with the forge before a session opens (D7)', async () => {
+    const remote = await serveOAuth(forge, { env: { REMOTE_AUTHORIZATION: 'true' } });
+    try {
+      resetForge(forge, remote);
+      expect((await mcp(remote.url, { Authorization: `Bearer ${TOKENS.maintainer}` })).status).toBe(200);
+      expect(userChecks().map((r) => r.headers.get('authorization'))).toEqual([`Bearer ${TOKENS.maintainer}`]);
+      expect((await mcp(remote.url, { Authorization: 'Bearer not-a-forge-token-0000000000' })).status).toBe(401);
+      // Our own sealed values are never taken as forge tokens, even here.
+      const ours = await ownTokens(remote.url);
+      forge.requests.length = 0;
+      expect((await mcp(remote.url, { Authorization: `Bearer ${ours.refresh_token}` })).status).toBe(401);
+      expect(forge.requests).toEqual([]);
+    } finally {
+      await remote.stop();
+    }
+  });
+
+  test('a sealed token is never sent to another forge: X-Forge-API-URL naming another allowed forge → 400 (D23, D8)', async () => {
+    const dynamic = await serveOAuth(forge, { env: { REMOTE_AUTHORIZATION: 'true', ENABLE_DYNAMIC_API_URL: 'true', FORGE_ALLOWED_HOSTS: 'other-forge.example' } });
+    try {
+      resetForge(forge, dynamic);
+      const token = (await ownTokens(dynamic.url)).access_token;
+      forge.requests.length = 0;
+      const elsewhere = { Authorization: `Bearer ${token}`, 'X-Forge-API-URL': 'https://other-forge.example/api/v4' };
+      for (const body of [INITIALIZE, getMain]) {
+        const response = await mcp(dynamic.url, elsewhere, body);
+        expect(response.status).toBe(400);
+        expect(((await response.json()) as { error: { message: string } }).error.message).toBe('Invalid custom API URL provided');
+      }
+      // Its own forge, named explicitly, is fine.
+      expect((await mcp(dynamic.url, { Authorization: `Bearer ${token}`, 'X-Forge-API-URL': forge.apiUrl })).status).toBe(200);
+      // A session opened with the token cannot be pointed elsewhere either.
+      const session = await openSession(dynamic.url, token);
+      expect((await mcp(dynamic.url, { ...elsewhere, 'mcp-session-id': session }, getMain)).status).toBe(400);
+      expect(forge.requests.filter((r) => r.path.startsWith('/api/'))).toEqual([]);
+    } finally {
+      await dynamic.stop();
+    }
+  });
+
+  test('the forge revokes the inner token mid-session: HTTP 401 invalid_token (not a tool error); a refreshed token carries on', async () => {
+    const tokens = await ownTokens(served.url);
+    const session = await openSession(served.url, tokens.access_token);
+    forge.oauth.expire(forge.oauth.accessTokens[0]);
+    await expectInvalidToken(await mcp(served.url, { Authorization: `Bearer ${tokens.access_token}`, 'mcp-session-id': session }, getMain));
+    const refreshed = (await (await redeem(served.url, refreshGrant(tokens.clientId, tokens.refresh_token!))).json()) as { access_token: string };
+    const response = await mcp(served.url, { Authorization: `Bearer ${refreshed.access_token}`, 'mcp-session-id': session }, getMain);
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { result: { isError?: boolean } }).result.isError).toBeFalsy();
+  });
+
+  test('stateless: the forge rejecting the inner token is a 401 too, and no new session id is issued', async () => {
+    const token = await accessToken(stateless.url);
+    forge.oauth.revoke(forge.oauth.accessTokens[0]);
+    const response = await mcp(stateless.url, { Authorization: `Bearer ${token}` }, getMain);
+    expect(response.headers.get('mcp-session-id')).toBeNull();
+    await expectInvalidToken(response);
+  });
+
+  test('tokens survive a restart when OAUTH_STATELESS_SECRET is set (stateful mode, two app instances)', async () => {
+    const pair = await serveOAuth(forge, { replicas: 2, env: { OAUTH_STATELESS_SECRET: SECRET } });
+    try {
+      resetForge(forge, pair);
+      const tokens = await ownTokens(pair.url);
+      pair.route = () => 1; // the "restarted" instance: never saw the sign-in
+      const before = pair.hits[1];
+      expect((await mcp(pair.url, { Authorization: `Bearer ${tokens.access_token}` }, INITIALIZE)).status).toBe(200);
+      expect(pair.hits[1]).toBe(before + 1);
+    } finally {
+      await pair.stop();
+    }
+  });
+
+  test('without OAUTH_STATELESS_SECRET another instance cannot open the token (per-process key)', async () => {
+    const pair = await serveOAuth(forge, { replicas: 2 });
+    try {
+      resetForge(forge, pair);
+      const tokens = await ownTokens(pair.url);
+      pair.route = () => 1;
+      await expectInvalidToken(await mcp(pair.url, { Authorization: `Bearer ${tokens.access_token}` }));
+    } finally {
+      await pair.stop();
+    }
+  });
+});
+
+describe('scopes (D29)', () => {
+  const toolNames = async (response: Response) => ((await response.json()) as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name);
+
+  test('a read_api token lists only read tools; an api token lists all', async () => {
+    const readToken = await accessToken(served.url, 'read_api');
+    const readSession = await openSession(served.url, readToken);
+    const readNames = await toolNames(await mcp(served.url, { Authorization: `Bearer ${readToken}`, 'mcp-session-id': readSession }, list));
+    const apiToken = await accessToken(served.url, 'read_api api');
+    const apiSession = await openSession(served.url, apiToken);
+    const allNames = await toolNames(await mcp(served.url, { Authorization: `Bearer ${apiToken}`, 'mcp-session-id': apiSession }, list));
+    expect(readNames).toContain('get_branch');
+    expect(readNames).not.toContain('create_branch');
+    expect(allNames).toContain('create_branch');
+    expect(allNames.length).toBeGreaterThan(readNames.length);
+  });
+
+  test('a write tool called with a read_api token → HTTP 403 insufficient_scope with the step-up challenge; nothing sent', async () => {
+    const token = await accessToken(served.url, 'read_api');
+    const session = await openSession(served.url, token);
+    forge.requests.length = 0;
+    const response = await mcp(served.url, { Authorization: `Bearer ${token}`, 'mcp-session-id': session }, createBranch);
+    expect(response.status).toBe(403);
+    expect(response.headers.get('www-authenticate')).toBe(`Bearer error="insufficient_scope", scope="api", resource_metadata="${prm(response)}"`);
+    expect(forge.requests).toEqual([]);
+    // A batch hiding the write call behind a read is refused whole.
+    const batch = await mcp(served.url, { Authorization: `Bearer ${token}`, 'mcp-session-id': session }, [getMain, { ...createBranch, id: 9 }]);
+    expect(batch.status).toBe(403);
+    expect(forge.requests).toEqual([]);
+  });
+
+  test('stateless: the scope travels in the sealed session id', async () => {
+    const token = await accessToken(stateless.url, 'read_api');
+    const sid = (await mcp(stateless.url, { Authorization: `Bearer ${token}` })).headers.get('mcp-session-id')!;
+    const names = await toolNames(await mcp(stateless.url, { 'mcp-session-id': sid }, list));
+    expect(names).not.toContain('create_branch');
+    expect((await mcp(stateless.url, { 'mcp-session-id': sid }, createBranch)).status).toBe(403);
   });
 });
 
@@ -105,15 +258,17 @@ describe('other credentials', () => {
     expect(forge.requests.map((r) => r.path)).toEqual([check]);
   });
 
-  test('a Private-Token under 20 characters is refused', async () => {
+  test('a Private-Token or bearer under 20 characters is refused without asking the forge', async () => {
     await expect401(await mcp(served.url, { 'Private-Token': 'short' }));
+    await expect401(await mcp(served.url, { Authorization: 'Bearer short' }));
+    expect(forge.requests).toEqual([]);
   });
 });
 
 describe('session ids', () => {
   test('stateful: a session id alone is not a credential, for POST and DELETE; DELETE with the token ends the session', async () => {
-    const token = await forgeToken();
-    const session = (await mcp(served.url, { Authorization: `Bearer ${token}` })).headers.get('mcp-session-id')!;
+    const token = await accessToken();
+    const session = await openSession(served.url, token);
     await expect401(await mcp(served.url, { 'mcp-session-id': session }, ping));
     await expect401(await mcp(served.url, { 'mcp-session-id': session }, undefined, 'DELETE'));
     expect((await mcp(served.url, { Authorization: `Bearer ${token}`, 'mcp-session-id': session }, ping)).status).toBe(200);
@@ -122,7 +277,7 @@ describe('session ids', () => {
   });
 
   test('stateless: a sealed session id alone authenticates (SPEC stateless rule 3)', async () => {
-    const token = await forgeToken(stateless.url);
+    const token = await accessToken(stateless.url);
     const first = await mcp(stateless.url, { Authorization: `Bearer ${token}` });
     const session = first.headers.get('mcp-session-id')!;
     expect(session).toStartWith('v1.sid.');
@@ -130,8 +285,8 @@ describe('session ids', () => {
   });
 
   test('stateless: DELETE passes the bearer check first (401 for a refused token), then answers 405', async () => {
-    const token = await forgeToken(stateless.url);
-    await expect401(await mcp(stateless.url, { Authorization: 'Bearer not-a-forge-token-0000000000' }, undefined, 'DELETE'));
+    const token = await accessToken(stateless.url);
+    await expectInvalidToken(await mcp(stateless.url, { Authorization: 'Bearer not-a-forge-token-0000000000' }, undefined, 'DELETE'));
     expect((await mcp(stateless.url, { Authorization: `Bearer ${token}` }, undefined, 'DELETE')).status).toBe(405);
   });
 

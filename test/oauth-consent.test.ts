@@ -37,6 +37,23 @@ async function consentShown(base = served.url, state = 'st-c'): Promise<{ browse
 
 const forgeAuthorize = () => `${new URL(forge.apiUrl).origin}/oauth/authorize`;
 
+describe('the scope asked for (D29)', () => {
+  test.each([
+    ['read_api', 'read_api', 'read access'],
+    ['read_api api', 'api', 'read and write access'],
+    [undefined, 'api', 'read and write access'],
+  ])('scope %p: the page shows %s, and Approve asks the forge for it', async (asked, shown, meaning) => {
+    const id = await registerClient(served.url);
+    const browser = new TinyBrowser();
+    const url = authorizeUrl(served.url, { client_id: id, code_challenge: pkce().challenge, state: 'st-s', scope: asked });
+    const page = await browser.request(url);
+    const html = await page.text();
+    expect(html).toContain(`Access asked for: <code>${shown}</code> — ${meaning}`);
+    const response = await browser.submitConsent(parseConsentForm(html, url)!, 'approve');
+    expect(new URL(response.headers.get('location')!).searchParams.get('scope')).toBe(shown);
+  });
+});
+
 describe('decisions', () => {
   test('Approve redirects to the forge and keeps the binding cookie for the return', async () => {
     const { browser, form } = await consentShown();

@@ -1,6 +1,6 @@
-// OAuth mode's discovery (docs/spec.md "OAuth mode", D22): protected resource metadata at both
-// paths, authorization server metadata whose issuer is MCP_SERVER_URL exactly, and the 401 on /mcp
-// that points clients at them.
+// OAuth mode's discovery (docs/spec.md "OAuth mode", D22, D29): protected resource metadata at both
+// paths, authorization server metadata whose issuer is MCP_SERVER_URL exactly, both listing the
+// scopes read_api and api, and the 401 on /mcp that points clients at them and names the scope.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startFakeForge, type FakeForge } from './support/fake-forge';
 import { serveOAuth, type ServedOAuth } from './support/fake-oauth-harness';
@@ -25,7 +25,7 @@ describe('protected resource metadata (RFC 9728)', () => {
     expect(await response.json()).toEqual({
       resource: `${served.url}/mcp`,
       authorization_servers: [served.url],
-      scopes_supported: ['api'],
+      scopes_supported: ['read_api', 'api'],
       bearer_methods_supported: ['header'],
       resource_name: 'Forge Tool Server',
     });
@@ -33,7 +33,7 @@ describe('protected resource metadata (RFC 9728)', () => {
 });
 
 describe('authorization server metadata (RFC 8414)', () => {
-  test('issuer is MCP_SERVER_URL exactly; S256 only; code and refresh grants; one minimal scope', async () => {
+  test('issuer is MCP_SERVER_URL exactly; S256 only; code and refresh grants; scopes read_api and api (D29)', async () => {
     const response = await fetch(`${served.url}/.well-known/oauth-authorization-server`);
     expect(response.status).toBe(200);
     const metadata = (await response.json()) as Record<string, unknown>;
@@ -42,7 +42,7 @@ describe('authorization server metadata (RFC 8414)', () => {
       authorization_endpoint: `${served.url}/authorize`,
       token_endpoint: `${served.url}/token`,
       registration_endpoint: `${served.url}/register`,
-      scopes_supported: ['api'],
+      scopes_supported: ['read_api', 'api'],
       response_types_supported: ['code'],
       response_modes_supported: ['query'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
@@ -53,13 +53,15 @@ describe('authorization server metadata (RFC 8414)', () => {
     });
   });
 
-  test('a read-only server asks the forge for read_api only', async () => {
+  test('a read-only server lists the same scopes (D29) and its 401 challenge names read_api', async () => {
     const readOnly = await serveOAuth(forge, { env: { FORGE_READ_ONLY_MODE: 'true' } });
     try {
       const as = (await (await fetch(`${readOnly.url}/.well-known/oauth-authorization-server`)).json()) as { scopes_supported: string[] };
       const prm = (await (await fetch(`${readOnly.url}/.well-known/oauth-protected-resource`)).json()) as { scopes_supported: string[] };
-      expect(as.scopes_supported).toEqual(['read_api']);
-      expect(prm.scopes_supported).toEqual(['read_api']);
+      expect(as.scopes_supported).toEqual(['read_api', 'api']);
+      expect(prm.scopes_supported).toEqual(['read_api', 'api']);
+      const response = await fetch(`${readOnly.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(INITIALIZE) });
+      expect(response.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${readOnly.url}/.well-known/oauth-protected-resource/mcp", scope="read_api"`);
     } finally {
       await readOnly.stop();
     }
@@ -76,9 +78,9 @@ describe('authorization server metadata (RFC 8414)', () => {
 });
 
 describe('/mcp without credentials', () => {
-  const challenge = () => `Bearer resource_metadata="${served.url}/.well-known/oauth-protected-resource/mcp"`;
+  const challenge = () => `Bearer resource_metadata="${served.url}/.well-known/oauth-protected-resource/mcp", scope="api"`;
 
-  test('POST answers 401 with WWW-Authenticate resource_metadata', async () => {
+  test('POST answers 401 with WWW-Authenticate resource_metadata and scope (D29)', async () => {
     const response = await fetch(`${served.url}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },

@@ -38,9 +38,8 @@ afterAll(async () => {
   await forge?.stop();
 });
 
-// Until the server's own tokens (D23) land, the old behaviour is asserted instead (the client
-// holds the forge's token).
-const OWN_TOKENS = false;
+// The server's own tokens (D23) have landed: the client holds only v1.at./v1.rt. values.
+const OWN_TOKENS = true;
 const KINDS: ClientKind[] = ['v2-dcr', 'v2-cimd', 'mcp-remote'];
 const LANES: Lane[] = ['modern', 'legacy'];
 const CASES = KINDS.flatMap((kind) => LANES.map((lane) => [kind, lane] as const));

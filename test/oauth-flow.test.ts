@@ -58,16 +58,19 @@ const getMain = { name: 'get_branch', arguments: { project_id: String(SEED.proje
 const call = (client: Client, request: { name: string; arguments: Record<string, unknown> }) => client.callTool(request) as Promise<CallToolResult>;
 
 describe('the SDK client signs in and calls a tool', () => {
-  test('with the consent page: the tool runs with the forge\'s own token', async () => {
+  test('with the consent page: the client holds this server\'s token, the tool runs with the forge token sealed in it (D23)', async () => {
     const served = await serve({ env: { FORGE_TOOLSETS: 'all' } });
     const { provider, client } = await signInWithSdk(served);
     expect(provider.browser.visited.some((u) => u.startsWith(`${served.url}/consent`))).toBe(true);
     const branch = structured<{ name: string }>(await call(client, getMain));
     expect(branch.name).toBe('main');
-    const token = provider.tokens()!.access_token;
-    expect(forge.oauth.accessTokens).toEqual([token]);
+    const held = provider.tokens()!;
+    expect(held.access_token).toStartWith('v1.at.');
+    expect(held.refresh_token).toStartWith('v1.rt.');
+    const [forgeToken] = forge.oauth.accessTokens;
+    expect(held.access_token).not.toBe(forgeToken);
     const upstream = forge.requests.find((r) => r.path.endsWith('/repository/branches/main'))!;
-    expect(upstream.headers.get('authorization')).toBe(`Bearer ${token}`);
+    expect(upstream.headers.get('authorization')).toBe(`Bearer ${forgeToken}`);
     await client.close();
   });
 
@@ -97,17 +100,20 @@ describe('the SDK client signs in and calls a tool', () => {
     await client.close();
   });
 
-  test('after the forge token expires, the SDK refreshes it through /token and the call succeeds', async () => {
+  test('after the forge token expires, /mcp answers 401 invalid_token, the SDK refreshes through /token and the call succeeds (D23)', async () => {
     const served = await serve();
     const { provider, client } = await signInWithSdk(served);
     const before = provider.tokens()!;
-    forge.oauth.expire(before.access_token);
-    clock = 61_000; // past the bearer cache
+    const [forgeBefore] = forge.oauth.accessTokens;
+    forge.oauth.expire(forgeBefore);
     expect(structured<{ name: string }>(await call(client, getMain)).name).toBe('main');
     const after = provider.tokens()!;
     expect(after.access_token).not.toBe(before.access_token);
     expect(after.refresh_token).not.toBe(before.refresh_token);
-    expect(forge.oauth.accessTokens).toEqual([after.access_token]);
+    expect(after.access_token).toStartWith('v1.at.');
+    const [forgeAfter] = forge.oauth.accessTokens;
+    expect(forgeAfter).not.toBe(forgeBefore);
+    expect(forge.requests.filter((r) => r.path.endsWith('/repository/branches/main')).at(-1)!.headers.get('authorization')).toBe(`Bearer ${forgeAfter}`);
     await client.close();
   });
 

@@ -25,7 +25,7 @@ describe('bun run src/index.ts in OAuth mode', () => {
     expect(((await response.json()) as { client_id: string }).client_id).toMatch(clientIdShape);
     const challenge = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
     expect(challenge.status).toBe(401);
-    expect(challenge.headers.get('www-authenticate')).toBe('Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"');
+    expect(challenge.headers.get('www-authenticate')).toBe('Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp", scope="api"');
     expect(server.stderr()).not.toContain('app-secret-never-logged');
   });
 

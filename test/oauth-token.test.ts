@@ -1,16 +1,19 @@
-// POST /token (D22, D23; docs/spec.md stateless rule 5): proxy codes are redeemed once per
-// replica by their client with the right verifier, a failed check releases the code for a retry,
-// refresh goes to the forge, and the tokens are the forge's own.
+// POST /token (D22, D23, D29; docs/spec.md stateless rule 5): proxy codes are redeemed once per
+// replica by their client with the right verifier, a failed check releases the code for a retry;
+// the tokens are this server's own (v1.at./v1.rt.), never the forge's; a refresh token is used once,
+// by its own client, and refreshes the forge token server-side; `resource` must name this server.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { silentLogger } from '../src/logging/logger';
 import { MemoryClients } from '../src/oauth/clients';
+import { OwnTokens } from '../src/oauth/own-tokens';
+import { Sealer } from '../src/sealing/sealer';
 import { ReplayGuard } from '../src/oauth/replay-guard';
 import { tokenHandler } from '../src/oauth/token';
 import { MemoryVault } from '../src/oauth/vault';
 import { startFakeForge, type FakeForge } from './support/fake-forge';
 import { ACCESS_TOKEN_LIFETIME } from './support/fake-oauth';
 import { FORGE_APP_ID, serveOAuth, type ServedOAuth, resetForge, stopAll } from './support/fake-oauth-harness';
-import { REDIRECT, codeGrant, pkce, redeem, registerClient, signIn } from './support/fake-oauth-steps';
+import { REDIRECT, codeGrant, ownTokens, pkce, redeem, refreshGrant, registerClient, signIn } from './support/fake-oauth-steps';
 
 let forge: FakeForge;
 let served: ServedOAuth;
@@ -50,18 +53,37 @@ async function expectError(response: Response, status: number, error: string, de
 }
 
 describe('authorization_code', () => {
-  test('hands out the forge\'s own tokens (form-encoded request)', async () => {
+  test('hands out this server\'s own tokens, never the forge\'s (D23; form-encoded request)', async () => {
     const s = await signIn(served.url);
     const response = await redeem(served.url, codeGrant(s));
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
     const tokens = (await response.json()) as TokenBody;
-    expect(forge.oauth.accessTokens).toEqual([tokens.access_token]);
-    expect(tokens).toMatchObject({ token_type: 'Bearer', scope: 'api', expires_in: ACCESS_TOKEN_LIFETIME });
-    expect(tokens.refresh_token).toMatch(/^[0-9a-f]{64}$/);
-    // The forge accepts it as the signed-in user.
-    const me = await fetch(`${forge.apiUrl}/user`, { headers: { Authorization: `Bearer ${tokens.access_token}` } });
-    expect(((await me.json()) as { username: string }).username).toBe('maria');
+    expect(Object.keys(tokens).sort()).toEqual(['access_token', 'expires_in', 'refresh_token', 'scope', 'token_type']);
+    expect(tokens.access_token).toStartWith('v1.at.');
+    expect(tokens.refresh_token).toStartWith('v1.rt.');
+    // OAUTH_ACCESS_TOKEN_TTL_SECONDS (3600) is shorter than the forge token's 7200 s.
+    expect(tokens).toMatchObject({ token_type: 'Bearer', scope: 'api', expires_in: 3600 });
+    const [forgeToken] = forge.oauth.accessTokens;
+    expect(JSON.stringify(tokens)).not.toContain(forgeToken);
+    // The forge does not take ours.
+    expect((await fetch(`${forge.apiUrl}/user`, { headers: { Authorization: `Bearer ${tokens.access_token}` } })).status).toBe(401);
+  });
+
+  test('the scope asked for at /authorize is the scope granted, and the forge was asked for it (D29)', async () => {
+    for (const [asked, granted] of [['read_api', 'read_api'], ['read_api api', 'api'], ['openid', 'api'], [undefined, 'api']] as const) {
+      forge.requests.length = 0;
+      const tokens = await ownTokens(served.url, { scope: asked });
+      expect(tokens.scope).toBe(granted);
+    }
+    const readOnly = await serveOAuth(forge, { env: { FORGE_READ_ONLY_MODE: 'true' } });
+    try {
+      resetForge(forge, readOnly);
+      expect((await ownTokens(readOnly.url, { scope: 'api' })).scope).toBe('read_api');
+      expect((await ownTokens(readOnly.url)).scope).toBe('read_api');
+    } finally {
+      await readOnly.stop();
+    }
   });
 
   test('accepts a JSON request too', async () => {
@@ -104,12 +126,24 @@ describe('authorization_code', () => {
     await expectError(await redeem(served.url, codeGrant(s)), 400, 'invalid_grant', 'invalid or expired');
   });
 
-  test('expires_in counts down from the forge\'s answer while the code waited', async () => {
+  test('the access token never outlives the forge token: expires_in counts down from the forge\'s answer while the code waited', async () => {
+    const long = await serveOAuth(forge, { now, env: { OAUTH_ACCESS_TOKEN_TTL_SECONDS: '86400' } });
+    try {
+      resetForge(forge, long);
+      const s = await signIn(long.url);
+      clock = 60_000;
+      const tokens = (await (await redeem(long.url, codeGrant(s))).json()) as TokenBody;
+      expect(tokens.expires_in).toBeLessThanOrEqual(ACCESS_TOKEN_LIFETIME - 59);
+      expect(tokens.expires_in).toBeGreaterThan(ACCESS_TOKEN_LIFETIME - 65);
+    } finally {
+      await long.stop();
+    }
+  });
+
+  test('resource (RFC 8707) must name this server: invalid_target otherwise (D29)', async () => {
     const s = await signIn(served.url);
-    clock = 60_000;
-    const tokens = (await (await redeem(served.url, codeGrant(s))).json()) as TokenBody;
-    expect(tokens.expires_in).toBeLessThanOrEqual(ACCESS_TOKEN_LIFETIME - 59);
-    expect(tokens.expires_in).toBeGreaterThan(ACCESS_TOKEN_LIFETIME - 65);
+    await expectError(await redeem(served.url, codeGrant(s, { resource: 'https://other.example/mcp' })), 400, 'invalid_target', `${served.url}/mcp`);
+    expect((await redeem(served.url, codeGrant(s, { resource: `${served.url}/mcp` }))).status).toBe(200);
   });
 
   test('stateless: a v1.pc. code from one replica is redeemed on another, once there', async () => {
@@ -175,25 +209,82 @@ describe('request errors', () => {
 });
 
 describe('refresh_token', () => {
-  test('is forwarded to the forge with this server\'s application; the forge rotates the pair', async () => {
-    const s = await signIn(served.url);
-    const first = (await (await redeem(served.url, codeGrant(s))).json()) as TokenBody;
-    const response = await redeem(served.url, { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: s.clientId });
+  test('refreshes the forge token server-side with this server\'s application and issues a new pair; the used one is refused (replay)', async () => {
+    const first = await ownTokens(served.url);
+    const forgeBefore = forge.oauth.accessTokens[0];
+    const response = await redeem(served.url, refreshGrant(first.clientId, first.refresh_token!));
     expect(response.status).toBe(200);
     const second = (await response.json()) as TokenBody;
-    expect(second.access_token).not.toBe(first.access_token);
-    expect(forge.oauth.accessTokens).toEqual([second.access_token]);
+    expect(second.access_token).toStartWith('v1.at.');
+    expect(second.refresh_token).toStartWith('v1.rt.');
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(second).toMatchObject({ token_type: 'Bearer', scope: 'api', expires_in: 3600 });
     const sent = forge.requests.filter((r) => r.path === '/oauth/token').at(-1)!.body as Record<string, string>;
-    expect(sent).toMatchObject({ grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: FORGE_APP_ID });
-    // The old refresh token was rotated away at the forge.
-    await expectError(await redeem(served.url, { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: s.clientId }), 400, 'invalid_grant');
+    expect(sent).toMatchObject({ grant_type: 'refresh_token', client_id: FORGE_APP_ID });
+    expect(sent.refresh_token).toMatch(/^[0-9a-f]{64}$/);
+    // The forge rotated its pair; the client never saw either.
+    expect(forge.oauth.accessTokens).not.toContain(forgeBefore);
+    expect(JSON.stringify(second)).not.toContain(forge.oauth.accessTokens[0]);
+    forge.requests.length = 0;
+    await expectError(await redeem(served.url, refreshGrant(first.clientId, first.refresh_token!)), 400, 'invalid_grant', 'already used');
+    expect(forge.requests).toEqual([]);
+    // The new one works, once.
+    expect((await redeem(served.url, refreshGrant(first.clientId, second.refresh_token))).status).toBe(200);
   });
 
-  test('a forge that cannot answer gives 502 temporarily_unavailable', async () => {
+  test('a refresh token issued to another client → invalid_grant; the rightful client can still use it', async () => {
+    const first = await ownTokens(served.url);
+    const other = await registerClient(served.url);
+    forge.requests.length = 0;
+    await expectError(await redeem(served.url, refreshGrant(other, first.refresh_token!)), 400, 'invalid_grant', 'another client');
+    expect(forge.requests).toEqual([]);
+    expect((await redeem(served.url, refreshGrant(first.clientId, first.refresh_token!))).status).toBe(200);
+  });
+
+  test('a v1.at. used as a refresh token, or one naming another resource: refused, nothing sent to the forge', async () => {
+    const first = await ownTokens(served.url);
+    forge.requests.length = 0;
+    await expectError(await redeem(served.url, refreshGrant(first.clientId, first.access_token)), 400, 'invalid_grant', 'not issued by this server');
+    await expectError(await redeem(served.url, refreshGrant(first.clientId, first.refresh_token!, { resource: 'https://other.example' })), 400, 'invalid_target');
+    expect(forge.requests).toEqual([]);
+  });
+
+  test('a refresh token past OAUTH_REFRESH_TOKEN_TTL_SECONDS is refused', async () => {
+    const short = await serveOAuth(forge, { now, env: { OAUTH_REFRESH_TOKEN_TTL_SECONDS: '60' } });
+    try {
+      resetForge(forge, short);
+      const first = await ownTokens(short.url);
+      clock = 61_000;
+      forge.requests.length = 0;
+      await expectError(await redeem(short.url, refreshGrant(first.clientId, first.refresh_token!)), 400, 'invalid_grant', 'expired');
+      expect(forge.requests).toEqual([]);
+    } finally {
+      await short.stop();
+    }
+  });
+
+  test('upgrade path: the forge\'s own refresh token from the old behaviour is refused here (sign in again)', async () => {
     const s = await signIn(served.url);
-    const first = (await (await redeem(served.url, codeGrant(s))).json()) as TokenBody;
+    await redeem(served.url, codeGrant(s));
+    const forgeRefresh = 'a'.repeat(64);
+    forge.requests.length = 0;
+    await expectError(await redeem(served.url, refreshGrant(s.clientId, forgeRefresh)), 400, 'invalid_grant', 'sign in again');
+    expect(forge.requests).toEqual([]);
+  });
+
+  test('stateless: a refresh token from one replica works on another, and only once there', async () => {
+    const first = await ownTokens(replicas.url);
+    replicas.route = () => 1;
+    const second = await redeem(replicas.url, refreshGrant(first.clientId, first.refresh_token!));
+    expect(second.status).toBe(200);
+    await expectError(await redeem(replicas.url, refreshGrant(first.clientId, first.refresh_token!)), 400, 'invalid_grant', 'already used');
+  });
+
+  test('a forge that cannot answer gives 502 temporarily_unavailable, and the same refresh token works afterwards', async () => {
+    const first = await ownTokens(served.url);
     forge.failNext({ pathIncludes: '/oauth/token', status: 503 });
-    await expectError(await redeem(served.url, { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: s.clientId }), 502, 'temporarily_unavailable');
+    await expectError(await redeem(served.url, refreshGrant(first.clientId, first.refresh_token!)), 502, 'temporarily_unavailable');
+    expect((await redeem(served.url, refreshGrant(first.clientId, first.refresh_token!))).status).toBe(200);
   });
 
   test.each([
@@ -208,7 +299,7 @@ describe('refresh_token', () => {
     const id = await registerClient(served.url);
     forge.requests.length = 0;
     for (const asJson of [false, true]) {
-      await expectError(await redeem(served.url, { grant_type: 'refresh_token', client_id: id, refresh_token: junk }, asJson), 400, 'invalid_grant', 'malformed');
+      await expectError(await redeem(served.url, { grant_type: 'refresh_token', client_id: id, refresh_token: junk }, asJson), 400, 'invalid_grant', 'not issued by this server');
     }
     expect(forge.requests.filter((r) => r.path === '/oauth/token')).toEqual([]);
   });
@@ -222,10 +313,9 @@ describe('refresh_token', () => {
   });
 
   test('a forge answer larger than a token answer can be is not read: 502, nothing passed on', async () => {
-    const s = await signIn(served.url);
-    const first = (await (await redeem(served.url, codeGrant(s))).json()) as TokenBody;
+    const first = await ownTokens(served.url);
     forge.failNext({ pathIncludes: '/oauth/token', status: 200, body: { access_token: 'padded-forge-token', token_type: 'Bearer', padding: 'x'.repeat(200 * 1024) } });
-    const response = await redeem(served.url, { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: s.clientId });
+    const response = await redeem(served.url, refreshGrant(first.clientId, first.refresh_token!));
     await expectError(response, 502, 'temporarily_unavailable');
   });
 
@@ -260,10 +350,14 @@ describe('the replay cache (SPEC stateless rule 5)', () => {
     const clients = new MemoryClients(86400, () => t);
     const vault = new MemoryVault({ consent: 600, state: 600, code: 120 }, () => t);
     const guard = new ReplayGuard(() => t, 1);
-    const handle = tokenHandler({ clients, vault, guard, forge: { refresh: async () => ({ ok: false, status: 0, error: 'x', description: 'x' }) }, logger: silentLogger, now: () => t });
+    const settings = { resource: 'http://x/mcp', serverUrl: 'http://x', forgeApiUrl: 'https://forge.example/api/v4' };
+    const sealer = Sealer.create({ secret: Buffer.alloc(32, 5).toString('base64url'), ttlSeconds: { cid: 1, ps: 1, pc: 1, sid: 1, dl: 1 }, now: () => t });
+    const tokens = new OwnTokens(sealer, { resource: settings.resource, accessTtlSeconds: 3600, refreshTtlSeconds: 86400 }, () => t);
+    const refreshGuard = new ReplayGuard(() => t);
+    const handle = tokenHandler({ settings, clients, vault, guard, refreshGuard, tokens, forge: { refresh: async () => ({ ok: false, status: 0, error: 'x', description: 'x' }) }, logger: silentLogger, now: () => t });
     const client = await clients.register([REDIRECT], 'c', '10.0.0.1');
     const p = pkce();
-    const put = () => vault.put('code', { c: client.clientId, r: REDIRECT, rp: true, cc: p.challenge, t: { access_token: 'forge-token', token_type: 'Bearer' }, at: 0 }, '10.0.0.1');
+    const put = () => vault.put('code', { c: client.clientId, r: REDIRECT, rp: true, cc: p.challenge, sc: 'api', t: { access_token: 'forge-token', token_type: 'Bearer' }, at: 0 }, '10.0.0.1');
     const first = await put();
     const second = await put();
     const request = (code: string) =>

@@ -194,7 +194,7 @@ describe('refusals', () => {
       for (const headers of attempts) {
         const response = await send(app, method, headers);
         expect(response.status).toBe(401);
-        expect(response.headers.get('www-authenticate')).toBe('Bearer resource_metadata="https://mcp.example.org/.well-known/oauth-protected-resource/mcp"');
+        expect(response.headers.get('www-authenticate')).toBe('Bearer resource_metadata="https://mcp.example.org/.well-known/oauth-protected-resource/mcp", scope="api"');
         expect(await messageOf(response)).toBe('Authentication required');
       }
     });
@@ -205,7 +205,7 @@ describe('refusals', () => {
     ])('a short %s → 401 with the OAuth challenge: SPEC\'s text, then that the token is too short', async (_, headers) => {
       const response = await rpc(await oauthApp(), INITIALIZE, headers as Record<string, string>);
       expect(response.status).toBe(401);
-      expect(response.headers.get('www-authenticate')).toBe('Bearer resource_metadata="https://mcp.example.org/.well-known/oauth-protected-resource/mcp"');
+      expect(response.headers.get('www-authenticate')).toBe('Bearer resource_metadata="https://mcp.example.org/.well-known/oauth-protected-resource/mcp", scope="api"');
       expect(await messageOf(response)).toBe('Missing Authorization or Private-Token header. The token is too short: at least 20 characters are needed.');
       expect(forge.requests).toEqual([]);
     });

@@ -21,15 +21,21 @@ export function forgeUrlFromHeaders(headers: Headers, policy: ForgeUrlPolicy | u
   return { status: 'invalid', host: loggableHost(raw, credentialValues(headers)) };
 }
 
-/** `reason`, when the resolver knows it, picks the 401's text (http/errors.ts). */
-export type CallerLookup = { status: 'none' } | { status: 'invalid'; reason?: CredentialRefusal } | { status: 'ok'; caller: Caller };
+/**
+ * `reason`, when the resolver knows it, picks the 401's text (http/errors.ts); `invalid_token`: a
+ * bearer OAuth mode refused (expired, not its own, another audience), answered with
+ * `error="invalid_token"` in the challenge (D23).
+ */
+export type CallerLookup = { status: 'none' } | { status: 'invalid'; reason?: CredentialRefusal | 'invalid_token' } | { status: 'ok'; caller: Caller };
 
 export interface CallerResolver {
   /** Whether callers must bring their own credentials. */
   readonly remote: boolean;
-  /** Value of WWW-Authenticate on a 401 (OAuth mode adds resource_metadata). */
+  /** Value of WWW-Authenticate on a 401 (OAuth mode adds resource_metadata and scope, D29). */
   readonly challenge: string;
-  /** Synchronous for header credentials; OAuth bearer tokens are checked against the forge. */
+  /** OAuth mode: WWW-Authenticate of the 403 for a write tool called with a read_api token (D29). */
+  readonly stepUpChallenge?: string;
+  /** Synchronous for header credentials; OAuth bearer tokens are opened locally (D23). */
   resolve(headers: Headers): CallerLookup | Promise<CallerLookup>;
 }
 

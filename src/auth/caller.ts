@@ -3,9 +3,26 @@
 // its forge client from it.
 import type { Credential } from '../forge/credential';
 
+/** The scope of an access token this server issued (D29): `read_api` reads only. */
+export type GrantedScope = 'api' | 'read_api';
+
 export interface Caller {
   readonly credential: Credential;
   readonly apiUrl: string;
   /** Short hash of the session id, for log lines (legacy sessions only). */
   readonly sessionTag?: string;
+  /**
+   * Present when the credential came sealed in this server's own access token (D23): its scope,
+   * and the forge it is pinned to (`apiUrl`, never another).
+   */
+  readonly grant?: { readonly scope: GrantedScope };
+}
+
+/**
+ * The caller with the forge a request names (D8), or undefined when the caller's token was sealed
+ * for another forge: a sealed token is never sent anywhere else (D23).
+ */
+export function callerAt(caller: Caller, forgeUrl: string | undefined): Caller | undefined {
+  if (forgeUrl === undefined || forgeUrl === caller.apiUrl) return caller;
+  return caller.grant ? undefined : { ...caller, apiUrl: forgeUrl };
 }

@@ -18,6 +18,10 @@ export const MESSAGES = {
   // docs/spec.md's text first, then what went wrong (D6: the message contains docs/spec.md's text).
   tokenTooShort: `${MISSING_CREDENTIALS}. The token is too short: at least 20 characters are needed.`,
   forgeRejectedToken: `${AUTHENTICATION_REQUIRED}: the forge did not accept this token`,
+  // D23: a bearer OAuth mode refused (expired, another audience, not its own), or whose sealed forge token the forge rejected.
+  invalidToken: `${AUTHENTICATION_REQUIRED}: the access token is invalid or expired; refresh it or sign in again`,
+  // D29: a write tool called with a read_api token.
+  insufficientScope: 'Forbidden: insufficient_scope: this tool changes data and the access token grants read_api only; authorize again with scope api',
   emptyBatch: 'Invalid Request: an empty batch holds no message',
 } as const;
 

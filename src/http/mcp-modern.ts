@@ -5,7 +5,8 @@
 // methods, cache hints); this module does what is docs/spec.md's: credentials, the per-credential limit
 // (D10), the pool's capacity (D7) and the 405 for GET and DELETE, each error carrying the request's
 // id. No forge check of the credential happens here: that admits legacy sessions only (D7), and a
-// modern request holds no slot.
+// modern request holds no slot. A token of this server's own gets its scope and forge-rejection
+// handling (oauth-scope.ts, D23/D29).
 import { createHash } from 'node:crypto';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Caller } from '../auth/caller';
@@ -17,6 +18,7 @@ import type { Metrics } from '../metrics/registry';
 import { MESSAGES, RPC_CODES, rateLimited, rpcError, unauthorized } from './errors';
 import type { FastToolCall } from './fast-tool-call';
 import type { McpRequest } from './mcp-prelude';
+import { serveWatched, stepUpRefusal, type GrantGuard } from './oauth-scope';
 import type { FixedWindowLimiter } from './rate-limit';
 
 export interface ModernMcpDeps {
@@ -30,6 +32,8 @@ export interface ModernMcpDeps {
   credentialLimiter?: FixedWindowLimiter;
   /** OAuth mode: a request without a credential is refused with "Authentication required". */
   oauth: boolean;
+  /** OAuth mode: step-up and forge rejection for this server's own tokens (D23, D29). */
+  grants?: GrantGuard;
   logger: Logger;
   metrics: Metrics;
 }
@@ -59,7 +63,10 @@ export function createModernMcpHandler(deps: ModernMcpDeps): (req: McpRequest) =
       return rpcError(405, 'Method not allowed: the 2026-07-28 revision has no stream to open or session to end', RPC_CODES.generic, { Allow: MODERN_METHODS });
     }
     if (found.status !== 'ok') return refuseNoCredential(req);
-    const caller: Caller = req.forgeUrl ? { credential: found.caller.credential, apiUrl: req.forgeUrl } : found.caller;
+    // The prelude refused a forge URL a sealed token may not go to (D23), so this keeps its grant.
+    const caller: Caller = req.forgeUrl ? { ...found.caller, apiUrl: req.forgeUrl } : found.caller;
+    const stepUp = stepUpRefusal(deps.grants, caller, req.body, req.replyId);
+    if (stepUp) return stepUp;
     if (deps.credentialLimiter && callers.remote) {
       const limit = deps.credentialLimiter.hit(credentialKey(caller), req.messages);
       if (!limit.allowed) {
@@ -75,12 +82,14 @@ export function createModernMcpHandler(deps: ModernMcpDeps): (req: McpRequest) =
       return rpcError(503, MESSAGES.capacity, RPC_CODES.generic, {}, req.replyId);
     }
     try {
-      const context: RequestContext = { lane: 'modern', caller, forge: lease.endpoint, requestId: req.requestId, publicBase: req.publicBase };
-      // The plain valid tools/call, after every check above; anything else is the SDK's (fast-tool-call.ts).
-      const fast = deps.fastToolCall?.(req, context);
-      if (fast) return await fast;
-      bindRequestContext(req.request, context);
-      return await deps.handler.fetch(req.request, { parsedBody: req.body });
+      return await serveWatched(deps.grants, caller, lease.endpoint, req.replyId, async (forge) => {
+        const context: RequestContext = { lane: 'modern', caller, forge, requestId: req.requestId, publicBase: req.publicBase };
+        // The plain valid tools/call, after every check above; anything else is the SDK's (fast-tool-call.ts).
+        const fast = deps.fastToolCall?.(req, context);
+        if (fast) return await fast;
+        bindRequestContext(req.request, context);
+        return await deps.handler.fetch(req.request, { parsedBody: req.body });
+      });
     } finally {
       lease.release();
     }

@@ -13,11 +13,11 @@ import { credentialValues } from '../auth/credentials';
 import type { ForgeUrlPolicy } from '../auth/forge-url';
 import { loggableHost } from '../auth/loggable-host';
 import type { Logger } from '../logging/logger';
-import type { Caller } from '../auth/caller';
+import { callerAt, type Caller } from '../auth/caller';
 import type { Metrics } from '../metrics/registry';
 import { readJsonBody } from './body';
 import { preflight, withCors } from './cors';
-import { MESSAGES, RPC_CODES, idOf, rateLimited, rpcError, unauthorized, type RpcId } from './errors';
+import { MESSAGES, RPC_CODES, challengeWithError, idOf, rateLimited, rpcError, unauthorized, type RpcId } from './errors';
 import type { HostPolicy } from './origin';
 import type { FixedWindowLimiter } from './rate-limit';
 
@@ -94,6 +94,8 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
   const { callers, logger, metrics } = deps;
   let requestCounter = 0;
   const requestIdPrefix = crypto.randomUUID().slice(0, 4);
+  // D23: a bearer OAuth mode refused is answered with error="invalid_token", so clients refresh or sign in.
+  const invalidTokenChallenge = challengeWithError(callers.challenge, 'invalid_token');
 
   function overLimit(request: Request, messages: number): Response | undefined {
     const limit = deps.ipLimiter?.hit(deps.ipOf(request), messages);
@@ -132,11 +134,17 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
     if (found.status === 'invalid') {
       metrics.authFailures++;
       logger.warn('auth_failed', { request_id: requestId, lane, reason: found.reason ?? 'invalid credential' });
+      if (found.reason === 'invalid_token') return unauthorized(MESSAGES.invalidToken, invalidTokenChallenge, replyId);
       return unauthorized(found.reason === 'too_short' ? MESSAGES.tokenTooShort : MESSAGES.missingCredentials, callers.challenge, replyId);
     }
     const forgeUrl = forgeUrlFromHeaders(request.headers, deps.forgeUrlPolicy);
     if (forgeUrl.status === 'invalid') {
       logger.warn('forge_url_refused', { request_id: requestId, lane, host: forgeUrl.host });
+      return rpcError(400, MESSAGES.invalidApiUrl, RPC_CODES.generic, {}, replyId);
+    }
+    // A token sealed for one forge is never sent to another (D23).
+    if (found.status === 'ok' && forgeUrl.status === 'ok' && !callerAt(found.caller, forgeUrl.apiUrl)) {
+      logger.warn('forge_url_refused', { request_id: requestId, lane, reason: 'token sealed for another forge' });
       return rpcError(400, MESSAGES.invalidApiUrl, RPC_CODES.generic, {}, replyId);
     }
     return (lane === 'modern' ? lanes.modern : lanes.legacy)({

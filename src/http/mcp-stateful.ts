@@ -9,7 +9,7 @@ import type { ForgePool } from '../forge/pool';
 import type { Logger } from '../logging/logger';
 import { sessionTag } from '../logging/logger';
 import type { Metrics } from '../metrics/registry';
-import type { Caller } from '../auth/caller';
+import { callerAt, type Caller } from '../auth/caller';
 import { bindRequestContext } from '../mcp/request-context';
 import { createJsonTransport } from '../mcp/transport';
 import type { MemorySessionStore, Session } from '../session/memory-store';
@@ -17,6 +17,7 @@ import { isInitializeMessage } from './body';
 import type { CredentialGate } from './credential-gate';
 import { MESSAGES, rateLimited, rpcError, sessionNotFound, unauthorized } from './errors';
 import type { McpRequest } from './mcp-prelude';
+import { serveWatched, stepUpRefusal, type GrantGuard } from './oauth-scope';
 import type { FixedWindowLimiter } from './rate-limit';
 
 export interface StatefulMcpDeps {
@@ -31,6 +32,8 @@ export interface StatefulMcpDeps {
   pool: ForgePool;
   /** Checks a caller's own credential with the forge before a session opens (D7); absent for the static token. */
   credentialGate?: CredentialGate;
+  /** OAuth mode: step-up and forge rejection for this server's own tokens (D23, D29). */
+  grants?: GrantGuard;
 }
 
 /** Methods served here (the Allow header of a 405). */
@@ -122,10 +125,13 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
 
   /** `endpoint`: the forge leased for this request (POST); GET and DELETE call no tool. */
   async function serveInSession(session: Session, req: McpRequest, caller?: Caller, endpoint?: ForgeEndpoint): Promise<Response> {
-    if (caller && endpoint) bindRequestContext(req.request, { lane: 'legacy', caller, forge: endpoint, requestId: req.requestId, publicBase: req.publicBase });
     session.inFlight++;
     try {
-      return await session.transport.handleRequest(req.request, { parsedBody: req.body });
+      if (!caller || !endpoint) return await session.transport.handleRequest(req.request, { parsedBody: req.body });
+      return await serveWatched(deps.grants, caller, endpoint, null, (forge) => {
+        bindRequestContext(req.request, { lane: 'legacy', caller, forge, requestId: req.requestId, publicBase: req.publicBase });
+        return session.transport.handleRequest(req.request, { parsedBody: req.body });
+      });
     } finally {
       session.inFlight--;
     }
@@ -141,9 +147,14 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
       }
       const session = liveSession(sessionId, req.messages);
       if (session instanceof Response) return session;
-      // The session's token and forge URL, unless this request names its own (D8, D9).
+      // The session's token and forge URL, unless this request names its own (D8, D9); a token
+      // sealed for one forge stays with it (D23).
       const base = found.status === 'ok' ? found.caller : session.caller;
-      const caller: Caller = { credential: base.credential, apiUrl: req.forgeUrl ?? session.caller.apiUrl, sessionTag: session.caller.sessionTag };
+      const pinned = callerAt(base, req.forgeUrl ?? session.caller.apiUrl);
+      if (!pinned) return rpcError(400, MESSAGES.invalidApiUrl);
+      const caller: Caller = { ...pinned, sessionTag: session.caller.sessionTag };
+      const stepUp = stepUpRefusal(deps.grants, caller, req.body, null);
+      if (stepUp) return stepUp;
       return withLease(caller.apiUrl, req, (endpoint) => serveInSession(session, req, caller, endpoint));
     }
 

@@ -9,7 +9,7 @@ import type { CallerResolver } from '../auth/caller-resolver';
 import type { ForgePool } from '../forge/pool';
 import type { Logger } from '../logging/logger';
 import { sessionTag } from '../logging/logger';
-import type { Caller } from '../auth/caller';
+import { callerAt, type Caller } from '../auth/caller';
 import { bindRequestContext } from '../mcp/request-context';
 import { createJsonTransport } from '../mcp/transport';
 import type { Metrics } from '../metrics/registry';
@@ -18,6 +18,7 @@ import { isInitializeMessage } from './body';
 import type { CredentialGate } from './credential-gate';
 import { MESSAGES, RPC_CODES, rpcError, sessionNotFound, unauthorized } from './errors';
 import type { McpRequest } from './mcp-prelude';
+import { serveWatched, stepUpRefusal, type GrantGuard } from './oauth-scope';
 
 export interface StatelessMcpDeps {
   sealed: SealedSessions;
@@ -30,6 +31,8 @@ export interface StatelessMcpDeps {
   credentialGate?: CredentialGate;
   /** OAuth mode: GET and DELETE are authenticated (credential or sealed id) before their 405 (D9). */
   authenticateEveryMethod: boolean;
+  /** OAuth mode: step-up and forge rejection for this server's own tokens (D23, D29). */
+  grants?: GrantGuard;
 }
 
 /** Methods served here (the Allow header of a 405). */
@@ -66,9 +69,11 @@ export function createStatelessMcpHandler(deps: StatelessMcpDeps): (req: McpRequ
       const transport = createJsonTransport();
       try {
         await server.connect(transport);
-        bindRequestContext(req.request, { lane: 'legacy', caller, forge: lease.endpoint, requestId: req.requestId, publicBase: req.publicBase });
-        const response = await transport.handleRequest(req.request, { parsedBody: req.body });
-        response.headers.set('mcp-session-id', await sealed.issue(caller));
+        const response = await serveWatched(deps.grants, caller, lease.endpoint, null, (forge) => {
+          bindRequestContext(req.request, { lane: 'legacy', caller, forge, requestId: req.requestId, publicBase: req.publicBase });
+          return transport.handleRequest(req.request, { parsedBody: req.body });
+        });
+        if (response.status !== 401) response.headers.set('mcp-session-id', await sealed.issue(caller));
         return response;
       } finally {
         await server.close();
@@ -88,7 +93,9 @@ export function createStatelessMcpHandler(deps: StatelessMcpDeps): (req: McpRequ
     let caller: Caller;
     if (found.status === 'ok') {
       // Live credentials win; a stale or foreign id is simply replaced (rule 4).
-      caller = { credential: found.caller.credential, apiUrl: fromId?.apiUrl ?? found.caller.apiUrl, sessionTag: fromId?.sessionTag ?? sessionTag(crypto.randomUUID()) };
+      // A token sealed for one forge keeps its forge (D23).
+      const apiUrl = found.caller.grant ? found.caller.apiUrl : (fromId?.apiUrl ?? found.caller.apiUrl);
+      caller = { ...found.caller, apiUrl, sessionTag: fromId?.sessionTag ?? sessionTag(crypto.randomUUID()) };
     } else if (fromId) {
       caller = fromId; // rule 3: authenticated from the sealed id, on any replica
     } else if (sessionId) {
@@ -96,7 +103,10 @@ export function createStatelessMcpHandler(deps: StatelessMcpDeps): (req: McpRequ
     } else {
       return authenticationRequired(req);
     }
-    if (req.forgeUrl) caller = { ...caller, apiUrl: req.forgeUrl };
-    return serve(req, caller, found.status === 'ok');
+    const pinned = callerAt(caller, req.forgeUrl);
+    if (!pinned) return rpcError(400, MESSAGES.invalidApiUrl);
+    const stepUp = stepUpRefusal(deps.grants, pinned, req.body, null);
+    if (stepUp) return stepUp;
+    return serve(req, pinned, found.status === 'ok');
   };
 }

@@ -3,31 +3,18 @@
 // redirect URI is known to be registered nothing redirects anywhere: an unknown client or an
 // unregistered redirect URI is a 400 (D22, in every mode), and so is a Client ID Metadata Document
 // that cannot be used (D28, client-check.ts); errors after that go back to the client's redirect
-// URI as RFC 6749 §4.1.2.1 says.
+// URI as RFC 6749 §4.1.2.1 says. The `scope` asked for decides the scope granted, and `resource`,
+// when sent, must name this server (D29).
 import { checkClient } from './client-check';
 import { consentResponse } from './consent';
 import { sendToForge, type ClientRequest, type FlowDeps } from './flow';
 import { redirect } from './http';
 import { isChallenge } from './pkce';
 import { withParams } from './redirect-uris';
-import type { OAuthSettings } from './settings';
+import { isOurResource } from './resource';
+import { grantedScope } from './scopes';
 
 export const MAX_STATE_LENGTH = 1024;
-
-const withoutSlash = (url: URL) => `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-
-/** Whether a `resource` parameter (RFC 8707) names this server: its base URL or its /mcp endpoint. */
-function isOurResource(value: string, s: OAuthSettings): boolean {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  if (url.hash || url.search) return false;
-  const named = withoutSlash(url);
-  return named === withoutSlash(new URL(s.resource)) || named === withoutSlash(new URL(s.serverUrl));
-}
 
 export function authorizeHandler(deps: FlowDeps): (request: Request) => Promise<Response> {
   const { settings } = deps;
@@ -50,8 +37,8 @@ export function authorizeHandler(deps: FlowDeps): (request: Request) => Promise<
     const resource = query.get('resource');
     if (resource !== null && !isOurResource(resource, settings)) return fail('invalid_target', `resource must be ${settings.resource}`);
 
-    const clientRequest: ClientRequest = { c: client.clientId, r: redirectUri, rp: given !== null, cc: challenge, ...(state === undefined ? {} : { s: state }) };
-    deps.logger.info('oauth_authorize', { consent: settings.consent });
+    const clientRequest: ClientRequest = { c: client.clientId, r: redirectUri, rp: given !== null, cc: challenge, sc: grantedScope(query.get('scope'), settings.scope), ...(state === undefined ? {} : { s: state }) };
+    deps.logger.info('oauth_authorize', { consent: settings.consent, scope: clientRequest.sc });
     const owner = deps.ipOf(request);
     return settings.consent ? consentResponse(deps, clientRequest, client.name, owner) : sendToForge(deps, clientRequest, owner);
   };

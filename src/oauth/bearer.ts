@@ -1,88 +1,64 @@
-// Who calls /mcp in OAuth mode (docs/spec.md "OAuth mode", D23): a bearer token is the forge's
-// own access token, so it is checked against the forge (GET /api/v4/user) and the answer kept for a
-// minute per replica, keyed by a hash of the token; a Private-Token or JOB-TOKEN is taken as a live
-// credential, as in remote authorization. Without any credential the request is refused, except in
-// stateless mode, where a sealed Mcp-Session-Id may stand in (stateless rule 3).
-import { createHash } from 'node:crypto';
+// Who calls /mcp in OAuth mode (D23): a bearer token is this server's own `v1.at.` access token,
+// checked locally (seal, kind, expiry, audience; own-tokens.ts) with no forge call per request; the
+// caller then acts with the forge token sealed inside, pinned to its forge and carrying its scope
+// (D29). A bearer that is not ours is taken as a forge token only with REMOTE_AUTHORIZATION=true
+// (then the legacy session door checks it with the forge, D7); otherwise it is refused with
+// `error="invalid_token"`, which also sends clients holding the forge tokens of the old behaviour
+// back to sign in. A Private-Token or JOB-TOKEN is a live credential, as in remote authorization.
+// Without any credential the request is refused, except in stateless mode, where a sealed
+// Mcp-Session-Id may stand in (stateless rule 3).
 import { credentialFromHeaders } from '../auth/credentials';
 import type { CallerLookup, CallerResolver } from '../auth/caller-resolver';
 import type { Logger } from '../logging/logger';
-import type { ForgeOAuthClient, TokenCheck } from './forge-oauth';
-
-export const BEARER_CACHE_TTL_MS = 60_000;
-export const BEARER_CACHE_MAX = 10_000;
+import type { OAuthEvents } from './events';
+import { ACCESS_PREFIX, type OwnTokens } from './own-tokens';
 
 export interface BearerCheckOptions {
-  forge: Pick<ForgeOAuthClient, 'checkToken'>;
+  tokens: Pick<OwnTokens, 'openAccess'>;
   apiUrl: string;
+  /** WWW-Authenticate of a 401 without a credential (resource_metadata and scope, D29). */
   challenge: string;
+  /** WWW-Authenticate of a 403 for a write tool called with a read_api token (D29). */
+  stepUpChallenge: string;
   /** Stateless mode: a request without credentials goes on to the sealed session id. */
   sessionMayAuthenticate: boolean;
+  /** REMOTE_AUTHORIZATION: a bearer that is not ours is a forge token (D23). */
+  acceptsForgeBearers: boolean;
   logger: Logger;
-  now?: () => number;
-  ttlMs?: number;
-  maxEntries?: number;
+  events?: OAuthEvents;
 }
 
 const NONE: CallerLookup = { status: 'none' };
 const INVALID: CallerLookup = { status: 'invalid' };
+const INVALID_TOKEN: CallerLookup = { status: 'invalid', reason: 'invalid_token' };
 
 export function oauthCallers(options: BearerCheckOptions): CallerResolver {
-  const cache = new TokenCheckCache(options.forge, options.now ?? Date.now, options.ttlMs ?? BEARER_CACHE_TTL_MS, options.maxEntries ?? BEARER_CACHE_MAX);
+  const { logger } = options;
+  const refuse = (reason: string): CallerLookup => {
+    logger.debug('bearer_refused', { reason });
+    options.events?.({ kind: 'bearer_refused', reason });
+    return INVALID_TOKEN;
+  };
   return {
     remote: true,
     challenge: options.challenge,
+    stepUpChallenge: options.stepUpChallenge,
     async resolve(headers) {
       const found = credentialFromHeaders(headers);
       if (found.status === 'none') return options.sessionMayAuthenticate ? NONE : INVALID;
       if (found.status === 'invalid') return found; // keeps the reason (a token too short) for the 401's text
-      const lookup: CallerLookup = { status: 'ok', caller: { credential: found.credential, apiUrl: options.apiUrl } };
-      if (found.credential.kind !== 'bearer') return lookup;
-      const check = await cache.check(found.credential.token);
-      if (check === 'invalid') return INVALID;
-      // The forge could not say (down, timing out): the token is let through uncached and the
-      // forge judges it again on the tool call itself, rather than sending the client back to sign-in.
-      if (check === 'unknown') options.logger.warn('bearer_check_unavailable', {});
-      return lookup;
+      const { credential } = found;
+      if (credential.kind !== 'bearer') return { status: 'ok', caller: { credential, apiUrl: options.apiUrl } };
+      if (credential.token.startsWith(ACCESS_PREFIX)) {
+        const opened = await options.tokens.openAccess(credential.token);
+        if (!opened.ok) return refuse(opened.reason);
+        const { grant } = opened;
+        return { status: 'ok', caller: { credential: { kind: 'bearer', token: opened.forgeToken }, apiUrl: grant.apiUrl, grant: { scope: grant.scope } } };
+      }
+      // Another sealed value (a refresh token, a session id) is never a forge token.
+      if (credential.token.startsWith('v1.')) return refuse('not an access token');
+      if (!options.acceptsForgeBearers) return refuse('not issued by this server');
+      return { status: 'ok', caller: { credential, apiUrl: options.apiUrl } };
     },
   };
-}
-
-interface Cached {
-  valid: boolean;
-  expiresAt: number;
-}
-
-class TokenCheckCache {
-  private readonly entries = new Map<string, Cached>();
-  /** Checks in flight, so simultaneous requests with a new token ask the forge once. */
-  private readonly pending = new Map<string, Promise<TokenCheck>>();
-
-  constructor(
-    private readonly forge: Pick<ForgeOAuthClient, 'checkToken'>,
-    private readonly now: () => number,
-    private readonly ttlMs: number,
-    private readonly max: number,
-  ) {}
-
-  async check(token: string): Promise<TokenCheck> {
-    const key = createHash('sha256').update(token).digest('base64url');
-    const cached = this.entries.get(key);
-    if (cached && cached.expiresAt > this.now()) return cached.valid ? 'valid' : 'invalid';
-    let pending = this.pending.get(key);
-    if (!pending) {
-      pending = this.forge.checkToken(token).finally(() => this.pending.delete(key));
-      this.pending.set(key, pending);
-    }
-    const result = await pending;
-    if (result !== 'unknown') this.remember(key, result === 'valid');
-    return result;
-  }
-
-  private remember(key: string, valid: boolean): void {
-    this.entries.delete(key);
-    // Insertion order is age: beyond the bound the oldest answer goes (it is only a cache).
-    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(key, { valid, expiresAt: this.now() + this.ttlMs });
-  }
 }

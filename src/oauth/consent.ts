@@ -17,7 +17,7 @@ export async function consentResponse(deps: FlowDeps, request: ClientRequest, cl
   headers.append('Set-Cookie', bindingCookie(deps.settings, binding));
   // A metadata-document client is known by its URL's host (D28); a registered one only by its id.
   const documentHost = isMetadataDocumentId(request.c) ? new URL(request.c).host : undefined;
-  return new Response(consentPage(deps.settings, { clientName, documentHost, redirectUri: request.r, consentValue }), { status: 200, headers });
+  return new Response(consentPage(deps.settings, { clientName, documentHost, scope: request.sc, redirectUri: request.r, consentValue }), { status: 200, headers });
 }
 
 const expiredConsent = () =>

@@ -6,6 +6,7 @@ import type { ClientRegistry } from './clients';
 import type { ForgeOAuthClient, ForgeTokens } from './forge-oauth';
 import { oauthError, redirect } from './http';
 import { newPkcePair } from './pkce';
+import type { Scope } from './scopes';
 import type { OAuthSettings } from './settings';
 import type { Vault } from './vault';
 
@@ -21,6 +22,8 @@ export interface ClientRequest {
   s?: string;
   /** the client's S256 code_challenge */
   cc: string;
+  /** the scope granted (D29): asked of the forge, carried into the tokens */
+  sc: Scope;
 }
 
 /** Ties an authorization to the browser that approved it: cookie key and the nonce it holds. */
@@ -65,5 +68,5 @@ export const unregistered = () => oauthError(400, 'invalid_request', UNREGISTERE
 export async function sendToForge(deps: FlowDeps, request: ClientRequest, owner: string, binding?: BrowserBinding, headers?: Headers): Promise<Response> {
   const { verifier, challenge } = newPkcePair();
   const state = await deps.vault.put<StateData>('state', { ...request, ...binding, v: verifier }, owner);
-  return redirect(deps.forge.authorizeUrl(state, challenge), headers);
+  return redirect(deps.forge.authorizeUrl(state, challenge, request.sc), headers);
 }

@@ -1,9 +1,10 @@
 // This server as an OAuth client of the forge (GitLab's Doorkeeper endpoints, gitlab-api.md §2):
-// the authorize URL the user is sent to, the code exchange with this server's own PKCE verifier,
-// refresh, and the token check behind bearer validation (GET /api/v4/user). Requests go out with
+// the authorize URL the user is sent to (with the scope granted, D29), the code exchange with this
+// server's own PKCE verifier, and refresh (server-side, D23). Requests go out with
 // the deployment's proxy and TLS settings and never follow redirects (they carry secrets).
 import type { ForgeEndpoint } from '../forge/endpoint';
 import { stripInvisible } from '../text/invisible';
+import type { Scope } from './scopes';
 import type { OAuthSettings } from './settings';
 import { errorCode } from './token-shape';
 
@@ -25,8 +26,6 @@ export type TokenResult =
   /** `status` 0: the forge could not be reached or did not answer in time. */
   | { ok: false; status: number; error: string; description: string };
 
-export type TokenCheck = 'valid' | 'invalid' | 'unknown';
-
 type FetchLike = (input: string, init: RequestInit & Record<string, unknown>) => Promise<Response>;
 
 export class ForgeOAuthClient {
@@ -37,13 +36,13 @@ export class ForgeOAuthClient {
     private readonly fetchImpl: FetchLike = fetch as unknown as FetchLike,
   ) {}
 
-  authorizeUrl(state: string, challenge: string): string {
+  authorizeUrl(state: string, challenge: string, scope: Scope): string {
     const url = new URL(`${this.s.forgeBase}/oauth/authorize`);
     url.search = new URLSearchParams({
       client_id: this.s.clientId,
       redirect_uri: this.s.callbackUrl,
       response_type: 'code',
-      scope: this.s.scope,
+      scope,
       state,
       code_challenge: challenge,
       code_challenge_method: 'S256',
@@ -57,15 +56,6 @@ export class ForgeOAuthClient {
 
   refresh(refreshToken: string): Promise<TokenResult> {
     return this.token({ grant_type: 'refresh_token', refresh_token: refreshToken, redirect_uri: this.s.callbackUrl });
-  }
-
-  /** Whether the forge accepts `token` as a bearer token: 'unknown' when it could not say. */
-  async checkToken(token: string): Promise<TokenCheck> {
-    const response = await this.send(`${this.s.forgeApiUrl}/user`, { method: 'GET', headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } });
-    if (!response) return 'unknown';
-    await response.body?.cancel();
-    if (response.ok) return 'valid';
-    return response.status === 401 || response.status === 403 ? 'invalid' : 'unknown';
   }
 
   private async token(params: Record<string, string>): Promise<TokenResult> {

@@ -1,23 +1,30 @@
 // Discovery documents (docs/spec.md "OAuth mode", D22): this server is the authorization server
 // its MCP clients see (RFC 8414) and the protected resource they call (RFC 9728). Clients refuse to
 // proceed without `code_challenge_methods_supported`, and check that `issuer` is exactly the URL
-// they discovered, so both come from MCP_SERVER_URL unchanged. `scopes_supported` holds the one
-// forge scope this server asks for: some clients request every listed scope.
+// they discovered, so both come from MCP_SERVER_URL unchanged. `scopes_supported` lists the forge
+// scopes this server requests on the caller's behalf (D29); challenges name where discovery starts
+// and the scope to ask for.
+import { SCOPES_SUPPORTED } from './scopes';
 import type { OAuthSettings } from './settings';
 
 export const PRM_PATH = '/.well-known/oauth-protected-resource';
 export const AS_METADATA_PATH = '/.well-known/oauth-authorization-server';
 
-/** WWW-Authenticate of a 401 on /mcp: where to start discovery. */
+/** WWW-Authenticate of a 401 on /mcp: where to start discovery and the scope to ask for (D29). */
 export function bearerChallenge(s: OAuthSettings): string {
-  return `Bearer resource_metadata="${s.serverUrl}${PRM_PATH}/mcp"`;
+  return `Bearer resource_metadata="${s.serverUrl}${PRM_PATH}/mcp", scope="${s.scope}"`;
+}
+
+/** WWW-Authenticate of the 403 for a write tool called with a read_api token: step up to api (D29). */
+export function stepUpChallenge(s: OAuthSettings): string {
+  return `Bearer error="insufficient_scope", scope="api", resource_metadata="${s.serverUrl}${PRM_PATH}/mcp"`;
 }
 
 export function protectedResourceMetadata(s: OAuthSettings) {
   return {
     resource: s.resource,
     authorization_servers: [s.serverUrl],
-    scopes_supported: [s.scope],
+    scopes_supported: SCOPES_SUPPORTED,
     bearer_methods_supported: ['header'],
     resource_name: 'Forge Tool Server',
   };
@@ -29,7 +36,7 @@ export function authorizationServerMetadata(s: OAuthSettings) {
     authorization_endpoint: `${s.serverUrl}/authorize`,
     token_endpoint: `${s.serverUrl}/token`,
     registration_endpoint: `${s.serverUrl}/register`,
-    scopes_supported: [s.scope],
+    scopes_supported: SCOPES_SUPPORTED,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
     grant_types_supported: ['authorization_code', 'refresh_token'],

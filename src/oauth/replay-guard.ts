@@ -1,6 +1,7 @@
-// One-time use of proxy codes on this replica (docs/spec.md stateless rule 5). A code's hash is "pending"
-// while its redemption is checked and "consumed" once tokens were handed out; a failed client or
-// PKCE check releases it so the client can retry. An entry is never dropped before its code
+// One-time use of proxy codes (docs/spec.md stateless rule 5) and of refresh tokens (D23) on this
+// replica. A value's hash is "pending" while its redemption is checked and "consumed" once tokens
+// were handed out; a failed client or PKCE check (or a forge that could not answer a refresh)
+// releases it so the client can retry. An entry is never dropped before its code
 // expires — dropping it early would let the code be replayed — so when the cache is full new
 // redemptions are refused (fail closed) until entries run out.
 import { createHash } from 'node:crypto';
@@ -13,6 +14,11 @@ interface Entry {
 }
 
 export const MAX_GUARDED_CODES = 10_000;
+/**
+ * Refresh tokens live far longer than codes (OAUTH_REFRESH_TOKEN_TTL_SECONDS), so their entries
+ * stay longer: room for this many used ones per replica (a hash and an expiry each, ~150 bytes).
+ */
+export const MAX_GUARDED_REFRESH_TOKENS = 200_000;
 
 export class ReplayGuard {
   private readonly entries = new Map<string, Entry>();

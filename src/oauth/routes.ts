@@ -1,5 +1,6 @@
-// OAuth mode put together (docs/spec.md "OAuth mode", D21–D24): the stores for this deployment
-// (sealed in stateless mode, in memory otherwise), the bearer-checking caller resolver for /mcp, and
+// OAuth mode put together (docs/spec.md "OAuth mode", D21–D24, D29): the stores for this deployment
+// (sealed in stateless mode, in memory otherwise), this server's own tokens (D23, sealed in every
+// mode), the local bearer-checking caller resolver for /mcp, and
 // the routes: discovery, /register, /authorize, /consent, /callback and /token, each limited per
 // client IP outside stateless mode (D10).
 import { Elysia, type AnyElysia } from 'elysia';
@@ -7,6 +8,7 @@ import type { CallerResolver } from '../auth/caller-resolver';
 import type { Config } from '../config/load';
 import type { ForgePool } from '../forge/pool';
 import type { Logger } from '../logging/logger';
+import { sealerFromConfig } from '../sealing/from-config';
 import type { Sealer } from '../sealing/sealer';
 import { authorizeHandler } from './authorize';
 import { oauthCallers } from './bearer';
@@ -18,9 +20,11 @@ import type { FlowDeps } from './flow';
 import { ForgeOAuthClient } from './forge-oauth';
 import { publicPreflight, withPublicCors } from './http';
 import { ipLimited } from './ip-limits';
-import { AS_METADATA_PATH, PRM_PATH, authorizationServerMetadata, bearerChallenge, protectedResourceMetadata } from './metadata';
+import type { OAuthEvents } from './events';
+import { AS_METADATA_PATH, PRM_PATH, authorizationServerMetadata, bearerChallenge, protectedResourceMetadata, stepUpChallenge } from './metadata';
+import { OwnTokens } from './own-tokens';
 import { registerHandler } from './register';
-import { ReplayGuard } from './replay-guard';
+import { MAX_GUARDED_REFRESH_TOKENS, ReplayGuard } from './replay-guard';
 import { oauthSettings } from './settings';
 import { tokenHandler } from './token';
 import { MemoryVault, SealedVault, type PurposeTtls, type Vault } from './vault';
@@ -28,8 +32,13 @@ import { MemoryVault, SealedVault, type PurposeTtls, type Vault } from './vault'
 export interface OAuthDeps {
   pool: ForgePool;
   logger: Logger;
-  /** Required in stateless mode: client ids, states and proxy codes are sealed with it. */
+  /**
+   * Required in stateless mode: client ids, states and proxy codes are sealed with it. The tokens
+   * (D23) are sealed with it in every mode; without it, with a per-process sealer of its own.
+   */
   sealer?: Sealer;
+  /** Told of OAuth outcomes (metrics); bearer refusals come from here. */
+  events?: OAuthEvents;
   now: () => number;
   /** The client address a request counts against (socket or X-Forwarded-For, MCP_TRUST_PROXY). */
   ipOf(request: Request): string;
@@ -55,13 +64,19 @@ export function createOAuth(config: Config, deps: OAuthDeps): OAuthMode {
   const forge = new ForgeOAuthClient(settings, () => deps.pool.endpoint(settings.forgeApiUrl));
   const flow: FlowDeps = { settings, clients, vault, forge, logger, now, ipOf: deps.ipOf };
 
+  // Keys derived once, at start-up (sealing/keys.ts): a bearer check opens a value, nothing more.
+  const tokenSealer = deps.sealer ? Promise.resolve(deps.sealer) : sealerFromConfig(config, now);
+  const tokens = new OwnTokens(tokenSealer, { resource: settings.resource, accessTtlSeconds: settings.tokenTtlSeconds.access, refreshTtlSeconds: settings.tokenTtlSeconds.refresh }, now);
+
   const callers = oauthCallers({
-    forge,
+    tokens,
     apiUrl: settings.forgeApiUrl,
     challenge: bearerChallenge(settings),
+    stepUpChallenge: stepUpChallenge(settings),
     sessionMayAuthenticate: settings.stateless,
+    acceptsForgeBearers: settings.acceptsForgeBearers,
     logger,
-    now,
+    events: deps.events,
   });
 
   // docs/spec.md stateless rule 7: no in-app limiter in stateless mode.
@@ -70,7 +85,7 @@ export function createOAuth(config: Config, deps: OAuthDeps): OAuthMode {
   const authorize = limited('authorize', authorizeHandler(flow));
   const consent = limited('consent', consentDecisionHandler(flow));
   const callback = limited('callback', callbackHandler(flow));
-  const token = limited('token', tokenHandler({ clients, vault, guard: new ReplayGuard(now), forge, logger, now }));
+  const token = limited('token', tokenHandler({ settings, clients, vault, guard: new ReplayGuard(now), refreshGuard: new ReplayGuard(now, MAX_GUARDED_REFRESH_TOKENS), tokens, forge, logger, now }));
   const prm = protectedResourceMetadata(settings);
   const asMetadata = authorizationServerMetadata(settings);
 

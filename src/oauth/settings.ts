@@ -1,7 +1,8 @@
 // What OAuth mode needs from the configuration, worked out once (D21): the public base
 // URL (which is also the issuer), the forge's OAuth base, this server's application at the forge,
-// and the lifetimes of the short-lived values.
+// the default scope (D29), and the lifetimes of the short-lived values and of the tokens (D23).
 import type { Config } from '../config/load';
+import type { Scope } from './scopes';
 
 export interface OAuthSettings {
   /** MCP_SERVER_URL without a trailing slash: the issuer and the base of every endpoint. */
@@ -16,12 +17,16 @@ export interface OAuthSettings {
   readonly forgeApiUrl: string;
   readonly clientId: string;
   readonly clientSecret?: string;
-  /** The one forge scope asked for: read_api when the server is read-only, api otherwise. */
-  readonly scope: 'api' | 'read_api';
+  /** The scope granted when a client names none (D29): read_api when the server is read-only, api otherwise. */
+  readonly scope: Scope;
   readonly consent: boolean;
   readonly stateless: boolean;
   /** Lifetimes in seconds: client registrations, pending authorizations (consent and state), proxy codes. */
   readonly ttlSeconds: { readonly client: number; readonly pending: number; readonly code: number };
+  /** OAUTH_ACCESS_TOKEN_TTL_SECONDS and OAUTH_REFRESH_TOKEN_TTL_SECONDS (D23). */
+  readonly tokenTtlSeconds: { readonly access: number; readonly refresh: number };
+  /** REMOTE_AUTHORIZATION: a bearer that is not this server's own is taken as a forge token (D23). */
+  readonly acceptsForgeBearers: boolean;
   /** Cookies get `Secure` and the `__Host-` prefix when the server is reached over https. */
   readonly secureCookies: boolean;
   /** Requests allowed per client IP and minute on each of /register, /authorize, /consent, /callback and /token (not applied in stateless mode). */
@@ -48,6 +53,8 @@ export function oauthSettings(config: Config): OAuthSettings {
       pending: config.OAUTH_STATELESS_PENDING_TTL_SECONDS,
       code: config.OAUTH_STATELESS_STORED_TTL_SECONDS,
     }),
+    tokenTtlSeconds: Object.freeze({ access: config.OAUTH_ACCESS_TOKEN_TTL_SECONDS, refresh: config.OAUTH_REFRESH_TOKEN_TTL_SECONDS }),
+    acceptsForgeBearers: config.REMOTE_AUTHORIZATION,
     secureCookies: new URL(serverUrl).protocol === 'https:',
     requestsPerMinutePerIp: config.MAX_REQUESTS_PER_MINUTE,
   });

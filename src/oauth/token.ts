@@ -1,23 +1,33 @@
-// POST /token (RFC 6749 §3.2, D22/D23), form-encoded or JSON.
+// POST /token (RFC 6749 §3.2, D22/D23/D29), form-encoded or JSON.
 // authorization_code: the proxy code from /callback is redeemed once per replica (docs/spec.md stateless
 // rule 5) by the client it was issued to, with the verifier of the challenge it sent to /authorize;
-// the answer is the forge's own tokens. refresh_token: forwarded to the forge with this server's
-// application credentials, but only when it is shaped like a forge token (token-shape.ts); junk is
-// refused here. Errors are `{error, error_description}`.
+// the answer is this server's own token pair around the forge's tokens (own-tokens.ts), never the
+// forge's. refresh_token: only a `v1.rt.` this server issued to the same client, once (a hash-keyed
+// replay cache per replica); the forge token inside is refreshed server-side and a new pair issued.
+// A `resource` parameter must name this server (D29, else invalid_target). Errors are
+// `{error, error_description}`.
 import type { ClientRegistry } from './clients';
-import type { ForgeOAuthClient, ForgeTokens } from './forge-oauth';
+import type { ForgeOAuthClient } from './forge-oauth';
 import type { CodeData } from './flow';
 import { jsonResponse, oauthError, readParams } from './http';
 import type { Logger } from '../logging/logger';
+import type { OwnTokens, TokenResponseBody } from './own-tokens';
+import { REFRESH_PREFIX } from './own-tokens';
 import { isVerifier, verifierMatches } from './pkce';
 import type { ReplayGuard } from './replay-guard';
-import { isWellFormedToken } from './token-shape';
+import { isOurResource } from './resource';
+import type { OAuthSettings } from './settings';
 import type { Vault } from './vault';
 
 export interface TokenDeps {
+  settings: Pick<OAuthSettings, 'resource' | 'serverUrl' | 'forgeApiUrl'>;
   clients: ClientRegistry;
   vault: Vault;
+  /** Single use of proxy codes. */
   guard: ReplayGuard;
+  /** Single use of refresh tokens (D23). */
+  refreshGuard: ReplayGuard;
+  tokens: OwnTokens;
   forge: Pick<ForgeOAuthClient, 'refresh'>;
   logger: Logger;
   now: () => number;
@@ -47,12 +57,13 @@ function clientIdOf(request: Request, params: Record<string, string>): string | 
   }
 }
 
-function tokenResponse(tokens: ForgeTokens, expiresIn = tokens.expires_in): Response {
-  return jsonResponse({ ...tokens, token_type: 'Bearer', ...(expiresIn === undefined ? {} : { expires_in: expiresIn }) });
-}
+const tokenResponse = (body: TokenResponseBody) => jsonResponse(body);
+
+const cacheFull = (what: string) =>
+  oauthError(503, 'temporarily_unavailable', `Too many ${what} are being redeemed on this server; try again in a minute`, { 'Retry-After': '60' });
 
 export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Response> {
-  const { logger } = deps;
+  const { logger, settings } = deps;
 
   async function redeemCode(params: Record<string, string>, clientId: string): Promise<Response> {
     const { code, code_verifier: verifier, redirect_uri: redirectUri } = params;
@@ -68,7 +79,7 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
         return invalidGrant('the authorization code is being redeemed by another request');
       case 'full':
         logger.warn('oauth_replay_cache_full', { size: deps.guard.size });
-        return oauthError(503, 'temporarily_unavailable', 'Too many authorization codes are being redeemed on this server; try again in a minute', { 'Retry-After': '60' });
+        return cacheFull('authorization codes');
     }
     const data = opened.data;
     // Client and PKCE checks: a failure releases the code so the rightful client can still redeem it.
@@ -83,21 +94,53 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
     }
     deps.guard.consume(code);
     deps.vault.discard('code', code);
-    logger.info('oauth_token', { grant: 'authorization_code' });
-    const elapsed = Math.max(0, Math.floor(deps.now() / 1000) - data.at);
-    return tokenResponse(data.t, data.t.expires_in === undefined ? undefined : Math.max(0, data.t.expires_in - elapsed));
+    logger.info('oauth_token', { grant: 'authorization_code', scope: data.sc });
+    const forgeExpiresAt = data.t.expires_in === undefined ? undefined : data.at + data.t.expires_in;
+    return tokenResponse(await deps.tokens.issue({ apiUrl: settings.forgeApiUrl, scope: data.sc, clientId }, data.t, forgeExpiresAt));
   }
 
-  async function refresh(params: Record<string, string>): Promise<Response> {
-    if (!params.refresh_token) return invalidRequest('refresh_token is required');
-    if (!isWellFormedToken(params.refresh_token)) return invalidGrant('the refresh token is malformed');
-    const result = await deps.forge.refresh(params.refresh_token);
+  async function refresh(params: Record<string, string>, clientId: string): Promise<Response> {
+    const value = params.refresh_token;
+    if (!value) return invalidRequest('refresh_token is required');
+    // Anything but our own refresh token (a forge token from before D23, an access token) is refused here.
+    if (!value.startsWith(REFRESH_PREFIX)) return invalidGrant('the refresh token was not issued by this server: sign in again');
+    const opened = await deps.tokens.openRefresh(value);
+    if (!opened.ok) {
+      logger.warn('oauth_refresh_refused', { reason: opened.reason });
+      return invalidGrant(opened.reason === 'expired' ? 'the refresh token has expired: sign in again' : 'the refresh token is invalid: sign in again');
+    }
+    if (opened.grant.clientId !== clientId) {
+      logger.warn('oauth_refresh_refused', { reason: 'another client' });
+      return invalidGrant('the refresh token was issued to another client');
+    }
+    if (opened.grant.apiUrl !== settings.forgeApiUrl) return invalidGrant('the refresh token is for another forge: sign in again');
+    switch (deps.refreshGuard.reserve(value, opened.expiresAt)) {
+      case 'consumed':
+        logger.warn('oauth_refresh_replayed', {});
+        return invalidGrant('the refresh token was already used');
+      case 'pending':
+        return invalidGrant('the refresh token is being used by another request');
+      case 'full':
+        logger.warn('oauth_replay_cache_full', { size: deps.refreshGuard.size, of: 'refresh' });
+        return cacheFull('refresh tokens');
+    }
+    const issuedAt = Math.floor(deps.now() / 1000);
+    const result = await deps.forge.refresh(opened.forgeRefreshToken);
     if (result.ok) {
-      logger.info('oauth_token', { grant: 'refresh_token' });
-      return tokenResponse(result.tokens);
+      deps.refreshGuard.consume(value);
+      logger.info('oauth_token', { grant: 'refresh_token', scope: opened.grant.scope });
+      // A forge that does not rotate its refresh token keeps the one it had.
+      const forgeTokens = { ...result.tokens, refresh_token: result.tokens.refresh_token ?? opened.forgeRefreshToken };
+      const forgeExpiresAt = forgeTokens.expires_in === undefined ? undefined : issuedAt + forgeTokens.expires_in;
+      return tokenResponse(await deps.tokens.issue(opened.grant, forgeTokens, forgeExpiresAt));
     }
     logger.warn('oauth_forge_token_failed', { grant: 'refresh_token', status: result.status, error: result.error });
-    if (result.error === 'invalid_grant') return invalidGrant(result.description);
+    if (result.error === 'invalid_grant') {
+      deps.refreshGuard.consume(value); // the forge's refresh token is spent: so is ours
+      return invalidGrant(`the forge refused the refresh (${result.description}): sign in again`);
+    }
+    // The forge could not say: the client may try the same refresh token again.
+    deps.refreshGuard.release(value);
     if (result.status === 0 || result.status >= 500) return oauthError(502, 'temporarily_unavailable', 'the forge is not available; try again');
     return oauthError(502, 'server_error', `the forge refused the refresh (${result.error}: ${result.description})`);
   }
@@ -112,6 +155,7 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
     const clientId = clientIdOf(request, params);
     if (clientId === MALFORMED) return oauthError(400, 'invalid_client', 'the Authorization header is not valid HTTP Basic: base64 of client_id:secret, each percent-encoded');
     if (!clientId || !(await deps.clients.lookup(clientId))) return oauthError(401, 'invalid_client', 'unknown or expired client_id: register again');
-    return grant === 'authorization_code' ? redeemCode(params, clientId) : refresh(params);
+    if (params.resource !== undefined && !isOurResource(params.resource, settings)) return oauthError(400, 'invalid_target', `resource must be ${settings.resource}`);
+    return grant === 'authorization_code' ? redeemCode(params, clientId) : refresh(params, clientId);
   };
 }

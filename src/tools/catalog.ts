@@ -104,6 +104,8 @@ export class ToolCatalog {
   readonly tools: readonly ToolDefinition[];
   /** The tools/list result, built once. */
   readonly listResult: { tools: Tool[] };
+  /** The tools/list result of a caller whose token grants read_api only (D29): the read tools, built once. */
+  readonly readListResult: { tools: Tool[] };
   private readonly entries = new Map<string, Entry>();
   private readonly refusedInReadOnly = new Set<string>();
 
@@ -114,6 +116,13 @@ export class ToolCatalog {
       for (const tool of all) if (tool.mode === 'write' && selection.groups.has(tool.group)) this.refusedInReadOnly.add(tool.name);
     }
     this.listResult = { tools: this.tools.map(toolListing) };
+    const listing = new Map(this.tools.map((tool, i) => [tool, this.listResult.tools[i]]));
+    this.readListResult = { tools: this.tools.filter((tool) => tool.mode === 'read').map((tool) => listing.get(tool)!) };
+  }
+
+  /** Whether `name` is a tool of this deployment that changes data (D29's step-up applies to it). */
+  isWrite(name: string): boolean {
+    return this.entries.get(name)?.tool.mode === 'write';
   }
 
   has(name: string): boolean {

@@ -41,11 +41,11 @@ export interface SignedIn {
 }
 
 /** Registers a client and runs the browser part of a sign-in; the landing holds the proxy code. */
-export async function signIn(base: string, options: { decision?: ConsentChoice; state?: string; clientId?: string } = {}): Promise<SignedIn> {
+export async function signIn(base: string, options: { decision?: ConsentChoice; state?: string; clientId?: string; scope?: string } = {}): Promise<SignedIn> {
   const clientId = options.clientId ?? (await registerClient(base));
   const p = pkce();
   const browser = new TinyBrowser();
-  const landing = await browser.signIn(authorizeUrl(base, { client_id: clientId, code_challenge: p.challenge, state: options.state ?? 'client-state-1' }), REDIRECT, options.decision);
+  const landing = await browser.signIn(authorizeUrl(base, { client_id: clientId, code_challenge: p.challenge, state: options.state ?? 'client-state-1', scope: options.scope }), REDIRECT, options.decision);
   return { clientId, pkce: p, landing, browser };
 }
 
@@ -61,5 +61,28 @@ export const codeGrant = (s: SignedIn, overrides: Record<string, string> = {}) =
   client_id: s.clientId,
   redirect_uri: REDIRECT,
   code_verifier: s.pkce.verifier,
+  ...overrides,
+});
+
+export interface OwnTokens {
+  access_token: string;
+  token_type: string;
+  expires_in: number;
+  refresh_token?: string;
+  scope: string;
+}
+
+/** Signs in and redeems the code: this server's own token pair (D23). */
+export async function ownTokens(base: string, options: { scope?: string } = {}): Promise<OwnTokens & { clientId: string }> {
+  const s = await signIn(base, options);
+  const response = await redeem(base, codeGrant(s));
+  if (response.status !== 200) throw new Error(`redeem failed: ${response.status} ${await response.text()}`);
+  return { ...((await response.json()) as OwnTokens), clientId: s.clientId };
+}
+
+export const refreshGrant = (clientId: string, refreshToken: string, overrides: Record<string, string> = {}) => ({
+  grant_type: 'refresh_token',
+  client_id: clientId,
+  refresh_token: refreshToken,
   ...overrides,
 });

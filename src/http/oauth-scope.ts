@@ -1,0 +1,57 @@
+// What a token of this server's own (D23) adds around serving a request, on every lane: a write
+// tool called with a `read_api` token is refused before anything runs, with HTTP 403 and the
+// step-up challenge (D29); and when the forge answers 401 to the token sealed inside (revoked,
+// expired), the request is answered HTTP 401 `error="invalid_token"` instead of a tool error, so
+// the client refreshes (D23). Callers without a grant (static token, remote authorization) pass
+// through with one property check.
+import type { Caller } from '../auth/caller';
+import type { ForgeEndpoint } from '../forge/endpoint';
+import { MESSAGES, RPC_CODES, challengeWithError, rpcError, unauthorized, type RpcId } from './errors';
+
+export interface GrantGuard {
+  /** Whether a tool changes data (tools/catalog.ts). */
+  isWrite(name: string): boolean;
+  /** WWW-Authenticate of a 401 (resource_metadata and scope). */
+  challenge: string;
+  /** WWW-Authenticate of the step-up 403. */
+  stepUpChallenge: string;
+}
+
+function callsWriteTool(message: unknown, isWrite: (name: string) => boolean): boolean {
+  if (!message || typeof message !== 'object') return false;
+  const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+  return method === 'tools/call' && typeof params?.name === 'string' && isWrite(params.name);
+}
+
+/** The 403 for a read_api caller whose body calls a write tool (any message of a batch), else undefined. */
+export function stepUpRefusal(guard: GrantGuard | undefined, caller: Caller, body: unknown, replyId: RpcId): Response | undefined {
+  if (!guard || caller.grant?.scope !== 'read_api') return undefined;
+  const writes = Array.isArray(body) ? body.some((m) => callsWriteTool(m, guard.isWrite)) : callsWriteTool(body, guard.isWrite);
+  return writes ? rpcError(403, MESSAGES.insufficientScope, RPC_CODES.generic, { 'WWW-Authenticate': guard.stepUpChallenge }, replyId) : undefined;
+}
+
+/**
+ * Serves with `endpoint`; for a caller holding this server's token, watches the forge's answers
+ * and turns the response into a 401 challenge when the forge rejected the sealed token.
+ */
+export async function serveWatched(
+  guard: GrantGuard | undefined,
+  caller: Caller,
+  endpoint: ForgeEndpoint,
+  replyId: RpcId,
+  serve: (endpoint: ForgeEndpoint) => Promise<Response>,
+): Promise<Response> {
+  if (!guard || !caller.grant) return serve(endpoint);
+  let rejected = false;
+  const watched: ForgeEndpoint = {
+    ...endpoint,
+    observe: (status, seconds) => {
+      if (status === 401) rejected = true;
+      endpoint.observe?.(status, seconds);
+    },
+  };
+  const response = await serve(watched);
+  if (!rejected) return response;
+  await response.body?.cancel().catch(() => {});
+  return unauthorized(MESSAGES.invalidToken, challengeWithError(guard.challenge, 'invalid_token'), replyId);
+}

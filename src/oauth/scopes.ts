@@ -1,0 +1,21 @@
+// The scopes this server grants (D29): the forge scopes it requests on the caller's behalf.
+// `api` reads and writes, `read_api` only reads. A client that names neither gets the server's
+// default (`api`, or `read_api` in read-only mode); a read-only server never grants `api`.
+// Names the server does not know are passed over (clients may ask for every scope they saw listed).
+
+export type Scope = 'api' | 'read_api';
+
+/** What both metadata documents list as `scopes_supported` (D29). */
+export const SCOPES_SUPPORTED: readonly Scope[] = ['read_api', 'api'];
+
+/** The scope granted for a `scope` parameter (space-separated, RFC 6749 §3.3), or absent. */
+export function grantedScope(requested: string | null | undefined, serverDefault: Scope): Scope {
+  const names = (requested ?? '').split(' ');
+  if (serverDefault === 'api' && names.includes('api')) return 'api';
+  if (names.includes('read_api')) return 'read_api';
+  return serverDefault;
+}
+
+export function isScope(value: unknown): value is Scope {
+  return value === 'api' || value === 'read_api';
+}
