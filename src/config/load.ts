@@ -174,9 +174,6 @@ function ignoredSettings(s: Settings): string[] {
   if (!s.FORGE_MCP_OAUTH && (s.FORGE_OAUTH_CLIENT_ID !== undefined || s.FORGE_OAUTH_CLIENT_SECRET !== undefined)) {
     warnings.push('FORGE_OAUTH_CLIENT_ID and FORGE_OAUTH_CLIENT_SECRET are ignored without FORGE_MCP_OAUTH=true');
   }
-  if (s.OAUTH_STATELESS_SECRET !== undefined && !s.OAUTH_STATELESS_MODE && !s.FORGE_MCP_OAUTH) {
-    warnings.push('OAUTH_STATELESS_SECRET is ignored without OAUTH_STATELESS_MODE=true or FORGE_MCP_OAUTH=true');
-  }
   return warnings;
 }
 
