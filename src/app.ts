@@ -101,6 +101,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
         now,
         ipOf: (request) => clientIp(request, socketIps.get(request), config.trustedProxies),
         onRateLimited: () => metrics.rejectedByRateLimit++,
+        events: (event) => metrics.oauth.record(event),
       })
     : undefined;
   const callers = oauth ? oauth.callers : config.REMOTE_AUTHORIZATION || !fixedCaller ? remoteCallers(config.forgeApiUrls[0]) : staticCaller(fixedCaller);

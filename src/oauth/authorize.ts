@@ -40,6 +40,11 @@ export function authorizeHandler(deps: FlowDeps): (request: Request) => Promise<
     const clientRequest: ClientRequest = { c: client.clientId, r: redirectUri, rp: given !== null, cc: challenge, sc: grantedScope(query.get('scope'), settings.scope), ...(state === undefined ? {} : { s: state }) };
     deps.logger.info('oauth_authorize', { consent: settings.consent, scope: clientRequest.sc });
     const owner = deps.ipOf(request);
-    return settings.consent ? consentResponse(deps, clientRequest, client.name, owner) : sendToForge(deps, clientRequest, owner);
+    if (settings.consent) return consentResponse(deps, clientRequest, client.name, owner);
+    // MCP_OAUTH_CONSENT=false: the deployment approves in the user's place (D24), so the request
+    // sent straight on to the forge counts as an approved authorization (metrics, D11); the
+    // counter then means "authorization requests passed on to the forge" in both modes.
+    deps.events?.({ kind: 'authorization', outcome: 'approved' });
+    return sendToForge(deps, clientRequest, owner);
   };
 }

@@ -11,7 +11,9 @@ import { credentialFromHeaders } from '../auth/credentials';
 import type { CallerLookup, CallerResolver } from '../auth/caller-resolver';
 import type { Logger } from '../logging/logger';
 import type { OAuthEvents } from './events';
-import { ACCESS_PREFIX, type OwnTokens } from './own-tokens';
+import { ACCESS_PREFIX, type OwnTokens, type TokenRefusal } from './own-tokens';
+
+export type BearerRefusal = TokenRefusal | 'not_access_token' | 'not_ours';
 
 export interface BearerCheckOptions {
   tokens: Pick<OwnTokens, 'openAccess'>;
@@ -34,7 +36,10 @@ const INVALID_TOKEN: CallerLookup = { status: 'invalid', reason: 'invalid_token'
 
 export function oauthCallers(options: BearerCheckOptions): CallerResolver {
   const { logger } = options;
-  const refuse = (reason: string): CallerLookup => {
+  // The reason is a fixed word, the metrics label of D11 (never any part of the token):
+  // malformed, invalid (not sealed with this deployment's key), expired, audience (another
+  // resource), not_access_token (another sealed value) or not_ours (not issued by this server).
+  const refuse = (reason: BearerRefusal): CallerLookup => {
     logger.debug('bearer_refused', { reason });
     options.events?.({ kind: 'bearer_refused', reason });
     return INVALID_TOKEN;
@@ -56,8 +61,8 @@ export function oauthCallers(options: BearerCheckOptions): CallerResolver {
         return { status: 'ok', caller: { credential: { kind: 'bearer', token: opened.forgeToken }, apiUrl: grant.apiUrl, grant: { scope: grant.scope } } };
       }
       // Another sealed value (a refresh token, a session id) is never a forge token.
-      if (credential.token.startsWith('v1.')) return refuse('not an access token');
-      if (!options.acceptsForgeBearers) return refuse('not issued by this server');
+      if (credential.token.startsWith('v1.')) return refuse('not_access_token');
+      if (!options.acceptsForgeBearers) return refuse('not_ours');
       return { status: 'ok', caller: { credential, apiUrl: options.apiUrl } };
     },
   };

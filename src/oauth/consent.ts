@@ -47,6 +47,7 @@ export function consentDecisionHandler(deps: FlowDeps): (request: Request) => Pr
     deps.vault.discard('consent', consent);
     if (!(await deps.clients.lookup(clientRequest.c))) return unregistered();
     deps.logger.info('oauth_consent', { decision });
+    deps.events?.({ kind: 'authorization', outcome: decision === 'deny' ? 'denied' : 'approved' });
     const headers = new Headers();
     if (decision === 'deny') {
       headers.append('Set-Cookie', clearBindingCookie(settings, binding));

@@ -3,6 +3,7 @@
 // request. Field names are short because in stateless mode they are sealed into URLs.
 import type { Logger } from '../logging/logger';
 import type { ClientRegistry } from './clients';
+import type { OAuthEvents } from './events';
 import type { ForgeOAuthClient, ForgeTokens } from './forge-oauth';
 import { oauthError, redirect } from './http';
 import { newPkcePair } from './pkce';
@@ -55,6 +56,8 @@ export interface FlowDeps {
   now: () => number;
   /** The client address a request counts against: what it leaves in the vault is held in its name. */
   ipOf(request: Request): string;
+  /** Told of authorization outcomes (metrics, D11). */
+  events?: OAuthEvents;
 }
 
 /** docs/spec.md's text for an unknown client or a redirect URI it did not register (D22). */

@@ -2,6 +2,7 @@
 // display name are kept; every client is public (PKCE instead of a secret), so requested
 // authentication methods and grant types are answered with what this server supports.
 import type { Logger } from '../logging/logger';
+import type { OAuthEvents } from './events';
 import { cleanClientName } from './client-name';
 import { RegistrationTooLarge, type ClientRegistry, type RegisteredClient } from './clients';
 import { jsonResponse, oauthError, readBodyText } from './http';
@@ -12,6 +13,8 @@ export interface RegisterDeps {
   /** The client address a registration is held for (its per-address quota). */
   ipOf(request: Request): string;
   logger: Logger;
+  /** Told of each registration (metrics, D11). */
+  events?: OAuthEvents;
 }
 
 const invalidMetadata = (description: string) => oauthError(400, 'invalid_client_metadata', description);
@@ -46,6 +49,7 @@ export function registerHandler(deps: RegisterDeps): (request: Request) => Promi
       throw error;
     }
     deps.logger.info('client_registered', { redirect_hosts: client.redirectUris.map(redirectHost) });
+    deps.events?.({ kind: 'registration' });
     return jsonResponse(
       {
         client_id: client.clientId,

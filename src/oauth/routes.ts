@@ -20,7 +20,7 @@ import type { FlowDeps } from './flow';
 import { ForgeOAuthClient } from './forge-oauth';
 import { publicPreflight, withPublicCors } from './http';
 import { ipLimited } from './ip-limits';
-import type { OAuthEvents } from './events';
+import { noOAuthEvents, type OAuthEvents } from './events';
 import { AS_METADATA_PATH, PRM_PATH, authorizationServerMetadata, bearerChallenge, protectedResourceMetadata, stepUpChallenge } from './metadata';
 import { OwnTokens } from './own-tokens';
 import { registerHandler } from './register';
@@ -37,7 +37,7 @@ export interface OAuthDeps {
    * (D23) are sealed with it in every mode; without it, with a per-process sealer of its own.
    */
   sealer?: Sealer;
-  /** Told of OAuth outcomes (metrics); bearer refusals come from here. */
+  /** Told of OAuth outcomes (metrics, D11): registrations, metadata-document fetches, consent, /token, bearer refusals. */
   events?: OAuthEvents;
   now: () => number;
   /** The client address a request counts against (socket or X-Forwarded-For, MCP_TRUST_PROXY). */
@@ -59,10 +59,18 @@ export function createOAuth(config: Config, deps: OAuthDeps): OAuthMode {
   const { logger, now } = deps;
   if (settings.stateless && !deps.sealer) throw new Error('OAuth in stateless mode needs the sealer (sealerFromConfig) in the app options');
   const ttls: PurposeTtls = { consent: settings.ttlSeconds.pending, state: settings.ttlSeconds.pending, code: settings.ttlSeconds.code };
-  const clients: ClientRegistry = clientsFromConfig(config, { stateless: settings.stateless, clientTtlSeconds: settings.ttlSeconds.client, sealer: deps.sealer, logger, now });
+  const events = deps.events ?? noOAuthEvents;
+  const clients: ClientRegistry = clientsFromConfig(config, {
+    stateless: settings.stateless,
+    clientTtlSeconds: settings.ttlSeconds.client,
+    sealer: deps.sealer,
+    logger,
+    now,
+    onDocumentFetch: (outcome) => events({ kind: 'metadata_fetch', outcome }),
+  });
   const vault: Vault = settings.stateless ? new SealedVault(deps.sealer!, ttls) : new MemoryVault(ttls, now);
   const forge = new ForgeOAuthClient(settings, () => deps.pool.endpoint(settings.forgeApiUrl));
-  const flow: FlowDeps = { settings, clients, vault, forge, logger, now, ipOf: deps.ipOf };
+  const flow: FlowDeps = { settings, clients, vault, forge, logger, now, ipOf: deps.ipOf, events };
 
   // Keys derived once, at start-up (sealing/keys.ts): a bearer check opens a value, nothing more.
   const tokenSealer = deps.sealer ? Promise.resolve(deps.sealer) : sealerFromConfig(config, now);
@@ -76,16 +84,16 @@ export function createOAuth(config: Config, deps: OAuthDeps): OAuthMode {
     sessionMayAuthenticate: settings.stateless,
     acceptsForgeBearers: settings.acceptsForgeBearers,
     logger,
-    events: deps.events,
+    events,
   });
 
   // docs/spec.md stateless rule 7: no in-app limiter in stateless mode.
   const limited = ipLimited(settings.stateless ? undefined : { perMinute: settings.requestsPerMinutePerIp, now, ipOf: deps.ipOf, logger, onRateLimited: deps.onRateLimited });
-  const register = limited('register', registerHandler({ clients, ipOf: deps.ipOf, logger }));
+  const register = limited('register', registerHandler({ clients, ipOf: deps.ipOf, logger, events }));
   const authorize = limited('authorize', authorizeHandler(flow));
   const consent = limited('consent', consentDecisionHandler(flow));
   const callback = limited('callback', callbackHandler(flow));
-  const token = limited('token', tokenHandler({ settings, clients, vault, guard: new ReplayGuard(now), refreshGuard: new ReplayGuard(now, MAX_GUARDED_REFRESH_TOKENS), tokens, forge, logger, now }));
+  const token = limited('token', tokenHandler({ settings, clients, vault, guard: new ReplayGuard(now), refreshGuard: new ReplayGuard(now, MAX_GUARDED_REFRESH_TOKENS), tokens, forge, logger, now, events }));
   const prm = protectedResourceMetadata(settings);
   const asMetadata = authorizationServerMetadata(settings);
 

@@ -8,6 +8,7 @@
 // `{error, error_description}`.
 import type { ClientRegistry } from './clients';
 import type { ForgeOAuthClient } from './forge-oauth';
+import type { OAuthEvents } from './events';
 import type { CodeData } from './flow';
 import { jsonResponse, oauthError, readParams } from './http';
 import type { Logger } from '../logging/logger';
@@ -31,6 +32,8 @@ export interface TokenDeps {
   forge: Pick<ForgeOAuthClient, 'refresh'>;
   logger: Logger;
   now: () => number;
+  /** Told of each grant and refresh, ok or refused (metrics, D11). */
+  events?: OAuthEvents;
 }
 
 const invalidRequest = (description: string) => oauthError(400, 'invalid_request', description);
@@ -145,6 +148,14 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
     return oauthError(502, 'server_error', `the forge refused the refresh (${result.error}: ${result.description})`);
   }
 
+  async function grantResponse(request: Request, params: Record<string, string>, grant: 'authorization_code' | 'refresh_token'): Promise<Response> {
+    const clientId = clientIdOf(request, params);
+    if (clientId === MALFORMED) return oauthError(400, 'invalid_client', 'the Authorization header is not valid HTTP Basic: base64 of client_id:secret, each percent-encoded');
+    if (!clientId || !(await deps.clients.lookup(clientId))) return oauthError(401, 'invalid_client', 'unknown or expired client_id: register again');
+    if (params.resource !== undefined && !isOurResource(params.resource, settings)) return oauthError(400, 'invalid_target', `resource must be ${settings.resource}`);
+    return grant === 'authorization_code' ? redeemCode(params, clientId) : refresh(params, clientId);
+  }
+
   return async (request) => {
     const body = await readParams(request);
     if (!body.ok) return body.response;
@@ -152,10 +163,12 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
     const grant = params.grant_type;
     if (!grant) return invalidRequest('grant_type is required');
     if (grant !== 'authorization_code' && grant !== 'refresh_token') return oauthError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
-    const clientId = clientIdOf(request, params);
-    if (clientId === MALFORMED) return oauthError(400, 'invalid_client', 'the Authorization header is not valid HTTP Basic: base64 of client_id:secret, each percent-encoded');
-    if (!clientId || !(await deps.clients.lookup(clientId))) return oauthError(401, 'invalid_client', 'unknown or expired client_id: register again');
-    if (params.resource !== undefined && !isOurResource(params.resource, settings)) return oauthError(400, 'invalid_target', `resource must be ${settings.resource}`);
-    return grant === 'authorization_code' ? redeemCode(params, clientId) : refresh(params, clientId);
+    // Metrics (D11), by grant type once it is known: a token pair is `ok`; every other answer from
+    // here on (unknown client, wrong resource, bad code or verifier, replay, spent refresh token,
+    // a full replay cache, a forge that cannot refresh) is `refused`. A body that cannot be read or
+    // names no supported grant type counts under neither.
+    const response = await grantResponse(request, params, grant);
+    deps.events?.({ kind: 'token', grant, outcome: response.status === 200 ? 'ok' : 'refused' });
+    return response;
   };
 }
