@@ -209,15 +209,19 @@ export class ForgeClient {
     return new ToolError('upstream', `the forge's answer was cut off before its end (${typeof code === 'string' ? code : 'connection lost'})`, response.status);
   }
 
-  /** JSON body of a successful call; null for an empty (204) answer. */
-  async json<T = unknown>(request: ForgeRequest): Promise<T> {
-    const exchange = await this.exchange(request);
-    let text: string;
+  /** The body of a successful answer, read within FORGE_MAX_RESPONSE_BYTES and the call's deadline (D30). */
+  private async bodyText(exchange: Exchange): Promise<string> {
     try {
-      text = await readTextWithin(exchange.response, this.endpoint.maxResponseBytes);
+      return await readTextWithin(exchange.response, this.endpoint.maxResponseBytes);
     } catch (error) {
       throw this.bodyError(error, exchange);
     }
+  }
+
+  /** JSON body of a successful call; null for an empty (204) answer. */
+  async json<T = unknown>(request: ForgeRequest): Promise<T> {
+    const exchange = await this.exchange(request);
+    const text = await this.bodyText(exchange);
     if (!text) return null as T;
     return parseJson<T>(text, exchange.response.status);
   }
@@ -229,12 +233,7 @@ export class ForgeClient {
 
   private async page<T>(request: ForgeRequest): Promise<{ result: ListResult<T>; length: number }> {
     const exchange = await this.exchange(request);
-    let text: string;
-    try {
-      text = await readTextWithin(exchange.response, this.endpoint.maxResponseBytes);
-    } catch (error) {
-      throw this.bodyError(error, exchange);
-    }
+    const text = await this.bodyText(exchange);
     const items = parseJson<T[]>(text, exchange.response.status);
     if (!Array.isArray(items)) throw new ToolError('upstream', 'the forge answered a list request with something that is not a list', exchange.response.status);
     return { result: { items, pagination: paginationFrom(exchange.response.headers) }, length: text.length };
