@@ -7,6 +7,7 @@ import { stripInvisible } from '../text/invisible';
 import type { Scope } from './scopes';
 import type { OAuthSettings } from './settings';
 import { errorCode } from './token-shape';
+import { readTextWithin } from '../forge/body';
 
 /** A token answer is a few hundred bytes: anything past this is not read (D30's rule for forge bodies). */
 export const MAX_TOKEN_RESPONSE_BYTES = 64 * 1024;
@@ -94,29 +95,11 @@ export class ForgeOAuthClient {
 
 /** The body as text, or undefined when it runs past `limit` bytes or breaks off; never more than `limit` is held. */
 async function readCapped(response: Response, limit: number): Promise<string | undefined> {
-  if (Number(response.headers.get('content-length') ?? 0) > limit) {
-    await response.body?.cancel().catch(() => {});
-    return undefined;
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel().catch(() => {});
-        return undefined;
-      }
-      chunks.push(value);
-    }
+    return await readTextWithin(response, limit);
   } catch {
     return undefined;
   }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function parseObject(text: string): Record<string, unknown> | undefined {
