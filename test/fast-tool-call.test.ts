@@ -1,11 +1,12 @@
-// The modern lane's plain tools/call path (src/http/fast-tool-call.ts) against the SDK's own
+// The modern lane's plain tools/call path (src/http/plain-tool-call.ts, fast-tool-call.ts) against the SDK's own
 // answers: every request is sent to two apps on the same fake forge, one with the path on and one
 // with it off (every request to the SDK's createMcpHandler). Valid plain calls must be taken and
 // answered exactly as the SDK answers them (status, headers, JSON body, metrics, log lines); near
 // misses must not be taken, so the SDK answers them, including every protocol fault.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { isLegacyRequest } from '@modelcontextprotocol/server';
 import { createApp, type ForgeApp } from '../src/app';
-import { plainModernToolCall } from '../src/http/fast-tool-call';
+import { plainModernToolCall } from '../src/http/plain-tool-call';
 import { sealerFromConfig } from '../src/sealing/from-config';
 import type { Sealer } from '../src/sealing/sealer';
 import { testConfig } from './support/config';
@@ -89,6 +90,10 @@ describe('plain calls: taken, and answered as the SDK answers them', () => {
       const message = modernMessage(c.id, 'tools/call', c.params);
       if (c.meta) message.params._meta = { ...message.params._meta, ...c.meta } as typeof message.params._meta;
       const headers = { ...modernHeaders(message), 'Private-Token': TOKEN, ...(c.id === 15 && { 'content-type': 'application/json; charset=utf-8' }) };
+      // Plain, and modern by the SDK's own classification, which the prelude skips for it.
+      const request = new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(message) });
+      expect(plainModernToolCall(request, message)).toBeDefined();
+      expect(await isLegacyRequest(request, message)).toBe(false);
       const { fast, sdk } = await both(p, message, headers);
       expect(p.taken()).toBe(1);
       expect(fast).toEqual(sdk);

@@ -2,7 +2,8 @@
 // limits → body → lane → credential → forge URL. What it learns travels down as one value
 // (McpRequest), read once; the lanes only decide what is theirs: the modern lane (mcp-modern.ts)
 // serves each request on its own, the legacy session regimes (mcp-stateful.ts, mcp-stateless.ts)
-// decide about sessions. The lane is the SDK's own classification (isLegacyRequest, D27).
+// decide about sessions. The lane is the SDK's own classification (isLegacyRequest, D27), except
+// for a plain tools/call (plain-tool-call.ts), which the SDK classifies modern in any case.
 // Limits count JSON-RPC messages, each message of a batch (D10): the request's first
 // message is counted before its body is read, so an address over its limit costs no read, and the
 // rest of a batch once the body shows how many there are.
@@ -19,10 +20,11 @@ import { readJsonBody } from './body';
 import { preflight, withCors } from './cors';
 import { MESSAGES, RPC_CODES, challengeWithError, idOf, rateLimited, rpcError, unauthorized, type RpcId } from './errors';
 import type { HostPolicy } from './origin';
+import { plainModernToolCall, type PlainToolCall } from './plain-tool-call';
+import { MODERN_PROTOCOL_VERSION } from './revision';
 import type { FixedWindowLimiter } from './rate-limit';
 
-/** The current MCP revision, served on the modern lane (D27). */
-export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+export { MODERN_PROTOCOL_VERSION };
 
 export type McpLane = 'modern' | 'legacy';
 
@@ -40,6 +42,8 @@ export interface McpRequest {
   readonly replyId: RpcId;
   /** The parsed JSON body of a POST; undefined for GET and DELETE. */
   readonly body: unknown;
+  /** The body when it is a plain valid 2026-07-28 tools/call (plain-tool-call.ts), which is modern. */
+  readonly plainCall?: PlainToolCall;
   /** JSON-RPC messages in the body (a batch counts each one); 1 for GET and DELETE. */
   readonly messages: number;
   /** The credential the request carries itself; a refused one never gets this far. */
@@ -126,7 +130,10 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
       }
     }
 
-    const lane: McpLane = method === 'POST' ? ((await isLegacyRequest(request, body)) ? 'legacy' : 'modern') : namesModernRevision(request) ? 'modern' : 'legacy';
+    // A plain tools/call is one the SDK classifies as modern (plain-tool-call.ts): its
+    // classification, zod-checking the whole body, is skipped for it alone.
+    const plainCall = method === 'POST' ? plainModernToolCall(request, body) : undefined;
+    const lane: McpLane = plainCall ? 'modern' : method === 'POST' ? ((await isLegacyRequest(request, body)) ? 'legacy' : 'modern') : namesModernRevision(request) ? 'modern' : 'legacy';
     metrics.laneRequest(lane);
     const replyId = lane === 'modern' ? idOf(body) : null;
 
@@ -153,6 +160,7 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
       lane,
       replyId,
       body,
+      plainCall,
       messages,
       found,
       forgeUrl: forgeUrl.status === 'ok' ? forgeUrl.apiUrl : undefined,
