@@ -81,6 +81,19 @@ type Budget = 'request' | 'call';
 interface Exchange {
   response: Response;
   budget: Budget;
+  /** Ends the exchange's deadline timer once its body is read (the timer would otherwise live on). */
+  settle(): void;
+}
+
+/**
+ * An abort signal that fires after `ms`, like AbortSignal.timeout, but whose timer can be cleared
+ * as soon as the answer is read: at a few thousand calls a second, timers left to run out their
+ * FORGE_REQUEST_TIMEOUT_MS pile up by the hundred thousand in the runtime's timer heap.
+ */
+function deadlineSignal(ms: number): { signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')), ms);
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
 }
 
 const isTimeout = (error: unknown) => {
@@ -144,17 +157,19 @@ export class ForgeClient {
       if (remaining <= 0) throw this.timeoutError(budget);
       let response: Response;
       const started = performance.now();
+      const timer = deadlineSignal(remaining);
       try {
         // The signal also ends the body's reading: a body still arriving at the deadline fails.
         response = await this.fetchImpl(url, {
           method: request.method,
           headers,
           body,
-          signal: AbortSignal.timeout(remaining),
+          signal: timer.signal,
           redirect: 'manual',
           ...this.endpoint.fetchOptions,
         });
       } catch (error) {
+        timer.clear();
         this.record('error', started);
         if (isTimeout(error)) throw this.timeoutError(budget);
         if (canRetry && attempt < MAX_RETRIES && Date.now() + BACKOFF_MS[attempt] < deadline) {
@@ -164,7 +179,7 @@ export class ForgeClient {
         throw new ToolError('upstream', `the forge could not be reached: ${(error as Error)?.message ?? 'network error'}`);
       }
       this.record(response.status, started);
-      if (response.ok) return { response, budget };
+      if (response.ok) return { response, budget, settle: timer.clear };
       const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
       if (location && canRetry && redirects < MAX_REDIRECTS) {
         // GitLab redirects reads of moved projects (301). Follow only within the same forge
@@ -174,6 +189,7 @@ export class ForgeClient {
           redirects++;
           attempt--;
           url = next.href;
+          timer.clear();
           response.body?.cancel().catch(() => {});
           continue;
         }
@@ -182,12 +198,17 @@ export class ForgeClient {
         const asked = retryAfterSeconds(response.headers.get('retry-after'));
         const wait = asked !== undefined ? asked * 1000 : BACKOFF_MS[attempt];
         if (Date.now() + wait < deadline) {
+          timer.clear();
           response.body?.cancel().catch(() => {});
           await sleep(wait);
           continue;
         }
       }
-      throw await failureFromResponse(response);
+      try {
+        throw await failureFromResponse(response);
+      } finally {
+        timer.clear();
+      }
     }
   }
 
@@ -215,6 +236,8 @@ export class ForgeClient {
       return await readTextWithin(exchange.response, this.endpoint.maxResponseBytes);
     } catch (error) {
       throw this.bodyError(error, exchange);
+    } finally {
+      exchange.settle();
     }
   }
 
