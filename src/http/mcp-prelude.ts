@@ -2,8 +2,8 @@
 // limits → body → lane → credential → forge URL. What it learns travels down as one value
 // (McpRequest), read once; the lanes only decide what is theirs: the modern lane (mcp-modern.ts)
 // serves each request on its own, the legacy session regimes (mcp-stateful.ts, mcp-stateless.ts)
-// decide about sessions. The lane is the SDK's own classification (isLegacyRequest, D27), except
-// for a plain tools/call (plain-tool-call.ts), which the SDK classifies modern in any case.
+// decide about sessions. The lane is the SDK's own classification (isLegacyRequest, D27), taken
+// without asking it for the plain requests whose answer is known (plain-tool-call.ts, plain-legacy.ts).
 // Limits count JSON-RPC messages, each message of a batch (D10): the request's first
 // message is counted before its body is read, so an address over its limit costs no read, and the
 // rest of a batch once the body shows how many there are.
@@ -20,6 +20,7 @@ import { readJsonBody } from './body';
 import { preflight, withCors } from './cors';
 import { MESSAGES, RPC_CODES, challengeWithError, idOf, rateLimited, rpcError, unauthorized, type RpcId } from './errors';
 import type { HostPolicy } from './origin';
+import { isPlainLegacyRequest } from './plain-legacy';
 import { plainModernToolCall, type PlainToolCall } from './plain-tool-call';
 import { MODERN_PROTOCOL_VERSION } from './revision';
 import type { FixedWindowLimiter } from './rate-limit';
@@ -130,10 +131,15 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
       }
     }
 
-    // A plain tools/call is one the SDK classifies as modern (plain-tool-call.ts): its
-    // classification, zod-checking the whole body, is skipped for it alone.
+    // A plain tools/call is one the SDK classifies modern, a plain 2025-era request one it classifies
+    // legacy (plain-tool-call.ts, plain-legacy.ts): its classification, zod-checking the whole
+    // body, is skipped for these.
     const plainCall = method === 'POST' ? plainModernToolCall(request, body) : undefined;
-    const lane: McpLane = plainCall ? 'modern' : method === 'POST' ? ((await isLegacyRequest(request, body)) ? 'legacy' : 'modern') : namesModernRevision(request) ? 'modern' : 'legacy';
+    const lane: McpLane = plainCall
+      ? 'modern'
+      : method !== 'POST'
+        ? namesModernRevision(request) ? 'modern' : 'legacy'
+        : isPlainLegacyRequest(request, body) || (await isLegacyRequest(request, body)) ? 'legacy' : 'modern';
     metrics.laneRequest(lane);
     const replyId = lane === 'modern' ? idOf(body) : null;
 

@@ -1,0 +1,47 @@
+// Profiling aid: get_issue calls in process for a fixed time on one lane, to run under
+//   bun --cpu-prof-md --cpu-prof-dir=/tmp/prof bench/profile-modern.ts [seconds] [modern|legacy|stateless]
+// It prints the process's CPU per call, the stub forge's included (bench/overhead.ts subtracts it).
+import { createApp } from '../src/app';
+import { loadConfig } from '../src/config/load';
+import { sealerFromConfig } from '../src/sealing/from-config';
+import { MODERN } from './lib';
+
+const seconds = Number(process.argv[2] ?? 5);
+const lane = process.argv[3] ?? 'modern';
+const issue = JSON.stringify({ id: 501, iid: 1, project_id: 42, title: 'Login fails with SSO', description: 'x'.repeat(600), state: 'opened', labels: ['bug', 'auth'], author: { id: 1, username: 'maria' }, web_url: 'http://forge.test/acme/platform/api/-/issues/1', updated_at: '2024-01-03T11:00:00.000Z' });
+const stub = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(issue, { headers: { 'content-type': 'application/json' } }) });
+const env: Record<string, string> = { STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: `http://127.0.0.1:${stub.port}/api/v4`, LOG_LEVEL: 'warn', MAX_REQUESTS_PER_MINUTE: '1000000' };
+if (lane === 'stateless') Object.assign(env, { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 5).toString('base64url') });
+const config = loadConfig(env);
+const app = createApp(config, { sealer: await sealerFromConfig(config) });
+const base = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': 'glpat-overhead-bench-0001' };
+const post = (headers: Record<string, string>, body: unknown) => app.handle(new Request('http://localhost/mcp', { method: 'POST', headers, body: JSON.stringify(body) }));
+
+let headers: Record<string, string>;
+let params: Record<string, unknown> = { name: 'get_issue', arguments: { project_id: '42', issue_iid: '1' } };
+if (lane === 'modern') {
+  headers = { ...base, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'get_issue' };
+  params = { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'b', version: '1' } } };
+} else {
+  const init = await post(base, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'b', version: '1' } } });
+  await init.text();
+  headers = { ...base, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-06-18' };
+  await (await post(headers, { jsonrpc: '2.0', method: 'notifications/initialized' })).text();
+}
+let id = 1;
+let calls = 0;
+const end = performance.now() + seconds * 1000;
+const cpu0 = process.cpuUsage();
+async function worker() {
+  while (performance.now() < end) {
+    const r = await post(headers, { jsonrpc: '2.0', id: id++, method: 'tools/call', params });
+    const text = await r.text();
+    if (!text.includes('structuredContent')) throw new Error(`call failed: ${r.status} ${text.slice(0, 200)}`);
+    calls++;
+  }
+}
+await Promise.all(Array.from({ length: 8 }, worker));
+const cpu = process.cpuUsage(cpu0);
+console.log(`${lane}: ${calls} calls, ${((cpu.user + cpu.system) / 1000 / calls).toFixed(4)} ms CPU a call (stub forge included)`);
+await app.close();
+stub.stop(true);
