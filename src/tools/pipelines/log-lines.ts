@@ -39,12 +39,12 @@ class LineBuffer {
   private parts: Uint8Array[] = [];
   private kept = 0;
   private cut = 0;
-  /** Something (even an empty part) has been seen since the last line ended. */
+  /** Bytes have been seen since the last line ended. */
   started = false;
 
   add(chunk: Uint8Array, from: number, to: number, keep: boolean): void {
-    this.started = true;
     const length = to - from;
+    if (length > 0) this.started = true;
     if (!keep) return;
     const room = LINE_BYTES - this.kept;
     const taken = Math.min(room, length);

@@ -1,7 +1,7 @@
 // A job log line as an agent should read it: GitLab's collapsible-section markers
 // (`section_start:<time>:<name>[options]\r\e[0K`, `section_end:…`; doc/ci/jobs/job_logs.md), ANSI
 // colour and cursor sequences, carriage-return overwrites (progress bars: only the last state
-// shows), other control characters and the invisible characters of D36 removed.
+// shows), other control characters, the invisible characters of D36 and trailing blanks removed.
 import { stripInvisible } from '../../text/invisible';
 import type { RawLine } from './log-lines';
 
@@ -23,7 +23,7 @@ export function cleanLine(text: string): string {
     const states = line.split('\r').filter((s) => s !== '');
     line = states.length ? states[states.length - 1] : '';
   }
-  return stripInvisible(line.replace(CONTROL, ''));
+  return stripInvisible(line.replace(CONTROL, '')).trimEnd();
 }
 
 /** The line's text, cleaned, with a note when its end was not kept. */
