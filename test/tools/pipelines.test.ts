@@ -178,6 +178,33 @@ describe('retry_pipeline_job and cancel_pipeline_job', () => {
   });
 });
 
+describe('lean records (D33)', () => {
+  test('pipelines and jobs are lean by default; full_response gives the forge\'s records', async () => {
+    const c = await h.as();
+    const pl = structured(await c.call('get_pipeline', { project_id: P, pipeline_id: PL.featureFailed }));
+    expect(pl.user).toEqual({ id: 1, username: 'maria', name: 'Maria Rossi' });
+    for (const dropped of ['detailed_status', 'before_sha', 'queued_duration', 'committed_at', 'tag']) expect(pl).not.toHaveProperty(dropped);
+    const fullPl = structured(await c.call('get_pipeline', { project_id: P, pipeline_id: PL.featureFailed, full_response: true }));
+    expect(fullPl).toHaveProperty('detailed_status');
+    expect(h.forge.requests.every((r) => !r.query.has('full_response'))).toBe(true);
+
+    const jobs = structured<Page<Record<string, unknown>>>(await c.call('list_pipeline_jobs', { project_id: P, pipeline_id: PL.featureFailed }));
+    expect(jobs.items[1]).toMatchObject({ id: J.featureUnitFailed, stage: 'test', status: 'failed', failure_reason: 'script_failure', pipeline: { id: PL.featureFailed, status: 'failed' } });
+    expect(JSON.stringify(jobs)).not.toContain('avatar_url');
+    expect(jobs.items[1].runner).toEqual({ id: 7, description: 'shared-runner-1' });
+    expect(jobs.items[1].commit).toEqual({ id: SEED.featureShas[1], title: 'Validate login credentials' });
+    const fullJob = structured(await c.call('get_pipeline_job', { project_id: P, job_id: J.featureUnitFailed, full_response: true }));
+    expect(fullJob).toMatchObject({ erased_at: null, project: { ci_job_token_scope_enabled: false } });
+  });
+
+  test('writes answer lean records too, and take no full_response', async () => {
+    const c = await h.as(TOKENS.developer);
+    const job = structured(await c.call('retry_pipeline_job', { project_id: P, job_id: J.featureUnitFailed }));
+    expect(job).not.toHaveProperty('erased_at');
+    expect(toolError(await c.call('retry_pipeline', { project_id: P, pipeline_id: 1, full_response: true })).message).toBe('full_response: is not a parameter of this tool');
+  });
+});
+
 describe('identifiers and numbers are checked before the network (D31)', () => {
   test.each([
     ['get_pipeline', { pipeline_id: '..' }, 'pipeline_id: must be a positive integer pipeline id such as 42'],

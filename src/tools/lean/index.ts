@@ -10,6 +10,7 @@ import type { RecordKind } from './kind';
 import { mergeRequest } from './merge-request';
 import { burndownEvent, milestone } from './milestone';
 import { discussion, note } from './note';
+import { job, pipeline } from './pipeline';
 import { todo } from './todo';
 
 export const RECORD_KINDS = {
@@ -23,10 +24,12 @@ export const RECORD_KINDS = {
   discussion,
   issue,
   issue_link: issueLink,
+  job,
   linked_issue: linkedIssue,
   merge_request: mergeRequest,
   milestone,
   note,
+  pipeline,
   protected_branch: protectedBranch,
   todo,
 } satisfies Record<string, RecordKind>;

@@ -19,8 +19,8 @@ export const LOG_LIMITS = {
   maxLines: 1_000,
   /** Lines skipped from the end at most: the ring holds maxLines + maxOffset lines of at most LINE_BYTES. */
   maxOffset: 5_000,
-  /** Characters of log text in one result, kept well below the result budget (D33). */
-  chars: 60_000,
+  /** Bytes of log text (as JSON) in one result, kept below MAX_RESULT_BYTES's default (D33). */
+  bytes: 60_000,
 } as const;
 
 export interface JobLog {
@@ -31,20 +31,28 @@ export interface JobLog {
   /** Lines in the whole log; null when a range read stopped before the end. */
   total_lines: number | null;
   log: string;
-  /** Present when lines were dropped to fit the result: how to get them. */
-  truncated?: string;
+  /** Lines were dropped to fit the result (D33's convention); `truncation` says how to get them. */
+  truncated?: true;
+  truncation?: string;
   note?: string;
 }
 
-/** Joins the lines within LOG_LIMITS.chars: a tail drops its oldest lines, a range its last. */
+/** A line's size in the result: UTF-8 bytes once JSON-escaped, its quotes standing for its escaped newline. */
+const jsonBytes = (text: string) => Buffer.byteLength(JSON.stringify(text));
+
+/**
+ * The lines that fit LOG_LIMITS.bytes: a tail drops its oldest lines, a range its last. Lines are
+ * at most LINE_BYTES long, so the first one always fits.
+ */
 function fit(texts: string[], keepEnd: boolean): { texts: string[]; dropped: number } {
   let size = 0;
   const kept: string[] = [];
   const order = keepEnd ? [...texts].reverse() : texts;
   for (const text of order) {
-    if (size + text.length + 1 > LOG_LIMITS.chars && kept.length > 0) break;
-    kept.push(text.length > LOG_LIMITS.chars ? text.slice(0, LOG_LIMITS.chars) : text);
-    size += text.length + 1;
+    const bytes = jsonBytes(text);
+    if (size + bytes > LOG_LIMITS.bytes) break;
+    kept.push(text);
+    size += bytes;
   }
   if (keepEnd) kept.reverse();
   return { texts: kept, dropped: texts.length - kept.length };
@@ -87,7 +95,8 @@ export const getPipelineJobOutput = defineTool({
       log: texts.join('\n'),
     };
     if (dropped > 0) {
-      result.truncated = window.mode === 'tail'
+      result.truncated = true;
+      result.truncation = window.mode === 'tail'
         ? `${dropped} older lines did not fit; read them with start_line ${read.first_line} and limit ${dropped}`
         : `${dropped} more lines did not fit; continue with start_line ${first + texts.length}`;
     }

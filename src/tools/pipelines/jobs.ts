@@ -16,6 +16,7 @@ export const listPipelineJobs = restTool({
   title: 'List pipeline jobs',
   description: 'List the jobs of a pipeline with their stage, status and failure_reason; scope keeps one status (failed: what broke).',
   group: 'pipelines',
+  record: 'job',
   mode: 'read',
   input: Type.Object(
     {
@@ -35,6 +36,7 @@ export const getPipelineJob = restTool({
   title: 'Get job',
   description: 'Get a job: status, stage, failure_reason, timings, runner, artifacts, its pipeline.',
   group: 'pipelines',
+  record: 'job',
   mode: 'read',
   input: Type.Object({ project_id: projectId(), job_id: jobId() }, { additionalProperties: false }),
   rest: { method: 'GET', path: JOB_PATH },
@@ -45,6 +47,7 @@ export const retryPipelineJob = restTool({
   title: 'Retry job',
   description: 'Run a finished job again; returns the new job (a new job_id). A job still running is refused (permission).',
   group: 'pipelines',
+  record: 'job',
   mode: 'write',
   input: Type.Object({ project_id: projectId(), job_id: jobId() }, { additionalProperties: false }),
   rest: { method: 'POST', path: `${JOB_PATH}/retry` },
@@ -58,6 +61,7 @@ export const cancelPipelineJob = defineTool({
   title: 'Cancel job',
   description: 'Cancel an unfinished job; force (Maintainer) ends one stuck in canceling. A finished job gives conflict.',
   group: 'pipelines',
+  record: 'job',
   mode: 'write',
   idempotent: true,
   endpoint: `POST ${JOB_PATH}/cancel`,

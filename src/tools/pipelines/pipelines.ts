@@ -17,6 +17,7 @@ export const listPipelines = restTool({
   title: 'List pipelines',
   description: 'List a project\'s pipelines, newest first; filter by ref, sha, status, source (push, web, schedule, api, merge_request_event, parent_pipeline, …) or who ran them.',
   group: 'pipelines',
+  record: 'pipeline',
   mode: 'read',
   input: Type.Object(
     {
@@ -48,6 +49,7 @@ export const getPipeline = restTool({
   title: 'Get pipeline',
   description: 'Get a pipeline: status, ref, sha, source, who ran it, timings, coverage.',
   group: 'pipelines',
+  record: 'pipeline',
   mode: 'read',
   input: Type.Object({ project_id: projectId(), pipeline_id: pipelineId() }, { additionalProperties: false }),
   rest: { method: 'GET', path: PIPELINE_PATH },
@@ -58,6 +60,7 @@ export const listMergeRequestPipelines = restTool({
   title: 'List merge request pipelines',
   description: 'List the pipelines of a merge request (its source branch and merge request pipelines), newest first.',
   group: 'pipelines',
+  record: 'pipeline',
   mode: 'read',
   input: Type.Object({ project_id: projectId(), merge_request_iid: mergeRequestIid(), ...pagination }, { additionalProperties: false }),
   rest: { method: 'GET', path: '/projects/{project_id}/merge_requests/{merge_request_iid}/pipelines', list: true },
@@ -79,6 +82,7 @@ export const createPipeline = defineTool({
   title: 'Create pipeline',
   description: 'Run a new pipeline for a branch or tag, with optional CI/CD variables (variable_type env_var by default, or file).',
   group: 'pipelines',
+  record: 'pipeline',
   mode: 'write',
   endpoint: 'POST /projects/{project_id}/pipeline',
   input: Type.Object(
@@ -104,6 +108,7 @@ export const retryPipeline = restTool({
   title: 'Retry pipeline',
   description: 'Retry the failed and canceled jobs of a pipeline (nothing happens when there are none).',
   group: 'pipelines',
+  record: 'pipeline',
   mode: 'write',
   input: Type.Object({ project_id: projectId(), pipeline_id: pipelineId() }, { additionalProperties: false }),
   rest: { method: 'POST', path: `${PIPELINE_PATH}/retry` },
@@ -117,6 +122,7 @@ export const cancelPipeline = defineTool({
   title: 'Cancel pipeline',
   description: 'Cancel a pipeline\'s unfinished jobs. A pipeline that has already finished gives conflict.',
   group: 'pipelines',
+  record: 'pipeline',
   mode: 'write',
   idempotent: true,
   endpoint: `POST ${PIPELINE_PATH}/cancel`,
