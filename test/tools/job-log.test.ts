@@ -3,6 +3,8 @@
 // the SDK client, and a 50 MB log streamed through with flat memory and, for a range near the
 // start, without reading the forge's answer to its end.
 import { describe, expect, test } from 'bun:test';
+import { createApp } from '../../src/app';
+import { testConfig } from '../support/config';
 import { CI_SEED, SEED, TOKENS, ciOf } from '../support/fake-forge';
 import { useHarness } from '../support/harness';
 import { connect, MCP_URL, structured, toolError } from '../support/mcp-client';
@@ -151,6 +153,21 @@ describe('get_pipeline_job_output', () => {
     expect([tail.truncated, tail.truncation]).toEqual([true, '180 older lines did not fit; read them with start_line 1 and limit 180']);
     const head = structured<JobLog>(await c.call('get_pipeline_job_output', { project_id: P, job_id: J.featureBuild, start_line: 1, limit: 300 }));
     expect([head.first_line, head.last_line, head.truncation]).toEqual([1, 120, '180 more lines did not fit; continue with start_line 121']);
+  });
+
+  test('a log that stops arriving ends at the call\'s deadline with timeout, not a hung call', async () => {
+    let pulled = 0;
+    job(J.featureUnitFailed).trace = () => new ReadableStream<Uint8Array>({
+      // One line, then nothing more and no end.
+      pull: (controller) => (pulled++ === 0 ? controller.enqueue(encoder.encode('started\n')) : new Promise<void>(() => {})),
+    }, { highWaterMark: 0 });
+    const app = createApp(testConfig(h.forge.apiUrl, { FORGE_TOOLSETS: 'pipelines', FORGE_TOOL_TIMEOUT_MS: '300' }));
+    const c = await connect(app, { 'Private-Token': TOKENS.maintainer });
+    const error = toolError(await c.call('get_pipeline_job_output', { project_id: P, job_id: J.featureUnitFailed }));
+    expect(error.kind).toBe('timeout');
+    expect(error.message).toContain('FORGE_TOOL_TIMEOUT_MS');
+    await c.close();
+    await app.close();
   });
 
   test.each([
