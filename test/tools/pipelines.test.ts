@@ -173,6 +173,12 @@ describe('retry_pipeline_job and cancel_pipeline_job', () => {
     expect(h.forge.requests[0].body).toEqual({ force: false });
   });
 
+  test('cancel by a guest, and force by a developer (Maintainer only) → permission', async () => {
+    expect(toolError(await (await h.as(TOKENS.guest)).call('cancel_pipeline_job', { project_id: P, job_id: J.lintRunning })).kind).toBe('permission');
+    expect(toolError(await (await h.as(TOKENS.developer)).call('cancel_pipeline_job', { project_id: P, job_id: J.lintRunning, force: true })).kind).toBe('permission');
+    expect(toolError(await (await h.as(TOKENS.guest)).call('cancel_pipeline', { project_id: P, pipeline_id: PL.mainRunning })).kind).toBe('permission');
+  });
+
   test('cancel of a finished job → conflict', async () => {
     expect(toolError(await (await h.as()).call('cancel_pipeline_job', { project_id: P, job_id: J.featureBuild }))).toMatchObject({ kind: 'conflict', status: 201 });
   });
