@@ -215,6 +215,8 @@ describe('a 50 MB log', () => {
 
   test('the tail streams through with memory flat (peak live memory above the baseline far below the log)', async () => {
     const c = await h.as();
+    // Warm the whole path first (compiled code, pools), so the baseline is a process that has made this call.
+    structured(await c.call('get_pipeline_job_output', { project_id: P, job_id: J.featureUnitFailed, limit: 5 }));
     Bun.gc(true);
     const baseline = process.memoryUsage().rss;
     let peak = 0;
@@ -233,7 +235,8 @@ describe('a 50 MB log', () => {
     expect(log.log.split('\n')).toEqual(['ok build step output', 'ok build step output', 'ok build step output', 'ok build step output', LAST]);
     expect(source.pulled()).toBeGreaterThan(CHUNKS); // all of it went through
     console.log(`job log: ${CHUNKS} MiB tail read with peak live memory ${(peak / MIB).toFixed(1)} MiB above the baseline`);
-    expect(peak).toBeLessThan(24 * MIB); // a buffered read holds the 50 MiB body and its text
+    // Streamed: about 8-17 MiB on a busy 2-core machine. Reading the body whole first measured 45-48 MiB.
+    expect(peak).toBeLessThan(32 * MIB);
   }, 60_000);
 
   test('a range near the start stops reading: the forge\'s answer is abandoned far before its end', async () => {
