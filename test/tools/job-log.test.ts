@@ -218,25 +218,29 @@ describe('a 50 MB log', () => {
     // Warm the whole path first (compiled code, pools), so the baseline is a process that has made this call.
     structured(await c.call('get_pipeline_job_output', { project_id: P, job_id: J.featureUnitFailed, limit: 5 }));
     Bun.gc(true);
-    const baseline = process.memoryUsage().rss;
+    const baseline = process.memoryUsage();
+    // RSS, and the heap in use (Bun counts array buffers in it): RSS also holds pages the allocator
+    // keeps after a collection, which on a loaded machine adds noise the heap figure does not have.
     let peak = 0;
-    const source = serveLog((pulled) => {
-      // Every 4 MiB: collect, then measure what is still in use.
-      if (pulled % 4 === 0) {
-        Bun.gc(true);
-        peak = Math.max(peak, process.memoryUsage().rss - baseline);
-      }
-    });
+    let peakHeap = 0;
+    const measure = () => {
+      Bun.gc(true);
+      const now = process.memoryUsage();
+      peak = Math.max(peak, now.rss - baseline.rss);
+      peakHeap = Math.max(peakHeap, now.heapUsed - baseline.heapUsed);
+    };
+    // Every 4 MiB pulled: collect, then measure what is still in use.
+    const source = serveLog((pulled) => pulled % 4 === 0 && measure());
     const log = structured<JobLog>(await c.call('get_pipeline_job_output', { project_id: P, job_id: J.featureUnitFailed, limit: 5 }));
-    Bun.gc(true);
-    peak = Math.max(peak, process.memoryUsage().rss - baseline);
+    measure();
     const total = CHUNKS * LINES_PER_CHUNK + 1;
     expect([log.first_line, log.last_line, log.total_lines]).toEqual([total - 4, total, total]);
     expect(log.log.split('\n')).toEqual(['ok build step output', 'ok build step output', 'ok build step output', 'ok build step output', LAST]);
     expect(source.pulled()).toBeGreaterThan(CHUNKS); // all of it went through
-    console.log(`job log: ${CHUNKS} MiB tail read with peak live memory ${(peak / MIB).toFixed(1)} MiB above the baseline`);
-    // Streamed: about 8-17 MiB on a busy 2-core machine. Reading the body whole first measured 45-48 MiB.
-    expect(peak).toBeLessThan(32 * MIB);
+    console.log(`job log: ${CHUNKS} MiB tail read, peak above the baseline: RSS ${(peak / MIB).toFixed(1)} MiB, heap in use ${(peakHeap / MIB).toFixed(1)} MiB`);
+    // Streamed: RSS 8-28 MiB on a busy 2-core machine, heap under 1 MiB. Reading the body whole first: RSS 45-48 MiB, heap 45 MiB.
+    expect(peak).toBeLessThan(40 * MIB);
+    expect(peakHeap).toBeLessThan(16 * MIB);
   }, 60_000);
 
   test('a range near the start stops reading: the forge\'s answer is abandoned far before its end', async () => {
