@@ -41,6 +41,11 @@ export interface ListResult<T = unknown> {
   pagination: Pagination;
 }
 
+/** What `stream` hands its reader: the body's chunks, one at a time. */
+export interface ChunkReader {
+  read(): Promise<{ done: true; value?: undefined } | { done: false; value: Uint8Array }>;
+}
+
 export type FetchLike = (input: string, init: RequestInit & Record<string, unknown>) => Promise<Response>;
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
@@ -247,6 +252,27 @@ export class ForgeClient {
     const text = await this.bodyText(exchange);
     if (!text) return null as T;
     return parseJson<T>(text, exchange.response.status);
+  }
+
+  /**
+   * Hands the body of a successful answer to `read` as a stream, for answers of which only a bounded
+   * part is kept (a job log's last lines or a line range). FORGE_MAX_RESPONSE_BYTES bounds what is
+   * held in memory (D30), and `read` holds a bounded part, so the body may pass that size; the
+   * request's deadline still ends the reading (`timeout`). Once `read` returns, or fails, the rest
+   * of the body is abandoned unread.
+   */
+  async stream<T>(request: ForgeRequest, read: (reader: ChunkReader) => Promise<T>): Promise<T> {
+    const exchange = await this.exchange(request);
+    const body = exchange.response.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
+    const reader = body.getReader();
+    try {
+      return await read(reader);
+    } catch (error) {
+      if (error instanceof ToolError) throw error;
+      throw this.bodyError(error, exchange);
+    } finally {
+      reader.cancel().catch(() => {});
+    }
   }
 
   /** One page of a list endpoint with its pagination object. */

@@ -74,3 +74,4 @@ export { SEED, TOKENS, seedModel } from './seed';
 export { MILESTONE_SEED } from './seed-milestones';
 export { ISSUE_SEED } from './seed-issues';
 export { addUpload, type Upload } from './handlers/uploads';
+export { CI_SEED, ciOf, type Job, type Pipeline, type Trace } from './model-ci';

@@ -1,0 +1,107 @@
+// get_pipeline_job_output: a job's log, the last lines by default (where a failure shows), or a
+// line range. The log is streamed (src/forge/client.ts `stream`) and only the asked-for lines are
+// kept (log-lines.ts), so a log of any size is read with bounded memory and is never refused for
+// passing FORGE_MAX_RESPONSE_BYTES (D30 bounds what is held, not what passes). Lines are cleaned of
+// section markers, ANSI codes and invisible characters (log-text.ts, D36).
+import { Type } from '@sinclair/typebox';
+import { fillPath } from '../../forge/encode';
+import { defineTool } from '../define';
+import { invalidArgument } from '../errors';
+import { integer, projectId } from '../params';
+import { readLogLines, type LogWindow } from './log-lines';
+import { lineText } from './log-text';
+import { jobId } from './params';
+
+export const LOG_LIMITS = {
+  /** Lines returned by default. */
+  lines: 200,
+  /** Lines returned at most. */
+  maxLines: 1_000,
+  /** Lines skipped from the end at most: the ring holds maxLines + maxOffset lines of at most LINE_BYTES. */
+  maxOffset: 5_000,
+  /** Bytes of log text (as JSON) in one result, kept below MAX_RESULT_BYTES's default (D33). */
+  bytes: 60_000,
+} as const;
+
+export interface JobLog {
+  job_id: number;
+  /** Line numbers (1-based) of the first and last lines in `log`; 0 when it is empty. */
+  first_line: number;
+  last_line: number;
+  /** Lines in the whole log; null when a range read stopped before the end. */
+  total_lines: number | null;
+  log: string;
+  /** Lines were dropped to fit the result (D33's convention); `truncation` says how to get them. */
+  truncated?: true;
+  truncation?: string;
+  note?: string;
+}
+
+/** A line's size in the result: UTF-8 bytes once JSON-escaped, its quotes standing for its escaped newline. */
+const jsonBytes = (text: string) => Buffer.byteLength(JSON.stringify(text));
+
+/**
+ * The lines that fit LOG_LIMITS.bytes: a tail drops its oldest lines, a range its last. Lines are
+ * at most LINE_BYTES long, so the first one always fits.
+ */
+function fit(texts: string[], keepEnd: boolean): { texts: string[]; dropped: number } {
+  let size = 0;
+  const kept: string[] = [];
+  const order = keepEnd ? [...texts].reverse() : texts;
+  for (const text of order) {
+    const bytes = jsonBytes(text);
+    if (size + bytes > LOG_LIMITS.bytes) break;
+    kept.push(text);
+    size += bytes;
+  }
+  if (keepEnd) kept.reverse();
+  return { texts: kept, dropped: texts.length - kept.length };
+}
+
+export const getPipelineJobOutput = defineTool({
+  name: 'get_pipeline_job_output',
+  title: 'Get job log',
+  description:
+    'Read a job\'s log without colour codes or section markers: the last `limit` lines (default 200, max 1000), skipping `offset` lines from the end, ' +
+    'or `limit` lines from `start_line`. Gives line numbers and total_lines.',
+  group: 'pipelines',
+  mode: 'read',
+  endpoint: 'GET /projects/{project_id}/jobs/{job_id}/trace',
+  input: Type.Object(
+    {
+      project_id: projectId(),
+      job_id: jobId(),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LOG_LIMITS.maxLines, hint: `must be an integer from 1 to ${LOG_LIMITS.maxLines}` })),
+      offset: Type.Optional(Type.Integer({ minimum: 0, maximum: LOG_LIMITS.maxOffset, hint: `must be an integer from 0 to ${LOG_LIMITS.maxOffset}; use start_line to read further back` })),
+      start_line: Type.Optional(integer(1, 'must be a line number, 1 or more')),
+    },
+    { additionalProperties: false },
+  ),
+  check(args) {
+    if (args.offset !== undefined && args.start_line !== undefined) throw invalidArgument('offset', 'counts from the end; give offset or start_line, not both');
+  },
+  async handler(args, { forge }): Promise<JobLog> {
+    const limit = args.limit ?? LOG_LIMITS.lines;
+    const window: LogWindow = args.start_line === undefined ? { mode: 'tail', limit, offset: args.offset ?? 0 } : { mode: 'range', start: args.start_line, limit };
+    const path = fillPath('/projects/{project_id}/jobs/{job_id}/trace', args);
+    const read = await forge.stream({ method: 'GET', path }, (reader) => readLogLines(reader, window));
+    const { texts, dropped } = fit(read.lines.map(lineText), window.mode === 'tail');
+    const first = read.first_line === 0 ? 0 : window.mode === 'tail' ? read.first_line + dropped : read.first_line;
+    const result: JobLog = {
+      job_id: Number(args.job_id),
+      first_line: texts.length ? first : 0,
+      last_line: texts.length ? first + texts.length - 1 : 0,
+      total_lines: read.total_lines,
+      log: texts.join('\n'),
+    };
+    if (dropped > 0) {
+      result.truncated = true;
+      result.truncation = window.mode === 'tail'
+        ? `${dropped} older lines did not fit; read them with start_line ${read.first_line} and limit ${dropped}`
+        : `${dropped} more lines did not fit; continue with start_line ${first + texts.length}`;
+    }
+    if (read.total_lines === 0) result.note = 'the job has no log (not started yet, or erased)';
+    else if (read.total_lines !== null && window.mode === 'range' && read.first_line === 0) result.note = `the log has only ${read.total_lines} lines`;
+    return result;
+  },
+});

@@ -1,0 +1,79 @@
+// Job tools: the jobs of a pipeline, one job, retry and cancel. GitLab refuses to retry a job that
+// is not finished (403 "Job is not retryable", lib/api/ci/jobs.rb) and answers a cancel of a
+// finished job with the job unchanged, which the tool reports as a `conflict`.
+import { Type } from '@sinclair/typebox';
+import { fillPath } from '../../forge/encode';
+import { defineTool } from '../define';
+import { ToolError } from '../errors';
+import { pagination, projectId } from '../params';
+import { restTool } from '../rest';
+import { jobId, pipelineId, status } from './params';
+
+const JOB_PATH = '/projects/{project_id}/jobs/{job_id}';
+
+export const listPipelineJobs = restTool({
+  name: 'list_pipeline_jobs',
+  title: 'List pipeline jobs',
+  description: 'List the jobs of a pipeline with their stage, status and failure_reason; scope keeps one status (failed: what broke).',
+  group: 'pipelines',
+  record: 'job',
+  mode: 'read',
+  input: Type.Object(
+    {
+      project_id: projectId(),
+      pipeline_id: pipelineId(),
+      scope: status(),
+      include_retried: Type.Optional(Type.Boolean()),
+      ...pagination,
+    },
+    { additionalProperties: false },
+  ),
+  rest: { method: 'GET', path: '/projects/{project_id}/pipelines/{pipeline_id}/jobs', list: true },
+});
+
+export const getPipelineJob = restTool({
+  name: 'get_pipeline_job',
+  title: 'Get job',
+  description: 'Get a job: status, stage, failure_reason, timings, runner, artifacts, its pipeline.',
+  group: 'pipelines',
+  record: 'job',
+  mode: 'read',
+  input: Type.Object({ project_id: projectId(), job_id: jobId() }, { additionalProperties: false }),
+  rest: { method: 'GET', path: JOB_PATH },
+});
+
+export const retryPipelineJob = restTool({
+  name: 'retry_pipeline_job',
+  title: 'Retry job',
+  description: 'Run a finished job again; returns the new job (a new job_id). A job still running is refused (permission).',
+  group: 'pipelines',
+  record: 'job',
+  mode: 'write',
+  input: Type.Object({ project_id: projectId(), job_id: jobId() }, { additionalProperties: false }),
+  rest: { method: 'POST', path: `${JOB_PATH}/retry` },
+});
+
+/** Finished statuses other than canceled: nothing is left to cancel. */
+const FINISHED = new Set(['success', 'failed', 'skipped']);
+
+export const cancelPipelineJob = defineTool({
+  name: 'cancel_pipeline_job',
+  title: 'Cancel job',
+  description: 'Cancel an unfinished job; force (Maintainer) ends one stuck in canceling. A finished job gives conflict.',
+  group: 'pipelines',
+  record: 'job',
+  mode: 'write',
+  idempotent: true,
+  endpoint: `POST ${JOB_PATH}/cancel`,
+  input: Type.Object({ project_id: projectId(), job_id: jobId(), force: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+  async handler(args, { forge }) {
+    const body = args.force === undefined ? undefined : { force: args.force };
+    const job = await forge.json<{ status?: string }>({ method: 'POST', path: fillPath(`${JOB_PATH}/cancel`, args), body });
+    if (job && typeof job.status === 'string' && FINISHED.has(job.status)) {
+      throw new ToolError('conflict', `job ${args.job_id} has already finished (${job.status}); nothing was canceled`, 201);
+    }
+    return job;
+  },
+});
+
+export const jobTools = [listPipelineJobs, getPipelineJob, retryPipelineJob, cancelPipelineJob];

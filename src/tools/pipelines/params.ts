@@ -1,0 +1,15 @@
+// Parameter schemas shared by the pipeline and job tools.
+import { Type } from '@sinclair/typebox';
+import { numericId } from '../params';
+
+export const pipelineId = () => numericId('must be a positive integer pipeline id such as 42');
+export const jobId = () => numericId('must be a positive integer job id such as 42');
+export const mergeRequestIid = () => numericId('must be a positive integer merge request iid such as 12');
+
+/** Pipeline and job statuses (GitLab's Ci::HasStatus::AVAILABLE_STATUSES, `canceling` since 17.x). */
+export const STATUSES = [
+  'created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'success', 'failed',
+  'canceling', 'canceled', 'skipped', 'manual', 'scheduled',
+] as const;
+
+export const status = () => Type.Optional(Type.Union(STATUSES.map((s) => Type.Literal(s))));
