@@ -271,6 +271,7 @@ export class ForgeClient {
       if (error instanceof ToolError) throw error;
       throw this.bodyError(error, exchange);
     } finally {
+      exchange.settle();
       reader.cancel().catch(() => {});
     }
   }
