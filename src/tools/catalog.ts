@@ -15,9 +15,10 @@ import { compileValidator, type ArgumentValidator } from './validate';
 import { branchTools } from './branches';
 import { milestoneGroupTools } from './milestones';
 import { issueTools } from './issues';
+import { repositoryTools } from './repository';
 
 /** Every tool the server knows, in the order tools/list shows them. */
-export const ALL_TOOLS: readonly ToolDefinition[] = [...milestoneGroupTools, ...branchTools, ...issueTools];
+export const ALL_TOOLS: readonly ToolDefinition[] = [...milestoneGroupTools, ...branchTools, ...issueTools, ...repositoryTools];
 
 export interface ToolSelection {
   groups: ReadonlySet<ToolGroup>;

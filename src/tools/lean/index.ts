@@ -10,6 +10,7 @@ import type { RecordKind } from './kind';
 import { mergeRequest } from './merge-request';
 import { burndownEvent, milestone } from './milestone';
 import { discussion, note } from './note';
+import { compare, file, treeEntry } from './repository';
 import { todo } from './todo';
 
 export const RECORD_KINDS = {
@@ -29,6 +30,9 @@ export const RECORD_KINDS = {
   note,
   protected_branch: protectedBranch,
   todo,
+  file,
+  tree_entry: treeEntry,
+  compare,
 } satisfies Record<string, RecordKind>;
 
 export type RecordKindName = keyof typeof RECORD_KINDS;
