@@ -1,5 +1,5 @@
 // Files of the fake repository beyond the blamed ones of seed.ts: a manifest, an executable script,
-// a PNG, a 64 MiB generated log (produced on demand, never held whole), and the files the develop
+// a PNG, a 256 MiB generated log (produced on demand, never held whole), and the files the develop
 // and feature/login branches add. Each is present at every commit reachable from the one that
 // introduced it.
 import { createHash } from 'node:crypto';
@@ -10,7 +10,7 @@ import { SEED } from './seed';
 
 /** Every line of the generated log is this long, newline included: line n starts at byte (n - 1) × LINE_BYTES. */
 const LINE_BYTES = 64;
-const HUGE_LINES = 1_048_576;
+const HUGE_LINES = 4_194_304;
 
 /** Line n (1-based) of the generated log: `00000042 xxxx…` (8 digits, a space, filler, a newline). */
 export function hugeLine(n: number): string {
@@ -24,7 +24,7 @@ function generatedBlob(): Blob {
   return {
     size,
     executable: false,
-    // Its real id would need hashing 64 MiB; any fixed sha does for a fake.
+    // Its real id would need hashing 256 MiB; any fixed sha does for a fake.
     id: createHash('sha1').update('fake-forge:data/huge.log').digest('hex'),
     read(start, end) {
       const from = Math.floor(start / LINE_BYTES);

@@ -24,7 +24,7 @@ const sha256s = new WeakMap<Blob, string>();
 function contentSha256(blob: Blob): string {
   let hex = sha256s.get(blob);
   if (!hex) {
-    // Hashing the generated 64 MiB log on every request would only slow tests down.
+    // Hashing the generated 256 MiB log on every request would only slow tests down.
     hex = blob.size > 8 * 1024 * 1024 ? createHash('sha256').update(blob.id).digest('hex') : createHash('sha256').update(blobBytes(blob)).digest('hex');
     sha256s.set(blob, hex);
   }
