@@ -43,7 +43,8 @@ export function budgetDiffs(diffs: Rec[], perFile = DIFF_FILE_BUDGET, perResult 
     }
     cut = true;
     const { diff: _diff, ...rest } = d;
-    if (room < 200) return { ...rest, diff_omitted: true, diff_bytes: size };
+    // A few lines of a big diff tell little: past the page budget the file is listed without it.
+    if (room < 1_000) return { ...rest, diff_omitted: true, diff_bytes: size };
     const shown = cutDiff(text, room);
     used += jsonBytes(shown);
     return { ...rest, diff: shown, diff_truncated: true, diff_bytes: size };
