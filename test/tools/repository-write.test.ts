@@ -6,7 +6,7 @@ import { snapshotAt, blobBytes } from '../support/fake-forge/model-repository';
 import { useHarness } from '../support/harness';
 import { connect, structured, toolError } from '../support/mcp-client';
 import { checkActions, MAX_ACTIONS } from '../../src/tools/repository/push-files';
-import { CONTENT_LIMIT } from '../../src/tools/repository/write-file';
+import { COMMIT_CONTENT_LIMIT, CONTENT_LIMIT } from '../../src/tools/repository/write-file';
 
 const P = SEED.project;
 const h = useHarness({ FORGE_TOOLSETS: 'repository' });
@@ -183,8 +183,10 @@ describe('push_files', () => {
 
 describe('checkActions', () => {
   test('the content of all actions together is bounded', () => {
-    const half = 'x'.repeat(CONTENT_LIMIT / 2 + 1);
-    expect(() => checkActions([{ file_path: 'a', content: half }])).not.toThrow();
-    expect(() => checkActions([{ file_path: 'a', content: half }, { file_path: 'b', content: half }])).toThrow(`files[1].content: brings the commit's content past ${CONTENT_LIMIT} characters`);
+    const file = 'x'.repeat(CONTENT_LIMIT);
+    const files = (n: number) => Array.from({ length: n }, (_, i) => ({ file_path: `f${i}`, content: file }));
+    const fit = Math.floor(COMMIT_CONTENT_LIMIT / CONTENT_LIMIT);
+    expect(() => checkActions(files(fit))).not.toThrow();
+    expect(() => checkActions(files(fit + 1))).toThrow(`files[${fit}].content: brings the commit's content past ${COMMIT_CONTENT_LIMIT} characters`);
   });
 });

@@ -9,7 +9,7 @@ import { defineTool } from '../define';
 import { invalidArgument } from '../errors';
 import { filePath, LIMITS, projectId, refName, shortName } from '../params';
 import { writeFailure } from './write-failures';
-import { base64Problem, CONTENT_LIMIT, commitMessage, encoding, fileContent, sha } from './write-file';
+import { base64Problem, COMMIT_CONTENT_LIMIT, commitMessage, encoding, fileContent, sha } from './write-file';
 
 const COMMITS = '/projects/{project_id}/repository/commits';
 
@@ -70,7 +70,7 @@ export function checkActions(files: readonly Action[]): void {
       if (problem) throw invalidArgument(at('content'), problem);
     }
     total += f.content?.length ?? 0;
-    if (total > CONTENT_LIMIT) throw invalidArgument(at('content'), `brings the commit's content past ${CONTENT_LIMIT} characters; split it into several commits`);
+    if (total > COMMIT_CONTENT_LIMIT) throw invalidArgument(at('content'), `brings the commit's content past ${COMMIT_CONTENT_LIMIT} characters; split it into several commits`);
     for (const path of [f.file_path, f.previous_path]) {
       if (path === undefined) continue;
       const before = seen.get(path);

@@ -9,8 +9,12 @@ import { invalidArgument, ToolError } from '../errors';
 import { filePath, projectId, refName, shortName } from '../params';
 import { writeFailure } from './write-failures';
 
-/** Characters of file content one call may carry (the /mcp body limit applies first). */
-export const CONTENT_LIMIT = 10_000_000;
+/**
+ * Characters of one file's content, and of all files of one commit: within the default /mcp body
+ * limit (MAX_REQUEST_BODY_BYTES, 4 MiB), so the server, not the transport, names the limit.
+ */
+export const CONTENT_LIMIT = 1_000_000;
+export const COMMIT_CONTENT_LIMIT = 3_000_000;
 const FILE = '/projects/{project_id}/repository/files/{file_path}';
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
