@@ -16,9 +16,10 @@ import { branchTools } from './branches';
 import { milestoneGroupTools } from './milestones';
 import { issueTools } from './issues';
 import { pipelineGroupTools } from './pipelines';
+import { repositoryTools } from './repository';
 
 /** Every tool the server knows, in the order tools/list shows them. */
-export const ALL_TOOLS: readonly ToolDefinition[] = [...milestoneGroupTools, ...branchTools, ...issueTools, ...pipelineGroupTools];
+export const ALL_TOOLS: readonly ToolDefinition[] = [...milestoneGroupTools, ...branchTools, ...issueTools, ...pipelineGroupTools, ...repositoryTools];
 
 export interface ToolSelection {
   groups: ReadonlySet<ToolGroup>;

@@ -55,6 +55,10 @@ export function sample(schema: TSchema): unknown {
       if (found === undefined) throw new Error(`no sample string fits ${JSON.stringify(schema)}`);
       return found;
     }
+    case 'object': {
+      const properties = schema.properties as Record<string, TSchema>;
+      return Object.fromEntries(((schema.required as string[] | undefined) ?? []).map((name) => [name, sample(properties[name])]));
+    }
     default:
       throw new Error(`no sample for ${JSON.stringify(schema)}`);
   }
@@ -77,6 +81,14 @@ export function baselineArguments(tool: ToolDefinition): Record<string, unknown>
     } catch (error) {
       if (!(error instanceof ToolError) || error.kind !== 'validation') throw error;
       const named = error.message.split(':')[0];
+      // A field of a list's item (`files[0].content`): filled in that item.
+      const nested = /^(\w+)\[(\d+)\]\.(\w+)$/.exec(named);
+      const itemSchema = nested ? (properties[nested[1]]?.items as TSchema | undefined) : undefined;
+      const item = nested && Array.isArray(args[nested[1]]) ? (args[nested[1]] as Record<string, unknown>[])[Number(nested[2])] : undefined;
+      if (nested && itemSchema?.properties?.[nested[3]] && item && !(nested[3] in item)) {
+        item[nested[3]] = sample(itemSchema.properties[nested[3]]);
+        continue;
+      }
       const missing = named in properties && !(named in args)
         ? named
         : Object.keys(properties).find((name) => !(name in args) && !pathParameters.has(name));

@@ -11,6 +11,7 @@ import { mergeRequest } from './merge-request';
 import { burndownEvent, milestone } from './milestone';
 import { discussion, note } from './note';
 import { job, pipeline } from './pipeline';
+import { compare, file, treeEntry } from './repository';
 import { todo } from './todo';
 
 export const RECORD_KINDS = {
@@ -32,6 +33,9 @@ export const RECORD_KINDS = {
   pipeline,
   protected_branch: protectedBranch,
   todo,
+  file,
+  tree_entry: treeEntry,
+  compare,
 } satisfies Record<string, RecordKind>;
 
 export type RecordKindName = keyof typeof RECORD_KINDS;

@@ -16,8 +16,10 @@ import { issueActivityRoutes } from './handlers/issue-routes';
 import { jobRoutes } from './handlers/jobs';
 import { pipelineRoutes } from './handlers/pipelines';
 import { pipelineJobRoutes } from './handlers/pipeline-jobs';
+import { repositoryFileRoutes } from './handlers/repository-files';
+import { repositoryRoutes } from './handlers/repository';
 
-const ROUTES: Route[] = [...projectRoutes, ...branchRoutes, ...protectedRoutes, ...commitRoutes, ...statusRoutes, ...milestoneRoutes, ...milestoneItemRoutes, ...issueActivityRoutes, ...uploadRoutes, ...jobRoutes, ...pipelineRoutes, ...pipelineJobRoutes];
+const ROUTES: Route[] = [...projectRoutes, ...branchRoutes, ...protectedRoutes, ...commitRoutes, ...statusRoutes, ...milestoneRoutes, ...milestoneItemRoutes, ...issueActivityRoutes, ...uploadRoutes, ...jobRoutes, ...pipelineRoutes, ...pipelineJobRoutes, ...repositoryFileRoutes, ...repositoryRoutes];
 
 async function readBody(request: Request): Promise<{ recorded: unknown; params: Record<string, unknown>; invalid?: boolean }> {
   if (request.method === 'GET' || request.method === 'HEAD' || !request.body) return { recorded: undefined, params: {} };

@@ -1,0 +1,56 @@
+// Repository records: a file read at a ref, an entry of a tree, a comparison of two refs (D33).
+import { commit, diff } from './commit';
+import { compact, flag, isRecord, pick, type Rec } from './helpers';
+import type { RecordKind } from './kind';
+
+export const file: RecordKind = {
+  about: 'A file at a ref: its text (or a description of a binary file) and the ids that guard a later write.',
+  lean: (r) => compact({
+    file_path: r.file_path,
+    ref: r.ref,
+    size: r.size,
+    // The blob and the commit that last changed the file; commit_id (the ref's head) and the
+    // content's hash say nothing an agent acts on.
+    blob_id: r.blob_id,
+    last_commit_id: r.last_commit_id,
+    execute_filemode: flag(r.execute_filemode),
+    binary: flag(r.binary),
+    mime_type: r.mime_type,
+    start_line: r.start_line,
+    end_line: r.end_line,
+    total_lines: r.total_lines,
+    content: r.content,
+    truncated: flag(r.truncated),
+    next_start_line: r.next_start_line,
+    note: r.note,
+  }),
+};
+
+/** Modes other than a plain file or a directory: executable, symlink, submodule. */
+const PLAIN_MODES = new Set(['100644', '040000']);
+
+export const treeEntry: RecordKind = {
+  about: 'An entry of a repository tree: a file (blob), a directory (tree) or a submodule (commit).',
+  lean: (r) => compact({
+    path: r.path,
+    type: r.type,
+    mode: typeof r.mode === 'string' && !PLAIN_MODES.has(r.mode) ? r.mode : undefined,
+  }),
+};
+
+/** A compared file's diff, with what the size budget did to it (src/tools/repository/compare.ts) and GitLab's own limits. */
+function comparedDiff(d: Rec): Rec {
+  return compact({ ...diff.lean(d), too_large: flag(d.too_large), collapsed: flag(d.collapsed), ...pick(d, ['diff_truncated', 'diff_omitted', 'diff_bytes']) });
+}
+
+export const compare: RecordKind = {
+  about: 'Two refs compared: the commits between them and the changed files with their diffs.',
+  lean: (r) => compact({
+    ...r,
+    commit: isRecord(r.commit) ? commit.lean(r.commit) : undefined,
+    commits: Array.isArray(r.commits) ? r.commits.map((c) => (isRecord(c) ? commit.lean(c) : c)) : undefined,
+    diffs: Array.isArray(r.diffs) ? r.diffs.map((d) => (isRecord(d) ? comparedDiff(d) : d)) : undefined,
+    compare_timeout: flag(r.compare_timeout),
+    compare_same_ref: flag(r.compare_same_ref),
+  } satisfies Rec),
+};
