@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { ACCESS, ForgeModel, type Commit, type DiffFile, type Group, type Issue, type Milestone, type Project, type ProtectedBranch } from './model';
 import { seedMilestoneData } from './seed-milestones';
 import { seedIssueActivity } from './seed-issues';
+import { seedMergeRequestReviews } from './seed-merge-requests';
 
 export const TOKENS = {
   maintainer: 'glpat-maintainer-0000000000',
@@ -264,5 +265,6 @@ export function seedModel(): ForgeModel {
   seedIssues(m.projects.get(42)!);
   seedIssueActivity(m);
   seedMilestoneData(m);
+  seedMergeRequestReviews(m);
   return m;
 }
