@@ -11,9 +11,10 @@ import { compileValidator, type ArgumentValidator } from './validate';
 import { branchTools } from './branches';
 import { milestoneGroupTools } from './milestones';
 import { issueTools } from './issues';
+import { mergeRequestTools } from './merge-requests';
 
 /** Every tool the server knows, in the order tools/list shows them. */
-export const ALL_TOOLS: readonly ToolDefinition[] = [...milestoneGroupTools, ...branchTools, ...issueTools];
+export const ALL_TOOLS: readonly ToolDefinition[] = [...milestoneGroupTools, ...branchTools, ...issueTools, ...mergeRequestTools];
 
 export interface ToolSelection {
   groups: ReadonlySet<ToolGroup>;
