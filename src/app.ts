@@ -64,7 +64,10 @@ export function staticTokenCaller(config: Config): Caller | undefined {
 export function buildCore(config: Config, options: AppOptions = {}) {
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
   const metrics = new Metrics();
-  const catalog = new ToolCatalog(ALL_TOOLS, { groups: config.toolGroups, readOnly: config.FORGE_READ_ONLY_MODE });
+  const catalog = new ToolCatalog(ALL_TOOLS, { groups: config.toolGroups, readOnly: config.FORGE_READ_ONLY_MODE }, {
+    maxResultBytes: config.MAX_RESULT_BYTES,
+    allowQuickActions: config.FORGE_ALLOW_QUICK_ACTIONS,
+  });
   const pool = new ForgePool({
     httpProxy: config.HTTP_PROXY,
     httpsProxy: config.HTTPS_PROXY,

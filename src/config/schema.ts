@@ -65,6 +65,9 @@ export const ConfigSchema = Type.Object({
   FORGE_TOOLSETS: list(['branches', 'issues'], 'Tool groups to expose: comma-separated ids (milestones, branches, issues, merge_requests) or all.'),
   USE_MILESTONE: bool(false, 'Legacy switch: adds the milestones tool group.'),
   FORGE_READ_ONLY_MODE: bool(false, 'Expose read-only tools only, and refuse write tools at call time.'),
+  MAX_RESULT_BYTES: int(100_000, 1024, 64 * 1024 * 1024, 'Largest tool result in bytes (about 25k tokens by default); a larger one is cut at a whole item and says truncated: true with how to get the rest.'),
+  FORGE_ALLOW_QUICK_ACTIONS: bool(false, 'Let text written through the tools (descriptions, comments) hold GitLab quick actions such as /close; by default such a line is refused.'),
+  AUDIT_LOG_PATH: optStr('File the audit line of every tool call is appended to (JSON lines); unset: the audit lines go to the log at info.', { minLength: 1, maxLength: 4096 }),
 
   // Attachment downloads (/downloads/attachment)
   DOWNLOAD_MAX_BYTES: int(50 * 1024 * 1024, 1024, 10 * 1024 * 1024 * 1024, 'Largest attachment /downloads/attachment passes on, in bytes; larger ones get 413.'),

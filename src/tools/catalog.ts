@@ -3,10 +3,14 @@
 // nothing but look up, validate and run.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type { ToolGroup } from '../config/schema';
-import { annotationsOf, type ToolContext, type ToolDefinition } from './define';
-import { ToolError, type ErrorKind } from './errors';
+import { findQuickAction, quickActionProblem } from '../text/quick-actions';
+import { boundedResult } from './bounded-result';
+import { annotationsOf, hasFullResponse, type ToolContext, type ToolDefinition } from './define';
+import { invalidArgument, ToolError, type ErrorKind } from './errors';
+import { applyLean } from './lean/apply';
 import { MAX_INTEGER } from './params';
-import { errorResult, successResult } from './result';
+import { errorResult } from './result';
+import { sanitizeResult } from './sanitize';
 import { compileValidator, type ArgumentValidator } from './validate';
 import { branchTools } from './branches';
 import { milestoneGroupTools } from './milestones';
@@ -28,7 +32,7 @@ export function selectTools(all: readonly ToolDefinition[], selection: ToolSelec
 
 /**
  * JSON Schema as clients see it, kept small (every tools/list result is read by a model): our own
- * `hint` and `identifier` keywords and TypeBox's symbols removed, unions of constants written as
+ * `hint`, `identifier` and `userText` keywords and TypeBox's symbols removed, unions of constants written as
  * `enum`, and `minLength: 1`, `additionalProperties: false` and the size bounds (maxLength,
  * maxItems, the safe-integer maximum) left to the server's own validation, which still refuses
  * empty strings, unknown parameters and oversized values, naming the parameter and the limit.
@@ -41,6 +45,7 @@ function serverOnly(key: string, value: unknown): boolean {
   switch (key) {
     case 'hint':
     case 'identifier':
+    case 'userText':
     case 'maxLength':
     case 'maxItems':
       return true;
@@ -99,7 +104,19 @@ const failed = (error: ToolError): ToolOutcome => ({ result: errorResult(error),
 interface Entry {
   tool: ToolDefinition;
   validator: ArgumentValidator;
+  /** full_response was added to its schema (define.ts) and is taken out before the handler runs. */
+  fullResponse: boolean;
 }
+
+/** What a deployment sets for every tool call (config: MAX_RESULT_BYTES, FORGE_ALLOW_QUICK_ACTIONS). */
+export interface CatalogOptions {
+  /** D33: a result over this many bytes is cut at a whole item. */
+  maxResultBytes?: number;
+  /** D36: text parameters may hold GitLab quick actions. */
+  allowQuickActions?: boolean;
+}
+
+export const DEFAULT_MAX_RESULT_BYTES = 100_000;
 
 export class ToolCatalog {
   readonly tools: readonly ToolDefinition[];
@@ -109,10 +126,22 @@ export class ToolCatalog {
   readonly readListResult: { tools: Tool[] };
   private readonly entries = new Map<string, Entry>();
   private readonly refusedInReadOnly = new Set<string>();
+  private readonly maxResultBytes: number;
+  private readonly checkUserText?: (parameter: string, text: string) => void;
 
-  constructor(all: readonly ToolDefinition[], selection: ToolSelection) {
+  constructor(all: readonly ToolDefinition[], selection: ToolSelection, options: CatalogOptions = {}) {
     this.tools = selectTools(all, selection);
-    for (const tool of this.tools) this.entries.set(tool.name, { tool, validator: compileValidator(tool.input) });
+    this.maxResultBytes = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+    const allowQuickActions = options.allowQuickActions === true;
+    if (!allowQuickActions) {
+      this.checkUserText = (parameter, text) => {
+        const found = findQuickAction(text);
+        if (found) throw invalidArgument(parameter, quickActionProblem(found));
+      };
+    }
+    for (const tool of this.tools) {
+      this.entries.set(tool.name, { tool, validator: compileValidator(tool.input, { allowQuickActions }), fullResponse: hasFullResponse(tool) });
+    }
     if (selection.readOnly) {
       for (const tool of all) if (tool.mode === 'write' && selection.groups.has(tool.group)) this.refusedInReadOnly.add(tool.name);
     }
@@ -143,12 +172,20 @@ export class ToolCatalog {
       throw new ProtocolError(-32602, `Unknown tool: ${name}`);
     }
     try {
-      const valid = entry.validator.validate(args);
+      let valid = entry.validator.validate(args);
       entry.tool.check?.(valid as never);
-      const ctx = context();
+      // full_response: the forge's records as they came, neither lean (D33) nor cleaned (D36).
+      const full = valid.full_response === true;
+      if (entry.fullResponse) {
+        const { full_response: _full, ...rest } = valid;
+        valid = rest;
+      }
+      const ctx = { ...context(), checkUserText: this.checkUserText };
       let value = await entry.tool.handler(valid as never, ctx);
+      if (!full && entry.tool.record) value = applyLean(entry.tool.record, value);
       if (entry.tool.attachments && ctx.linkAttachments) value = await ctx.linkAttachments(value, valid.project_id as string | undefined);
-      return { result: successResult(value), outcome: 'ok' };
+      if (!full) value = sanitizeResult(value);
+      return { result: boundedResult(value, this.maxResultBytes), outcome: 'ok' };
     } catch (error) {
       if (error instanceof ToolError) return failed(error);
       throw error;

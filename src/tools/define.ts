@@ -1,15 +1,22 @@
 // The shape of a tool: one literal holds its name, title, description, group, mode, input schema
 // and handler (docs/architecture.md principle 1). Annotations are derived from the mode, never listed
 // apart, so a tool's name is spelled in exactly one place.
-import type { Static, TObject } from '@sinclair/typebox';
+import { Type, type Static, type TObject } from '@sinclair/typebox';
 import type { ToolGroup } from '../config/schema';
 import type { ForgeClient } from '../forge/client';
+import type { RecordKindName } from './lean';
 
 export interface ToolContext {
   /** REST client bound to the caller's credential and chosen forge. */
   readonly forge: ForgeClient;
   /** Adds download links beside attachment links in a result (absent when no public URL is known). */
   readonly linkAttachments?: (value: unknown, projectId: string | undefined) => Promise<unknown>;
+  /**
+   * Refuses text GitLab would run as quick actions (D36), naming `parameter`, unless the deployment
+   * allows them; for text a handler builds itself (a patched description). Parameters declared with
+   * userText() (params.ts) are checked before the handler runs. Absent: nothing is checked.
+   */
+  readonly checkUserText?: (parameter: string, text: string) => void;
 }
 
 export type ToolMode = 'read' | 'write';
@@ -30,6 +37,12 @@ export interface ToolDefinition<S extends TObject = TObject> {
   readonly endpoint?: string;
   /** Its result may hold descriptions or comments linking uploads: add download links (src/downloads). */
   readonly attachments?: boolean;
+  /**
+   * The kind of forge record the result holds (one, an array, or a page's items): results are
+   * lean records of that kind by default (D33, src/tools/lean/). A read tool that names one gets
+   * `full_response` in its input schema, which returns the forge's records as they came.
+   */
+  readonly record?: RecordKindName;
   /** Rules the schema cannot express (exclusive or paired parameters); throws invalidArgument. */
   readonly check?: (args: Static<S>) => void;
   readonly handler: (args: Static<S>, ctx: ToolContext) => Promise<unknown>;
@@ -40,7 +53,21 @@ export interface ToolDefinition<S extends TObject = TObject> {
  * result is the erased type the catalog stores, since the catalog validates before calling.
  */
 export function defineTool<S extends TObject>(definition: ToolDefinition<S>): ToolDefinition {
+  if (hasFullResponse(definition as unknown as ToolDefinition)) {
+    const input = definition.input;
+    // The catalog takes full_response out of the arguments before the handler sees them.
+    const withFull = Type.Object({ ...input.properties, full_response: FULL_RESPONSE }, { additionalProperties: input.additionalProperties });
+    return { ...definition, input: withFull } as unknown as ToolDefinition;
+  }
   return definition as unknown as ToolDefinition;
+}
+
+/** What full_response does is said once, in the server's instructions (tools/list stays small). */
+const FULL_RESPONSE = Type.Optional(Type.Boolean());
+
+/** A read tool with a record kind takes full_response: the forge's records untouched (D33, D36). */
+export function hasFullResponse(tool: Pick<ToolDefinition, 'mode' | 'record'>): boolean {
+  return tool.mode === 'read' && tool.record !== undefined;
 }
 
 export interface ToolAnnotations {

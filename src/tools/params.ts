@@ -6,7 +6,7 @@
 // integer maximum): the server enforces them and names the limit when one is passed.
 // Conventions shared by every tool (what project_id takes, pagination defaults, date formats) are
 // stated once in the server's instructions, so these carry no description unless a tool deviates.
-import { FormatRegistry, Type, type StringOptions } from '@sinclair/typebox';
+import { FormatRegistry, Type, type StringOptions, type TString } from '@sinclair/typebox';
 
 /** GitLab's own limits where it has one (D31), generous bounds elsewhere: nothing unbounded reaches the forge. */
 export const LIMITS = {
@@ -118,3 +118,13 @@ export const isoDateTime = (description?: string) =>
 
 export const isoDate = (description?: string) =>
   Type.Optional(Type.String({ format: 'date', maxLength: 10, ...described(description), hint: 'must be a date in the form YYYY-MM-DD' }));
+
+// ─── Text GitLab interprets (D36) ───────────────────────────────────────────────────────────────
+
+/**
+ * Marks a text parameter whose value GitLab would read for quick actions (an issue or merge
+ * request description, a comment body): the validator refuses a `/close`-style line in it, naming
+ * the parameter and the line, unless FORGE_ALLOW_QUICK_ACTIONS=true. `userText` is our own
+ * keyword, stripped from published schemas like `hint` and `identifier`.
+ */
+export const userText = <T extends TString>(schema: T): T => ({ ...schema, userText: true });

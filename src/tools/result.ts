@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ToolError } from './errors';
 
 /** structuredContent must be a JSON object: lists and empty answers are wrapped. */
-function asObject(value: unknown): Record<string, unknown> {
+export function asObject(value: unknown): Record<string, unknown> {
   if (value === null || value === undefined) return { success: true };
   if (Array.isArray(value)) return { items: value };
   if (typeof value === 'object') return value as Record<string, unknown>;

@@ -6,6 +6,7 @@ import type { TObject, TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { identifierProblem } from '../forge/encode';
+import { findQuickAction, quickActionProblem } from '../text/quick-actions';
 import { compileConversion } from './convert';
 import { invalidArgument, ToolError } from './errors';
 
@@ -42,15 +43,26 @@ function explain(error: ValueError): string {
 
 /** The names of the parameters whose values fill URL path segments. */
 function identifierParameters(schema: TObject): string[] {
+  return markedParameters(schema, 'identifier');
+}
+
+/** The names of the parameters whose schema carries our own keyword `mark` set to true. */
+function markedParameters(schema: TObject, mark: 'identifier' | 'userText'): string[] {
   return Object.entries(schema.properties)
-    .filter(([, property]) => (property as TSchema).identifier === true)
+    .filter(([, property]) => (property as TSchema)[mark] === true)
     .map(([name]) => name);
 }
 
-export function compileValidator(schema: TObject): ArgumentValidator {
+export interface ValidatorOptions {
+  /** FORGE_ALLOW_QUICK_ACTIONS: text parameters marked userText may hold quick actions (D36). */
+  allowQuickActions?: boolean;
+}
+
+export function compileValidator(schema: TObject, options: ValidatorOptions = {}): ArgumentValidator {
   const check: TypeCheck<TObject> = TypeCompiler.Compile(schema);
   const convert = compileConversion(schema);
   const identifiers = identifierParameters(schema);
+  const userTexts = options.allowQuickActions ? [] : markedParameters(schema, 'userText');
   return {
     validate(args: unknown): Record<string, unknown> {
       let valid: unknown = args ?? {};
@@ -69,6 +81,11 @@ export function compileValidator(schema: TObject): ArgumentValidator {
         if (value === undefined) continue;
         const problem = identifierProblem(String(value));
         if (problem) throw invalidArgument(name, problem);
+      }
+      for (const name of userTexts) {
+        const value = values[name];
+        const found = typeof value === 'string' ? findQuickAction(value) : undefined;
+        if (found) throw invalidArgument(name, quickActionProblem(found));
       }
       return values;
     },

@@ -46,13 +46,15 @@ export const updateIssueDescriptionPatch = defineTool({
   check(args) {
     if (args.allow_multiple && args.patch_type === 'unified_diff') throw invalidArgument('allow_multiple', 'applies to search_replace patches only');
   },
-  async handler(args, { forge }) {
+  async handler(args, { forge, checkUserText }) {
     // A malformed patch is refused before anything is read.
     const patch = parsePatch(args.patch_type, args.patch);
     const path = fillPath(ISSUE_PATH, args);
     const read = await forge.json<Issue>({ method: 'GET', path });
     const before = read.description ?? '';
     const applied = applyPatch(patch, before, args.allow_multiple === true);
+    // GitLab runs quick actions in a saved description (D36): the patched text is checked as a whole.
+    checkUserText?.('patch', applied.description);
     if (args.dry_run) {
       return { dry_run: true, iid: read.iid, web_url: read.web_url, description: applied.description, diff: applied.diff, summary: applied.summary };
     }

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
 import { invalidArgument } from '../errors';
-import { integer, isoDate, LIMITS, listOf, longText, numericId, projectId, title } from '../params';
+import { integer, isoDate, LIMITS, listOf, longText, numericId, projectId, title, userText } from '../params';
 import { restTool } from '../rest';
 import { issueIid, issueType, joinLabels, labels } from './params';
 
@@ -59,7 +59,7 @@ export const createIssue = defineTool({
     {
       project_id: projectId(),
       title: title(),
-      description: Type.Optional(longText()),
+      description: Type.Optional(userText(longText())),
       assignee_ids: Type.Optional(listOf(integer(1, 'must be positive integer user ids'))),
       labels: labels(),
       milestone_id: Type.Optional(numericId()),
@@ -74,23 +74,16 @@ export const createIssue = defineTool({
   },
 });
 
-export const getIssue = defineTool({
+export const getIssue = restTool({
   name: 'get_issue',
   attachments: true,
   title: 'Get issue',
-  description:
-    'Get an issue (slim milestone unless full_response).',
+  description: 'Get an issue by its iid.',
   group: 'issues',
   mode: 'read',
-  endpoint: `GET ${ISSUE_PATH}`,
-  input: Type.Object(
-    { project_id: projectId(), issue_iid: issueIid(), full_response: fullResponse() },
-    { additionalProperties: false },
-  ),
-  async handler(args, { forge }) {
-    const issue = await forge.json<Issue>({ method: 'GET', path: fillPath(ISSUE_PATH, args) });
-    return args.full_response ? issue : slimMilestone(issue);
-  },
+  record: 'issue',
+  input: Type.Object({ project_id: projectId(), issue_iid: issueIid() }, { additionalProperties: false }),
+  rest: { method: 'GET', path: ISSUE_PATH },
 });
 
 const UPDATABLE = ['title', 'description', 'assignee_ids', 'confidential', 'discussion_locked', 'due_date', 'labels', 'milestone_id',
@@ -112,7 +105,7 @@ export const updateIssue = defineTool({
       project_id: projectId(),
       issue_iid: issueIid(),
       title: Type.Optional(title()),
-      description: Type.Optional(longText()),
+      description: Type.Optional(userText(longText())),
       assignee_ids: Type.Optional(listOf(integer(0, 'must be user ids (0 or [] unassigns)'))),
       confidential: Type.Optional(Type.Boolean()),
       discussion_locked: Type.Optional(Type.Boolean()),

@@ -37,10 +37,10 @@ export const listIssuesTool = defineTool({
   attachments: true,
   title: 'List issues',
   description:
-    'List issues; scope defaults to created_by_me (all: everyone\'s, needed to filter by other people). ' +
-    'Not both assignee_id and assignee_username, nor author_id and author_username.',
+    'List issues; scope defaults to created_by_me (all: everyone\'s, needed to filter by other people).',
   group: 'issues',
   mode: 'read',
+  record: 'issue',
   endpoint: 'GET /issues or GET /projects/{project_id}/issues',
   input: Type.Object(
     {
@@ -88,6 +88,7 @@ export const myIssues = defineTool({
     'List issues assigned to the caller (open unless state says otherwise).',
   group: 'issues',
   mode: 'read',
+  record: 'issue',
   endpoint: 'GET /issues?scope=assigned_to_me or GET /projects/{project_id}/issues?scope=assigned_to_me',
   input: Type.Object(
     {

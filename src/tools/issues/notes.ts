@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
 import { invalidArgument } from '../errors';
-import { discussionId, isoDateTime, noteBody, numericId, pagination, projectId } from '../params';
+import { discussionId, isoDateTime, noteBody, numericId, pagination, projectId, userText } from '../params';
 import { restTool } from '../rest';
 import { issueIid } from './params';
 
@@ -23,7 +23,7 @@ export const createIssueNote = defineTool({
     {
       project_id: projectId(),
       issue_iid: issueIid(),
-      body: noteBody(),
+      body: userText(noteBody()),
       discussion_id: Type.Optional(discussionId()),
       created_at: isoDateTime(),
     },
@@ -52,7 +52,7 @@ export const updateIssueNote = defineTool({
       issue_iid: Type.Optional(issueIid()),
       discussion_id: Type.Optional(discussionId()),
       note_id: Type.Optional(numericId()),
-      body: Type.Optional(noteBody()),
+      body: Type.Optional(userText(noteBody())),
       resolved: Type.Optional(Type.Boolean()),
     },
     { additionalProperties: false },
@@ -101,7 +101,7 @@ export const createNote = defineTool({
       project_id: projectId(),
       noteable_type: Type.Union([Type.Literal('issue'), Type.Literal('merge_request')]),
       noteable_iid: numericId(),
-      body: noteBody(),
+      body: userText(noteBody()),
     },
     { additionalProperties: false },
   ),

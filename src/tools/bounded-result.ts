@@ -1,0 +1,73 @@
+// MAX_RESULT_BYTES (D33): a result over the bound is cut rather than failed, at a whole item of
+// a list (so every item shown is complete), saying `truncated: true` and how to get the rest. A
+// single record over the bound has its longest texts shortened instead, each marked where it was
+// cut. Text and structuredContent stay the same value (D16).
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { isRecord, type Rec } from './lean/helpers';
+import { asObject } from './result';
+
+/** UTF-8 bytes of a JSON text; a UTF-16 unit is at most 3 bytes, so short texts skip the count. */
+function bytes(text: string, bound: number): number {
+  return text.length * 3 <= bound ? text.length : Buffer.byteLength(text);
+}
+
+function result(structured: Rec, text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], structuredContent: structured };
+}
+
+function cutItems(structured: Rec & { items: unknown[] }, maxBytes: number): Rec {
+  const total = structured.items.length;
+  const advice = (shown: number) =>
+    `cut to ${shown} of ${total} items to stay within MAX_RESULT_BYTES (${maxBytes} bytes); for the rest ask again with per_page=${Math.max(1, shown)} and the next pages, or narrow the filter`;
+  const frame = { ...structured, items: [] as unknown[], truncated: true, truncation: advice(total) };
+  let used = Buffer.byteLength(JSON.stringify(frame));
+  let kept = 0;
+  for (const item of structured.items) {
+    const size = Buffer.byteLength(JSON.stringify(item)) + 1;
+    if (used + size > maxBytes) break;
+    used += size;
+    kept++;
+  }
+  return { ...structured, items: structured.items.slice(0, kept), truncated: true, truncation: advice(kept) };
+}
+
+/** The string fields of `node` (at any depth) with their owners, longest first. */
+function longTexts(node: unknown, found: { owner: Rec | unknown[]; key: string | number; length: number }[] = [], depth = 0) {
+  if (depth > 16) return found;
+  if (Array.isArray(node)) node.forEach((v, i) => (typeof v === 'string' ? found.push({ owner: node, key: i, length: v.length }) : longTexts(v, found, depth + 1)));
+  else if (isRecord(node)) for (const key in node) {
+    const v = node[key];
+    if (typeof v === 'string') found.push({ owner: node, key, length: v.length });
+    else longTexts(v, found, depth + 1);
+  }
+  return found;
+}
+
+function cutTexts(structured: Rec, maxBytes: number): Rec {
+  const copy = JSON.parse(JSON.stringify(structured)) as Rec;
+  const marker = (n: number) => `… [${n} characters cut: MAX_RESULT_BYTES]`;
+  // A few rounds at most: a character may be more than one byte, so one pass can fall short.
+  for (let round = 0; round < 3; round++) {
+    // Room is left for the truncation note added below.
+    let over = Buffer.byteLength(JSON.stringify(copy)) - maxBytes + 300;
+    if (over <= 0) break;
+    for (const t of longTexts(copy).sort((a, b) => b.length - a.length)) {
+      if (over <= 0) break;
+      const owner = t.owner as Record<string | number, string>;
+      const text = owner[t.key];
+      const drop = Math.min(text.length, over + 60);
+      owner[t.key] = `${text.slice(0, text.length - drop)}${marker(drop)}`;
+      over -= drop - 60;
+    }
+  }
+  return { ...copy, truncated: true, truncation: `long texts were cut to stay within MAX_RESULT_BYTES (${maxBytes} bytes); full_response does not lift the bound` };
+}
+
+/** The CallToolResult of a successful value (D16), cut to `maxBytes` when it is larger (D33). */
+export function boundedResult(value: unknown, maxBytes: number): CallToolResult {
+  const structured = asObject(value);
+  const text = JSON.stringify(structured);
+  if (bytes(text, maxBytes) <= maxBytes) return result(structured, text);
+  const cut = Array.isArray(structured.items) ? cutItems(structured as Rec & { items: unknown[] }, maxBytes) : cutTexts(structured, maxBytes);
+  return result(cut, JSON.stringify(cut));
+}

@@ -1,0 +1,72 @@
+// Commits, their CI statuses, their diffs, and blame ranges.
+import { compact, flag, isRecord, pick, user, type Rec } from './helpers';
+import type { RecordKind } from './kind';
+
+export const commit: RecordKind = {
+  about: 'A commit: its SHA, message, author and dates.',
+  lean: (r) => {
+    const pipeline = r.last_pipeline;
+    return compact({
+      id: r.id,
+      short_id: r.short_id,
+      title: r.title,
+      // The title is the message's first line: the message is kept only when it says more.
+      message: typeof r.message === 'string' && r.message.trim() !== String(r.title ?? '').trim() ? r.message : undefined,
+      author_name: r.author_name,
+      authored_date: r.authored_date,
+      committer_name: r.committer_name !== r.author_name ? r.committer_name : undefined,
+      committed_date: r.committed_date !== r.authored_date ? r.committed_date : undefined,
+      parent_ids: r.parent_ids,
+      trailers: r.trailers,
+      stats: r.stats,
+      status: r.status,
+      last_pipeline: isRecord(pipeline) ? pick(pipeline, ['id', 'status', 'ref', 'web_url']) : undefined,
+      web_url: r.web_url,
+    });
+  },
+};
+
+export const commitStatus: RecordKind = {
+  about: 'A CI status (check) reported on a commit.',
+  lean: (r) => compact({
+    id: r.id,
+    name: r.name,
+    status: r.status,
+    ref: r.ref,
+    stage: r.stage,
+    description: r.description,
+    target_url: r.target_url,
+    coverage: r.coverage,
+    allow_failure: flag(r.allow_failure),
+    pipeline_id: r.pipeline_id,
+    author: user(r.author),
+    created_at: r.created_at,
+    started_at: r.started_at,
+    finished_at: r.finished_at,
+  }),
+};
+
+export const diff: RecordKind = {
+  about: 'One changed file of a commit, with its diff.',
+  lean: (r) => compact({
+    old_path: r.old_path !== r.new_path ? r.old_path : undefined,
+    new_path: r.new_path,
+    new_file: flag(r.new_file),
+    renamed_file: flag(r.renamed_file),
+    deleted_file: flag(r.deleted_file),
+    generated_file: flag(r.generated_file),
+    // A mode change (a file made executable) is a change too.
+    a_mode: r.a_mode !== r.b_mode ? r.a_mode : undefined,
+    b_mode: r.a_mode !== r.b_mode ? r.b_mode : undefined,
+    diff: r.diff,
+  }),
+};
+
+export const blameRange: RecordKind = {
+  about: 'A range of lines of a file and the commit that last changed them.',
+  lean: (r) => {
+    const c = isRecord(r.commit) ? r.commit : {};
+    const message = typeof c.message === 'string' ? c.message.split('\n', 1)[0] : undefined;
+    return compact({ commit: compact({ id: c.id, title: message, author_name: c.author_name, authored_date: c.authored_date }), lines: r.lines });
+  },
+};

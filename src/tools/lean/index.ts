@@ -1,0 +1,36 @@
+// Every record kind, by the name tools give in `record:` (D33). To add a kind: write its
+// projection in a file of this folder (helpers.ts has the shared pieces), add one line here, and
+// add a GitLab-shaped example record to test/fixtures/gitlab-records.ts (docs/tools.md shows its
+// lean form, test/lean.test.ts checks it shrinks).
+import { awardEmoji } from './award';
+import { branch, protectedBranch } from './branch';
+import { blameRange, commit, commitStatus, diff } from './commit';
+import { issue, issueLink, linkedIssue } from './issue';
+import type { RecordKind } from './kind';
+import { mergeRequest } from './merge-request';
+import { burndownEvent, milestone } from './milestone';
+import { discussion, note } from './note';
+import { todo } from './todo';
+
+export const RECORD_KINDS = {
+  award_emoji: awardEmoji,
+  blame_range: blameRange,
+  branch,
+  burndown_event: burndownEvent,
+  commit,
+  commit_status: commitStatus,
+  diff,
+  discussion,
+  issue,
+  issue_link: issueLink,
+  linked_issue: linkedIssue,
+  merge_request: mergeRequest,
+  milestone,
+  note,
+  protected_branch: protectedBranch,
+  todo,
+} satisfies Record<string, RecordKind>;
+
+export type RecordKindName = keyof typeof RECORD_KINDS;
+
+export type { RecordKind } from './kind';

@@ -1,0 +1,50 @@
+// Issues, the issues linked to one (RelatedIssue), and a link itself (IssueLink).
+import { compact, count, flag, isRecord, labels, milestoneRef, pick, reference, user, users, type Rec } from './helpers';
+import type { RecordKind } from './kind';
+
+export function leanIssue(r: Rec): Rec {
+  const tasks = r.task_completion_status as { count?: number } | undefined;
+  return compact({
+    id: r.id,
+    iid: r.iid,
+    project_id: r.project_id,
+    title: r.title,
+    description: r.description,
+    state: r.state,
+    issue_type: r.issue_type,
+    labels: labels(r.labels),
+    milestone: milestoneRef(r.milestone),
+    author: user(r.author),
+    assignees: users(r.assignees),
+    closed_by: user(r.closed_by),
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    closed_at: r.closed_at,
+    due_date: r.due_date,
+    confidential: flag(r.confidential),
+    discussion_locked: flag(r.discussion_locked),
+    weight: r.weight,
+    severity: r.issue_type === 'incident' ? r.severity : undefined,
+    health_status: r.health_status,
+    epic: isRecord(r.epic) ? pick(r.epic, ['id', 'iid', 'title']) : undefined,
+    iteration: isRecord(r.iteration) ? pick(r.iteration, ['id', 'iid', 'title']) : undefined,
+    user_notes_count: count(r.user_notes_count),
+    merge_requests_count: count(r.merge_requests_count),
+    blocking_issues_count: count(r.blocking_issues_count),
+    task_completion_status: tasks && count(tasks.count) ? tasks : undefined,
+    moved_to_id: r.moved_to_id,
+    web_url: r.web_url,
+  });
+}
+
+export const issue: RecordKind = { about: 'An issue: what it asks, its state, people, labels and milestone.', lean: leanIssue };
+
+export const linkedIssue: RecordKind = {
+  about: 'An issue linked to another, with the link seen from that other issue.',
+  lean: (r) => compact({ ...leanIssue(r), issue_link_id: r.issue_link_id, link_type: r.link_type, link_created_at: r.link_created_at }),
+};
+
+export const issueLink: RecordKind = {
+  about: 'A link between two issues.',
+  lean: (r) => compact({ source_issue: reference(r.source_issue), target_issue: reference(r.target_issue), link_type: r.link_type }),
+};

@@ -1,0 +1,37 @@
+// Merge requests (the merge requests of a milestone; the merge request tools use the same kind).
+import { compact, count, flag, labels, milestoneRef, user, users, type Rec } from './helpers';
+import type { RecordKind } from './kind';
+
+export function leanMergeRequest(r: Rec): Rec {
+  return compact({
+    id: r.id,
+    iid: r.iid,
+    project_id: r.project_id,
+    title: r.title,
+    description: r.description,
+    state: r.state,
+    draft: flag(r.draft ?? r.work_in_progress),
+    source_branch: r.source_branch,
+    target_branch: r.target_branch,
+    source_project_id: r.source_project_id !== r.target_project_id ? r.source_project_id : undefined,
+    sha: r.sha,
+    merge_commit_sha: r.merge_commit_sha,
+    squash_commit_sha: r.squash_commit_sha,
+    detailed_merge_status: r.detailed_merge_status ?? r.merge_status,
+    has_conflicts: flag(r.has_conflicts),
+    labels: labels(r.labels),
+    milestone: milestoneRef(r.milestone),
+    author: user(r.author),
+    assignees: users(r.assignees),
+    reviewers: users(r.reviewers),
+    merged_by: user(r.merged_by ?? r.merge_user),
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    merged_at: r.merged_at,
+    closed_at: r.closed_at,
+    user_notes_count: count(r.user_notes_count),
+    web_url: r.web_url,
+  });
+}
+
+export const mergeRequest: RecordKind = { about: 'A merge request: its branches, state, people and merge status.', lean: leanMergeRequest };

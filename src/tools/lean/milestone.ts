@@ -1,0 +1,27 @@
+// Milestones and their burndown events.
+import { compact, flag, pick, type Rec } from './helpers';
+import type { RecordKind } from './kind';
+
+export const milestone: RecordKind = {
+  about: 'A project or group milestone.',
+  lean: (r) => compact({
+    id: r.id,
+    iid: r.iid,
+    project_id: r.project_id,
+    group_id: r.group_id,
+    title: r.title,
+    description: r.description,
+    state: r.state,
+    start_date: r.start_date,
+    due_date: r.due_date,
+    expired: flag(r.expired),
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    web_url: r.web_url,
+  }),
+};
+
+export const burndownEvent: RecordKind = {
+  about: 'A change to a milestone\'s burndown chart.',
+  lean: (r: Rec) => pick(r, ['created_at', 'action', 'weight']),
+};
