@@ -14,6 +14,7 @@ const ids = () => ({ project_id: projectId(), merge_request_iid: mergeRequestIid
 
 export const getMergeRequestApprovalState = restTool({
   name: 'get_merge_request_approval_state',
+  record: 'approval_state',
   title: 'Get merge request approvals',
   description: 'Who approved, whether the caller can; paid editions: approvals_required and approvals_left.',
   group: 'merge_requests',
@@ -24,6 +25,7 @@ export const getMergeRequestApprovalState = restTool({
 
 export const approveMergeRequest = defineTool({
   name: 'approve_merge_request',
+  record: 'approval_state',
   title: 'Approve merge request',
   description: 'Approve. sha: the head you reviewed; GitLab refuses (conflict) if the branch moved.',
   group: 'merge_requests',
@@ -46,6 +48,7 @@ export const approveMergeRequest = defineTool({
 
 export const unapproveMergeRequest = defineTool({
   name: 'unapprove_merge_request',
+  record: 'approval_state',
   title: 'Withdraw approval',
   description: 'Withdraw the caller\'s approval.',
   group: 'merge_requests',

@@ -13,8 +13,8 @@ import { mergeRequestIid, MR_PATH } from './params';
 export const FILE_DIFF_BUDGET = 20_000;
 /** Characters of diff text in one result (about 15k tokens); later files keep their paths, not their diff. */
 export const RESULT_DIFF_BUDGET = 60_000;
-/** Characters of diff text returned for named files (file_paths). */
-export const FULL_DIFF_BUDGET = 400_000;
+/** Characters of diff text returned for named files (file_paths): within the default MAX_RESULT_BYTES (D33). */
+export const FULL_DIFF_BUDGET = 90_000;
 const MIN_CUT = 2_000;
 
 export interface FileDiff {
@@ -78,6 +78,7 @@ async function fileDiffs(forge: ForgeClient, path: string, paths: string[]) {
 export const listMergeRequestDiffs = defineTool({
   name: 'list_merge_request_diffs',
   title: 'List merge request diffs',
+  record: 'mr_diff',
   description:
     `Changed files with diffs (latest version), paged. Diffs over ${FILE_DIFF_BUDGET / 1000}k characters, or past ${RESULT_DIFF_BUDGET / 1000}k a page, ` +
     `are cut (diff_truncated) or left out (diff_omitted). file_paths: just those files, whole (up to ${FULL_DIFF_BUDGET / 1000}k), instead of a page.`,
@@ -106,6 +107,7 @@ export const listMergeRequestDiffs = defineTool({
 export const listMergeRequestVersions = restTool({
   name: 'list_merge_request_versions',
   title: 'List merge request versions',
+  record: 'mr_version',
   description: 'List diff versions, newest first (each push makes one): head, base and start commit shas.',
   group: 'merge_requests',
   mode: 'read',

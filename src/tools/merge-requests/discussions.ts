@@ -3,7 +3,7 @@
 import { Type } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
-import { discussionId, noteBody, pagination, projectId } from '../params';
+import { discussionId, noteBody, pagination, projectId, userText } from '../params';
 import { restTool } from '../rest';
 import { mergeRequestIid, MR_PATH, position } from './params';
 import { checkPositionShape, resolvePosition } from './position';
@@ -13,6 +13,7 @@ const ids = () => ({ project_id: projectId(), merge_request_iid: mergeRequestIid
 export const mrDiscussions = restTool({
   name: 'mr_discussions',
   attachments: true,
+  record: 'mr_discussion',
   title: 'List merge request threads',
   description: 'List threads and comments, oldest first, with resolved state and diff positions; thread id = discussion_id.',
   group: 'merge_requests',
@@ -24,13 +25,14 @@ export const mrDiscussions = restTool({
 export const createMergeRequestThread = defineTool({
   name: 'create_merge_request_thread',
   attachments: true,
+  record: 'mr_discussion',
   title: 'Start merge request thread',
   description:
     'Start a thread; with position, on a diff line, checked against the latest diff first (wrong line or path: mismatch; old shas: conflict).',
   group: 'merge_requests',
   mode: 'write',
   endpoint: `POST ${MR_PATH}/discussions (GET ${MR_PATH}/versions and /versions/{id} first with position)`,
-  input: Type.Object({ ...ids(), body: noteBody(), position: Type.Optional(position()) }, { additionalProperties: false }),
+  input: Type.Object({ ...ids(), body: userText(noteBody()), position: Type.Optional(position()) }, { additionalProperties: false }),
   check(args) {
     if (args.position) checkPositionShape(args.position);
   },
@@ -45,16 +47,18 @@ export const createMergeRequestThread = defineTool({
 export const createMergeRequestDiscussionNote = restTool({
   name: 'create_merge_request_discussion_note',
   attachments: true,
+  record: 'mr_note',
   title: 'Reply in merge request thread',
   description: 'Reply in a thread.',
   group: 'merge_requests',
   mode: 'write',
-  input: Type.Object({ ...ids(), discussion_id: discussionId(), body: noteBody() }, { additionalProperties: false }),
+  input: Type.Object({ ...ids(), discussion_id: discussionId(), body: userText(noteBody()) }, { additionalProperties: false }),
   rest: { method: 'POST', path: `${MR_PATH}/discussions/{discussion_id}/notes` },
 });
 
 export const resolveMergeRequestThread = restTool({
   name: 'resolve_merge_request_thread',
+  record: 'mr_discussion',
   title: 'Resolve merge request thread',
   description: 'Resolve or reopen (resolved: false) a thread.',
   group: 'merge_requests',

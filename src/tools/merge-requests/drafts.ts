@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
 import { invalidArgument } from '../errors';
-import { discussionId, noteBody, projectId } from '../params';
+import { discussionId, noteBody, projectId, userText } from '../params';
 import { restTool } from '../rest';
 import { mergeRequestIid, MR_PATH, position } from './params';
 import { checkPositionShape, resolvePosition } from './position';
@@ -15,6 +15,7 @@ const ids = () => ({ project_id: projectId(), merge_request_iid: mergeRequestIid
 export const createDraftNote = defineTool({
   name: 'create_draft_note',
   attachments: true,
+  record: 'draft_note',
   title: 'Add review draft',
   description:
     'Add a review comment only the caller sees until bulk_publish_draft_notes: general, on a diff line (position, checked as in ' +
@@ -25,7 +26,7 @@ export const createDraftNote = defineTool({
   input: Type.Object(
     {
       ...ids(),
-      body: noteBody(),
+      body: userText(noteBody()),
       position: Type.Optional(position()),
       in_reply_to_discussion_id: Type.Optional(discussionId()),
       resolve_discussion: Type.Optional(Type.Boolean()),

@@ -21,6 +21,7 @@ export const listMergeRequests = defineTool({
     'assignee_id, reviewer_id: user id, none or any. wip yes: drafts only, no: none.',
   group: 'merge_requests',
   mode: 'read',
+  record: 'merge_request',
   endpoint: 'GET /merge_requests or GET /projects/{project_id}/merge_requests',
   input: Type.Object(
     {

@@ -6,7 +6,7 @@ import type { ForgeClient } from '../../forge/client';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
 import { invalidArgument, ToolError } from '../errors';
-import { integer, LIMITS, listOf, longText, projectId, refName, title } from '../params';
+import { integer, LIMITS, listOf, longText, projectId, refName, title, userText } from '../params';
 import { joinLabels, labels } from '../issues/params';
 import { mergeRequestIid, MR_PATH } from './params';
 
@@ -47,6 +47,7 @@ export const getMergeRequest = defineTool({
     'Get a merge request by merge_request_iid or source_branch (its open one, else newest): detailed_merge_status, diff_refs, sha.',
   group: 'merge_requests',
   mode: 'read',
+  record: 'merge_request_detail',
   endpoint: `GET ${MR_PATH} (GET /projects/{project_id}/merge_requests?source_branch= first with source_branch)`,
   input: Type.Object(
     { project_id: projectId(), merge_request_iid: Type.Optional(mergeRequestIid()), source_branch: Type.Optional(refName()) },
@@ -70,6 +71,7 @@ export const createMergeRequest = defineTool({
   description: 'Open a merge request. draft: true prefixes the title with "Draft:".',
   group: 'merge_requests',
   mode: 'write',
+  record: 'merge_request_detail',
   endpoint: 'POST /projects/{project_id}/merge_requests',
   input: Type.Object(
     {
@@ -77,7 +79,7 @@ export const createMergeRequest = defineTool({
       title: title(),
       source_branch: refName(),
       target_branch: refName(),
-      description: Type.Optional(longText()),
+      description: Type.Optional(userText(longText())),
       assignee_ids: userIds('must be positive integer user ids'),
       reviewer_ids: userIds('must be positive integer user ids'),
       labels: labels(),
@@ -106,6 +108,7 @@ export const updateMergeRequest = defineTool({
     'Change fields (at least one). Lists replace ([] clears); milestone_id "0" unsets; draft sets or drops the "Draft:" title prefix.',
   group: 'merge_requests',
   mode: 'write',
+  record: 'merge_request_detail',
   idempotent: true,
   endpoint: `PUT ${MR_PATH} (GET first for draft without title)`,
   input: Type.Object(
@@ -113,7 +116,7 @@ export const updateMergeRequest = defineTool({
       project_id: projectId(),
       merge_request_iid: mergeRequestIid(),
       title: Type.Optional(title()),
-      description: Type.Optional(longText()),
+      description: Type.Optional(userText(longText())),
       target_branch: Type.Optional(refName()),
       assignee_ids: userIds('must be user ids (0 or [] unassigns)'),
       reviewer_ids: userIds('must be user ids (0 or [] removes reviewers)'),

@@ -48,6 +48,7 @@ export const mergeMergeRequest = defineTool({
     'Unmergeable: conflict naming detailed_merge_status.',
   group: 'merge_requests',
   mode: 'write',
+  record: 'merge_request_detail',
   endpoint: `PUT ${MR_PATH}/merge (GET ${MR_PATH} after a refusal)`,
   input: Type.Object(
     {
