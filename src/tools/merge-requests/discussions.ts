@@ -31,7 +31,7 @@ export const createMergeRequestThread = defineTool({
     'Start a thread; with position, on a diff line, checked against the latest diff first (wrong line or path: mismatch; old shas: conflict).',
   group: 'merge_requests',
   mode: 'write',
-  endpoint: `POST ${MR_PATH}/discussions (GET ${MR_PATH}/versions and /versions/{id} first with position)`,
+  endpoint: `POST ${MR_PATH}/discussions (GET ${MR_PATH}/versions and /versions/:latest first with position)`,
   input: Type.Object({ ...ids(), body: userText(noteBody()), position: Type.Optional(position()) }, { additionalProperties: false }),
   check(args) {
     if (args.position) checkPositionShape(args.position);
@@ -49,7 +49,7 @@ export const createMergeRequestDiscussionNote = restTool({
   attachments: true,
   record: 'mr_note',
   title: 'Reply in merge request thread',
-  description: 'Reply in a thread.',
+  description: 'Reply in a merge request thread.',
   group: 'merge_requests',
   mode: 'write',
   input: Type.Object({ ...ids(), discussion_id: discussionId(), body: userText(noteBody()) }, { additionalProperties: false }),

@@ -22,7 +22,7 @@ export const createDraftNote = defineTool({
     'create_merge_request_thread) or a reply (resolve_discussion: resolve on publish).',
   group: 'merge_requests',
   mode: 'write',
-  endpoint: `POST ${MR_PATH}/draft_notes (GET ${MR_PATH}/versions and /versions/{id} first with position)`,
+  endpoint: `POST ${MR_PATH}/draft_notes (GET ${MR_PATH}/versions and /versions/:latest first with position)`,
   input: Type.Object(
     {
       ...ids(),
