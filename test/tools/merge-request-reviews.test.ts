@@ -12,7 +12,7 @@ const MR1 = `/api/v4/projects/${P}/merge_requests/1`;
 type Note = { id: number; body: string; type?: string; resolvable?: boolean; resolved?: boolean; position?: Record<string, unknown> };
 type Thread = { id: string; individual_note?: boolean; notes: Note[] };
 type Page<T> = { items: T[] };
-type Approvals = { approved?: boolean; approved_by?: { username: string }[]; approvals_required?: number; approvals_left?: number; user_can_approve?: boolean };
+type Approvals = { approved?: boolean; user_has_approved?: boolean; approved_by?: { username: string }[]; approvals_required?: number; approvals_left?: number; user_can_approve?: boolean };
 const mr = (iid: number) => h.forge.model.projects.get(SEED.project)!.mergeRequests.find((m) => m.iid === iid)!;
 const reviews = () => h.forge.model.reviews;
 const threadsOf1 = () => h.forge.model.tracker.discussionsOf(SEED.project, 'MergeRequest', 1);

@@ -13,7 +13,7 @@ const MRS = `/api/v4/projects/${P}/merge_requests`;
 type MR = { iid: number; title: string; state: string; draft: boolean; labels: string[]; sha: string; detailed_merge_status: string;
   merge_when_pipeline_succeeds: boolean; reviewers: { username: string }[]; diff_refs: Record<string, string> };
 type Page<T> = { items: T[]; pagination: { total: number | null; next_page: number | null } };
-type Diff = { new_path: string; diff: string | null; diff_truncated?: boolean; diff_lines_omitted?: number; diff_omitted?: boolean };
+type Diff = { new_path: string; new_file?: boolean; diff?: string | null; diff_truncated?: boolean; diff_lines_omitted?: number; diff_omitted?: boolean };
 const project = () => h.forge.model.projects.get(SEED.project)!;
 const mr = (iid: number) => project().mergeRequests.find((m) => m.iid === iid)!;
 const state = (iid: number) => h.forge.model.reviews.of(mr(iid));

@@ -56,7 +56,7 @@ export function budgetDiffs(files: FileDiff[], perFile: number, perResult: numbe
 }
 
 const filePaths = () =>
-  Type.Array(Type.String({ minLength: 1, maxLength: LIMITS.filePath }), { minItems: 1, maxItems: 20, hint: 'must list 1 to 20 file paths' });
+  Type.Array(Type.String({ minLength: 1, maxLength: LIMITS.filePath }), { minItems: 1, maxItems: 20 });
 
 /** The whole diffs of the named files: every page is read (bounded by the forge client, D30). */
 async function fileDiffs(forge: ForgeClient, path: string, paths: string[]) {
