@@ -15,7 +15,7 @@ export const SERVER_INFO = { name: 'forge-tool-server', version: '0.1.0' };
 export const INSTRUCTIONS = [
   "Tools act on a GitLab forge with the caller's own token; the forge enforces the caller's role. Conventions (tool descriptions state only exceptions):",
   '- project_id, group_id, target_project_id: a numeric id or a full path such as group/sub/project. Branch names, refs and file paths containing / are given as they are; none may be empty or have a . or .. part.',
-  '- issue_iid, noteable_iid, target_issue_iid, iids: the number within the project or group (#12 for an issue, !12 for a merge request). ' +
+  '- issue_iid, merge_request_iid, noteable_iid, target_issue_iid, iids: the number within the project or group (#12 for an issue, !12 for a merge request). ' +
     "milestone_id is the milestone's global id (its id field), not its iid. note_id, award_id, issue_link_id, discussion_id and to-do ids are the id fields the list tools return. " +
     'Numeric ids may be sent as numbers or strings.',
   '- Paginated list tools take page (default 1) and per_page (default 20, max 100) and return {items, pagination: {page, per_page, next_page, total, total_pages}}; next_page is null on the last page.',

@@ -15,11 +15,12 @@ import { compileValidator, type ArgumentValidator } from './validate';
 import { branchTools } from './branches';
 import { milestoneGroupTools } from './milestones';
 import { issueTools } from './issues';
+import { mergeRequestTools } from './merge-requests';
 import { pipelineGroupTools } from './pipelines';
 import { repositoryTools } from './repository';
 
 /** Every tool the server knows, in the order tools/list shows them. */
-export const ALL_TOOLS: readonly ToolDefinition[] = [...milestoneGroupTools, ...branchTools, ...issueTools, ...pipelineGroupTools, ...repositoryTools];
+export const ALL_TOOLS: readonly ToolDefinition[] = [...milestoneGroupTools, ...branchTools, ...issueTools, ...mergeRequestTools, ...pipelineGroupTools, ...repositoryTools];
 
 export interface ToolSelection {
   groups: ReadonlySet<ToolGroup>;

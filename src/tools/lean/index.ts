@@ -8,6 +8,7 @@ import { blameRange, commit, commitStatus, diff } from './commit';
 import { issue, issueLink, linkedIssue } from './issue';
 import type { RecordKind } from './kind';
 import { mergeRequest } from './merge-request';
+import { mergeRequestReviewKinds } from './merge-request-review';
 import { burndownEvent, milestone } from './milestone';
 import { discussion, note } from './note';
 import { job, pipeline } from './pipeline';
@@ -36,6 +37,7 @@ export const RECORD_KINDS = {
   file,
   tree_entry: treeEntry,
   compare,
+  ...mergeRequestReviewKinds,
 } satisfies Record<string, RecordKind>;
 
 export type RecordKindName = keyof typeof RECORD_KINDS;

@@ -14,12 +14,13 @@ import { milestoneItemRoutes } from './handlers/milestone-items';
 import { milestoneRoutes } from './handlers/milestones';
 import { issueActivityRoutes } from './handlers/issue-routes';
 import { jobRoutes } from './handlers/jobs';
+import { mergeRequestRoutes } from './handlers/merge-request-routes';
 import { pipelineRoutes } from './handlers/pipelines';
 import { pipelineJobRoutes } from './handlers/pipeline-jobs';
 import { repositoryFileRoutes } from './handlers/repository-files';
 import { repositoryRoutes } from './handlers/repository';
 
-const ROUTES: Route[] = [...projectRoutes, ...branchRoutes, ...protectedRoutes, ...commitRoutes, ...statusRoutes, ...milestoneRoutes, ...milestoneItemRoutes, ...issueActivityRoutes, ...uploadRoutes, ...jobRoutes, ...pipelineRoutes, ...pipelineJobRoutes, ...repositoryFileRoutes, ...repositoryRoutes];
+const ROUTES: Route[] = [...projectRoutes, ...branchRoutes, ...protectedRoutes, ...commitRoutes, ...statusRoutes, ...milestoneRoutes, ...milestoneItemRoutes, ...issueActivityRoutes, ...uploadRoutes, ...jobRoutes, ...mergeRequestRoutes, ...pipelineRoutes, ...pipelineJobRoutes, ...repositoryFileRoutes, ...repositoryRoutes];
 
 async function readBody(request: Request): Promise<{ recorded: unknown; params: Record<string, unknown>; invalid?: boolean }> {
   if (request.method === 'GET' || request.method === 'HEAD' || !request.body) return { recorded: undefined, params: {} };

@@ -73,5 +73,6 @@ export type { Commit, CommitStatus, DiffFile, Group, Issue, MergeRequest, Milest
 export { SEED, TOKENS, seedModel } from './seed';
 export { MILESTONE_SEED } from './seed-milestones';
 export { ISSUE_SEED } from './seed-issues';
+export { MR_SEED } from './seed-merge-requests';
 export { addUpload, type Upload } from './handlers/uploads';
 export { CI_SEED, ciOf, type Job, type Pipeline, type Trace } from './model-ci';

@@ -1,6 +1,7 @@
 // In-memory model of the fake GitLab forge. Plain data plus read helpers; HTTP semantics
 // (status codes, error bodies, permissions) live in handlers/.
 import { IssueTracker } from './model-issues';
+import { MergeRequestReviews } from './model-merge-requests';
 
 export const ACCESS = { none: 0, guest: 10, reporter: 20, developer: 30, maintainer: 40, owner: 50, admin: 60 } as const;
 
@@ -205,6 +206,8 @@ export class ForgeModel {
   groups = new Map<number, Group>();
   /** Notes, discussions, issue links, award emoji and to-dos (model-issues.ts). */
   tracker = new IssueTracker();
+  /** Merge request review state: versions, approvals, diff positions, draft notes (model-merge-requests.ts). */
+  reviews = new MergeRequestReviews();
   nextId = { status: 1, protectedBranch: 1, accessLevel: 1, pipeline: 1, issue: 1, milestone: 1 };
   /** Clock for created/started/finished timestamps; tests may pin it. */
   clock: () => Date = () => new Date();

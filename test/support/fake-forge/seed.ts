@@ -5,6 +5,7 @@ import { ACCESS, ForgeModel, type Commit, type DiffFile, type Group, type Issue,
 import { seedMilestoneData } from './seed-milestones';
 import { seedIssueActivity } from './seed-issues';
 import { seedCi } from './model-ci';
+import { seedMergeRequestReviews } from './seed-merge-requests';
 
 export const TOKENS = {
   maintainer: 'glpat-maintainer-0000000000',
@@ -266,5 +267,6 @@ export function seedModel(): ForgeModel {
   seedIssueActivity(m);
   seedMilestoneData(m);
   seedCi(m, SEED.headSha, SEED.featureShas[1], SEED.mainShas[28], SEED.featureShas[0]);
+  seedMergeRequestReviews(m);
   return m;
 }

@@ -1,0 +1,105 @@
+// Record kinds of the merge request tools (D33): one merge request in detail, its file diffs (with the
+// budget marks list_merge_request_diffs adds), versions, threads whose notes keep their diff position,
+// the approval state, and draft notes. Registered in ./index.ts as one spread.
+import { compact, count, flag, isRecord, pick, user, users, type Rec } from './helpers';
+import type { RecordKind } from './kind';
+import { leanMergeRequest } from './merge-request';
+import { diff as commitDiff } from './commit';
+import { leanNote } from './note';
+
+/** A diff position: the file and lines a note sits on, and the version's head it was made on. */
+function position(value: unknown): Rec | undefined {
+  if (!isRecord(value)) return undefined;
+  return pick(value, ['new_path', 'old_path', 'new_line', 'old_line', 'head_sha', 'base_sha', 'start_sha', 'position_type']);
+}
+
+/** A note of a merge request: a diff note keeps its position (file, lines, version). */
+function leanMrNote(r: Rec): Rec {
+  const lean = leanNote(r);
+  const at = position(r.position);
+  return at ? { ...lean, position: at } : lean;
+}
+
+const mergeRequestDetail: RecordKind = {
+  about: 'One merge request in detail: also its diff_refs (the shas diff comments use), head pipeline and merge settings.',
+  lean: (r) => {
+    const pipeline = isRecord(r.head_pipeline) ? r.head_pipeline : r.pipeline;
+    const canMerge = isRecord(r.user) ? r.user.can_merge : undefined;
+    return compact({
+      ...leanMergeRequest(r),
+      description: r.description,
+      diff_refs: isRecord(r.diff_refs) ? pick(r.diff_refs, ['base_sha', 'head_sha', 'start_sha']) : undefined,
+      head_pipeline: isRecord(pipeline) ? pick(pipeline, ['id', 'status', 'web_url']) : undefined,
+      merge_when_pipeline_succeeds: flag(r.merge_when_pipeline_succeeds),
+      blocking_discussions_resolved: r.blocking_discussions_resolved === false ? false : undefined,
+      squash: flag(r.squash),
+      force_remove_source_branch: flag(r.force_remove_source_branch),
+      discussion_locked: flag(r.discussion_locked),
+      changes_count: r.changes_count,
+      merge_error: r.merge_error,
+      can_merge: typeof canMerge === 'boolean' ? canMerge : undefined,
+    });
+  },
+};
+
+const mrDiff: RecordKind = {
+  about: 'One changed file of a merge request, with its diff (cut or left out past the size budget, which it says).',
+  lean: (r) => compact({
+    ...commitDiff.lean(r),
+    diff: typeof r.diff === 'string' ? r.diff : undefined,
+    too_large: flag(r.too_large),
+    collapsed: flag(r.collapsed),
+    diff_truncated: flag(r.diff_truncated),
+    diff_lines_omitted: count(r.diff_lines_omitted),
+    diff_omitted: flag(r.diff_omitted),
+  }),
+};
+
+const mrVersion: RecordKind = {
+  about: 'A diff version of a merge request (one per push): its head, base and start commits.',
+  lean: (r) => pick(r, ['id', 'head_commit_sha', 'base_commit_sha', 'start_commit_sha', 'created_at', 'real_size']),
+};
+
+const mrDiscussion: RecordKind = {
+  about: 'A merge request thread: its id (discussion_id) and its comments, diff comments with their position.',
+  lean: (r) => compact({ id: r.id, individual_note: flag(r.individual_note), notes: Array.isArray(r.notes) ? r.notes.map((n) => (isRecord(n) ? leanMrNote(n) : n)) : undefined }),
+};
+
+const mrNote: RecordKind = { about: 'A comment on a merge request; a diff comment with its position.', lean: leanMrNote };
+
+const approvalState: RecordKind = {
+  about: 'Who approved a merge request and whether the caller can; paid editions: how many approvals are required and left.',
+  lean: (r) => compact({
+    approved: r.approved,
+    approvals_required: r.approvals_required,
+    approvals_left: r.approvals_left,
+    approved_by: Array.isArray(r.approved_by)
+      ? r.approved_by.map((a) => (isRecord(a) ? compact({ ...user(a.user), approved_at: a.approved_at }) : a))
+      : undefined,
+    user_has_approved: r.user_has_approved,
+    user_can_approve: r.user_can_approve,
+    approval_rules_left: Array.isArray(r.approval_rules_left) ? r.approval_rules_left.map((rule) => (isRecord(rule) ? rule.name : rule)) : undefined,
+    suggested_approvers: users(r.suggested_approvers),
+  }),
+};
+
+const draftNote: RecordKind = {
+  about: 'A review comment not yet published: its id, text, thread it replies to or diff position.',
+  lean: (r) => compact({
+    id: r.id,
+    note: r.note,
+    discussion_id: r.discussion_id,
+    resolve_discussion: flag(r.resolve_discussion),
+    position: position(r.position),
+  }),
+};
+
+export const mergeRequestReviewKinds = {
+  merge_request_detail: mergeRequestDetail,
+  mr_diff: mrDiff,
+  mr_version: mrVersion,
+  mr_discussion: mrDiscussion,
+  mr_note: mrNote,
+  approval_state: approvalState,
+  draft_note: draftNote,
+} satisfies Record<string, RecordKind>;

@@ -1,0 +1,68 @@
+// Approvals: the state (who approved; on paid editions also how many are required and left), approve
+// with the head sha guard, and withdraw one's approval. GitLab answers a refused approval (already
+// approved, or the author where authors may not approve) with 401 and withdrawing an approval that
+// does not exist with 404 (lib/api/merge_request_approvals.rb): both are explained here.
+import { Type } from '@sinclair/typebox';
+import { fillPath } from '../../forge/encode';
+import { defineTool } from '../define';
+import { ToolError } from '../errors';
+import { projectId, refName } from '../params';
+import { restTool } from '../rest';
+import { mergeRequestIid, MR_PATH } from './params';
+
+const ids = () => ({ project_id: projectId(), merge_request_iid: mergeRequestIid() });
+
+export const getMergeRequestApprovalState = restTool({
+  name: 'get_merge_request_approval_state',
+  record: 'approval_state',
+  title: 'Get merge request approvals',
+  description: 'Who approved, whether the caller can; paid editions: approvals_required and approvals_left.',
+  group: 'merge_requests',
+  mode: 'read',
+  input: Type.Object(ids(), { additionalProperties: false }),
+  rest: { method: 'GET', path: `${MR_PATH}/approvals` },
+});
+
+export const approveMergeRequest = defineTool({
+  name: 'approve_merge_request',
+  record: 'approval_state',
+  title: 'Approve merge request',
+  description: 'Approve. sha: the head you reviewed; GitLab refuses (conflict) if the branch moved.',
+  group: 'merge_requests',
+  mode: 'write',
+  endpoint: `POST ${MR_PATH}/approve`,
+  input: Type.Object({ ...ids(), sha: Type.Optional(refName()) }, { additionalProperties: false }),
+  async handler(args, { forge }) {
+    try {
+      return await forge.json({ method: 'POST', path: fillPath(`${MR_PATH}/approve`, args), body: args.sha === undefined ? {} : { sha: args.sha } });
+    } catch (error) {
+      if (!(error instanceof ToolError)) throw error;
+      if (error.status === 401) {
+        throw new ToolError('permission', `${error.message}: GitLab refused the approval (the caller already approved, or is the author and authors may not approve here)`, 401);
+      }
+      if (error.status === 409) throw new ToolError('conflict', `${error.message}; review the new head, then approve with its sha`, 409);
+      throw error;
+    }
+  },
+});
+
+export const unapproveMergeRequest = defineTool({
+  name: 'unapprove_merge_request',
+  record: 'approval_state',
+  title: 'Withdraw approval',
+  description: 'Withdraw the caller\'s approval.',
+  group: 'merge_requests',
+  mode: 'write',
+  endpoint: `POST ${MR_PATH}/unapprove`,
+  input: Type.Object(ids(), { additionalProperties: false }),
+  async handler(args, { forge }) {
+    try {
+      return await forge.json({ method: 'POST', path: fillPath(`${MR_PATH}/unapprove`, args), body: {} });
+    } catch (error) {
+      if (error instanceof ToolError && error.status === 404) {
+        throw new ToolError('not_found', `${error.message}: the caller has not approved this merge request (or it does not exist)`, 404);
+      }
+      throw error;
+    }
+  },
+});

@@ -1,0 +1,146 @@
+// Merge request tools: get (by iid or source branch), create and update. GitLab has no draft flag
+// on create or update: a draft is a title starting "Draft:" (doc/api/merge_requests.md), so `draft`
+// rewrites the title, reading it first when no new title is given.
+import { Type } from '@sinclair/typebox';
+import type { ForgeClient } from '../../forge/client';
+import { fillPath } from '../../forge/encode';
+import { defineTool } from '../define';
+import { invalidArgument, ToolError } from '../errors';
+import { integer, LIMITS, listOf, longText, projectId, refName, title, userText } from '../params';
+import { joinLabels, labels } from '../issues/params';
+import { mergeRequestIid, MR_PATH } from './params';
+
+interface MergeRequest {
+  iid: number;
+  title: string;
+  state: string;
+}
+
+/** GitLab's draft title prefixes ("Draft:", "[Draft]", "(Draft)", "Draft "), app/models/merge_request.rb. */
+const DRAFT_PREFIX = /^\s*(\[draft\]|\(draft\)|draft:|draft\s)\s*/i;
+
+export function withDraft(currentTitle: string, draft: boolean): string {
+  const bare = currentTitle.replace(DRAFT_PREFIX, '');
+  return draft ? `Draft: ${bare}` : bare;
+}
+
+const userIds = (hint: string) => Type.Optional(listOf(integer(0, hint)));
+/** "0" unsets the milestone (a body field, not a path). */
+const milestoneOrNone = () =>
+  Type.String({ pattern: '^[0-9]+$', maxLength: LIMITS.idDigits, hint: 'must be a milestone id such as 42, or 0 to unset the milestone' });
+
+/** The newest merge request from a source branch: an open one if any (GitLab allows one open per source and target). */
+async function bySourceBranch(forge: ForgeClient, projectId: string, branch: string): Promise<MergeRequest> {
+  const path = fillPath('/projects/{project_id}/merge_requests', { project_id: projectId });
+  for (const state of ['opened', 'all']) {
+    const found = await forge.list<MergeRequest>({ method: 'GET', path, query: { source_branch: branch, state, per_page: 1 } });
+    if (found.items[0]) return found.items[0];
+  }
+  throw new ToolError('not_found', `no merge request has source branch ${branch}`);
+}
+
+export const getMergeRequest = defineTool({
+  name: 'get_merge_request',
+  attachments: true,
+  title: 'Get merge request',
+  description:
+    'Get a merge request by merge_request_iid or source_branch (its open one, else newest): detailed_merge_status, diff_refs, sha.',
+  group: 'merge_requests',
+  mode: 'read',
+  record: 'merge_request_detail',
+  endpoint: `GET ${MR_PATH} (GET /projects/{project_id}/merge_requests?source_branch= first with source_branch)`,
+  input: Type.Object(
+    { project_id: projectId(), merge_request_iid: Type.Optional(mergeRequestIid()), source_branch: Type.Optional(refName()) },
+    { additionalProperties: false },
+  ),
+  check(args) {
+    if ((args.merge_request_iid === undefined) === (args.source_branch === undefined)) {
+      throw invalidArgument('merge_request_iid', 'give merge_request_iid or source_branch, exactly one');
+    }
+  },
+  async handler(args, { forge }) {
+    const iid = args.merge_request_iid ?? String((await bySourceBranch(forge, args.project_id, args.source_branch!)).iid);
+    return forge.json({ method: 'GET', path: fillPath(MR_PATH, { project_id: args.project_id, merge_request_iid: iid }) });
+  },
+});
+
+export const createMergeRequest = defineTool({
+  name: 'create_merge_request',
+  attachments: true,
+  title: 'Create merge request',
+  description: 'Open a merge request. draft: true prefixes the title with "Draft:".',
+  group: 'merge_requests',
+  mode: 'write',
+  record: 'merge_request_detail',
+  endpoint: 'POST /projects/{project_id}/merge_requests',
+  input: Type.Object(
+    {
+      project_id: projectId(),
+      title: title(),
+      source_branch: refName(),
+      target_branch: refName(),
+      description: Type.Optional(userText(longText())),
+      assignee_ids: userIds('must be positive integer user ids'),
+      reviewer_ids: userIds('must be positive integer user ids'),
+      labels: labels(),
+      milestone_id: Type.Optional(milestoneOrNone()),
+      draft: Type.Optional(Type.Boolean()),
+      remove_source_branch: Type.Optional(Type.Boolean()),
+      squash: Type.Optional(Type.Boolean()),
+    },
+    { additionalProperties: false },
+  ),
+  handler(args, { forge }) {
+    const { project_id: _p, draft, ...fields } = args;
+    const body = joinLabels({ ...fields, title: draft === undefined ? fields.title : withDraft(fields.title, draft) });
+    return forge.json({ method: 'POST', path: fillPath('/projects/{project_id}/merge_requests', args), body });
+  },
+});
+
+const UPDATABLE = ['title', 'description', 'target_branch', 'assignee_ids', 'reviewer_ids', 'labels', 'milestone_id', 'state_event',
+  'remove_source_branch', 'squash', 'draft', 'discussion_locked'] as const;
+
+export const updateMergeRequest = defineTool({
+  name: 'update_merge_request',
+  attachments: true,
+  title: 'Update merge request',
+  description:
+    'Change fields (at least one). Lists replace ([] clears); milestone_id "0" unsets; draft sets or drops the "Draft:" title prefix.',
+  group: 'merge_requests',
+  mode: 'write',
+  record: 'merge_request_detail',
+  idempotent: true,
+  endpoint: `PUT ${MR_PATH} (GET first for draft without title)`,
+  input: Type.Object(
+    {
+      project_id: projectId(),
+      merge_request_iid: mergeRequestIid(),
+      title: Type.Optional(title()),
+      description: Type.Optional(userText(longText())),
+      target_branch: Type.Optional(refName()),
+      assignee_ids: userIds('must be user ids (0 or [] unassigns)'),
+      reviewer_ids: userIds('must be user ids (0 or [] removes reviewers)'),
+      labels: labels(),
+      milestone_id: Type.Optional(milestoneOrNone()),
+      state_event: Type.Optional(Type.Union([Type.Literal('close'), Type.Literal('reopen')])),
+      remove_source_branch: Type.Optional(Type.Boolean()),
+      squash: Type.Optional(Type.Boolean()),
+      draft: Type.Optional(Type.Boolean()),
+      discussion_locked: Type.Optional(Type.Boolean()),
+    },
+    { additionalProperties: false },
+  ),
+  check(args) {
+    if (!UPDATABLE.some((k) => args[k] !== undefined)) throw invalidArgument('arguments', `give at least one field to change: ${UPDATABLE.join(', ')}`);
+  },
+  async handler(args, { forge }) {
+    const { project_id: _p, merge_request_iid: _i, draft, ...fields } = args;
+    const path = fillPath(MR_PATH, args);
+    const body: Record<string, unknown> = joinLabels(fields);
+    if (draft !== undefined) {
+      const current = fields.title ?? (await forge.json<MergeRequest>({ method: 'GET', path })).title;
+      body.title = withDraft(current, draft);
+    }
+    return forge.json({ method: 'PUT', path, body });
+  },
+});

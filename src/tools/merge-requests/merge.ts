@@ -1,0 +1,80 @@
+// merge_merge_request: merge now or when the pipeline succeeds, guarded by the head sha. GitLab
+// answers a merge request that cannot be merged with 405 (406 or 422 "Branch cannot be merged" in
+// some versions and races, lib/api/merge_requests.rb); all three become `conflict` naming the
+// merge request's detailed_merge_status, read afterwards, and what to do about it.
+import { Type } from '@sinclair/typebox';
+import type { ForgeClient } from '../../forge/client';
+import { fillPath } from '../../forge/encode';
+import { defineTool } from '../define';
+import { ToolError } from '../errors';
+import { projectId, refName } from '../params';
+import { mergeRequestIid, MR_PATH } from './params';
+
+/** What an agent can do about each blocking check (GitLab's detailed_merge_status values). */
+const REMEDY: Record<string, string> = {
+  conflict: 'the source branch has conflicts with the target: rebase or resolve them first',
+  draft_status: 'it is a draft: update_merge_request with draft: false first',
+  discussions_not_resolved: 'unresolved threads block it: resolve them first',
+  ci_must_pass: 'its pipeline must succeed first',
+  ci_still_running: 'its pipeline is still running: use auto_merge: true to merge when it succeeds',
+  not_approved: 'it lacks required approvals',
+  not_open: 'it is not open (closed or already merged)',
+  need_rebase: 'the project needs a rebase before merging (fast-forward merges)',
+  requested_changes: 'a reviewer requested changes',
+  blocked_status: 'it is blocked by another merge request',
+  commits_status: 'its source branch has no commits to merge',
+  checking: 'GitLab is still checking mergeability: try again shortly',
+  unchecked: 'GitLab has not checked mergeability yet: try again shortly',
+};
+
+const UNMERGEABLE = new Set([405, 406, 422]);
+
+async function unmergeable(forge: ForgeClient, path: string, error: ToolError): Promise<ToolError> {
+  let status = 'unknown';
+  try {
+    status = (await forge.json<{ detailed_merge_status?: string }>({ method: 'GET', path })).detailed_merge_status ?? status;
+  } catch {
+    // The merge already failed; its own answer is reported whether or not the follow-up read works.
+  }
+  const why = REMEDY[status] ?? 'see get_merge_request';
+  return new ToolError('conflict', `the merge request cannot be merged now (detailed_merge_status: ${status}): ${why}. GitLab said: ${error.message}`, error.status);
+}
+
+export const mergeMergeRequest = defineTool({
+  name: 'merge_merge_request',
+  title: 'Merge merge request',
+  description:
+    'Merge. sha: the head you reviewed; GitLab refuses (conflict) if the branch moved. auto_merge: when the pipeline succeeds. ' +
+    'Unmergeable: conflict naming detailed_merge_status.',
+  group: 'merge_requests',
+  mode: 'write',
+  record: 'merge_request_detail',
+  endpoint: `PUT ${MR_PATH}/merge (GET ${MR_PATH} after a refusal)`,
+  input: Type.Object(
+    {
+      project_id: projectId(),
+      merge_request_iid: mergeRequestIid(),
+      sha: Type.Optional(refName()),
+      squash: Type.Optional(Type.Boolean()),
+      auto_merge: Type.Optional(Type.Boolean()),
+      should_remove_source_branch: Type.Optional(Type.Boolean()),
+    },
+    { additionalProperties: false },
+  ),
+  async handler(args, { forge }) {
+    const { project_id: _p, merge_request_iid: _i, auto_merge, ...fields } = args;
+    const path = fillPath(MR_PATH, args);
+    // auto_merge replaced merge_when_pipeline_succeeds (GitLab 17.x, doc/api/merge_requests.md);
+    // both are sent so older and newer versions read it; Grape ignores the one it does not declare.
+    const body: Record<string, unknown> = auto_merge === undefined ? fields : { ...fields, auto_merge, merge_when_pipeline_succeeds: auto_merge };
+    try {
+      return await forge.json({ method: 'PUT', path: `${path}/merge`, body });
+    } catch (error) {
+      if (!(error instanceof ToolError)) throw error;
+      if (error.status !== null && UNMERGEABLE.has(error.status)) throw await unmergeable(forge, path, error);
+      if (error.status === 401) throw new ToolError('permission', `${error.message}: the caller may not merge into the target branch`, 401);
+      if (error.status === 409) throw new ToolError('conflict', `${error.message}; the source branch moved since it was read: review the new head, then merge with its sha`, 409);
+      throw error;
+    }
+  },
+});

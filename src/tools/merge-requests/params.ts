@@ -1,0 +1,34 @@
+// Parameter schemas shared by the merge request tools, so their wording and limits are the same everywhere.
+import { Type } from '@sinclair/typebox';
+import { LIMITS, numericId, positiveInteger } from '../params';
+
+export const mergeRequestIid = () => numericId();
+
+/** A commit SHA inside a body object (top-level `sha` parameters use refName, D31); its hex form is checked by position.ts. */
+const commitSha = () => Type.String({ minLength: 1, maxLength: 64 });
+/** A repository path inside a body object: never part of a URL path, so plain bounded text. */
+const repoPath = () => Type.String({ minLength: 1, maxLength: LIMITS.filePath });
+const line = () => positiveInteger('must be a line number, 1 or more');
+
+/**
+ * A diff line to comment on (GitLab's text position). The shas default to the merge request's latest
+ * version; the tool checks the line against that version's diff before anything is written.
+ */
+export const position = () =>
+  Type.Object(
+    {
+      new_path: Type.Optional(repoPath()),
+      old_path: Type.Optional(repoPath()),
+      new_line: Type.Optional(line()),
+      old_line: Type.Optional(line()),
+      base_sha: Type.Optional(commitSha()),
+      start_sha: Type.Optional(commitSha()),
+      head_sha: Type.Optional(commitSha()),
+    },
+    {
+      additionalProperties: false,
+      description: 'new_line: added line, old_line: removed, both: unchanged. Shas default to the latest version.',
+    },
+  );
+
+export const MR_PATH = '/projects/{project_id}/merge_requests/{merge_request_iid}';

@@ -1,0 +1,80 @@
+// The fake forge's merge request endpoints answer with GitLab's status codes and bodies
+// (lib/api/merge_requests.rb, discussions.rb, merge_request_approvals.rb, draft_notes.rb): what the
+// tool tests cannot see through the MCP client, which checks positions before GitLab does.
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { forgeApi } from './support/forge-api';
+import { MR_SEED, SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
+
+let forge: FakeForge;
+beforeAll(async () => { forge = await startFakeForge(); });
+afterAll(async () => { await forge.stop(); });
+beforeEach(() => forge.reset());
+
+const api = (path: string, o?: Parameters<typeof forgeApi>[2]) => forgeApi(forge, path, o);
+const M = `/projects/${SEED.project}/merge_requests`;
+const LINE_CODE = '400 Bad request - Note {:line_code=>["can\'t be blank", "must be a valid line code"]}';
+const at = (o: Record<string, unknown>) => ({ body: 'x', position: { ...MR_SEED.diffRefs, position_type: 'text', ...o } });
+
+describe('diff notes (DiffNote line_code validation)', () => {
+  test.each([
+    [{ new_path: 'src/app.ts', new_line: 7 }],
+    [{ old_path: 'src/app.ts', old_line: 6 }],
+    [{ new_path: 'src/app.ts', old_path: 'src/app.ts', old_line: 8, new_line: 9 }],
+    // A position on an older version is a line of that version's diff.
+    [{ ...MR_SEED.firstRefs, new_path: 'src/auth/login.ts', new_line: 1 }],
+  ])('accepts %j: 201 with a DiffNote', async (position) => {
+    const res = await api(`${M}/1/discussions`, { json: at(position) });
+    expect(res).toMatchObject({ status: 201, body: { individual_note: false, notes: [{ type: 'DiffNote', position: expect.objectContaining(position) }] } });
+  });
+
+  test.each([
+    [{ new_path: 'src/app.ts', new_line: 9 }],
+    [{ new_path: 'src/app.ts', new_line: 40 }],
+    [{ new_path: 'README.md', new_line: 1 }],
+    [{ new_path: 'src/app.ts' }],
+    [{ new_path: 'src/auth/login.ts', new_line: 1, head_sha: 'f'.repeat(40) }],
+  ])('refuses %j: 400 line_code', async (position) => {
+    expect(await api(`${M}/1/discussions`, { json: at(position) })).toMatchObject({ status: 400, body: { message: LINE_CODE } });
+  });
+
+  test('Grape refuses a position without its shas or with an unknown type', async () => {
+    expect(await api(`${M}/1/discussions`, { json: { body: 'x', position: { position_type: 'text', new_line: 1 } } })).toMatchObject({ status: 400, body: { error: 'position[base_sha] is missing' } });
+    expect(await api(`${M}/1/discussions`, { json: at({ position_type: 'line', new_path: 'src/app.ts', new_line: 7 }) })).toMatchObject({ status: 400, body: { error: 'position[position_type] does not have a valid value' } });
+  });
+});
+
+describe('merge', () => {
+  test('405 when not mergeable, 409 on a stale sha, 401 without merge rights, 200 merged', async () => {
+    expect(await api(`${M}/${MR_SEED.conflictIid}/merge`, { method: 'PUT', json: {} })).toMatchObject({ status: 405, body: { message: '405 Method Not Allowed' } });
+    expect(await api(`${M}/1/merge`, { method: 'PUT', json: { sha: MR_SEED.firstRefs.head_sha } })).toMatchObject({ status: 409, body: { message: `SHA does not match HEAD of source branch: ${MR_SEED.diffRefs.head_sha}` } });
+    expect(await api(`${M}/1/merge`, { method: 'PUT', json: {}, token: TOKENS.developer })).toMatchObject({ status: 401 });
+    expect(await api(`${M}/1/merge`, { method: 'PUT', json: { should_remove_source_branch: true } })).toMatchObject({ status: 200, body: { state: 'merged', merged_by: { username: 'maria' } } });
+    expect(forge.model.projects.get(SEED.project)!.branches.has('feature/login')).toBe(false);
+  });
+});
+
+describe('approvals', () => {
+  test('CE shape; 201 approve; 401 twice; 404 unapprove when not approved; 403 for a guest', async () => {
+    expect(await api(`${M}/1/approvals`)).toMatchObject({ status: 200, body: { approved: false, approved_by: [], user_can_approve: true } });
+    expect(await api(`${M}/1/approve`, { json: {} })).toMatchObject({ status: 201, body: { approved: true, approved_by: [{ user: { username: 'maria' } }] } });
+    expect(await api(`${M}/1/approve`, { json: {} })).toMatchObject({ status: 401 });
+    expect(await api(`${M}/1/unapprove`, { json: {} })).toMatchObject({ status: 201 });
+    expect(await api(`${M}/1/unapprove`, { json: {} })).toMatchObject({ status: 404 });
+    expect(await api(`${M}/1/approve`, { json: {}, token: TOKENS.guest })).toMatchObject({ status: 403 });
+  });
+
+  test('paid editions: EE\'s approval state, and the author refused (401)', async () => {
+    forge.model.premium = true;
+    expect(await api(`${M}/1/approvals`)).toMatchObject({ status: 200, body: { iid: 1, approvals_required: 1, approvals_left: 1, approved: false } });
+    expect(await api(`${M}/1/approve`, { json: {}, token: TOKENS.developer })).toMatchObject({ status: 401 });
+  });
+});
+
+describe('draft notes', () => {
+  test('201 create, 204 bulk publish; a draft whose position names no line fails the publish (500)', async () => {
+    expect(await api(`${M}/1/draft_notes`, { json: { note: 'ok' } })).toMatchObject({ status: 201, body: { note: 'ok', discussion_id: null } });
+    expect((await api(`${M}/1/draft_notes/bulk_publish`, { json: {} })).status).toBe(204);
+    expect(await api(`${M}/1/draft_notes`, { json: { note: 'bad', position: { ...MR_SEED.diffRefs, position_type: 'text', new_path: 'src/app.ts', new_line: 1 } } })).toMatchObject({ status: 201 });
+    expect((await api(`${M}/1/draft_notes/bulk_publish`, { json: {} })).status).toBe(500);
+  });
+});

@@ -1,0 +1,288 @@
+// Reviewing a merge request: diffs and versions (merge_request_diffs.rb, merge_requests.rb), notes and
+// threads with diff positions (notes.rb, discussions.rb: a DiffNote whose position does not resolve to
+// a line of a version's diff is 400 "Note {:line_code=>…}"), approvals (merge_request_approvals.rb)
+// and draft notes (draft_notes.rb).
+import type { MergeRequest, Project } from '../model';
+import type { Discussion, Note } from '../model-issues';
+import type { DraftNote, MrState, Position } from '../model-merge-requests';
+import { ACCESS, ApiError, badRequest, forbidden, json, notFound, paramError, route, unauthorized, type Ctx, type Route } from './http';
+import { intParam } from './issue-access';
+import { loadMergeRequest } from './merge-request-access';
+import { listResponse } from './paginate';
+import { presentApprovals, presentDiff, presentDraftNote, presentMrDiscussion, presentMrNote, presentVersion, presentVersionFull } from './present-merge-requests';
+
+const MAX_NOTE = 1_000_000;
+const LINE_CODE_ERROR = '400 Bad request - Note {:line_code=>["can\'t be blank", "must be a valid line code"]}';
+
+function noteBody(ctx: Ctx, name = 'body'): string {
+  const body = ctx.input.required(name);
+  if (body.trim() === '') throw new ApiError(400, { message: { note: ["can't be blank"] } });
+  if (body.length > MAX_NOTE) throw new ApiError(400, { message: { note: [`is too long (maximum is ${MAX_NOTE} characters)`] } });
+  return body;
+}
+
+/** Grape's `optional :position, type: Hash do requires … end`. */
+function positionParam(ctx: Ctx, types: readonly string[]): Position | undefined {
+  if (ctx.input.raw('position') === undefined) return undefined;
+  for (const name of ['base_sha', 'start_sha', 'head_sha', 'position_type']) {
+    if (ctx.input.str(`position.${name}`) === undefined) throw paramError(`position[${name}] is missing`);
+  }
+  const type = ctx.input.oneOf('position.position_type', types) as Position['position_type'];
+  return {
+    base_sha: ctx.input.str('position.base_sha')!, start_sha: ctx.input.str('position.start_sha')!, head_sha: ctx.input.str('position.head_sha')!,
+    position_type: type, old_path: ctx.input.str('position.old_path') ?? null, new_path: ctx.input.str('position.new_path') ?? null,
+    old_line: ctx.input.int('position.old_line') ?? null, new_line: ctx.input.int('position.new_line') ?? null,
+  };
+}
+
+/** The diff lines of a file: each with its old and new line number (null on the side it is absent from). */
+export function diffLines(diff: string): { old: number | null; new: number | null }[] {
+  const lines: { old: number | null; new: number | null }[] = [];
+  let oldNo = 0;
+  let newNo = 0;
+  for (const line of diff.split('\n')) {
+    const hunk = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
+    if (hunk) { oldNo = Number(hunk[1]); newNo = Number(hunk[2]); continue; }
+    if (line.startsWith('+')) lines.push({ old: null, new: newNo++ });
+    else if (line.startsWith('-')) lines.push({ old: oldNo++, new: null });
+    else if (line.startsWith(' ')) lines.push({ old: oldNo++, new: newNo++ });
+  }
+  return lines;
+}
+
+/** DiffNote's line_code validation: the position must name a line of the diff of one of the MR's versions. */
+function resolvesToLine(st: MrState, pos: Position): boolean {
+  const version = st.versions.find((v) => v.base_commit_sha === pos.base_sha && v.start_commit_sha === pos.start_sha && v.head_commit_sha === pos.head_sha);
+  if (!version || (pos.old_path === null && pos.new_path === null)) return false;
+  const file = version.diffs.find((d) => (pos.new_path === null || d.new_path === pos.new_path) && (pos.old_path === null || d.old_path === pos.old_path));
+  if (!file) return false;
+  if (pos.position_type === 'file') return true;
+  if (pos.old_line === null && pos.new_line === null) return false;
+  return diffLines(file.diff).some((l) => l.old === pos.old_line && l.new === pos.new_line);
+}
+
+function checkPosition(st: MrState, pos: Position): void {
+  if (!resolvesToLine(st, pos)) throw new ApiError(400, { message: LINE_CODE_ERROR });
+}
+
+function requireCanComment(ctx: Ctx, p: Project, st: MrState): void {
+  if (st.discussion_locked && ctx.model.accessLevel(p, ctx.user.id) < ACCESS.reporter) throw forbidden();
+  if (ctx.model.accessLevel(p, ctx.user.id) < ACCESS.guest && p.visibility === 'private') throw forbidden();
+}
+
+function newNote(ctx: Ctx, p: Project, mr: MergeRequest, discussionId: string, threaded: boolean, body: string): Note {
+  const now = ctx.model.now();
+  return { id: ctx.model.tracker.nextId.note++, discussion_id: discussionId, project_id: p.id, noteable_type: 'MergeRequest', noteable_iid: mr.iid,
+    type: threaded ? 'DiscussionNote' : null, body, author_id: ctx.user.id, created_at: now, updated_at: now, system: false, internal: false,
+    resolved: false, resolved_by_id: null, resolved_at: null };
+}
+
+function threadsOf(ctx: Ctx, mr: MergeRequest): Discussion[] {
+  return ctx.model.tracker.discussionsOf(mr.project_id, 'MergeRequest', mr.iid);
+}
+
+function loadThread(ctx: Ctx, mr: MergeRequest): Discussion {
+  const found = threadsOf(ctx, mr).find((d) => d.id === ctx.params.discussion_id);
+  if (!found) throw notFound('Discussion');
+  return found;
+}
+
+/** A new thread: a DiffNote when positioned, else a DiscussionNote. */
+function startThread(ctx: Ctx, p: Project, mr: MergeRequest, body: string, position: Position | null): Discussion {
+  const t = ctx.model.tracker;
+  const id = t.newDiscussionId();
+  const note = newNote(ctx, p, mr, id, true, body);
+  const thread: Discussion = { id, project_id: p.id, noteable_type: 'MergeRequest', noteable_iid: mr.iid, individual_note: false, notes: [note] };
+  t.discussions.push(thread);
+  if (position) ctx.model.reviews.positions.set(note.id, position);
+  return thread;
+}
+
+function reply(ctx: Ctx, p: Project, mr: MergeRequest, thread: Discussion, body: string): Note {
+  const note = newNote(ctx, p, mr, thread.id, true, body);
+  if (thread.individual_note) {
+    thread.individual_note = false;
+    for (const n of thread.notes) n.type = 'DiscussionNote';
+  }
+  const position = ctx.model.reviews.positions.get(thread.notes[0].id);
+  if (position) ctx.model.reviews.positions.set(note.id, position);
+  thread.notes.push(note);
+  return note;
+}
+
+function setResolved(ctx: Ctx, thread: Discussion, resolved: boolean): void {
+  for (const n of thread.notes) {
+    if (n.type !== 'DiscussionNote' || n.system) continue;
+    Object.assign(n, resolved ? { resolved: true, resolved_by_id: ctx.user.id, resolved_at: ctx.model.now() } : { resolved: false, resolved_by_id: null, resolved_at: null });
+  }
+}
+
+/** approve_merge_request: Developers and above (GitLab's policy for project members who may update). */
+function canApprove(ctx: Ctx, p: Project, mr: MergeRequest, st: MrState): boolean {
+  const m = ctx.model;
+  if (m.accessLevel(p, ctx.user.id) < ACCESS.developer) return false;
+  if (st.approvals.some((a) => a.user_id === ctx.user.id)) return false;
+  // Paid editions prevent approval by the author unless the project allows it.
+  return !(m.premium && mr.author_id === ctx.user.id && !m.reviews.settingsOf(p.id).merge_requests_author_approval);
+}
+
+function checkSha(ctx: Ctx, st: MrState): void {
+  const sha = ctx.input.str('sha');
+  const head = st.versions[0]?.head_commit_sha;
+  if (sha !== undefined && sha !== head) throw new ApiError(409, { message: `SHA does not match HEAD of source branch: ${head}` });
+}
+
+function publish(ctx: Ctx, p: Project, mr: MergeRequest, st: MrState, draft: DraftNote): void {
+  if (draft.discussion_id) {
+    const thread = threadsOf(ctx, mr).find((d) => d.id === draft.discussion_id);
+    if (!thread) throw new ApiError(500, { message: '500 Internal Server Error' });
+    reply(ctx, p, mr, thread, draft.note);
+    if (draft.resolve_discussion) setResolved(ctx, thread, true);
+    return;
+  }
+  if (draft.position) {
+    if (!resolvesToLine(st, draft.position)) throw new ApiError(500, { message: '500 Internal Server Error' });
+    startThread(ctx, p, mr, draft.note, draft.position);
+    return;
+  }
+  const t = ctx.model.tracker;
+  const id = t.newDiscussionId();
+  t.discussions.push({ id, project_id: p.id, noteable_type: 'MergeRequest', noteable_iid: mr.iid, individual_note: true, notes: [newNote(ctx, p, mr, id, false, draft.note)] });
+}
+
+const MR = '/projects/:id/merge_requests/:merge_request_iid';
+
+export const mergeRequestReviewRoutes: Route[] = [
+  route('GET', `${MR}/diffs`, (ctx) => {
+    const { st } = loadMergeRequest(ctx);
+    return listResponse(ctx, st.versions[0]?.diffs ?? [], presentDiff);
+  }),
+
+  route('GET', `${MR}/versions`, (ctx) => {
+    const { mr, st } = loadMergeRequest(ctx);
+    return listResponse(ctx, st.versions, (v) => presentVersion(mr, v));
+  }),
+
+  route('GET', `${MR}/versions/:version_id`, (ctx) => {
+    const { p, mr, st } = loadMergeRequest(ctx);
+    const id = intParam(ctx, 'version_id');
+    const version = st.versions.find((v) => v.id === id);
+    if (!version) throw notFound('MergeRequestDiff');
+    return json(presentVersionFull(ctx.model, p, mr, version));
+  }),
+
+  route('GET', `${MR}/notes`, (ctx) => {
+    const { mr } = loadMergeRequest(ctx);
+    const orderBy = ctx.input.oneOf('order_by', ['created_at', 'updated_at'] as const) ?? 'created_at';
+    const asc = (ctx.input.oneOf('sort', ['asc', 'desc'] as const) ?? 'desc') === 'asc';
+    const notes = threadsOf(ctx, mr).flatMap((d) => d.notes)
+      .sort((a, b) => (asc ? 1 : -1) * (Date.parse(a[orderBy]) - Date.parse(b[orderBy])) || (asc ? a.id - b.id : b.id - a.id));
+    return listResponse(ctx, notes, (n) => presentMrNote(ctx.model, n));
+  }),
+
+  route('GET', `${MR}/discussions`, (ctx) => {
+    const { mr } = loadMergeRequest(ctx);
+    return listResponse(ctx, threadsOf(ctx, mr), (d) => presentMrDiscussion(ctx.model, d));
+  }),
+
+  route('GET', `${MR}/discussions/:discussion_id`, (ctx) => {
+    const { mr } = loadMergeRequest(ctx);
+    return json(presentMrDiscussion(ctx.model, loadThread(ctx, mr)));
+  }),
+
+  route('POST', `${MR}/discussions`, (ctx) => {
+    const { p, mr, st } = loadMergeRequest(ctx);
+    const body = noteBody(ctx);
+    const position = positionParam(ctx, ['text', 'image', 'file']);
+    requireCanComment(ctx, p, st);
+    if (position) checkPosition(st, position);
+    return json(presentMrDiscussion(ctx.model, startThread(ctx, p, mr, body, position ?? null)), 201);
+  }),
+
+  route('POST', `${MR}/discussions/:discussion_id/notes`, (ctx) => {
+    const { p, mr, st } = loadMergeRequest(ctx);
+    const thread = loadThread(ctx, mr);
+    const body = noteBody(ctx);
+    requireCanComment(ctx, p, st);
+    return json(presentMrNote(ctx.model, reply(ctx, p, mr, thread, body)), 201);
+  }),
+
+  // Resolving a thread: Developers and above, the MR's author, or the thread's author.
+  route('PUT', `${MR}/discussions/:discussion_id`, (ctx) => {
+    const { p, mr } = loadMergeRequest(ctx);
+    const thread = loadThread(ctx, mr);
+    const resolved = ctx.input.bool('resolved');
+    if (resolved === undefined) throw paramError('resolved is missing');
+    const m = ctx.model;
+    if (m.accessLevel(p, ctx.user.id) < ACCESS.developer && mr.author_id !== ctx.user.id && thread.notes[0].author_id !== ctx.user.id) throw forbidden();
+    if (thread.individual_note || !thread.notes.some((n) => n.type === 'DiscussionNote' && !n.system)) throw badRequest('400 Bad request - Discussion is not resolvable');
+    setResolved(ctx, thread, resolved);
+    return json(presentMrDiscussion(m, thread));
+  }),
+
+  route('GET', `${MR}/approvals`, (ctx) => {
+    const { p, mr, st } = loadMergeRequest(ctx);
+    return json(presentApprovals(ctx.model, mr, ctx.user.id, canApprove(ctx, p, mr, st)));
+  }),
+
+  // find_merge_request_with_access(…, :approve_merge_request) is 403 without the right; the service
+  // refusing (already approved, the author on paid editions) is 401.
+  route('POST', `${MR}/approve`, (ctx) => {
+    const { p, mr, st } = loadMergeRequest(ctx);
+    if (ctx.model.accessLevel(p, ctx.user.id) < ACCESS.developer) throw forbidden();
+    checkSha(ctx, st);
+    if (!canApprove(ctx, p, mr, st)) throw unauthorized();
+    st.approvals.push({ user_id: ctx.user.id, approved_at: ctx.model.now() });
+    return json(presentApprovals(ctx.model, mr, ctx.user.id, false), 201);
+  }),
+
+  route('POST', `${MR}/unapprove`, (ctx) => {
+    const { p, mr, st } = loadMergeRequest(ctx);
+    if (ctx.model.accessLevel(p, ctx.user.id) < ACCESS.developer) throw forbidden();
+    const i = st.approvals.findIndex((a) => a.user_id === ctx.user.id);
+    if (i < 0) throw notFound();
+    st.approvals.splice(i, 1);
+    return json(presentApprovals(ctx.model, mr, ctx.user.id, canApprove(ctx, p, mr, st)), 201);
+  }),
+
+  route('GET', `${MR}/draft_notes`, (ctx) => {
+    const { p, mr } = loadMergeRequest(ctx);
+    return json(ctx.model.reviews.draftsOf(p.id, mr.iid, ctx.user.id).map((d) => presentDraftNote(ctx.model, d)));
+  }),
+
+  route('POST', `${MR}/draft_notes`, (ctx) => {
+    const { p, mr, st } = loadMergeRequest(ctx);
+    const note = noteBody(ctx, 'note');
+    const position = positionParam(ctx, ['text', 'image', 'file']) ?? null;
+    const discussionId = ctx.input.str('in_reply_to_discussion_id') ?? null;
+    if (ctx.model.accessLevel(p, ctx.user.id) < ACCESS.guest && p.visibility === 'private') throw forbidden();
+    requireCanComment(ctx, p, st);
+    if (discussionId !== null && !threadsOf(ctx, mr).some((d) => d.id === discussionId)) throw notFound('Discussion');
+    const draft: DraftNote = { id: ctx.model.reviews.nextId.draft++, project_id: p.id, merge_request_iid: mr.iid, author_id: ctx.user.id, note,
+      discussion_id: discussionId, resolve_discussion: ctx.input.bool('resolve_discussion') ?? false, position, commit_id: ctx.input.str('commit_id') ?? null };
+    ctx.model.reviews.drafts.push(draft);
+    return json(presentDraftNote(ctx.model, draft), 201);
+  }),
+
+  route('DELETE', `${MR}/draft_notes/:draft_note_id`, (ctx) => {
+    const { p, mr } = loadMergeRequest(ctx);
+    const id = intParam(ctx, 'draft_note_id');
+    const r = ctx.model.reviews;
+    const draft = r.draftsOf(p.id, mr.iid, ctx.user.id).find((d) => d.id === id);
+    if (!draft) throw notFound('Draft Note');
+    r.drafts = r.drafts.filter((d) => d !== draft);
+    return new Response(null, { status: 204 });
+  }),
+
+  route('POST', `${MR}/draft_notes/bulk_publish`, (ctx) => {
+    const { p, mr, st } = loadMergeRequest(ctx);
+    const r = ctx.model.reviews;
+    const mine = r.draftsOf(p.id, mr.iid, ctx.user.id);
+    // DraftNotes::PublishService: a draft that cannot become a note fails the whole call (500).
+    for (const draft of mine) {
+      publish(ctx, p, mr, st, draft);
+      r.drafts = r.drafts.filter((d) => d !== draft);
+    }
+    return new Response(null, { status: 204 });
+  }),
+];

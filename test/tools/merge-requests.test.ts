@@ -1,0 +1,306 @@
+// Merge request tools through an MCP client against the fake forge: list, get (by iid or source
+// branch), create, update (draft as a title prefix), merge (sha guard, auto-merge, the conflict kind
+// when GitLab refuses), diffs within budgets and versions; the group's tools/list size.
+import { describe, expect, test } from 'bun:test';
+import { ALL_TOOLS, toolListing } from '../../src/tools/catalog';
+import { ACCESS, MR_SEED, SEED, TOKENS } from '../support/fake-forge';
+import { useHarness } from '../support/harness';
+import { connect, MCP_URL, structured, toolError, type Connected, type Lane } from '../support/mcp-client';
+
+const h = useHarness({ FORGE_TOOLSETS: 'merge_requests' });
+const P = String(SEED.project);
+const MRS = `/api/v4/projects/${P}/merge_requests`;
+type MR = { iid: number; title: string; state: string; draft: boolean; labels: string[]; sha: string; detailed_merge_status: string;
+  merge_when_pipeline_succeeds: boolean; reviewers: { username: string }[]; diff_refs: Record<string, string> };
+type Page<T> = { items: T[]; pagination: { total: number | null; next_page: number | null } };
+type Diff = { new_path: string; new_file?: boolean; diff?: string | null; diff_truncated?: boolean; diff_lines_omitted?: number; diff_omitted?: boolean };
+const project = () => h.forge.model.projects.get(SEED.project)!;
+const mr = (iid: number) => project().mergeRequests.find((m) => m.iid === iid)!;
+const state = (iid: number) => h.forge.model.reviews.of(mr(iid));
+
+/** A client on the given lane (D27); the credential check of connecting is left out of the record. */
+async function client(lane: Lane, token: string = TOKENS.maintainer): Promise<Connected> {
+  if (lane === 'legacy') return h.as(token);
+  const before = h.forge.requests.length;
+  const c = await connect(h.app, { 'Private-Token': token }, MCP_URL, { lane: 'modern' });
+  h.forge.requests.splice(before);
+  return c;
+}
+const LANES: Lane[] = ['legacy', 'modern'];
+/** Upstream requests of the tool, without any credential check the modern lane makes per request. */
+const sent = () => h.upstream().filter((r) => r !== 'GET /api/v4/user');
+
+describe('tools/list of the merge_requests group', () => {
+  test('stays under 12 KB of JSON (the group budget of the issue)', () => {
+    const listing = JSON.stringify({ tools: ALL_TOOLS.filter((t) => t.group === 'merge_requests').map(toolListing) });
+    console.log(`merge_requests tools/list: ${listing.length} bytes`);
+    expect(listing.length).toBeLessThan(12 * 1024);
+  });
+
+  test('is listed only when enabled: not in the default groups', async () => {
+    const c = await h.as();
+    const names = (await c.client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('merge_merge_request');
+    expect(ALL_TOOLS.filter((t) => t.group === 'merge_requests').every((t) => names.includes(t.name))).toBe(true);
+  });
+});
+
+describe.each(LANES)('list_merge_requests (%s lane)', (lane) => {
+  test('in a project: everyone\'s merge requests with GitLab\'s filters', async () => {
+    const c = await client(lane);
+    const page = structured<Page<MR>>(await c.call('list_merge_requests', { project_id: SEED.projectPath, state: 'opened', reviewer_username: 'maria', labels: ['auth'] }));
+    expect(page.items.map((m) => m.iid)).toEqual([1]);
+    expect(sent()).toEqual([`GET /api/v4/projects/${SEED.projectPathEncoded}/merge_requests`]);
+    expect(Object.fromEntries(h.forge.requests.at(-1)!.query)).toEqual({ state: 'opened', reviewer_username: 'maria', labels: 'auth' });
+  });
+
+  test('across projects GitLab\'s default scope is the caller\'s own; wip yes lists drafts', async () => {
+    const c = await client(lane, TOKENS.developer);
+    expect(structured<Page<MR>>(await c.call('list_merge_requests', {})).items.map((m) => m.iid)).toEqual([5, 4, 3, 1]);
+    expect(structured<Page<MR>>(await c.call('list_merge_requests', { wip: 'yes', scope: 'all' })).items.map((m) => m.iid)).toEqual([3]);
+  });
+
+  test('an unknown project is not_found from the forge', async () => {
+    const c = await client(lane);
+    expect(toolError(await c.call('list_merge_requests', { project_id: 'acme/nothing' }))).toEqual({ kind: 'not_found', status: 404, message: '404 Project Not Found' });
+  });
+});
+
+describe('list_merge_requests validation', () => {
+  test.each([
+    [{ assignee_id: 'nobody' }, 'assignee_id: must be a numeric user id, none or any'],
+    [{ reviewer_id: '2', reviewer_username: 'maria' }, 'reviewer_username: cannot be combined with reviewer_id; give one of them'],
+    [{ project_id: '..' }, 'project_id: must not be "." or ".."'],
+    [{ search: 'x'.repeat(1001) } as Record<string, unknown>, 'search: must be at most 1000 characters (got 1001)'],
+  ])('refuses bad arguments (case %#) before any upstream call', async (args, message) => {
+    const c = await h.as();
+    const error = toolError(await c.call('list_merge_requests', args));
+    expect([error.kind, error.status]).toEqual(['validation', null]);
+    expect(error.message).toStartWith(message);
+    expect(h.upstream()).toEqual([]);
+  });
+});
+
+describe('get_merge_request', () => {
+  test('by iid: the full record with diff_refs and the head sha', async () => {
+    const c = await h.as();
+    const got = structured<MR>(await c.call('get_merge_request', { project_id: P, merge_request_iid: 1 }));
+    expect(got).toMatchObject({ iid: 1, sha: MR_SEED.diffRefs.head_sha, diff_refs: MR_SEED.diffRefs, detailed_merge_status: 'mergeable' });
+    expect(h.upstream()).toEqual([`GET ${MRS}/1`]);
+  });
+
+  test('lean by default (users reduced, presentation dropped), the forge record with full_response', async () => {
+    const c = await h.as();
+    const lean = structured<Record<string, unknown>>(await c.call('get_merge_request', { project_id: P, merge_request_iid: 1 }));
+    expect(lean).toMatchObject({ head_pipeline: { status: 'success' }, reviewers: [{ id: 1, username: 'maria', name: 'Maria Rossi' }], can_merge: true });
+    for (const dropped of ['time_stats', 'references', 'task_completion_status', 'imported_from', 'merge_status']) expect(lean).not.toHaveProperty(dropped);
+    const full = structured<Record<string, unknown>>(await c.call('get_merge_request', { project_id: P, merge_request_iid: 1, full_response: true }));
+    expect(full).toHaveProperty('time_stats');
+    expect(JSON.stringify(full)).toContain('avatar_url');
+    expect(JSON.stringify(full).length).toBeGreaterThan(2 * JSON.stringify(lean).length);
+  });
+
+  test('by source branch: its open merge request', async () => {
+    const c = await h.as();
+    const got = structured<MR>(await c.call('get_merge_request', { project_id: P, source_branch: 'feature/login' }));
+    expect(got.iid).toBe(1);
+    expect(h.upstream()).toEqual([`GET ${MRS}`, `GET ${MRS}/1`]);
+    expect(Object.fromEntries(h.forge.requests[0].query)).toEqual({ source_branch: 'feature/login', state: 'opened', per_page: '1' });
+  });
+
+  test('a branch without a merge request, and an unknown iid, are not_found', async () => {
+    const c = await h.as();
+    expect(toolError(await c.call('get_merge_request', { project_id: P, source_branch: 'develop' }))).toMatchObject({ kind: 'not_found', message: 'no merge request has source branch develop' });
+    expect(toolError(await c.call('get_merge_request', { project_id: P, merge_request_iid: 99 }))).toEqual({ kind: 'not_found', status: 404, message: '404 Merge Request Not Found' });
+  });
+
+  test.each([
+    [{ project_id: P }, 'merge_request_iid: give merge_request_iid or source_branch, exactly one'],
+    [{ project_id: P, merge_request_iid: 1, source_branch: 'x' }, 'merge_request_iid: give merge_request_iid or source_branch, exactly one'],
+    [{ project_id: P, merge_request_iid: '../1' }, 'merge_request_iid: must be a positive integer id such as 42'],
+    [{ project_id: P, source_branch: 'a/../b' }, 'source_branch: must not be "." or ".." nor contain'],
+  ])('refuses %j before any upstream call', async (args, message) => {
+    const c = await h.as();
+    expect(toolError(await c.call('get_merge_request', args)).message).toStartWith(message);
+    expect(h.upstream()).toEqual([]);
+  });
+});
+
+describe('create_merge_request', () => {
+  test('opens a merge request; labels as GitLab\'s comma list, draft as the title prefix', async () => {
+    const c = await h.as(TOKENS.developer);
+    const created = structured<MR>(await c.call('create_merge_request', {
+      project_id: P, title: 'Wire the gateway', source_branch: 'develop', target_branch: 'main', labels: ['api', 'gateway'], reviewer_ids: [1], draft: true,
+    }));
+    expect(created).toMatchObject({ iid: 6, title: 'Draft: Wire the gateway', draft: true, labels: ['api', 'gateway'], reviewers: [{ username: 'maria' }] });
+    expect(h.forge.requests[0].body).toEqual({ title: 'Draft: Wire the gateway', source_branch: 'develop', target_branch: 'main', labels: 'api,gateway', reviewer_ids: [1] });
+  });
+
+  test('upstream refusals: an open merge request for the branches (409 conflict), a missing branch (422), a guest (403)', async () => {
+    const dev = await h.as(TOKENS.developer);
+    const args = { project_id: P, title: 'Again', source_branch: 'feature/login', target_branch: 'main' };
+    expect(toolError(await dev.call('create_merge_request', args))).toMatchObject({ kind: 'conflict', status: 409, message: expect.stringContaining('Another open merge request already exists for this source branch: !1') });
+    expect(toolError(await dev.call('create_merge_request', { ...args, source_branch: 'nope' }))).toMatchObject({ kind: 'validation', status: 422, message: expect.stringContaining('Source branch "nope" does not exist') });
+    const guest = await h.as(TOKENS.guest);
+    expect(toolError(await guest.call('create_merge_request', { ...args, source_branch: 'develop' }))).toMatchObject({ kind: 'permission', status: 403 });
+  });
+
+  test('a title over 255 characters or a `..` branch never reaches the forge', async () => {
+    const c = await h.as();
+    const base = { project_id: P, title: 'T', source_branch: 'develop', target_branch: 'main' };
+    expect(toolError(await c.call('create_merge_request', { ...base, title: 't'.repeat(256) })).message).toBe('title: must be at most 255 characters (got 256)');
+    expect(toolError(await c.call('create_merge_request', { ...base, target_branch: '..' })).message).toStartWith('target_branch: must not be "." or ".."');
+    expect(toolError(await c.call('create_merge_request', { ...base, description: 'd'.repeat(1_000_001) })).message).toBe('description: must be at most 1000000 characters (got 1000001)');
+    expect(h.upstream()).toEqual([]);
+  });
+});
+
+describe('update_merge_request', () => {
+  test('changes fields; lists replace', async () => {
+    const c = await h.as(TOKENS.developer);
+    const updated = structured<MR>(await c.call('update_merge_request', { project_id: P, merge_request_iid: 1, labels: ['auth', 'sso'], reviewer_ids: [], squash: true }));
+    expect(updated.labels).toEqual(['auth', 'sso']);
+    expect(updated).not.toHaveProperty('reviewers');
+    expect(state(1)).toMatchObject({ squash: true, reviewer_ids: [] });
+    expect(h.forge.requests[0].body).toEqual({ labels: 'auth,sso', reviewer_ids: [], squash: true });
+  });
+
+  test('draft without a title reads the title first; draft: false drops any draft prefix', async () => {
+    const c = await h.as(TOKENS.developer);
+    expect(structured<MR>(await c.call('update_merge_request', { project_id: P, merge_request_iid: 1, draft: true })).title).toBe('Draft: Fix SSO login redirect');
+    expect(h.upstream()).toEqual([`GET ${MRS}/1`, `PUT ${MRS}/1`]);
+    expect(structured<MR>(await c.call('update_merge_request', { project_id: P, merge_request_iid: 3, draft: false })).title).toBe('tune cache sizes');
+    expect(structured<MR>(await c.call('update_merge_request', { project_id: P, merge_request_iid: 5, title: '[Draft] Bump', draft: true })).title).toBe('Draft: Bump');
+  });
+
+  test('closes; a guest is refused by the forge (403)', async () => {
+    const c = await h.as(TOKENS.developer);
+    expect(structured<MR>(await c.call('update_merge_request', { project_id: P, merge_request_iid: 5, state_event: 'close' })).state).toBe('closed');
+    const guest = await h.as(TOKENS.guest);
+    expect(toolError(await guest.call('update_merge_request', { project_id: P, merge_request_iid: 1, title: 'Mine now' }))).toEqual({ kind: 'permission', status: 403, message: '403 Forbidden' });
+  });
+
+  test('nothing to change is refused before any upstream call', async () => {
+    const c = await h.as();
+    expect(toolError(await c.call('update_merge_request', { project_id: P, merge_request_iid: 1 })).message).toStartWith('arguments: give at least one field to change');
+    expect(h.upstream()).toEqual([]);
+  });
+});
+
+describe.each(LANES)('merge_merge_request (%s lane)', (lane) => {
+  test('merges with the reviewed head sha', async () => {
+    const c = await client(lane);
+    const merged = structured<MR>(await c.call('merge_merge_request', { project_id: P, merge_request_iid: 1, sha: MR_SEED.diffRefs.head_sha, squash: true }));
+    expect(merged.state).toBe('merged');
+    expect(state(1).squash_commit_sha).not.toBeNull();
+    expect(sent()).toEqual([`PUT ${MRS}/1/merge`]);
+  });
+
+  test('a sha that is no longer the head: conflict, nothing merged', async () => {
+    const c = await client(lane);
+    const error = toolError(await c.call('merge_merge_request', { project_id: P, merge_request_iid: 1, sha: MR_SEED.firstRefs.head_sha }));
+    expect(error).toMatchObject({ kind: 'conflict', status: 409 });
+    expect(error.message).toStartWith(`SHA does not match HEAD of source branch: ${MR_SEED.diffRefs.head_sha}; the source branch moved`);
+    expect(mr(1).state).toBe('opened');
+  });
+});
+
+describe('merge_merge_request refusals', () => {
+  test('GitLab\'s 405 becomes conflict naming detailed_merge_status and what to do', async () => {
+    const c = await h.as();
+    const conflicted = toolError(await c.call('merge_merge_request', { project_id: P, merge_request_iid: MR_SEED.conflictIid }));
+    expect(conflicted).toMatchObject({ kind: 'conflict', status: 405 });
+    expect(conflicted.message).toBe('the merge request cannot be merged now (detailed_merge_status: conflict): the source branch has conflicts with the target: rebase or resolve them first. GitLab said: 405 Method Not Allowed');
+    expect(toolError(await c.call('merge_merge_request', { project_id: P, merge_request_iid: MR_SEED.draftIid })).message).toContain('(detailed_merge_status: draft_status): it is a draft');
+    expect(sent()).toEqual([`PUT ${MRS}/5/merge`, `GET ${MRS}/5`, `PUT ${MRS}/3/merge`, `GET ${MRS}/3`]);
+  });
+
+  test('422 "Branch cannot be merged" (GitLab 16+, and races) and 406 (older GitLab) are conflicts too', async () => {
+    const c = await h.as();
+    for (const status of [422, 406]) {
+      h.forge.failNext({ method: 'PUT', pathIncludes: '/merge', status, body: { message: 'Branch cannot be merged' } });
+      expect(toolError(await c.call('merge_merge_request', { project_id: P, merge_request_iid: 1 }))).toMatchObject({ kind: 'conflict', status });
+    }
+  });
+
+  test('a developer may not merge into protected main: permission (401)', async () => {
+    const c = await h.as(TOKENS.developer);
+    expect(toolError(await c.call('merge_merge_request', { project_id: P, merge_request_iid: 1 })))
+      .toEqual({ kind: 'permission', status: 401, message: '401 Unauthorized: the caller may not merge into the target branch' });
+  });
+
+  test('auto_merge while the pipeline runs: set to merge later, sent under both of GitLab\'s names', async () => {
+    state(1).head_pipeline_status = 'running';
+    const c = await h.as();
+    const result = structured<MR>(await c.call('merge_merge_request', { project_id: P, merge_request_iid: 1, auto_merge: true }));
+    expect(result).toMatchObject({ state: 'opened', merge_when_pipeline_succeeds: true });
+    expect(h.forge.requests[0].body).toEqual({ auto_merge: true, merge_when_pipeline_succeeds: true });
+  });
+
+  test('with a required pipeline still running, a plain merge is refused with the remedy', async () => {
+    h.forge.model.reviews.settingsOf(SEED.project).only_allow_merge_if_pipeline_succeeds = true;
+    state(1).head_pipeline_status = 'running';
+    const c = await h.as();
+    expect(toolError(await c.call('merge_merge_request', { project_id: P, merge_request_iid: 1 })).message).toContain('ci_still_running): its pipeline is still running: use auto_merge: true');
+  });
+});
+
+describe('list_merge_request_diffs', () => {
+  test('a page of changed files with their diffs', async () => {
+    const c = await h.as(TOKENS.guest);
+    const page = structured<Page<Diff>>(await c.call('list_merge_request_diffs', { project_id: P, merge_request_iid: 1 }));
+    expect(page.items.map((d) => d.new_path)).toEqual([MR_SEED.loginFile, MR_SEED.appFile]);
+    expect(page.items[1].diff).toContain('+  server.use(login);');
+    expect(page.pagination.total).toBe(2);
+    expect((page as Record<string, unknown>).truncated).toBeUndefined();
+  });
+
+  test('a diff over the per-file budget is cut at a line; past the result budget diffs are left out', async () => {
+    const big = (path: string, lines: number) => ({ old_path: path, new_path: path, a_mode: '100644', b_mode: '100644', new_file: true, renamed_file: false, deleted_file: false,
+      diff: `@@ -0,0 +1,${lines} @@\n${Array.from({ length: lines }, (_, i) => `+const line${i} = ${i}; // ${'x'.repeat(40)}`).join('\n')}\n` });
+    state(1).versions[0].diffs.push(big('gen/a.ts', 1000), big('gen/b.ts', 1000), big('gen/c.ts', 1000), big('gen/d.ts', 1000));
+    const c = await h.as();
+    const page = structured<Page<Diff> & { truncated?: boolean }>(await c.call('list_merge_request_diffs', { project_id: P, merge_request_iid: 1 }));
+    const [a, , , d] = page.items.slice(2);
+    expect(a).toMatchObject({ diff_truncated: true });
+    expect(a.diff!.length).toBeLessThanOrEqual(20_000);
+    expect(a.diff!.endsWith('\n')).toBe(true);
+    expect(a.diff_lines_omitted).toBeGreaterThan(500);
+    expect(d).toEqual({ new_path: 'gen/d.ts', new_file: true, diff_omitted: true });
+    expect(page.truncated).toBe(true);
+    expect(JSON.stringify(page).length).toBeLessThan(70_000);
+
+    const whole = structured<{ items: Diff[]; not_changed?: string[] }>(await c.call('list_merge_request_diffs', { project_id: P, merge_request_iid: 1, file_paths: ['gen/d.ts', 'README.md'] }));
+    expect(whole.items.map((f) => [f.new_path, f.diff!.split('\n').length, f.diff_truncated])).toEqual([['gen/d.ts', 1002, undefined]]);
+    expect(whole.not_changed).toEqual(['README.md']);
+  });
+
+  test('file_paths that the merge request does not change: not_found listing what it changes', async () => {
+    const c = await h.as();
+    expect(toolError(await c.call('list_merge_request_diffs', { project_id: P, merge_request_iid: 1, file_paths: ['README.md'] })).message)
+      .toBe(`file_paths: none of them is changed in this merge request (changed: ${MR_SEED.loginFile}, ${MR_SEED.appFile})`);
+  });
+
+  test('file_paths with page, and an unknown merge request', async () => {
+    const c = await h.as();
+    expect(toolError(await c.call('list_merge_request_diffs', { project_id: P, merge_request_iid: 1, file_paths: ['a'], page: 2 })).kind).toBe('validation');
+    expect(h.upstream()).toEqual([]);
+    expect(toolError(await c.call('list_merge_request_diffs', { project_id: P, merge_request_iid: 77 })).kind).toBe('not_found');
+  });
+});
+
+describe('list_merge_request_versions', () => {
+  test('newest first, with their commit shas', async () => {
+    const c = await h.as();
+    const page = structured<Page<{ id: number; head_commit_sha: string }>>(await c.call('list_merge_request_versions', { project_id: P, merge_request_iid: 1 }));
+    expect(page.items.map((v) => [v.id, v.head_commit_sha])).toEqual([[MR_SEED.versions.latest, MR_SEED.diffRefs.head_sha], [MR_SEED.versions.first, MR_SEED.firstRefs.head_sha]]);
+  });
+
+  test('a private project\'s merge requests are hidden from a guest: not_found', async () => {
+    const p = h.forge.model.projects.get(SEED.privateProject)!;
+    p.members.set(SEED.users.guest, ACCESS.guest);
+    p.mergeRequests.push({ ...mr(1), id: 5001, project_id: p.id });
+    const c = await h.as(TOKENS.guest);
+    expect(toolError(await c.call('list_merge_request_versions', { project_id: String(p.id), merge_request_iid: 1 }))).toMatchObject({ kind: 'not_found', status: 404 });
+  });
+});
