@@ -55,7 +55,7 @@ describe('create_issue_note', () => {
     expect(toolError(await c.call('create_issue_note', { project_id: P, issue_iid: '1', body: 'x' })).kind).toBe('permission');
     h.forge.reset();
     expect(toolError(await c.call('create_issue_note', { project_id: P, issue_iid: '1', body: 'x', created_at: 'yesterday' })).message)
-      .toBe('created_at: must be an ISO 8601 date-time such as 2026-01-31T23:59:59Z');
+      .toBe('created_at: must be an ISO 8601 date-time such as 2026-01-31T23:59:59Z, or a date such as 2026-01-31 (midnight UTC)');
     expect(h.upstream()).toEqual([]);
   });
 });

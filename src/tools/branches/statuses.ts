@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { defineTool } from '../define';
 import { fillPath } from '../../forge/encode';
 import { invalidArgument } from '../errors';
-import { pagination, positiveInteger, projectId, refName, shortName } from '../params';
+import { integerId, pagination, projectId, refName, shortName } from '../params';
 import { restTool } from '../rest';
 
 const sha = refName();
@@ -21,7 +21,7 @@ export const listCommitStatuses = restTool({
       ref: Type.Optional(refName()),
       stage: Type.Optional(shortName()),
       name: Type.Optional(shortName()),
-      pipeline_id: Type.Optional(positiveInteger()),
+      pipeline_id: Type.Optional(integerId()),
       order_by: Type.Optional(Type.Union([Type.Literal('id'), Type.Literal('pipeline_id')])),
       sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
       all: Type.Optional(Type.Boolean()),
@@ -55,7 +55,7 @@ export const createCommitStatus = defineTool({
       target_url: Type.Optional(shortName()),
       description: Type.Optional(Type.String({ maxLength: 255 })),
       coverage: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
-      pipeline_id: Type.Optional(positiveInteger()),
+      pipeline_id: Type.Optional(integerId()),
     },
     { additionalProperties: false },
   ),

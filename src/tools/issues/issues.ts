@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
 import { invalidArgument } from '../errors';
-import { integer, isoDate, LIMITS, listOf, longText, numericId, projectId, title } from '../params';
+import { ID, integer, integerId, isoDate, LIMITS, listOf, longText, numericId, projectId, title } from '../params';
 import { restTool } from '../rest';
 import { issueIid, issueType, joinLabels, labels } from './params';
 
@@ -44,7 +44,7 @@ const fullResponse = () => Type.Optional(Type.Boolean());
 const weight = () => integer(0, 'must be an integer, 0 or more');
 /** update_issue's milestone_id: "0" unsets the milestone, so 0 is allowed there (a body field, not a path). */
 const milestoneOrNone = () =>
-  Type.String({ pattern: '^[0-9]+$', maxLength: LIMITS.idDigits, hint: 'must be a milestone id such as 42, or 0 to unset the milestone' });
+  Type.String({ pattern: '^[0-9]+$', maxLength: LIMITS.idDigits, hint: 'must be a milestone id such as 42, or 0 to unset the milestone', ...ID });
 
 export const createIssue = defineTool({
   name: 'create_issue',
@@ -60,7 +60,7 @@ export const createIssue = defineTool({
       project_id: projectId(),
       title: title(),
       description: Type.Optional(longText()),
-      assignee_ids: Type.Optional(listOf(integer(1, 'must be positive integer user ids'))),
+      assignee_ids: Type.Optional(listOf(integerId('must be positive integer user ids'))),
       labels: labels(),
       milestone_id: Type.Optional(numericId()),
       issue_type: issueType(),
@@ -113,7 +113,7 @@ export const updateIssue = defineTool({
       issue_iid: issueIid(),
       title: Type.Optional(title()),
       description: Type.Optional(longText()),
-      assignee_ids: Type.Optional(listOf(integer(0, 'must be user ids (0 or [] unassigns)'))),
+      assignee_ids: Type.Optional(listOf(integer(0, 'must be user ids (0 or [] unassigns)', ID))),
       confidential: Type.Optional(Type.Boolean()),
       discussion_locked: Type.Optional(Type.Boolean()),
       due_date: isoDate(),

@@ -5,7 +5,7 @@ import type { ForgeClient } from '../../forge/client';
 import { fillPath, type QueryValue } from '../../forge/encode';
 import { defineTool } from '../define';
 import { invalidArgument } from '../errors';
-import { isoDateTime, LIMITS, listOf, numericId, pagination, projectId, search, shortName } from '../params';
+import { ID, isoDateTime, LIMITS, listOf, numericId, pagination, projectId, search, shortName } from '../params';
 import { issueState, issueType, labels } from './params';
 
 function issuesPath(project: string | undefined): string {
@@ -22,7 +22,7 @@ function listIssues(forge: ForgeClient, args: Record<string, unknown>) {
 
 const optionalProject = Type.Optional(projectId('Omit for all projects.'));
 const idNoneAny = () =>
-  Type.Optional(Type.String({ pattern: '^([0-9]+|[Nn]one|[Aa]ny|NONE|ANY)$', maxLength: LIMITS.idDigits, hint: 'must be a numeric id, none or any' }));
+  Type.Optional(Type.String({ pattern: '^([0-9]+|[Nn]one|[Aa]ny|NONE|ANY)$', maxLength: LIMITS.idDigits, hint: 'must be a numeric id, none or any', ...ID }));
 const milestoneTitle = () => Type.Optional(shortName());
 const dates = {
   created_after: isoDateTime(),
