@@ -4,12 +4,15 @@
 import type { Static, TObject } from '@sinclair/typebox';
 import type { ToolGroup } from '../config/schema';
 import type { ForgeClient } from '../forge/client';
+import type { InstanceInfo } from '../forge/instance';
 
 export interface ToolContext {
   /** REST client bound to the caller's credential and chosen forge. */
   readonly forge: ForgeClient;
   /** Adds download links beside attachment links in a result (absent when no public URL is known). */
   readonly linkAttachments?: (value: unknown, projectId: string | undefined) => Promise<unknown>;
+  /** The forge's edition and release, asked once per origin; only tools given an edition-dependent parameter call it. */
+  readonly instance?: () => Promise<InstanceInfo>;
 }
 
 export type ToolMode = 'read' | 'write';

@@ -170,6 +170,7 @@ describe('promote_milestone', () => {
 
 describe('burndown events', () => {
   test('on a free instance: an error that names the paid tiers, after checking the milestone exists', async () => {
+    h.forge.model.edition = 'ce';
     const c = await h.as();
     const err = toolError(await c.call('get_milestone_burndown_events', { project_id: String(SEED.project), milestone_id: String(v1) }));
     expect(err).toMatchObject({ kind: 'not_found', status: 404 });

@@ -6,9 +6,16 @@ import { defineTool } from '../define';
 import { invalidArgument } from '../errors';
 import { ID, integer, integerId, isoDate, LIMITS, listOf, longText, numericId, projectId, title } from '../params';
 import { restTool } from '../rest';
+import { refusePaidOnCommunityEdition, type PaidUse } from '../tiers';
 import { issueIid, issueType, joinLabels, labels } from './params';
 
 const ISSUE_PATH = '/projects/{project_id}/issues/{issue_iid}';
+
+/** weight and multiple assignees: EE only (ee/lib/ee/api/helpers/issues_helpers.rb; issuable_base_service.rb filter_assignees). */
+const paidIssueFields = (args: { weight?: number; assignee_ids?: number[] }): PaidUse[] => [
+  { parameter: 'weight', used: args.weight !== undefined },
+  { parameter: 'assignee_ids', used: (args.assignee_ids?.length ?? 0) > 1, what: 'more than one assignee' },
+];
 
 interface Milestone {
   id: number;
@@ -68,7 +75,9 @@ export const createIssue = defineTool({
     },
     { additionalProperties: false },
   ),
-  handler(args, { forge }) {
+  async handler(args, ctx) {
+    await refusePaidOnCommunityEdition(ctx, paidIssueFields(args));
+    const { forge } = ctx;
     const { project_id: _p, ...fields } = args;
     return forge.json({ method: 'POST', path: fillPath('/projects/{project_id}/issues', args), body: joinLabels(fields) });
   },
@@ -129,7 +138,9 @@ export const updateIssue = defineTool({
   check(args) {
     if (!UPDATABLE.some((k) => args[k] !== undefined)) throw invalidArgument('arguments', `give at least one field to change: ${UPDATABLE.join(', ')}`);
   },
-  async handler(args, { forge }) {
+  async handler(args, ctx) {
+    await refusePaidOnCommunityEdition(ctx, paidIssueFields(args));
+    const { forge } = ctx;
     const { project_id: _p, issue_iid: _i, full_response, ...fields } = args;
     const issue = await forge.json<Issue>({ method: 'PUT', path: fillPath(ISSUE_PATH, args), body: joinLabels(fields) });
     return full_response ? issue : slimConfirmation(issue);

@@ -14,8 +14,9 @@ import { milestoneItemRoutes } from './handlers/milestone-items';
 import { milestoneRoutes } from './handlers/milestones';
 import { issueActivityRoutes } from './handlers/issue-routes';
 import { jobRoutes } from './handlers/jobs';
+import { metadataRoutes } from './handlers/metadata';
 
-const ROUTES: Route[] = [...projectRoutes, ...branchRoutes, ...protectedRoutes, ...commitRoutes, ...statusRoutes, ...milestoneRoutes, ...milestoneItemRoutes, ...issueActivityRoutes, ...uploadRoutes, ...jobRoutes];
+const ROUTES: Route[] = [...projectRoutes, ...branchRoutes, ...protectedRoutes, ...commitRoutes, ...statusRoutes, ...milestoneRoutes, ...milestoneItemRoutes, ...issueActivityRoutes, ...uploadRoutes, ...jobRoutes, ...metadataRoutes];
 
 async function readBody(request: Request): Promise<{ recorded: unknown; params: Record<string, unknown>; invalid?: boolean }> {
   if (request.method === 'GET' || request.method === 'HEAD' || !request.body) return { recorded: undefined, params: {} };
