@@ -174,3 +174,15 @@ describe('get_file_blame', () => {
     expect(structured<Page<Blame>>(await c.call('get_file_blame', { project_id: P, file_path: SEED.nestedFile, ref: 'main' })).items.length).toBeGreaterThan(0);
   });
 });
+
+// GitLab does not count commits (lib/api/commits.rb: exclude_total_headers, without_count): no totals,
+// and a full page promises a next one that may be empty.
+describe('list_commits pagination says only what GitLab said', () => {
+  test('no total, no total_pages; a full last page points at an empty one, which ends the walk', async () => {
+    const c = await h.as();
+    const first = structured<Page<Commit>>(await c.call('list_commits', { project_id: P, per_page: 31 }));
+    expect(first.pagination).toEqual({ page: 1, per_page: 31, next_page: 2, total: null, total_pages: null });
+    const second = structured<Page<Commit>>(await c.call('list_commits', { project_id: P, per_page: 31, page: 2 }));
+    expect([second.items, second.pagination.next_page, second.pagination.total]).toEqual([[], null, null]);
+  });
+});
