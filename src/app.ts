@@ -5,6 +5,7 @@ import type { Config } from './config/load';
 import { remoteCallers, staticCaller } from './auth/caller-resolver';
 import { createForgeUrlPolicy } from './auth/forge-url';
 import { ForgePool } from './forge/pool';
+import { InstanceDirectory } from './forge/instance';
 import { CredentialChecks } from './auth/credential-check';
 import { clientIp } from './http/client-ip';
 import { createCredentialGate } from './http/credential-gate';
@@ -50,6 +51,8 @@ export interface ForgeApp {
   readonly sessions: MemorySessionStore;
   readonly pool: ForgePool;
   readonly metrics: Metrics;
+  /** What each forge origin runs, asked on demand (src/forge/instance.ts). */
+  readonly instances: InstanceDirectory;
   /** Answers one request; `socketIp` is the peer address when served on a socket. */
   handle(request: Request, socketIp?: string): Promise<Response>;
   close(): Promise<void>;
@@ -87,11 +90,13 @@ export function buildCore(config: Config, options: AppOptions = {}) {
     },
   });
   pool.startSweeping(config.FORGE_POOL_CLEANUP_INTERVAL);
-  return { logger, catalog, pool, metrics, toolTimeoutMs: config.FORGE_TOOL_TIMEOUT_MS };
+  // One directory of forge editions per process (docs/forge-editions.md).
+  const instances = new InstanceDirectory();
+  return { logger, catalog, pool, metrics, toolTimeoutMs: config.FORGE_TOOL_TIMEOUT_MS, instances };
 }
 
 export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
-  const { logger, catalog, pool, metrics, toolTimeoutMs } = buildCore(config, options);
+  const { logger, catalog, pool, metrics, toolTimeoutMs, instances } = buildCore(config, options);
   const now = options.now ?? Date.now;
   const fixedCaller = staticTokenCaller(config);
   // OAuth mode (FORGE_MCP_OAUTH): its routes and bearer-checking caller resolver come from src/oauth
@@ -118,7 +123,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     (session) => logger.info('session_evicted', { session: session.caller.sessionTag, reason: 'capacity', idle_seconds: Math.round((now() - session.lastSeen) / 1000) }),
   );
   sessions.startSweeping(Math.min(60_000, config.SESSION_TIMEOUT_SECONDS * 1000));
-  const mcpDeps = { catalog, logger, sealer: options.sealer, toolTimeoutMs, onToolCall: (tool: string, outcome: string) => metrics.toolCall(tool, outcome) };
+  const mcpDeps = { catalog, logger, sealer: options.sealer, toolTimeoutMs, instances, onToolCall: (tool: string, outcome: string) => metrics.toolCall(tool, outcome) };
   const createServer = () => createMcpServer(mcpDeps, 'legacy');
   const forgeUrlPolicy = config.ENABLE_DYNAMIC_API_URL ? createForgeUrlPolicy(config.forgeApiUrls, config.FORGE_ALLOWED_HOSTS) : undefined;
   // D7: a caller's own credential is checked with the forge before a legacy session opens for it.
@@ -221,6 +226,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     sessions,
     pool,
     metrics,
+    instances,
     handle: (request, socketIp) => {
       if (socketIp) socketIps.set(request, socketIp);
       return app.handle(request);

@@ -8,7 +8,11 @@ import { MR_SEED, SEED, TOKENS, startFakeForge, type FakeForge } from './support
 let forge: FakeForge;
 beforeAll(async () => { forge = await startFakeForge(); });
 afterAll(async () => { await forge.stop(); });
-beforeEach(() => forge.reset());
+beforeEach(() => {
+  forge.reset();
+  // The Free tier unless a test says otherwise (the fake forge plays Premium by default).
+  forge.model.edition = 'ce';
+});
 
 const api = (path: string, o?: Parameters<typeof forgeApi>[2]) => forgeApi(forge, path, o);
 const M = `/projects/${SEED.project}/merge_requests`;

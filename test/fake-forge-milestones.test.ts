@@ -55,6 +55,7 @@ describe('milestone parameter errors', () => {
   });
 
   test('burndown events: absent route on free, events on premium', async () => {
+    forge.model.premium = false;
     expect(await api(`${M}/${SEED.milestones.v1}/burndown_events`)).toEqual({ status: 404, body: { error: '404 Not Found' } });
     forge.model.premium = true;
     const r = await api(`${M}/${SEED.milestones.v1}/burndown_events`);

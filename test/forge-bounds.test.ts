@@ -310,6 +310,19 @@ describe('through the server: every one is a tool result, never a JSON-RPC error
     expect(await call(forge.apiUrl, 'list_branches', { project_id: '1' })).toMatchObject({ kind: 'upstream', status: 200 });
   });
 
+  test('list endpoints answering 200 with an HTML page → upstream, whichever way the tool reads the list', async () => {
+    const forge = answering(() => new Response('<html><body>Sign in</body></html>', { headers: { 'content-type': 'text/html' } }));
+    expect(await call(forge.apiUrl, 'list_commits', { project_id: '1' })).toMatchObject({ kind: 'upstream', status: 200 });
+    expect(await call(forge.apiUrl, 'get_commit_diff', { project_id: '1', sha: 'abc123', full_diff: true })).toMatchObject({ kind: 'upstream', status: 200 });
+  });
+
+  test('a 200 nested too deeply for the runtime to parse or print → upstream, not an internal error', async () => {
+    const forge = answering(() => new Response(`${'['.repeat(200_000)}${']'.repeat(200_000)}`, { headers: { 'content-type': 'application/json' } }));
+    for (const [tool, args] of [['list_commits', { project_id: '1' }], ['get_branch', { project_id: '1', branch_name: 'main' }]] as const) {
+      expect(await call(forge.apiUrl, tool, args)).toMatchObject({ kind: 'upstream', status: 200, message: expect.stringContaining('nested deeper than 256') });
+    }
+  });
+
   test('a body cut off mid-way → upstream', async () => {
     const forge = raw('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 500', '{"name": "ma', 'close');
     expect((await call(forge.apiUrl, 'get_branch', { project_id: '1', branch_name: 'main' })).kind).toBe('upstream');

@@ -48,6 +48,8 @@ describe('error kinds (D17)', () => {
   test.each([
     [400, { error: 'title is missing' }, 'validation', 'title is missing'],
     [400, { message: { title: ['has already been taken'], base: ['is bad'] } }, 'validation', 'title has already been taken; is bad'],
+    // A list of sentences (e.g. a refused protected branch's full_messages) reads as the sentences, not "0 a; 1 b".
+    [422, { message: ['Name has already been taken', 'Push access levels is invalid'] }, 'validation', 'Name has already been taken; Push access levels is invalid'],
     [403, { message: '403 Forbidden' }, 'permission', '403 Forbidden'],
     [404, { message: '404 Project Not Found' }, 'not_found', '404 Project Not Found'],
     [409, { message: 'Issue(s) already assigned' }, 'conflict', 'Issue(s) already assigned'],

@@ -19,7 +19,7 @@ export function kindForStatus(status: number): ErrorKind {
   return 'validation';
 }
 
-/** GitLab answers `{"message": "…"}`, `{"message": {"field": ["…"]}}`, `{"error": "…"}` or plain text. */
+/** GitLab answers `{"message": "…"}`, `{"message": ["…", "…"]}`, `{"message": {"field": ["…"]}}`, `{"error": "…"}` or plain text. */
 export function messageFromBody(body: unknown, fallback: string): string {
   if (typeof body === 'string') return body.trim() || fallback;
   if (!body || typeof body !== 'object') return fallback;
@@ -27,6 +27,8 @@ export function messageFromBody(body: unknown, fallback: string): string {
   const parts: string[] = [];
   const message = b.message;
   if (typeof message === 'string') parts.push(message);
+  // A list of sentences (ActiveRecord's full_messages, e.g. a refused protected branch): each as it is.
+  else if (Array.isArray(message)) parts.push(...message.map((m) => (typeof m === 'string' ? m : JSON.stringify(m))));
   else if (message && typeof message === 'object') {
     for (const [field, value] of Object.entries(message as Record<string, unknown>)) {
       const texts = Array.isArray(value) ? value.join(', ') : String(value);

@@ -7,6 +7,7 @@ import type { Caller } from '../auth/caller';
 import { addAttachmentLinks } from '../downloads/attachments';
 import { mintDownloadToken } from '../downloads/token';
 import { ForgeClient } from '../forge/client';
+import type { InstanceDirectory } from '../forge/instance';
 import type { Logger } from '../logging/logger';
 import type { Sealer } from '../sealing/sealer';
 import { ProtocolError, type ToolCatalog, type ToolOutcome } from '../tools/catalog';
@@ -21,6 +22,8 @@ export interface ToolCallerDeps {
   sealer?: Sealer;
   /** FORGE_TOOL_TIMEOUT_MS: the budget of one whole tool call (D30). */
   toolTimeoutMs?: number;
+  /** Editions and releases of the forges called (src/forge/instance.ts), shared by every call. */
+  instances?: InstanceDirectory;
 }
 
 export type ToolCallParams = { name?: unknown; arguments?: unknown } | undefined;
@@ -56,7 +59,12 @@ export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
       called = await deps.catalog.call(name, params.arguments, () => {
         // Created once per call, so FORGE_TOOL_TIMEOUT_MS counts from here (D30).
         forge = new ForgeClient(context.forge, caller.credential, { toolTimeoutMs: deps.toolTimeoutMs });
-        return { forge, linkAttachments: deps.sealer && publicBase ? attachmentLinker(deps.sealer, caller, publicBase) : undefined };
+        const instances = deps.instances;
+        return {
+          forge,
+          linkAttachments: deps.sealer && publicBase ? attachmentLinker(deps.sealer, caller, publicBase) : undefined,
+          instance: instances ? () => instances.lookup(context.forge, caller.credential) : undefined,
+        };
       });
     } catch (error) {
       // A bug (or a value the result builder could not serialize): answered as a JSON-RPC

@@ -34,7 +34,8 @@ export function selectTools(all: readonly ToolDefinition[], selection: ToolSelec
 
 /**
  * JSON Schema as clients see it, kept small (every tools/list result is read by a model): our own
- * `hint`, `identifier` and `userText` keywords and TypeBox's symbols removed, unions of constants written as
+ * `hint`, `identifier`, `userText` and `stringOrInteger` keywords and TypeBox's symbols removed, ids typed
+ * `["string","integer"]` and no `format` keyword (D32), unions of constants written as
  * `enum`, and `minLength: 1`, `additionalProperties: false` and the size bounds (maxLength,
  * maxItems, the safe-integer maximum) left to the server's own validation, which still refuses
  * empty strings, unknown parameters and oversized values, naming the parameter and the limit.
@@ -48,9 +49,13 @@ function serverOnly(key: string, value: unknown): boolean {
     case 'hint':
     case 'identifier':
     case 'userText':
+    case 'stringOrInteger':
     case 'maxLength':
     case 'maxItems':
       return true;
+    case 'format':
+      // The keyword, not a parameter that happens to be called `format` (whose value is a schema).
+      return typeof value === 'string';
     case 'minLength':
       return value === 1;
     case 'maximum':
@@ -66,10 +71,14 @@ function compact(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(compact);
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
+  const id = (node as Record<string, unknown>).stringOrInteger === true;
   for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
     if (serverOnly(key, value)) continue;
+    // An id's pattern and bounds are the server's to check; clients see only that both types are welcome (D32).
+    if (id && (key === 'type' || key === 'pattern' || key === 'minimum')) continue;
     out[key] = compact(value);
   }
+  if (id) out.type = ['string', 'integer'];
   const anyOf = out.anyOf as { const?: unknown; type?: string }[] | undefined;
   if (anyOf && anyOf.length > 0 && anyOf.every((s) => s.const !== undefined && s.type === anyOf[0].type)) {
     delete out.anyOf;

@@ -5,6 +5,7 @@ import { Type, type Static, type TObject } from '@sinclair/typebox';
 import type { ToolGroup } from '../config/schema';
 import type { ForgeClient } from '../forge/client';
 import type { RecordKindName } from './lean';
+import type { InstanceInfo } from '../forge/instance';
 
 export interface ToolContext {
   /** REST client bound to the caller's credential and chosen forge. */
@@ -17,6 +18,8 @@ export interface ToolContext {
    * userText() (params.ts) are checked before the handler runs. Absent: nothing is checked.
    */
   readonly checkUserText?: (parameter: string, text: string) => void;
+  /** The forge's edition and release, asked once per origin; only tools given an edition-dependent parameter call it. */
+  readonly instance?: () => Promise<InstanceInfo>;
 }
 
 export type ToolMode = 'read' | 'write';

@@ -6,6 +6,9 @@
 // integer maximum): the server enforces them and names the limit when one is passed.
 // Conventions shared by every tool (what project_id takes, pagination defaults, date formats) are
 // stated once in the server's instructions, so these carry no description unless a tool deviates.
+// `stringOrInteger` is our own keyword too: the parameter is an id, published as
+// `["string","integer"]` whatever the server-side type (D32); conversion accepts either losslessly.
+// `format` is checked here and never published (D32: some model APIs refuse whole tool lists over it).
 import { FormatRegistry, Type, type StringOptions, type TString } from '@sinclair/typebox';
 
 /** GitLab's own limits where it has one (D31), generous bounds elsewhere: nothing unbounded reaches the forge. */
@@ -34,6 +37,8 @@ export const LIMITS = {
 export const MAX_INTEGER = Number.MAX_SAFE_INTEGER;
 
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+/** D32: GitLab reads a date alone as midnight UTC wherever it takes an ISO 8601 time (Grape's DateTime coercion). */
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 function realDate(year: string, month: string, day: string): boolean {
@@ -42,6 +47,8 @@ function realDate(year: string, month: string, day: string): boolean {
 }
 
 FormatRegistry.Set('date-time', (value) => {
+  const day = DATE_ONLY.exec(value);
+  if (day) return realDate(day[1], day[2], day[3]);
   const m = ISO_DATE_TIME.exec(value);
   return m !== null && realDate(m[1], m[2], m[3]) && Number(m[4]) < 24 && Number(m[5]) < 60;
 });
@@ -58,11 +65,14 @@ export const described = (description?: string) => (description ? { description 
 const identifier = (maxLength: number, options: StringOptions = {}) =>
   Type.String({ minLength: 1, maxLength, identifier: true, ...options });
 
+/** Marks an id: published as ["string","integer"] (D32). */
+export const ID = { stringOrInteger: true } as const;
+
 /** A project's numeric id or full path (`group/sub/project`, or already %2F-encoded). */
-export const projectId = (description?: string) => identifier(LIMITS.identifier, described(description));
+export const projectId = (description?: string) => identifier(LIMITS.identifier, { ...described(description), ...ID });
 
 /** A group's numeric id or full path (`group/subgroup`). */
-export const groupId = () => identifier(LIMITS.identifier);
+export const groupId = () => identifier(LIMITS.identifier, ID);
 
 /** A branch name, protection rule name (wildcards allowed), tag, ref or commit SHA. */
 export const refName = () => identifier(LIMITS.identifier);
@@ -75,12 +85,16 @@ export const discussionId = () => identifier(LIMITS.identifier);
 
 /** A positive integer id carried as a string (numbers are converted losslessly). */
 export const numericId = (hint = 'must be a positive integer id such as 42') =>
-  Type.String({ pattern: '^[1-9][0-9]*$', maxLength: LIMITS.idDigits, hint });
+  Type.String({ pattern: '^[1-9][0-9]*$', maxLength: LIMITS.idDigits, hint, ...ID });
+
+/** A positive integer id the forge takes as a number (digit strings are converted losslessly). */
+export const integerId = (hint = 'must be a positive integer id such as 42') => Type.Integer({ minimum: 1, maximum: MAX_INTEGER, hint, ...ID });
 
 // ─── Numbers ────────────────────────────────────────────────────────────────────────────────────
 
 /** An integer from `minimum` up to the safe maximum (1e308 is an integer to JavaScript). */
-export const integer = (minimum: number, hint: string) => Type.Integer({ minimum, maximum: MAX_INTEGER, hint });
+export const integer = (minimum: number, hint: string, options: { stringOrInteger?: true } = {}) =>
+  Type.Integer({ minimum, maximum: MAX_INTEGER, hint, ...options });
 
 export const positiveInteger = (hint = 'must be a positive integer such as 42') => integer(1, hint);
 
@@ -113,7 +127,12 @@ export const listOf = <T extends Parameters<typeof Type.Array>[0]>(items: T, des
 
 export const isoDateTime = (description?: string) =>
   Type.Optional(
-    Type.String({ format: 'date-time', maxLength: LIMITS.dateTime, ...described(description), hint: 'must be an ISO 8601 date-time such as 2026-01-31T23:59:59Z' }),
+    Type.String({
+      format: 'date-time',
+      maxLength: LIMITS.dateTime,
+      ...described(description),
+      hint: 'must be an ISO 8601 date-time such as 2026-01-31T23:59:59Z, or a date such as 2026-01-31 (midnight UTC)',
+    }),
   );
 
 export const isoDate = (description?: string) =>

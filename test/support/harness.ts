@@ -30,7 +30,11 @@ export function useHarness(overrides: Record<string, string> = {}): Harness {
     harness.forge = await startFakeForge();
     harness.app = createApp(testConfig(harness.forge.apiUrl, overrides));
   });
-  beforeEach(() => harness.forge.reset());
+  beforeEach(() => {
+    harness.forge.reset();
+    // Tests switch the fake's edition: what the server learnt of the last one does not carry over.
+    harness.app.instances.clear();
+  });
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((c) => c.close()));
   });

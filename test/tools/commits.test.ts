@@ -61,9 +61,17 @@ describe('list_commits', () => {
     expect(page.items.map((x) => x.id)).toEqual(all.slice(0, 3).map((x) => x.id));
   });
 
+  test('a date alone is accepted as midnight UTC, as GitLab reads it (D32)', async () => {
+    const c = await h.as();
+    const page = structured<Page<Commit>>(await c.call('list_commits', { project_id: P, since: '2024-01-29', until: '2024-01-30', per_page: 100 }));
+    expect(h.forge.requests[0].query.get('since')).toBe('2024-01-29');
+    // Main commit i is committed on 2024-01-(1+i) at 09:00 UTC: only the 29th's lies between the two midnights.
+    expect(page.items.map((x) => x.committed_date.slice(0, 10))).toEqual(['2024-01-29']);
+  });
+
   test.each([
-    [{ since: '2026-01-31' }, 'since: must be an ISO 8601 date-time such as 2026-01-31T23:59:59Z'],
-    [{ until: '2026-02-30T10:00:00Z' }, 'until: must be an ISO 8601 date-time such as 2026-01-31T23:59:59Z'],
+    [{ since: '2026-02-30' }, 'since: must be an ISO 8601 date-time such as 2026-01-31T23:59:59Z, or a date such as 2026-01-31 (midnight UTC)'],
+    [{ until: '2026-02-30T10:00:00Z' }, 'until: must be an ISO 8601 date-time such as 2026-01-31T23:59:59Z, or a date such as 2026-01-31 (midnight UTC)'],
     [{ since: '2026-02-01T00:00:00Z', until: '2026-01-01T00:00:00Z' }, 'until: must not be before since'],
     [{ order: 'random' }, 'order: must be one of default, topo'],
   ])('refuses %p before any upstream call', async (args, message) => {
@@ -164,5 +172,17 @@ describe('get_file_blame', () => {
   test('a guest can read', async () => {
     const c = await h.as(TOKENS.guest);
     expect(structured<Page<Blame>>(await c.call('get_file_blame', { project_id: P, file_path: SEED.nestedFile, ref: 'main' })).items.length).toBeGreaterThan(0);
+  });
+});
+
+// GitLab does not count commits (lib/api/commits.rb: exclude_total_headers, without_count): no totals,
+// and a full page promises a next one that may be empty.
+describe('list_commits pagination says only what GitLab said', () => {
+  test('no total, no total_pages; a full last page points at an empty one, which ends the walk', async () => {
+    const c = await h.as();
+    const first = structured<Page<Commit>>(await c.call('list_commits', { project_id: P, per_page: 31 }));
+    expect(first.pagination).toEqual({ page: 1, per_page: 31, next_page: 2, total: null, total_pages: null });
+    const second = structured<Page<Commit>>(await c.call('list_commits', { project_id: P, per_page: 31, page: 2 }));
+    expect([second.items, second.pagination.next_page, second.pagination.total]).toEqual([[], null, null]);
   });
 });

@@ -2,7 +2,9 @@
 // free and paid tiers.
 import { describe, expect, test } from 'bun:test';
 import { MILESTONE_SEED, SEED, TOKENS } from '../support/fake-forge';
+import { ALL_TOOLS } from '../../src/tools/catalog';
 import { useHarness } from '../support/harness';
+import { baselineArguments } from './arguments';
 import { structured, toolError } from '../support/mcp-client';
 
 const h = useHarness({ FORGE_TOOLSETS: 'milestones' });
@@ -170,6 +172,7 @@ describe('promote_milestone', () => {
 
 describe('burndown events', () => {
   test('on a free instance: an error that names the paid tiers, after checking the milestone exists', async () => {
+    h.forge.model.edition = 'ce';
     const c = await h.as();
     const err = toolError(await c.call('get_milestone_burndown_events', { project_id: String(SEED.project), milestone_id: String(v1) }));
     expect(err).toMatchObject({ kind: 'not_found', status: 404 });
@@ -208,6 +211,22 @@ describe('burndown events', () => {
 
   test('ids are checked before any upstream call', async () => {
     expect(toolError(await (await h.as()).call('get_group_milestone_burndown_events', { group_id: G, milestone_id: '1.5' })).kind).toBe('validation');
+    expect(h.upstream()).toEqual([]);
+  });
+});
+
+// GitLab answers every burndown event at once (ee/lib/ee/api/milestone_responses.rb); list_issue_links and
+// get_file_blame are not paginated either: none of them takes page parameters that would do nothing.
+describe('tools over endpoints GitLab does not paginate take no page parameters', () => {
+  test.each(['get_milestone_burndown_events', 'get_group_milestone_burndown_events', 'list_issue_links', 'get_file_blame'])('%s', async (name) => {
+    const tool = ALL_TOOLS.find((t) => t.name === name)!;
+    expect(['page', 'per_page'].filter((p) => p in tool.input.properties)).toEqual([]);
+    if (tool.group !== 'milestones') return; // the others are not served by this file's deployment
+    const c = await h.as();
+    for (const paging of [{ page: 2 }, { per_page: 5 }]) {
+      const error = toolError(await c.call(name, { ...baselineArguments(tool), ...paging }));
+      expect(error).toEqual({ kind: 'validation', status: null, message: `${Object.keys(paging)[0]}: is not a parameter of this tool` });
+    }
     expect(h.upstream()).toEqual([]);
   });
 });

@@ -64,7 +64,8 @@ describe('create_issue_link', () => {
     ['blocks on a free tier', { issue_iid: '1', target_issue_iid: '3', link_type: 'blocks' }, TOKENS.maintainer,
       { kind: 'validation', status: 400, message: 'link_type does not have a valid value' }],
     ['an unknown target', { issue_iid: '1', target_issue_iid: '42' }, TOKENS.maintainer, { kind: 'not_found', status: 404, message: '404 Issue Not Found' }],
-  ])('the forge refuses %s', async (_, args, token, expected) => {
+  ])('the forge refuses %s', async (name, args, token, expected) => {
+    if (name === 'blocks on a free tier') h.forge.model.edition = 'ce';
     const c = await h.as(token);
     expect(toolError(await c.call('create_issue_link', { project_id: P, target_project_id: P, ...args }))).toEqual(expected);
     expect(h.forge.model.tracker.links).toHaveLength(1);

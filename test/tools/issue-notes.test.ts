@@ -1,7 +1,7 @@
 // Comment tools through an MCP client: top-level comments and replies, editing and resolving,
 // listing threads, and comments on merge requests.
 import { describe, expect, test } from 'bun:test';
-import { ACCESS, ISSUE_SEED, SEED, TOKENS } from '../support/fake-forge';
+import { ACCESS, EDITIONS, ISSUE_SEED, SEED, TOKENS } from '../support/fake-forge';
 import { useHarness } from '../support/harness';
 import { structured, toolError } from '../support/mcp-client';
 
@@ -55,7 +55,7 @@ describe('create_issue_note', () => {
     expect(toolError(await c.call('create_issue_note', { project_id: P, issue_iid: '1', body: 'x' })).kind).toBe('permission');
     h.forge.reset();
     expect(toolError(await c.call('create_issue_note', { project_id: P, issue_iid: '1', body: 'x', created_at: 'yesterday' })).message)
-      .toBe('created_at: must be an ISO 8601 date-time such as 2026-01-31T23:59:59Z');
+      .toBe('created_at: must be an ISO 8601 date-time such as 2026-01-31T23:59:59Z, or a date such as 2026-01-31 (midnight UTC)');
     expect(h.upstream()).toEqual([]);
   });
 });
@@ -77,36 +77,64 @@ describe('update_issue_note', () => {
     expect(h.upstream()).toEqual([`PUT ${ISSUE}/discussions/${thread.id}/notes/${ISSUE_SEED.replyNote}`]);
   });
 
-  test('resolves and unresolves a thread comment', async () => {
+  // GitLab 16.3 made issue threads resolvable as a whole (lib/api/discussions.rb, app/models/concerns/noteable.rb).
+  describe.each(['16.7.0', '17.6.0'] as const)('on GitLab %s', (version) => {
+    test.each(EDITIONS)('resolves and unresolves the whole thread, every note of it (%s)', async (edition) => {
+      Object.assign(h.forge.model, { edition, version });
+      const c = await h.as();
+      const thread = threadOf(ISSUE_SEED.threadNote);
+      const args = { project_id: P, issue_iid: '1', discussion_id: thread.id, note_id: String(ISSUE_SEED.threadNote) };
+      const resolved = structured<{ id: string; notes: Note[] }>(await c.call('update_issue_note', { ...args, resolved: true }));
+      expect(resolved.notes.map((n) => [n.id, n.resolved])).toEqual([[ISSUE_SEED.threadNote, true], [ISSUE_SEED.replyNote, true]]);
+      expect([noteById(ISSUE_SEED.threadNote)!.resolved, noteById(ISSUE_SEED.replyNote)!.resolved]).toEqual([true, true]);
+      const put = h.forge.requests.find((r) => r.method === 'PUT')!;
+      expect([put.path, put.body]).toEqual([`${ISSUE}/discussions/${thread.id}`, { resolved: true }]);
+      const reopened = structured<{ notes: Note[] }>(await c.call('update_issue_note', { project_id: P, issue_iid: '1', discussion_id: thread.id, resolved: false }));
+      expect(reopened.notes.map((n) => n.resolved)).toEqual([false, false]);
+    });
+  });
+
+  test.each(EDITIONS)('on GitLab 16.0 (%s) resolving says which release it needs and changes nothing', async (edition) => {
+    Object.assign(h.forge.model, { edition, version: '16.0.0' });
     const c = await h.as();
     const thread = threadOf(ISSUE_SEED.threadNote);
-    const args = { project_id: P, issue_iid: '1', discussion_id: thread.id, note_id: String(ISSUE_SEED.threadNote) };
-    expect(structured<Note>(await c.call('update_issue_note', { ...args, resolved: true }))).toMatchObject({ resolvable: true, resolved: true });
-    expect(noteById(ISSUE_SEED.threadNote)).toMatchObject({ resolved: true, resolved_by_id: SEED.users.maintainer });
-    expect(h.forge.requests[0].body).toEqual({ resolved: true });
-    expect(structured<Note>(await c.call('update_issue_note', { ...args, resolved: false }))).toMatchObject({ resolved: false });
+    const error = toolError(await c.call('update_issue_note', { project_id: P, issue_iid: '1', discussion_id: thread.id, resolved: true }));
+    expect(error).toMatchObject({ kind: 'validation', status: null });
+    expect(error.message).toStartWith('resolved: resolving an issue thread needs GitLab 16.3 or later; this forge runs 16.0.0');
+    expect(h.upstream()).toEqual(['GET /api/v4/metadata']);
+    expect(noteById(ISSUE_SEED.threadNote)!.resolved).toBe(false);
+  });
+
+  test('when the forge will not say its release, GitLab decides: an old one answers the router\'s 404, named', async () => {
+    Object.assign(h.forge.model, { version: '16.0.0' });
+    h.forge.failNext({ pathIncludes: '/metadata', status: 403 });
+    const c = await h.as();
+    const thread = threadOf(ISSUE_SEED.threadNote);
+    const error = toolError(await c.call('update_issue_note', { project_id: P, issue_iid: '1', discussion_id: thread.id, resolved: true }));
+    expect(error).toMatchObject({ kind: 'not_found', status: 404 });
+    expect(error.message).toContain('needs 16.3 or later');
   });
 
   test.each([
     [{ issue_iid: '1', note_id: '3001', body: 'x' }, 'project_id: is required'],
     [{ project_id: P, note_id: '3001', body: 'x' }, 'issue_iid: is required'],
-    [{ project_id: P, issue_iid: '1', body: 'x' }, 'note_id: is required'],
+    [{ project_id: P, issue_iid: '1', body: 'x' }, 'note_id: is required to edit a comment'],
     [{ project_id: P, issue_iid: '1', note_id: '3002', discussion_id: 'abc', body: 'x', resolved: true }, 'resolved: cannot be combined with body; edit the text or resolve, one per call'],
     [{ project_id: P, issue_iid: '1', note_id: '3001' }, 'body: is required (or give resolved to resolve or unresolve the thread)'],
-    [{ project_id: P, issue_iid: '1', note_id: '3002', resolved: true }, 'discussion_id: is required to resolve or unresolve (resolving goes through the thread)'],
+    [{ project_id: P, issue_iid: '1', note_id: '3002', resolved: true }, 'discussion_id: is required to resolve or unresolve (a thread is resolved as a whole)'],
   ])('%j is refused before any upstream call', async (args, message) => {
     const c = await h.as();
     expect(toolError(await c.call('update_issue_note', args))).toEqual({ kind: 'validation', status: null, message });
     expect(h.upstream()).toEqual([]);
   });
 
-  test('someone else\'s comment → permission; resolving a stand-alone comment → the forge\'s 400', async () => {
+  test('someone else\'s comment → permission; resolving a stand-alone comment → the forge\'s 403', async () => {
     const dev = await h.as(TOKENS.developer);
     expect(toolError(await dev.call('update_issue_note', { project_id: P, issue_iid: '1', note_id: String(ISSUE_SEED.threadNote), body: 'x' })))
       .toEqual({ kind: 'permission', status: 403, message: '403 Forbidden' });
     const comment = threadOf(ISSUE_SEED.commentNote);
     expect(toolError(await dev.call('update_issue_note', { project_id: P, issue_iid: '1', discussion_id: comment.id, note_id: String(ISSUE_SEED.commentNote), resolved: true })))
-      .toEqual({ kind: 'validation', status: 400, message: '400 Bad request - Note is not resolvable' });
+      .toEqual({ kind: 'permission', status: 403, message: '403 Forbidden' });
     expect(noteById(ISSUE_SEED.threadNote)!.body).toBe('Should we retry the SSO handshake?');
   });
 });

@@ -6,6 +6,8 @@ import { useHarness } from '../support/harness';
 import { structured, toolError } from '../support/mcp-client';
 
 const h = useHarness({ FORGE_TOOLSETS: 'all' });
+/** The tool's own request, the edition probe (GET /metadata, asked for paid-tier parameters) left out. */
+const toolRequest = () => h.forge.requests.find((r) => !r.path.endsWith('/metadata'))!;
 const P = String(SEED.project);
 type Issue = { iid: number; title: string; state: string; labels: string[]; milestone: Record<string, unknown> | null; assignees: { id: number }[] };
 type Page = { items: Issue[]; pagination: { total: number | null; page: number | null } };
@@ -45,7 +47,7 @@ describe('list_issues', () => {
       created_after: '2024-01-01T00:00:00Z', updated_before: '2030-01-01T00:00:00Z', iteration_id: 'none', with_labels_details: true, per_page: 5,
     }));
     expect(page.items.map((i) => i.iid)).toEqual([5]);
-    expect(Object.fromEntries(h.forge.requests[0].query)).toMatchObject({ author_username: 'gus', confidential: 'true', issue_type: 'incident', iteration_id: 'none', per_page: '5' });
+    expect(Object.fromEntries(toolRequest().query)).toMatchObject({ author_username: 'gus', confidential: 'true', issue_type: 'incident', iteration_id: 'none', per_page: '5' });
   });
 
   test.each([
@@ -132,7 +134,7 @@ describe('update_issue', () => {
     const full = structured<Issue>(await c.call('update_issue', {
       project_id: P, issue_iid: '1', title: 'SSO login fails', labels: ['bug', 'sso'], assignee_ids: [1, 2], milestone_id: '0', due_date: '2024-05-01', full_response: true,
     }));
-    expect(h.forge.requests[0].body).toEqual({ title: 'SSO login fails', labels: 'bug,sso', assignee_ids: [1, 2], milestone_id: '0', due_date: '2024-05-01' });
+    expect(toolRequest().body).toEqual({ title: 'SSO login fails', labels: 'bug,sso', assignee_ids: [1, 2], milestone_id: '0', due_date: '2024-05-01' });
     expect(full).toMatchObject({ title: 'SSO login fails', labels: ['bug', 'sso'], milestone: null });
     expect(full.assignees.map((a) => a.id)).toEqual([1, 2]);
   });
@@ -160,7 +162,7 @@ describe('create_issue', () => {
       milestone_id: '101', issue_type: 'incident', weight: 2,
     }));
     expect(created).toMatchObject({ iid: 6, title: 'Cache misses on login', labels: ['bug', 'cache'], issue_type: 'incident', weight: 2, state: 'opened' });
-    expect(h.forge.requests[0].body).toEqual({ title: 'Cache misses on login', description: 'Seen in staging.', labels: 'bug,cache', assignee_ids: [2],
+    expect(toolRequest().body).toEqual({ title: 'Cache misses on login', description: 'Seen in staging.', labels: 'bug,cache', assignee_ids: [2],
       milestone_id: '101', issue_type: 'incident', weight: 2 });
     expect(issue(6).assignee_ids).toEqual([2]);
   });

@@ -1,12 +1,16 @@
 // Reviewing through an MCP client against the fake forge: threads (general and on a diff line, with
 // positions GitLab accepts and ones it refuses, checked before anything is written), replies,
 // resolving, approvals (CE and paid editions), and the draft-note review flow.
-import { describe, expect, test } from 'bun:test';
+import { beforeEach, describe, expect, test } from 'bun:test';
 import { MR_SEED, SEED, TOKENS } from '../support/fake-forge';
 import { useHarness } from '../support/harness';
 import { connect, MCP_URL, structured, toolError, type Connected, type Lane } from '../support/mcp-client';
 
 const h = useHarness({ FORGE_TOOLSETS: 'merge_requests' });
+// These tests mean the Free tier unless they say otherwise (the fake forge plays Premium by default).
+beforeEach(() => {
+  h.forge.model.edition = 'ce';
+});
 const P = String(SEED.project);
 const MR1 = `/api/v4/projects/${P}/merge_requests/1`;
 type Note = { id: number; body: string; type?: string; resolvable?: boolean; resolved?: boolean; position?: Record<string, unknown> };

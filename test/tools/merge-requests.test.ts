@@ -1,13 +1,17 @@
 // Merge request tools through an MCP client against the fake forge: list, get (by iid or source
 // branch), create, update (draft as a title prefix), merge (sha guard, auto-merge, the conflict kind
 // when GitLab refuses), diffs within budgets and versions; the group's tools/list size.
-import { describe, expect, test } from 'bun:test';
+import { beforeEach, describe, expect, test } from 'bun:test';
 import { ALL_TOOLS, toolListing } from '../../src/tools/catalog';
 import { ACCESS, MR_SEED, SEED, TOKENS } from '../support/fake-forge';
 import { useHarness } from '../support/harness';
 import { connect, MCP_URL, structured, toolError, type Connected, type Lane } from '../support/mcp-client';
 
 const h = useHarness({ FORGE_TOOLSETS: 'merge_requests' });
+// These tests mean the Free tier unless they say otherwise (the fake forge plays Premium by default).
+beforeEach(() => {
+  h.forge.model.edition = 'ce';
+});
 const P = String(SEED.project);
 const MRS = `/api/v4/projects/${P}/merge_requests`;
 type MR = { iid: number; title: string; state: string; draft: boolean; labels: string[]; sha: string; detailed_merge_status: string;

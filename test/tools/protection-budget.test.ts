@@ -36,7 +36,7 @@ afterAll(() => server.stop(true));
 test('the replacement times out on the call budget; the restore POST is still sent and the failure says the rule was restored', async () => {
   const endpoint = createEndpoint(`http://127.0.0.1:${server.port}/api/v4`, { rejectUnauthorized: true, timeoutMs: 5000 });
   const forge = new ForgeClient(endpoint, { kind: 'private', token: 'glpat-budget-test-0000000' }, { toolTimeoutMs: 300 });
-  const error = await protectOrUpdate(forge, '42', { name: 'main', push_access_level: 30 }).then(() => undefined, (e: unknown) => e);
+  const error = await protectOrUpdate({ forge }, '42', { name: 'main', push_access_level: 30 }).then(() => undefined, (e: unknown) => e);
   expect(error).toBeInstanceOf(ToolError);
   expect((error as ToolError).kind).toBe('timeout');
   expect((error as ToolError).message).toContain('the previous rule was restored');

@@ -17,6 +17,20 @@ describe('list_commit_statuses', () => {
     expect(Object.fromEntries(h.forge.requests[1].query)).toEqual({ ref: 'main', stage: 'test', name: 'lint', pipeline_id: '5', order_by: 'pipeline_id', sort: 'asc', all: 'true' });
   });
 
+  // GitLab matches statuses on the sha as given and its status routes take no dotted :sha
+  // (lib/api/commit_statuses.rb): branches and tags are read as their commit first.
+  test('a branch or a dotted tag name lists the statuses of its commit', async () => {
+    const c = await h.as();
+    const bySha = structured<{ items: Status[] }>(await c.call('list_commit_statuses', { project_id: P, sha: SEED.headSha }));
+    h.forge.reset();
+    const byBranch = structured<{ items: Status[] }>(await c.call('list_commit_statuses', { project_id: P, sha: 'main' }));
+    expect(byBranch.items.map((s) => s.id)).toEqual(bySha.items.map((s) => s.id));
+    expect(h.upstream()).toEqual([`GET /api/v4/projects/42/repository/commits/main`, `GET /api/v4/projects/42/repository/commits/${SEED.headSha}/statuses`]);
+    h.forge.reset();
+    structured(await c.call('list_commit_statuses', { project_id: P, sha: SEED.tag }));
+    expect(h.upstream()).toEqual([`GET /api/v4/projects/42/repository/commits/${SEED.tag}`, `GET /api/v4/projects/42/repository/commits/${SEED.tagSha}/statuses`]);
+  });
+
   test('an unknown commit → not_found; a bad sort → validation without an upstream call', async () => {
     const c = await h.as();
     expect(toolError(await c.call('list_commit_statuses', { project_id: P, sha: 'abc1234' })).kind).toBe('not_found');
@@ -27,6 +41,13 @@ describe('list_commit_statuses', () => {
 });
 
 describe('create_commit_status', () => {
+  test('on a dotted tag name: the status lands on the tag\'s commit', async () => {
+    const c = await h.as(TOKENS.developer);
+    const status = structured<Status & { sha: string }>(await c.call('create_commit_status', { project_id: P, sha: SEED.tag, state: 'success', name: 'release-check', ref: SEED.tag }));
+    expect(status.sha).toBe(SEED.tagSha);
+    expect(h.upstream()[1]).toBe(`POST /api/v4/projects/42/statuses/${SEED.tagSha}`);
+  });
+
   test('creates a status; name defaults upstream to "default"', async () => {
     const c = await h.as(TOKENS.developer);
     const status = structured<Status>(await c.call('create_commit_status', { project_id: P, sha: SEED.headSha, state: 'pending' }));

@@ -25,9 +25,21 @@ describe('list_todos', () => {
     expect(Object.fromEntries(h.forge.requests[0].query)).toEqual({ state: 'done', action: 'marked', type: 'Issue', project_id: '42', group_id: '6', author_id: '1', per_page: '5' });
   });
 
+  test.each(['review_requested', 'review_submitted', 'member_access_requested', 'ssh_key_expiring_soon'])('action %s (GitLab app/models/todo.rb) reaches the forge', async (action) => {
+    const c = await h.as();
+    expect(structured<Page>(await c.call('list_todos', { action })).items).toEqual([]);
+    expect(h.forge.requests[0].query.get('action')).toBe(action);
+  });
+
+  test('ids are taken as numbers or digit strings alike, like every other tool\'s (D32)', async () => {
+    const c = await h.as();
+    structured<Page>(await c.call('list_todos', { project_id: '42', author_id: 1 }));
+    expect(Object.fromEntries(h.forge.requests[0].query)).toEqual({ project_id: '42', author_id: '1' });
+  });
+
   test.each([
     [{ project_id: 'acme/platform/api' }, 'project_id: must be a numeric id such as 42, not a path'],
-    [{ action: 'reviewed' }, 'action: must be one of assigned, mentioned, build_failed, marked, approval_required, unmergeable, directly_addressed, merge_train_removed, member_access_requested'],
+    [{ action: 'reviewed' }, 'action: must be one of assigned, review_requested, mentioned, build_failed, marked, approval_required, unmergeable, directly_addressed, merge_train_removed, member_access_requested, review_submitted, okr_checkin_requested, added_approver, ssh_key_expired, ssh_key_expiring_soon'],
     [{ type: 'Issues' }, 'type: must be one of Issue, MergeRequest, Commit, Epic, DesignManagement::Design, AlertManagement::Alert, Project, Namespace, Vulnerability, WikiPage::Meta'],
   ])('%j is refused before any upstream call', async (args, message) => {
     const c = await h.as();

@@ -11,7 +11,7 @@ const sha = refName();
 export const listCommits = restTool({
   name: 'list_commits',
   title: 'List commits',
-  description: 'List commits of ref_name (branch, tag or a..b; default branch), newest first; all: every ref.',
+  description: 'List commits of ref_name (branch, tag or a..b; default branch), newest first; all: every ref. No totals; next_page may be empty.',
   group: 'branches',
   mode: 'read',
   input: Type.Object(

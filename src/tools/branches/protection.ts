@@ -71,8 +71,8 @@ export const protectBranch = defineTool({
       throw invalidArgument('name', 'is a deprecated alias of branch_name; give one of them, not two different values');
     }
   },
-  handler: (args, { forge }) =>
-    protectOrUpdate(forge, args.project_id, {
+  handler: (args, ctx) =>
+    protectOrUpdate(ctx, args.project_id, {
       name: (args.branch_name ?? args.name) as string,
       push_access_level: args.push_access_level,
       merge_access_level: args.merge_access_level,

@@ -3,17 +3,35 @@ import { Type } from '@sinclair/typebox';
 import { defineTool } from '../define';
 import { fillPath } from '../../forge/encode';
 import { invalidArgument } from '../errors';
-import { pagination, positiveInteger, projectId, refName, shortName } from '../params';
-import { restTool } from '../rest';
+import { integerId, pagination, projectId, refName, shortName } from '../params';
+import type { ForgeClient } from '../../forge/client';
+import { restParams } from '../rest';
 
 const sha = refName();
 
-export const listCommitStatuses = restTool({
+const FULL_SHA = /^([0-9a-f]{40}|[0-9a-f]{64})$/i;
+
+/**
+ * The commit SHA for a branch, tag or SHA. GitLab's status routes match pipelines on the value as
+ * given and declare no requirement for :sha (lib/api/commit_statuses.rb), so a branch name lists
+ * nothing and a dotted tag such as v1.0 never reaches the endpoint; the commit route does take them
+ * (lib/api/commits.rb, API::COMMIT_ENDPOINT_REQUIREMENTS). A full SHA is used as it is.
+ */
+async function commitSha(forge: ForgeClient, args: { project_id: string; sha: string }): Promise<string> {
+  if (FULL_SHA.test(args.sha)) return args.sha;
+  const commit = await forge.json<{ id: string }>({ method: 'GET', path: fillPath('/projects/{project_id}/repository/commits/{sha}', args) });
+  return commit.id;
+}
+
+const STATUSES_PATH = '/projects/{project_id}/repository/commits/{sha}/statuses';
+
+export const listCommitStatuses = defineTool({
   name: 'list_commit_statuses',
   title: 'List commit statuses',
   description: 'List a commit\'s CI statuses: the latest per name unless all.',
   group: 'branches',
   mode: 'read',
+  endpoint: `GET ${STATUSES_PATH} (GET /projects/{project_id}/repository/commits/{sha} first for a branch or tag)`,
   input: Type.Object(
     {
       project_id: projectId(),
@@ -21,7 +39,7 @@ export const listCommitStatuses = restTool({
       ref: Type.Optional(refName()),
       stage: Type.Optional(shortName()),
       name: Type.Optional(shortName()),
-      pipeline_id: Type.Optional(positiveInteger()),
+      pipeline_id: Type.Optional(integerId()),
       order_by: Type.Optional(Type.Union([Type.Literal('id'), Type.Literal('pipeline_id')])),
       sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
       all: Type.Optional(Type.Boolean()),
@@ -29,7 +47,10 @@ export const listCommitStatuses = restTool({
     },
     { additionalProperties: false },
   ),
-  rest: { method: 'GET', path: '/projects/{project_id}/repository/commits/{sha}/statuses', list: true },
+  async handler(args, { forge }) {
+    const at = { ...args, sha: await commitSha(forge, args) };
+    return forge.list({ method: 'GET', path: fillPath(STATUSES_PATH, at), query: restParams({ method: 'GET', path: STATUSES_PATH }, args) as never });
+  },
 });
 
 const STATES = ['pending', 'running', 'success', 'failed', 'canceled', 'skipped'] as const;
@@ -42,7 +63,7 @@ export const createCommitStatus = defineTool({
     '(finished ones never change). context aliases name (default "default").',
   group: 'branches',
   mode: 'write',
-  endpoint: 'POST /projects/{project_id}/statuses/{sha}',
+  endpoint: 'POST /projects/{project_id}/statuses/{sha} (GET /projects/{project_id}/repository/commits/{sha} first for a branch or tag)',
   input: Type.Object(
     {
       project_id: projectId(),
@@ -55,18 +76,19 @@ export const createCommitStatus = defineTool({
       target_url: Type.Optional(shortName()),
       description: Type.Optional(Type.String({ maxLength: 255 })),
       coverage: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
-      pipeline_id: Type.Optional(positiveInteger()),
+      pipeline_id: Type.Optional(integerId()),
     },
     { additionalProperties: false },
   ),
   check(args) {
     if (args.name !== undefined && args.context !== undefined) throw invalidArgument('context', 'is an alias of name; give one of name or context, not both');
   },
-  handler(args, { forge }) {
+  async handler(args, { forge }) {
     const { project_id: _p, sha: _s, context, ...rest } = args;
     const body: Record<string, unknown> = { ...rest };
     if (context !== undefined) body.name = context;
-    return forge.json({ method: 'POST', path: fillPath('/projects/{project_id}/statuses/{sha}', args), body });
+    const at = { ...args, sha: await commitSha(forge, args) };
+    return forge.json({ method: 'POST', path: fillPath('/projects/{project_id}/statuses/{sha}', at), body });
   },
 });
 

@@ -4,11 +4,18 @@ import { Type } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
 import { invalidArgument } from '../errors';
-import { integer, isoDate, LIMITS, listOf, longText, numericId, projectId, title, userText } from '../params';
+import { ID, integer, integerId, isoDate, LIMITS, listOf, longText, numericId, projectId, title, userText } from '../params';
 import { restTool } from '../rest';
+import { refusePaidOnCommunityEdition, type PaidUse } from '../tiers';
 import { issueIid, issueType, joinLabels, labels } from './params';
 
 const ISSUE_PATH = '/projects/{project_id}/issues/{issue_iid}';
+
+/** weight and multiple assignees: EE only (ee/lib/ee/api/helpers/issues_helpers.rb; issuable_base_service.rb filter_assignees). */
+const paidIssueFields = (args: { weight?: number; assignee_ids?: number[] }): PaidUse[] => [
+  { parameter: 'weight', used: args.weight !== undefined },
+  { parameter: 'assignee_ids', used: (args.assignee_ids?.length ?? 0) > 1, what: 'more than one assignee' },
+];
 
 interface Milestone {
   id: number;
@@ -44,7 +51,7 @@ const fullResponse = () => Type.Optional(Type.Boolean());
 const weight = () => integer(0, 'must be an integer, 0 or more');
 /** update_issue's milestone_id: "0" unsets the milestone, so 0 is allowed there (a body field, not a path). */
 const milestoneOrNone = () =>
-  Type.String({ pattern: '^[0-9]+$', maxLength: LIMITS.idDigits, hint: 'must be a milestone id such as 42, or 0 to unset the milestone' });
+  Type.String({ pattern: '^[0-9]+$', maxLength: LIMITS.idDigits, hint: 'must be a milestone id such as 42, or 0 to unset the milestone', ...ID });
 
 export const createIssue = defineTool({
   name: 'create_issue',
@@ -60,7 +67,7 @@ export const createIssue = defineTool({
       project_id: projectId(),
       title: title(),
       description: Type.Optional(userText(longText())),
-      assignee_ids: Type.Optional(listOf(integer(1, 'must be positive integer user ids'))),
+      assignee_ids: Type.Optional(listOf(integerId('must be positive integer user ids'))),
       labels: labels(),
       milestone_id: Type.Optional(numericId()),
       issue_type: issueType(),
@@ -68,7 +75,9 @@ export const createIssue = defineTool({
     },
     { additionalProperties: false },
   ),
-  handler(args, { forge }) {
+  async handler(args, ctx) {
+    await refusePaidOnCommunityEdition(ctx, paidIssueFields(args));
+    const { forge } = ctx;
     const { project_id: _p, ...fields } = args;
     return forge.json({ method: 'POST', path: fillPath('/projects/{project_id}/issues', args), body: joinLabels(fields) });
   },
@@ -106,7 +115,7 @@ export const updateIssue = defineTool({
       issue_iid: issueIid(),
       title: Type.Optional(title()),
       description: Type.Optional(userText(longText())),
-      assignee_ids: Type.Optional(listOf(integer(0, 'must be user ids (0 or [] unassigns)'))),
+      assignee_ids: Type.Optional(listOf(integer(0, 'must be user ids (0 or [] unassigns)', ID))),
       confidential: Type.Optional(Type.Boolean()),
       discussion_locked: Type.Optional(Type.Boolean()),
       due_date: isoDate(),
@@ -122,7 +131,9 @@ export const updateIssue = defineTool({
   check(args) {
     if (!UPDATABLE.some((k) => args[k] !== undefined)) throw invalidArgument('arguments', `give at least one field to change: ${UPDATABLE.join(', ')}`);
   },
-  async handler(args, { forge }) {
+  async handler(args, ctx) {
+    await refusePaidOnCommunityEdition(ctx, paidIssueFields(args));
+    const { forge } = ctx;
     const { project_id: _p, issue_iid: _i, full_response, ...fields } = args;
     const issue = await forge.json<Issue>({ method: 'PUT', path: fillPath(ISSUE_PATH, args), body: joinLabels(fields) });
     return full_response ? issue : slimConfirmation(issue);

@@ -5,7 +5,8 @@ import type { ForgeClient } from '../../forge/client';
 import { fillPath, type QueryValue } from '../../forge/encode';
 import { defineTool } from '../define';
 import { invalidArgument } from '../errors';
-import { isoDateTime, LIMITS, listOf, numericId, pagination, projectId, search, shortName } from '../params';
+import { ID, isoDateTime, LIMITS, listOf, numericId, pagination, projectId, search, shortName } from '../params';
+import { refusePaidOnCommunityEdition } from '../tiers';
 import { issueState, issueType, labels } from './params';
 
 function issuesPath(project: string | undefined): string {
@@ -22,7 +23,7 @@ function listIssues(forge: ForgeClient, args: Record<string, unknown>) {
 
 const optionalProject = Type.Optional(projectId('Omit for all projects.'));
 const idNoneAny = () =>
-  Type.Optional(Type.String({ pattern: '^([0-9]+|[Nn]one|[Aa]ny|NONE|ANY)$', maxLength: LIMITS.idDigits, hint: 'must be a numeric id, none or any' }));
+  Type.Optional(Type.String({ pattern: '^([0-9]+|[Nn]one|[Aa]ny|NONE|ANY)$', maxLength: LIMITS.idDigits, hint: 'must be a numeric id, none or any', ...ID }));
 const milestoneTitle = () => Type.Optional(shortName());
 const dates = {
   created_after: isoDateTime(),
@@ -77,7 +78,14 @@ export const listIssuesTool = defineTool({
   },
   // The forge's own default differs by endpoint (created_by_me across projects, all in one), so
   // the docs/spec.md default is always sent.
-  handler: (args, { forge }) => listIssues(forge, { ...args, scope: args.scope ?? 'created_by_me' }),
+  async handler(args, ctx) {
+    // EE filters (ee/lib/ee/api/helpers/issues_helpers.rb); CE would list unfiltered, or refuse a second username.
+    await refusePaidOnCommunityEdition(ctx, [
+      { parameter: 'iteration_id', used: args.iteration_id !== undefined },
+      { parameter: 'assignee_username', used: (args.assignee_username?.length ?? 0) > 1, what: 'more than one assignee_username' },
+    ]);
+    return listIssues(ctx.forge, { ...args, scope: args.scope ?? 'created_by_me' });
+  },
 });
 
 export const myIssues = defineTool({

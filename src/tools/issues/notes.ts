@@ -3,9 +3,10 @@
 import { Type } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
-import { invalidArgument } from '../errors';
+import { invalidArgument, ToolError } from '../errors';
 import { discussionId, isoDateTime, noteBody, numericId, pagination, projectId, userText } from '../params';
 import { restTool } from '../rest';
+import { requireRelease } from '../tiers';
 import { issueIid } from './params';
 
 const ISSUE_PATH = '/projects/{project_id}/issues/{issue_iid}';
@@ -40,12 +41,11 @@ export const updateIssueNote = defineTool({
   attachments: true,
   title: 'Edit or resolve issue comment',
   description:
-    'Edit a comment\'s body, or (un)resolve its thread via resolved + discussion_id; not both. ' +
-    'project_id, issue_iid, note_id required.',
+    'Edit a comment\'s body (note_id), or (un)resolve a whole thread (resolved + discussion_id; GitLab 16.3+); not both.',
   group: 'issues',
   mode: 'write',
   idempotent: true,
-  endpoint: `PUT ${ISSUE_PATH}/notes/{note_id} or PUT ${ISSUE_PATH}/discussions/{discussion_id}/notes/{note_id}`,
+  endpoint: `PUT ${ISSUE_PATH}/notes/{note_id}, PUT ${ISSUE_PATH}/discussions/{discussion_id}/notes/{note_id} or PUT ${ISSUE_PATH}/discussions/{discussion_id}`,
   input: Type.Object(
     {
       project_id: Type.Optional(projectId()),
@@ -58,19 +58,34 @@ export const updateIssueNote = defineTool({
     { additionalProperties: false },
   ),
   check(args) {
-    for (const name of ['project_id', 'issue_iid', 'note_id'] as const) {
+    for (const name of ['project_id', 'issue_iid'] as const) {
       if (args[name] === undefined) throw invalidArgument(name, 'is required');
     }
     if (args.body !== undefined && args.resolved !== undefined) throw invalidArgument('resolved', 'cannot be combined with body; edit the text or resolve, one per call');
     if (args.body === undefined && args.resolved === undefined) throw invalidArgument('body', 'is required (or give resolved to resolve or unresolve the thread)');
-    if (args.resolved !== undefined && args.discussion_id === undefined) throw invalidArgument('discussion_id', 'is required to resolve or unresolve (resolving goes through the thread)');
+    if (args.body !== undefined && args.note_id === undefined) throw invalidArgument('note_id', 'is required to edit a comment');
+    if (args.resolved !== undefined && args.discussion_id === undefined) throw invalidArgument('discussion_id', 'is required to resolve or unresolve (a thread is resolved as a whole)');
   },
-  handler(args, { forge }) {
+  async handler(args, ctx) {
+    const { forge } = ctx;
+    if (args.resolved !== undefined) {
+      // GitLab resolves a whole issue thread from 16.3 (lib/api/discussions.rb: PUT …/discussions/:discussion_id
+      // for resolvable noteables; app/models/concerns/noteable.rb). Resolving one note would leave the rest open.
+      await requireRelease(ctx, 'resolved', 'resolving an issue thread', 16, 3);
+      try {
+        return await forge.json({ method: 'PUT', path: fillPath(`${ISSUE_PATH}/discussions/{discussion_id}`, args), body: { resolved: args.resolved } });
+      } catch (error) {
+        // A release without the route answers the router's bare 404, unlike a missing issue or thread.
+        if (error instanceof ToolError && error.status === 404 && error.message === '404 Not Found') {
+          throw new ToolError('not_found', 'this GitLab cannot resolve issue threads (it needs 16.3 or later), or the thread does not exist', 404);
+        }
+        throw error;
+      }
+    }
     if (args.discussion_id === undefined) {
       return forge.json({ method: 'PUT', path: fillPath(`${ISSUE_PATH}/notes/{note_id}`, args), body: { body: args.body } });
     }
-    const body = args.resolved !== undefined ? { resolved: args.resolved } : { body: args.body };
-    return forge.json({ method: 'PUT', path: fillPath(`${ISSUE_PATH}/discussions/{discussion_id}/notes/{note_id}`, args), body });
+    return forge.json({ method: 'PUT', path: fillPath(`${ISSUE_PATH}/discussions/{discussion_id}/notes/{note_id}`, args), body: { body: args.body } });
   },
 });
 

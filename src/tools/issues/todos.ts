@@ -1,14 +1,17 @@
 // The caller's to-do list: list, mark one done, mark all done.
 import { Type } from '@sinclair/typebox';
-import { pagination, positiveInteger } from '../params';
+import { numericId, pagination } from '../params';
 import { restTool } from '../rest';
 
-const ACTIONS = ['assigned', 'mentioned', 'build_failed', 'marked', 'approval_required', 'unmergeable', 'directly_addressed',
-  'merge_train_removed', 'member_access_requested'] as const;
+// GitLab app/models/todo.rb ACTION_NAMES (the values TodosFinder accepts for `action`), in its order.
+const ACTIONS = ['assigned', 'review_requested', 'mentioned', 'build_failed', 'marked', 'approval_required', 'unmergeable',
+  'directly_addressed', 'merge_train_removed', 'member_access_requested', 'review_submitted', 'okr_checkin_requested',
+  'added_approver', 'ssh_key_expired', 'ssh_key_expiring_soon'] as const;
 const TYPES = ['Issue', 'MergeRequest', 'Commit', 'Epic', 'DesignManagement::Design', 'AlertManagement::Alert', 'Project', 'Namespace',
   'Vulnerability', 'WikiPage::Meta'] as const;
 const enumOf = (values: readonly string[]) => Type.Optional(Type.Union(values.map((v) => Type.Literal(v))));
-const id = () => Type.Optional(positiveInteger('must be a numeric id such as 42, not a path'));
+// Numeric ids like every other tool's (D32); GitLab's to-do filters take no paths.
+const id = () => Type.Optional(numericId('must be a numeric id such as 42, not a path'));
 
 export const listTodos = restTool({
   name: 'list_todos',
@@ -38,7 +41,7 @@ export const markTodoDone = restTool({
   group: 'issues',
   mode: 'write',
   idempotent: true,
-  input: Type.Object({ id: positiveInteger('must be a positive integer to-do id such as 42') }, { additionalProperties: false }),
+  input: Type.Object({ id: numericId('must be a positive integer to-do id such as 42') }, { additionalProperties: false }),
   rest: { method: 'POST', path: '/todos/{id}/mark_as_done' },
 });
 

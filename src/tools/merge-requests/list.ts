@@ -3,11 +3,11 @@ import { Type } from '@sinclair/typebox';
 import { fillPath, type QueryValue } from '../../forge/encode';
 import { defineTool } from '../define';
 import { invalidArgument } from '../errors';
-import { isoDateTime, LIMITS, pagination, projectId, refName, search, shortName } from '../params';
+import { ID, isoDateTime, LIMITS, pagination, projectId, refName, search, shortName } from '../params';
 import { labels } from '../issues/params';
 
 // Checked in `check` rather than by a published pattern: the description says it in fewer bytes.
-const idNoneAny = () => Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.idDigits }));
+const idNoneAny = () => Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.idDigits, ...ID }));
 const ID_NONE_ANY = /^([0-9]+|none|any)$/i;
 const enumOf = (values: readonly string[]) => Type.Optional(Type.Union(values.map((v) => Type.Literal(v))));
 const EXCLUSIVE = [['assignee_id', 'assignee_username'], ['reviewer_id', 'reviewer_username']] as const;

@@ -6,7 +6,7 @@ import type { ForgeClient } from '../../forge/client';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
 import { invalidArgument, ToolError } from '../errors';
-import { integer, LIMITS, listOf, longText, projectId, refName, title, userText } from '../params';
+import { ID, integer, LIMITS, listOf, longText, projectId, refName, title, userText } from '../params';
 import { joinLabels, labels } from '../issues/params';
 import { mergeRequestIid, MR_PATH } from './params';
 
@@ -24,10 +24,10 @@ export function withDraft(currentTitle: string, draft: boolean): string {
   return draft ? `Draft: ${bare}` : bare;
 }
 
-const userIds = (hint: string) => Type.Optional(listOf(integer(0, hint)));
+const userIds = (hint: string) => Type.Optional(listOf(integer(0, hint, ID)));
 /** "0" unsets the milestone (a body field, not a path). */
 const milestoneOrNone = () =>
-  Type.String({ pattern: '^[0-9]+$', maxLength: LIMITS.idDigits, hint: 'must be a milestone id such as 42, or 0 to unset the milestone' });
+  Type.String({ pattern: '^[0-9]+$', maxLength: LIMITS.idDigits, hint: 'must be a milestone id such as 42, or 0 to unset the milestone', ...ID });
 
 /** The newest merge request from a source branch: an open one if any (GitLab allows one open per source and target). */
 async function bySourceBranch(forge: ForgeClient, projectId: string, branch: string): Promise<MergeRequest> {

@@ -5,7 +5,6 @@ import { Type } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
 import { defineTool, type ToolDefinition } from '../define';
 import { ToolError } from '../errors';
-import { pagination } from '../params';
 import { milestoneId, parentParam, type MilestoneScope } from './scope';
 
 export function burndownTool(scope: MilestoneScope): ToolDefinition {
@@ -18,15 +17,12 @@ export function burndownTool(scope: MilestoneScope): ToolDefinition {
     group: 'milestones',
     mode: 'read',
     endpoint: `GET ${eventsPath} (GET ${milestonePath} after a 404)`,
-    input: Type.Object({ ...parentParam(scope), milestone_id: milestoneId(), ...pagination }, { additionalProperties: false }),
+    // GitLab answers every event at once (ee/lib/ee/api/milestones.rb and milestone_responses.rb: no pagination params, Burndown#as_json presented whole): no page parameters.
+    input: Type.Object({ ...parentParam(scope), milestone_id: milestoneId() }, { additionalProperties: false }),
     async handler(args, { forge }) {
       const values = args as Record<string, unknown>;
       try {
-        return await forge.list({
-          method: 'GET',
-          path: fillPath(eventsPath, values),
-          query: { page: values.page as number | undefined, per_page: values.per_page as number | undefined },
-        });
+        return await forge.list({ method: 'GET', path: fillPath(eventsPath, values) });
       } catch (error) {
         if (!(error instanceof ToolError) || (error.status !== 404 && error.status !== 405)) throw error;
         // A 404 also means "no such milestone or parent": that plain not-found comes from this lookup.

@@ -4,7 +4,7 @@
 import { Type, type TObject } from '@sinclair/typebox';
 import type { ToolDefinition } from '../define';
 import { invalidArgument } from '../errors';
-import { integer, isoDate, isoDateTime, listOf, longText, pagination, search, shortName, title } from '../params';
+import { integerId, isoDate, isoDateTime, listOf, longText, pagination, search, shortName, title } from '../params';
 import { restTool } from '../rest';
 import { GROUP_SCOPE, milestoneId, parentParam, PROJECT_SCOPE, type MilestoneScope } from './scope';
 
@@ -54,7 +54,7 @@ export function milestoneTools(scope: MilestoneScope): MilestoneTools {
     mode: 'read',
     input: input({
       ...parent,
-      iids: Type.Optional(listOf(integer(1, 'must be a positive integer (an iid)'), 'Not with include_ancestors.')),
+      iids: Type.Optional(listOf(integerId('must be a positive integer (an iid)'), 'Not with include_ancestors.')),
       state,
       title: Type.Optional(shortName()),
       search: search(),

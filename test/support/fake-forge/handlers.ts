@@ -19,8 +19,9 @@ import { pipelineRoutes } from './handlers/pipelines';
 import { pipelineJobRoutes } from './handlers/pipeline-jobs';
 import { repositoryFileRoutes } from './handlers/repository-files';
 import { repositoryRoutes } from './handlers/repository';
+import { metadataRoutes } from './handlers/metadata';
 
-const ROUTES: Route[] = [...projectRoutes, ...branchRoutes, ...protectedRoutes, ...commitRoutes, ...statusRoutes, ...milestoneRoutes, ...milestoneItemRoutes, ...issueActivityRoutes, ...uploadRoutes, ...jobRoutes, ...mergeRequestRoutes, ...pipelineRoutes, ...pipelineJobRoutes, ...repositoryFileRoutes, ...repositoryRoutes];
+const ROUTES: Route[] = [...projectRoutes, ...branchRoutes, ...protectedRoutes, ...commitRoutes, ...statusRoutes, ...milestoneRoutes, ...milestoneItemRoutes, ...issueActivityRoutes, ...uploadRoutes, ...jobRoutes, ...mergeRequestRoutes, ...pipelineRoutes, ...pipelineJobRoutes, ...repositoryFileRoutes, ...repositoryRoutes, ...metadataRoutes];
 
 async function readBody(request: Request): Promise<{ recorded: unknown; params: Record<string, unknown>; invalid?: boolean }> {
   if (request.method === 'GET' || request.method === 'HEAD' || !request.body) return { recorded: undefined, params: {} };

@@ -71,6 +71,7 @@ export type { ForgeHooks, InjectedFailure, RecordedRequest } from './control';
 export { ACCESS, ForgeModel, wildcardMatch } from './model';
 export type { Commit, CommitStatus, DiffFile, Group, Issue, MergeRequest, Milestone, Project, ProtectedBranch, RepoFile, User } from './model';
 export { SEED, TOKENS, seedModel } from './seed';
+export { EDITIONS, VERSIONS, type Edition, type Version } from './edition';
 export { MILESTONE_SEED } from './seed-milestones';
 export { ISSUE_SEED } from './seed-issues';
 export { MR_SEED } from './seed-merge-requests';

@@ -62,8 +62,10 @@ export interface Award {
   updated_at: string;
 }
 
-export const TODO_ACTIONS = ['assigned', 'mentioned', 'build_failed', 'marked', 'approval_required', 'unmergeable',
-  'directly_addressed', 'merge_train_removed', 'member_access_requested'] as const;
+// GitLab app/models/todo.rb ACTION_NAMES.
+export const TODO_ACTIONS = ['assigned', 'review_requested', 'mentioned', 'build_failed', 'marked', 'approval_required', 'unmergeable',
+  'directly_addressed', 'merge_train_removed', 'member_access_requested', 'review_submitted', 'okr_checkin_requested',
+  'added_approver', 'ssh_key_expired', 'ssh_key_expiring_soon'] as const;
 export const TODO_TYPES = ['Issue', 'MergeRequest', 'Commit', 'Epic', 'DesignManagement::Design', 'AlertManagement::Alert',
   'Project', 'Namespace', 'Vulnerability', 'WikiPage::Meta'] as const;
 

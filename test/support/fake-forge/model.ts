@@ -2,6 +2,7 @@
 // (status codes, error bodies, permissions) live in handlers/.
 import { IssueTracker } from './model-issues';
 import { MergeRequestReviews } from './model-merge-requests';
+import type { Edition, Version } from './edition';
 
 export const ACCESS = { none: 0, guest: 10, reporter: 20, developer: 30, maintainer: 40, owner: 50, admin: 60 } as const;
 
@@ -49,6 +50,8 @@ export interface AccessEntry {
   access_level: number;
   user_id: number | null;
   group_id: number | null;
+  /** Push entries only (EE allowed_to_push; shown from GitLab 16.0). */
+  deploy_key_id?: number | null;
 }
 
 export interface ProtectedBranch {
@@ -198,8 +201,16 @@ export function wildcardMatch(pattern: string, name: string): boolean {
 
 export class ForgeModel {
   webBase = 'http://forge.test';
-  /** Free tier by default: allowed_to_push/merge/unprotect arrays are refused unless true. */
-  premium = false;
+  /** Which GitLab this fake plays (edition.ts, docs/forge-editions.md); tests may switch it. */
+  edition: Edition = 'ee-premium';
+  version: Version = '17.6.0';
+  /** Shorthand kept for older tests: a paid tier is any edition but `ce`. */
+  get premium(): boolean {
+    return this.edition !== 'ce';
+  }
+  set premium(paid: boolean) {
+    this.edition = paid ? 'ee-premium' : 'ce';
+  }
   users = new Map<number, User>();
   tokens = new Map<string, TokenInfo>();
   projects = new Map<number, Project>();

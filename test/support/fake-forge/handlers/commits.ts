@@ -2,7 +2,7 @@
 import type { Commit, ForgeModel, Project } from '../model';
 import type { Ctx } from './http';
 import { badRequest, json, loadProject, notFound, paramError, route, type Route } from './http';
-import { listResponse } from './paginate';
+import { listResponse, uncountedListResponse } from './paginate';
 import { compositeStatus, presentCommit } from './present';
 
 function date(ctx: Ctx, name: string): number | undefined {
@@ -69,7 +69,7 @@ export const commitRoutes: Route[] = [
       if (author && !`${c.author_name} <${c.author_email}>`.includes(author)) return false;
       return true;
     });
-    return listResponse(ctx, commits, (c) => presentCommit(p, c, { stats: withStats, trailers }));
+    return uncountedListResponse(ctx, commits, (c) => presentCommit(p, c, { stats: withStats, trailers }));
   }),
 
   route('GET', '/projects/:id/repository/commits/:sha', (ctx) => {

@@ -1,6 +1,7 @@
 // GitLab's IssuesFinder as far as the issue tools use it: scope, state, people, labels, milestone,
 // dates, search, type and the Grape parameter checks (mutually exclusive pairs, enum values).
 import type { ForgeModel, Issue, Milestone } from '../model';
+import { paidTier } from '../edition';
 import { paramError, type Ctx, type Params } from './http';
 
 const SCOPES = ['created_by_me', 'assigned_to_me', 'all', 'created-by-me', 'assigned-to-me'] as const;
@@ -58,8 +59,13 @@ export function filterIssues(ctx: Ctx, issues: Issue[], defaultScope: 'created_b
   const issueType = input.oneOf('issue_type', ISSUE_TYPES);
   const dueDate = input.oneOf('due_date', DUE_DATES);
   const assigneeId = idNoneAny(input, 'assignee_id');
-  const iterationId = idNoneAny(input, 'iteration_id');
+  // iteration_id is an EE filter (ee/lib/ee/api/helpers/issues_helpers.rb): CE ignores it and lists unfiltered.
+  const iterationId = paidTier(m) ? idNoneAny(input, 'iteration_id') : undefined;
   const assigneeNames = list(input, 'assignee_username');
+  // CE takes one assignee_username (lib/api/validations/validators/check_assignees_count.rb); EE lifts the limit.
+  if (assigneeNames && assigneeNames.length > 1 && !paidTier(m)) {
+    throw paramError(`assignee_username allows one value, but found ${assigneeNames.length}: ${assigneeNames.join(', ')}`);
+  }
   const authorId = input.int('author_id');
   const authorName = input.str('author_username');
   const labels = list(input, 'labels');

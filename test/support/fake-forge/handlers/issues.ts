@@ -3,6 +3,7 @@ import type { ForgeModel, Issue, Project } from '../model';
 import { ACCESS, ApiError, forbidden, json, loadProject, paramError, route, type Ctx, type Params, type Route } from './http';
 import { canEditIssue, canReadIssue, loadIssue, touch } from './issue-access';
 import { filterIssues } from './issue-filters';
+import { paidTier } from '../edition';
 import { listResponse } from './paginate';
 import { presentIssue } from './present-issues';
 
@@ -29,7 +30,10 @@ function assignees(ctx: Ctx, p: Project): number[] | undefined {
     if (!/^\d+$/.test(String(v))) throw paramError('assignee_ids is invalid');
     return Number(v);
   });
-  return ids.filter((id) => id !== 0 && ctx.model.users.has(id) && ctx.model.canSee(p, id));
+  const kept = ids.filter((id) => id !== 0 && ctx.model.users.has(id) && ctx.model.canSee(p, id));
+  // Multiple assignees are a paid feature: CE keeps the first and drops the rest without a word
+  // (app/services/issuable_base_service.rb filter_assignees, allows_multiple_assignees?).
+  return paidTier(ctx.model) ? kept : kept.slice(0, 1);
 }
 
 /** Milestones of the project and its ancestor groups; anything else is ignored, as GitLab does. */
@@ -58,7 +62,8 @@ function applyFields(ctx: Ctx, p: Project, issue: Issue): void {
   if (issueType) issue.issue_type = issueType;
   const confidential = input.bool('confidential');
   if (confidential !== undefined) issue.confidential = confidential;
-  const weight = input.int('weight');
+  // weight is declared only in EE (ee/lib/ee/api/helpers/issues_helpers.rb): CE never reads it.
+  const weight = paidTier(ctx.model) ? input.int('weight') : undefined;
   if (weight !== undefined && weight < 0) throw invalid('weight', 'must be greater than or equal to 0');
   const dueDate = input.str('due_date');
   if (dueDate !== undefined && dueDate !== '' && !/^\d{4}-\d{2}-\d{2}$/.test(dueDate)) throw paramError('due_date is invalid');

@@ -4,6 +4,7 @@ import type { Issue, Project } from '../model';
 import type { Discussion, Note, NoteableType } from '../model-issues';
 import { ACCESS, ApiError, badRequest, forbidden, json, loadProject, notFound, paramError, route, type Ctx, type Route } from './http';
 import { intParam, loadIssue, loadIssueNote, requireNoteAdmin } from './issue-access';
+import { issueThreadsResolvable } from '../edition';
 import { listResponse } from './paginate';
 import { presentDiscussion, presentNote } from './present-issues';
 
@@ -114,10 +115,35 @@ export const noteRoutes: Route[] = [
     if (hasBody) return editBody(ctx, p, note);
     const resolved = ctx.input.bool('resolved')!;
     if (note.author_id !== ctx.user.id && ctx.model.accessLevel(p, ctx.user.id) < ACCESS.reporter) throw forbidden();
-    if (note.type !== 'DiscussionNote' || note.system) throw badRequest('400 Bad request - Note is not resolvable');
-    Object.assign(note, resolved
-      ? { resolved: true, resolved_by_id: ctx.user.id, resolved_at: ctx.model.now() }
-      : { resolved: false, resolved_by_id: null, resolved_at: null });
+    // lib/api/helpers/notes_helpers.rb resolve_note: one note; before 16.3 no issue note is resolvable.
+    if (!resolvable(ctx, note)) throw badRequest('400 Bad request - Note is not resolvable');
+    setResolved(ctx, note, resolved);
     return json(presentNote(ctx.model, note));
   }),
+
+  // The whole thread (lib/api/discussions.rb, issues from 16.3): every resolvable note of it.
+  // Before 16.3 the route does not exist for issues, so Grape answers its plain 404.
+  route('PUT', '/projects/:id/issues/:issue_iid/discussions/:discussion_id', (ctx) => {
+    if (!issueThreadsResolvable(ctx.model)) throw new ApiError(404, { error: '404 Not Found' });
+    const { p, issue } = loadIssue(ctx);
+    if (!ctx.input.has('resolved')) throw paramError('resolved is missing');
+    const resolved = ctx.input.bool('resolved')!;
+    const discussion = loadDiscussion(ctx, p, issue);
+    // Discussion#can_resolve?: a resolvable thread, and Reporters and above or the thread's author.
+    if (!discussion.notes.some((n) => resolvable(ctx, n))) throw forbidden();
+    if (discussion.notes[0].author_id !== ctx.user.id && ctx.model.accessLevel(p, ctx.user.id) < ACCESS.reporter) throw forbidden();
+    for (const note of discussion.notes) if (resolvable(ctx, note)) setResolved(ctx, note, resolved);
+    return json(presentDiscussion(ctx.model, discussion));
+  }),
 ];
+
+/** A reply in a thread, not a system note, on a release where issue threads resolve at all. */
+function resolvable(ctx: Ctx, note: Note): boolean {
+  return note.type === 'DiscussionNote' && !note.system && issueThreadsResolvable(ctx.model);
+}
+
+function setResolved(ctx: Ctx, note: Note, resolved: boolean): void {
+  Object.assign(note, resolved
+    ? { resolved: true, resolved_by_id: ctx.user.id, resolved_at: ctx.model.now() }
+    : { resolved: false, resolved_by_id: null, resolved_at: null });
+}

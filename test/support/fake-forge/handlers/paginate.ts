@@ -42,3 +42,28 @@ export function listResponse<T>(ctx: Ctx, items: T[], present: (item: T) => unkn
   const slice = items.slice((page - 1) * perPage, page * perPage);
   return json(slice.map(present), 200, paginationHeaders(ctx, { page, perPage, total, totalPages }));
 }
+
+/**
+ * A page of a list GitLab does not count (lib/api/commits.rb: paginate(…, exclude_total_headers:
+ * true, without_count: true)): no x-total or x-total-pages, no last link, and a next page promised
+ * whenever this page is full, although it may turn out empty.
+ */
+export function uncountedListResponse<T>(ctx: Ctx, items: T[], present: (item: T) => unknown = (x) => x): Response {
+  const { page, perPage } = pageParams(ctx);
+  const slice = items.slice((page - 1) * perPage, page * perPage);
+  const next = slice.length === perPage ? String(page + 1) : '';
+  const prev = page > 1 ? String(page - 1) : '';
+  const h = new Headers({ 'x-page': String(page), 'x-per-page': String(perPage), 'x-next-page': next, 'x-prev-page': prev });
+  const link = (n: number, rel: string) => {
+    const q = new URLSearchParams(ctx.url.search);
+    q.set('page', String(n));
+    q.set('per_page', String(perPage));
+    return `<${ctx.url.origin}${ctx.rawPath}?${q}>; rel="${rel}"`;
+  };
+  const links = [];
+  if (prev) links.push(link(page - 1, 'prev'));
+  if (next) links.push(link(page + 1, 'next'));
+  links.push(link(1, 'first'));
+  h.set('link', links.join(', '));
+  return json(slice.map(present), 200, h);
+}

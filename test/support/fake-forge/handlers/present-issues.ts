@@ -2,6 +2,7 @@
 // and Todo (the fields tools and tests look at).
 import type { ForgeModel, Issue, Project } from '../model';
 import type { Award, Discussion, IssueLink, Note, Todo } from '../model-issues';
+import { issueThreadsResolvable } from '../edition';
 import { presentIssueBasic } from './present-milestones';
 import { presentProject, presentUser } from './present';
 
@@ -44,7 +45,8 @@ export function presentNote(m: ForgeModel, n: Note) {
   const noteableId = n.noteable_type === 'Issue'
     ? m.projects.get(n.project_id)?.issues.get(n.noteable_iid)?.id
     : m.projects.get(n.project_id)?.mergeRequests.find((mr) => mr.iid === n.noteable_iid)?.id;
-  const resolvable = n.type === 'DiscussionNote' && !n.system;
+  // Issue notes are resolvable from GitLab 16.3 (app/models/concerns/noteable.rb RESOLVABLE_TYPES).
+  const resolvable = n.type === 'DiscussionNote' && !n.system && (n.noteable_type !== 'Issue' || issueThreadsResolvable(m));
   const out: Record<string, unknown> = {
     id: n.id, type: n.type, body: n.body, attachment: null, author: userOf(m, n.author_id), created_at: n.created_at,
     updated_at: n.updated_at, system: n.system, noteable_id: noteableId ?? null, noteable_type: n.noteable_type,

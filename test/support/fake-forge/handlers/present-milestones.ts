@@ -1,6 +1,7 @@
 // JSON shapes of milestones and of what milestone endpoints list: GitLab's Entities::Milestone,
 // Entities::IssueBasic and Entities::MergeRequestBasic (the fields tools and tests look at).
 import type { ForgeModel, Issue, MergeRequest, Milestone } from '../model';
+import { paidTier } from '../edition';
 import { presentUser } from './present';
 
 /** Project milestones live under the project's URL, group milestones under the group's. */
@@ -46,7 +47,7 @@ export function presentIssueBasic(m: ForgeModel, i: Issue) {
     closed_by: i.closed_by_id === null ? null : userOf(m, i.closed_by_id), labels: [...i.labels],
     milestone: milestoneOf(m, i.milestone_id), assignees, author: userOf(m, i.author_id), type: 'ISSUE',
     assignee: assignees[0] ?? null, issue_type: i.issue_type, due_date: i.due_date, confidential: i.confidential,
-    discussion_locked: i.discussion_locked, weight: i.weight, web_url: `${p.web_url}/-/issues/${i.iid}`,
+    discussion_locked: i.discussion_locked, ...(paidTier(m) ? { weight: i.weight } : {}), web_url: `${p.web_url}/-/issues/${i.iid}`,
     references: { short: `#${i.iid}`, relative: `#${i.iid}`, full: `${p.path_with_namespace}#${i.iid}` },
   };
 }

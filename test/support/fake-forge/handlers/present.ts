@@ -1,4 +1,5 @@
 // JSON shapes of GitLab entities (field order follows GitLab's API entities).
+import { paidTier } from '../edition';
 import type { AccessEntry, Commit, CommitStatus, ForgeModel, Project, ProtectedBranch, User } from '../model';
 
 export function presentUser(m: ForgeModel, u: User) {
@@ -56,22 +57,32 @@ export function presentBranch(m: ForgeModel, p: Project, userId: number, name: s
 
 const LEVEL_NAMES: Record<number, string> = { 0: 'No one', 30: 'Developers + Maintainers', 40: 'Maintainers', 60: 'Admins' };
 
+/**
+ * Entities::ProtectedRefAccess (lib/api/entities/protected_ref_access.rb): deploy_key_id where the
+ * access kind has one (push); user_id and group_id come from EE (ee/lib/ee/api/entities/protected_ref_access.rb).
+ */
 function presentAccess(m: ForgeModel, e: AccessEntry, withDeployKey: boolean) {
   const user = e.user_id !== null ? m.users.get(e.user_id) : undefined;
-  const description = user ? user.name : e.group_id !== null ? `Group ${e.group_id}` : LEVEL_NAMES[e.access_level] ?? String(e.access_level);
-  const out: Record<string, unknown> = { id: e.id, access_level: e.access_level, access_level_description: description,
-    user_id: e.user_id, group_id: e.group_id };
-  if (withDeployKey) out.deploy_key_id = null;
+  const description = user ? user.name : e.group_id !== null ? `Group ${e.group_id}`
+    : e.deploy_key_id ? `Deploy key ${e.deploy_key_id}` : LEVEL_NAMES[e.access_level] ?? String(e.access_level);
+  const out: Record<string, unknown> = { id: e.id, access_level: e.access_level, access_level_description: description };
+  if (withDeployKey) out.deploy_key_id = e.deploy_key_id ?? null;
+  if (paidTier(m)) Object.assign(out, { user_id: e.user_id, group_id: e.group_id });
   return out;
 }
 
+/** Entities::ProtectedBranch; unprotect levels and code owner approval are EE's (ee/lib/ee/api/entities/protected_branch.rb). */
 export function presentProtected(m: ForgeModel, r: ProtectedBranch) {
-  return {
+  const out: Record<string, unknown> = {
     id: r.id, name: r.name, push_access_levels: r.push.map((e) => presentAccess(m, e, true)),
     merge_access_levels: r.merge.map((e) => presentAccess(m, e, false)),
-    unprotect_access_levels: r.unprotect.map((e) => presentAccess(m, e, false)),
-    allow_force_push: r.allow_force_push, code_owner_approval_required: r.code_owner_approval_required,
+    allow_force_push: r.allow_force_push,
   };
+  if (paidTier(m)) {
+    out.unprotect_access_levels = r.unprotect.map((e) => presentAccess(m, e, false));
+    out.code_owner_approval_required = r.code_owner_approval_required;
+  }
+  return out;
 }
 
 export function presentStatus(m: ForgeModel, s: CommitStatus) {

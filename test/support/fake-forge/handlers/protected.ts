@@ -1,7 +1,8 @@
 // Protected branches: list, get, protect (POST), update (PATCH), unprotect (DELETE).
 import type { AccessEntry, ForgeModel, Project, ProtectedBranch } from '../model';
 import type { Ctx } from './http';
-import { ACCESS, ApiError, badRequest, json, loadProject, notFound, paramError, requireLevel, route, type Route } from './http';
+import { ACCESS, ApiError, json, loadProject, notFound, paramError, requireLevel, route, type Route } from './http';
+import { paidTier } from '../edition';
 import { listResponse } from './paginate';
 import { presentProtected } from './present';
 
@@ -15,12 +16,19 @@ function level(ctx: Ctx, name: string): number | undefined {
   return v;
 }
 
-/** allowed_to_* arrays are a Premium feature; on Free this fake refuses them (model.premium flips it). */
+/**
+ * unprotect_access_level, allowed_to_* and code_owner_approval_required are declared only in GitLab's
+ * EE code (ee/lib/ee/api/helpers/protected_branches_helpers.rb, optional_params_ee); on CE the
+ * params block is empty (lib/api/helpers/protected_branches_helpers.rb), so Grape drops them unread.
+ */
+function eeParam(ctx: Ctx, name: string): unknown {
+  return paidTier(ctx.model) ? ctx.input.raw(name) : undefined;
+}
+
 function allowedTo(ctx: Ctx, kind: Kind): Record<string, unknown>[] | undefined {
   const key = `allowed_to_${kind}`;
-  const v = ctx.input.raw(key);
+  const v = eeParam(ctx, key);
   if (v === undefined) return undefined;
-  if (!ctx.model.premium) throw badRequest(`${key} is only available in GitLab Premium`);
   const list = Array.isArray(v) ? v : [v];
   if (!list.every((e) => typeof e === 'object' && e !== null)) throw paramError(`${key} is invalid`);
   return list as Record<string, unknown>[];
@@ -35,10 +43,11 @@ function toInt(v: unknown): number | null {
 function entry(m: ForgeModel, key: string, raw: Record<string, unknown>): AccessEntry {
   const user_id = toInt(raw.user_id);
   const group_id = toInt(raw.group_id);
+  const deploy_key_id = key.endsWith('push') ? toInt(raw.deploy_key_id) : null;
   let access_level = toInt(raw.access_level);
-  if (user_id !== null || group_id !== null) access_level = access_level ?? ACCESS.maintainer;
+  if (user_id !== null || group_id !== null || deploy_key_id !== null) access_level = access_level ?? ACCESS.maintainer;
   if (access_level === null || !LEVELS.includes(access_level)) throw paramError(`${key}[access_level] does not have a valid value`);
-  return { id: m.nextId.accessLevel++, access_level, user_id, group_id };
+  return { id: m.nextId.accessLevel++, access_level, user_id, group_id, deploy_key_id };
 }
 
 /** Apply Premium-style edits: {id, _destroy} removes, {id, access_level} updates, anything else adds. */
@@ -78,9 +87,9 @@ export const protectedRoutes: Route[] = [
     const m = ctx.model;
     const name = ctx.input.required('name');
     const levels = { push: level(ctx, 'push_access_level'), merge: level(ctx, 'merge_access_level'),
-      unprotect: level(ctx, 'unprotect_access_level') };
+      unprotect: eeParam(ctx, 'unprotect_access_level') === undefined ? undefined : level(ctx, 'unprotect_access_level') };
     const allowForcePush = ctx.input.bool('allow_force_push') ?? false;
-    const codeOwners = ctx.input.bool('code_owner_approval_required') ?? false;
+    const codeOwners = (eeParam(ctx, 'code_owner_approval_required') === undefined ? undefined : ctx.input.bool('code_owner_approval_required')) ?? false;
     const allowed = Object.fromEntries(KINDS.map((k) => [k, allowedTo(ctx, k)])) as Record<Kind, Record<string, unknown>[] | undefined>;
     requireLevel(ctx, p, ACCESS.maintainer);
     if (p.protectedBranches.some((r) => r.name === name)) throw new ApiError(409, { message: `Protected branch '${name}' already exists` });
@@ -96,11 +105,11 @@ export const protectedRoutes: Route[] = [
     return json(presentProtected(m, rule), 201);
   }),
 
-  // Free-tier PATCH changes only the flags; push/merge levels need Premium's allowed_to_* arrays.
+  // CE's PATCH changes allow_force_push only; levels change through the EE allowed_to_* arrays.
   route('PATCH', '/projects/:id/protected_branches/:name', (ctx) => {
     const p = loadProject(ctx);
     const allowForcePush = ctx.input.bool('allow_force_push');
-    const codeOwners = ctx.input.bool('code_owner_approval_required');
+    const codeOwners = eeParam(ctx, 'code_owner_approval_required') === undefined ? undefined : ctx.input.bool('code_owner_approval_required');
     const allowed = KINDS.map((k) => [k, allowedTo(ctx, k)] as const);
     requireLevel(ctx, p, ACCESS.maintainer);
     const r = findRule(ctx, p);

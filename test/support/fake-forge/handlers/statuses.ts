@@ -24,11 +24,23 @@ function transition(s: CommitStatus, to: State, now: string): void {
   if (FINAL.has(to)) s.finished_at = now;
 }
 
+/**
+ * lib/api/commit_statuses.rb declares no requirements for :sha, so Grape reads a dot as the start of
+ * a format suffix: `v1.0` never reaches the endpoint (a plain 404), unlike the commit routes
+ * (API::COMMIT_ENDPOINT_REQUIREMENTS).
+ */
+function routedSha(sha: string): string {
+  if (sha.includes('.')) throw new ApiError(404, { error: '404 Not Found' });
+  return sha;
+}
+
 export const statusRoutes: Route[] = [
   route('GET', '/projects/:id/repository/commits/:sha/statuses', (ctx) => {
     const p = loadProject(ctx);
-    const sha = ctx.model.resolveRef(p, ctx.params.sha);
-    if (!sha) throw notFound('Commit');
+    const given = routedSha(ctx.params.sha);
+    if (!ctx.model.resolveRef(p, given)) throw notFound('Commit');
+    // The commit must exist, but pipelines are matched on the value as given: a branch or tag name matches none.
+    const sha = given.toLowerCase();
     const ref = ctx.input.str('ref');
     const stage = ctx.input.str('stage');
     const name = ctx.input.str('name');
@@ -47,6 +59,7 @@ export const statusRoutes: Route[] = [
   route('POST', '/projects/:id/statuses/:sha', (ctx) => {
     const p = loadProject(ctx);
     const m = ctx.model;
+    routedSha(ctx.params.sha);
     const state = ctx.input.oneOf('state', STATES);
     if (state === undefined) throw new ApiError(400, { error: 'state is missing' });
     const refParam = ctx.input.str('ref');

@@ -1,0 +1,42 @@
+// Which GitLab the fake forge plays (docs/forge-editions.md). An edition says which code answers:
+// `ce` is the Community Edition (Free self-managed): parameters GitLab declares only in its `ee/`
+// code are undeclared there, and Grape drops undeclared parameters silently; `ee-premium` is an
+// Enterprise Edition with a Premium licence; `gitlab.com` is GitLab.com with the project in a
+// Premium namespace. A version says which release, where behaviour changed between releases.
+import type { ForgeModel } from './model';
+
+export const EDITIONS = ['ce', 'ee-premium', 'gitlab.com'] as const;
+export type Edition = (typeof EDITIONS)[number];
+
+/** The releases the fake models: before issue threads were resolvable, after, and a current one. */
+export const VERSIONS = ['16.0.0', '16.7.0', '17.6.0'] as const;
+export type Version = (typeof VERSIONS)[number];
+
+/** Paid-tier features (EE code with a Premium licence, or a Premium namespace on GitLab.com). */
+export function paidTier(m: ForgeModel): boolean {
+  return m.edition !== 'ce';
+}
+
+/** The fake's release is `major.minor` or later. */
+export function atLeast(m: ForgeModel, major: number, minor: number): boolean {
+  const [a, b] = m.version.split('.').map(Number);
+  return a > major || (a === major && b >= minor);
+}
+
+/**
+ * Issue threads became resolvable in GitLab 16.3 (app/models/concerns/noteable.rb: Issue joined
+ * RESOLVABLE_TYPES; lib/api/discussions.rb defines PUT …/discussions/:discussion_id only for
+ * resolvable noteable types).
+ */
+export const issueThreadsResolvable = (m: ForgeModel) => atLeast(m, 16, 3);
+
+/**
+ * GET /metadata (and the older GET /version, which answers the same since 15.5) as GitLab
+ * answers them: lib/api/metadata.rb. EE builds carry the `-ee` suffix and `enterprise: true`;
+ * GitLab.com runs pre-release builds.
+ */
+export function metadataOf(m: ForgeModel) {
+  const version = m.edition === 'ce' ? m.version : m.edition === 'ee-premium' ? `${m.version}-ee` : `${m.version}-pre`;
+  const revision = '6f1b2c3d4e5';
+  return { version, revision, kas: { enabled: m.edition === 'gitlab.com', externalUrl: null, version: null }, enterprise: m.edition !== 'ce' };
+}
