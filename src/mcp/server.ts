@@ -14,7 +14,7 @@ export const SERVER_INFO = { name: 'forge-tool-server', version: '0.1.0' };
 // connection) carries only what is particular to each tool.
 export const INSTRUCTIONS = [
   "Tools act on a GitLab forge with the caller's own token; the forge enforces the caller's role. Conventions (tool descriptions state only exceptions):",
-  '- project_id, group_id, target_project_id: a numeric id or a full path such as group/sub/project. Branch names, refs and file paths containing / are given as they are; none may be empty or have a . or .. part.',
+  '- project_id, group_id, target_project_id: a numeric id or a full path such as group/sub/project (list_issues and my_issues without one: all projects). Branch names, refs and file paths containing / are given as they are; none may be empty or have a . or .. part.',
   '- issue_iid, noteable_iid, target_issue_iid, iids: the number within the project or group (#12 for an issue, !12 for a merge request). ' +
     "milestone_id is the milestone's global id (its id field), not its iid. note_id, award_id, issue_link_id, discussion_id and to-do ids are the id fields the list tools return. " +
     'Numeric ids may be sent as numbers or strings.',

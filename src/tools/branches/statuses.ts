@@ -14,6 +14,7 @@ export const listCommitStatuses = restTool({
   description: 'List a commit\'s CI statuses: the latest per name unless all.',
   group: 'branches',
   mode: 'read',
+  record: 'commit_status',
   input: Type.Object(
     {
       project_id: projectId(),

@@ -8,7 +8,7 @@ export const commit: RecordKind = {
     const pipeline = r.last_pipeline;
     return compact({
       id: r.id,
-      short_id: r.short_id,
+      // short_id is the id's first 8 characters.
       title: r.title,
       // The title is the message's first line: the message is kept only when it says more.
       message: typeof r.message === 'string' && r.message.trim() !== String(r.title ?? '').trim() ? r.message : undefined,
@@ -20,7 +20,7 @@ export const commit: RecordKind = {
       trailers: r.trailers,
       stats: r.stats,
       status: r.status,
-      last_pipeline: isRecord(pipeline) ? pick(pipeline, ['id', 'status', 'ref', 'web_url']) : undefined,
+      last_pipeline: isRecord(pipeline) ? pick(pipeline, ['id', 'status']) : undefined,
       web_url: r.web_url,
     });
   },

@@ -17,6 +17,7 @@ export function burndownTool(scope: MilestoneScope): ToolDefinition {
     description: `List a ${scope.noun} milestone's burndown chart events.`,
     group: 'milestones',
     mode: 'read',
+    record: 'burndown_event',
     endpoint: `GET ${eventsPath} (GET ${milestonePath} after a 404)`,
     input: Type.Object({ ...parentParam(scope), milestone_id: milestoneId(), ...pagination }, { additionalProperties: false }),
     async handler(args, { forge }) {
