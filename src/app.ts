@@ -28,6 +28,9 @@ import { MemorySessionStore } from './session/memory-store';
 import { SealedSessions } from './session/sealed-session';
 import type { Sealer } from './sealing/sealer';
 import { ALL_TOOLS, ToolCatalog } from './tools/catalog';
+import { PolicyCatalogs } from './mcp/policy';
+
+const TOOL_NAMES = new Set(ALL_TOOLS.map((tool) => tool.name));
 
 export interface AppOptions {
   logger?: Logger;
@@ -87,11 +90,13 @@ export function buildCore(config: Config, options: AppOptions = {}) {
     },
   });
   pool.startSweeping(config.FORGE_POOL_CLEANUP_INTERVAL);
-  return { logger, catalog, pool, metrics, toolTimeoutMs: config.FORGE_TOOL_TIMEOUT_MS };
+  // D34: each request policy's catalog is the deployment's narrowed, built once per distinct policy.
+  const catalogs = new PolicyCatalogs(catalog);
+  return { logger, catalog, catalogs, pool, metrics, toolTimeoutMs: config.FORGE_TOOL_TIMEOUT_MS };
 }
 
 export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
-  const { logger, catalog, pool, metrics, toolTimeoutMs } = buildCore(config, options);
+  const { logger, catalog, catalogs, pool, metrics, toolTimeoutMs } = buildCore(config, options);
   const now = options.now ?? Date.now;
   const fixedCaller = staticTokenCaller(config);
   // OAuth mode (FORGE_MCP_OAUTH): its routes and bearer-checking caller resolver come from src/oauth
@@ -118,7 +123,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     (session) => logger.info('session_evicted', { session: session.caller.sessionTag, reason: 'capacity', idle_seconds: Math.round((now() - session.lastSeen) / 1000) }),
   );
   sessions.startSweeping(Math.min(60_000, config.SESSION_TIMEOUT_SECONDS * 1000));
-  const mcpDeps = { catalog, logger, sealer: options.sealer, toolTimeoutMs, onToolCall: (tool: string, outcome: string) => metrics.toolCall(tool, outcome) };
+  const mcpDeps = { catalog, catalogs, logger, sealer: options.sealer, toolTimeoutMs, onToolCall: (tool: string, outcome: string) => metrics.toolCall(tool, outcome) };
   const createServer = () => createMcpServer(mcpDeps, 'legacy');
   const forgeUrlPolicy = config.ENABLE_DYNAMIC_API_URL ? createForgeUrlPolicy(config.forgeApiUrls, config.FORGE_ALLOWED_HOSTS) : undefined;
   // D7: a caller's own credential is checked with the forge before a legacy session opens for it.
@@ -199,6 +204,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
       forgeUrlPolicy,
       allow: stateless ? STATELESS_METHODS : STATEFUL_METHODS,
       configuredBase: config.MCP_SERVER_URL?.replace(/\/+$/, ''),
+      isTool: (name) => TOOL_NAMES.has(name),
       logger,
       metrics,
     },
@@ -212,6 +218,9 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     .get('/downloads/attachment', ({ request }) => download(request))
     .use(oauth ? oauth.routes : new Elysia())
     .all('/mcp', ({ request }) => mcpRoute(request), { parse: 'none' })
+    // D34: the same endpoint with a narrower tool selection (/mcp/readonly, /mcp/x/{groups}[/readonly]).
+    .all('/mcp/readonly', ({ request }) => mcpRoute(request), { parse: 'none' })
+    .all('/mcp/x/*', ({ request }) => mcpRoute(request), { parse: 'none' })
     .onError(({ code }) => {
       if (code === 'NOT_FOUND') return new Response(JSON.stringify({ error: 'Not Found' }), { status: 404, headers: { 'Content-Type': 'application/json' } });
     });

@@ -20,6 +20,7 @@ import { preflight, withCors } from './cors';
 import { MESSAGES, RPC_CODES, challengeWithError, idOf, rateLimited, rpcError, unauthorized, type RpcId } from './errors';
 import type { HostPolicy } from './origin';
 import type { FixedWindowLimiter } from './rate-limit';
+import { readRequestPolicy } from './request-policy';
 
 /** The current MCP revision, served on the modern lane (D27). */
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
@@ -51,6 +52,8 @@ export interface McpRequest {
   readonly requestId: string;
   /** This server's public origin (MCP_SERVER_URL, else the request's), for links in results. */
   readonly publicBase: string;
+  /** The request's narrowing of the tool selection, from headers and path (D34); absent: none. */
+  readonly policy?: string;
 }
 
 export type McpHandler = (request: McpRequest) => Promise<Response>;
@@ -73,6 +76,8 @@ export interface McpPreludeDeps {
   allow: string;
   /** MCP_SERVER_URL without a trailing slash, when configured. */
   configuredBase?: string;
+  /** Whether a name is a tool this server knows (X-MCP-Tools and X-MCP-Exclude-Tools, D34). */
+  isTool(name: string): boolean;
   logger: Logger;
   metrics: Metrics;
 }
@@ -129,6 +134,9 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
     const lane: McpLane = method === 'POST' ? ((await isLegacyRequest(request, body)) ? 'legacy' : 'modern') : namesModernRevision(request) ? 'modern' : 'legacy';
     metrics.laneRequest(lane);
     const replyId = lane === 'modern' ? idOf(body) : null;
+    // D34: before the credential, so a malformed policy costs no credential check.
+    const policy = readRequestPolicy(request, deps.isTool);
+    if (!policy.ok) return rpcError(policy.status, policy.message, RPC_CODES.invalidRequest, {}, replyId);
 
     const found = await callers.resolve(request.headers);
     if (found.status === 'invalid') {
@@ -159,6 +167,7 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
       sessionId: lane === 'legacy' ? request.headers.get('mcp-session-id') : null,
       requestId,
       publicBase: deps.configuredBase ?? originOf(request.url),
+      policy: policy.key,
     });
   }
 

@@ -6,7 +6,7 @@ import type { Logger } from '../logging/logger';
 import { ProtocolError } from '../tools/catalog';
 import { requestContextOf, type RequestContext } from './request-context';
 import { toolListFor } from './tool-list';
-import { createToolCaller, type ToolCallerDeps, type ToolCallParams } from './tool-caller';
+import { catalogFor, createToolCaller, type ToolCallerDeps, type ToolCallParams } from './tool-caller';
 
 export const SERVER_INFO = { name: 'forge-tool-server', version: '0.1.0' };
 
@@ -76,7 +76,10 @@ export function createMcpServer(deps: McpDeps, era: 'modern' | 'legacy' = 'legac
   // Faults inside the SDK (a response that could not be sent) are otherwise silent. Logged
   // without any message content the SDK quotes (D5: nothing a caller sent).
   server.onerror = sdkErrorLogger(deps.logger);
-  server.setRequestHandler('tools/list', (_request, ctx) => toolListFor(deps.catalog, requestContextOf(ctx)));
+  server.setRequestHandler('tools/list', (_request, ctx) => {
+    const context = requestContextOf(ctx);
+    return toolListFor(catalogFor(deps, context), context);
+  });
   // tools/call, the hot path. On the legacy lane it is the fallback handler: the SDK then skips
   // its per-call zod re-parse of the request and its parse-and-copy of the result (our results
   // are valid by construction: tools/result.ts) and still stamps the result. The request arrives

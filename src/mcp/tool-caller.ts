@@ -10,10 +10,13 @@ import { ForgeClient } from '../forge/client';
 import type { Logger } from '../logging/logger';
 import type { Sealer } from '../sealing/sealer';
 import { ProtocolError, type ToolCatalog, type ToolOutcome } from '../tools/catalog';
+import type { PolicyCatalogs } from './policy';
 import type { RequestContext } from './request-context';
 
 export interface ToolCallerDeps {
   catalog: ToolCatalog;
+  /** The catalog of each request policy (D34), built from `catalog`; absent: `catalog` serves every request. */
+  catalogs?: PolicyCatalogs;
   logger: Logger;
   /** Counts each call by tool and outcome (ok or an error kind). */
   onToolCall?: (tool: string, outcome: string) => void;
@@ -43,6 +46,12 @@ function attachmentLinker(sealer: Sealer, caller: Caller, publicBase: string) {
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
+/** The catalog a request is served from: the deployment's, narrowed by the caller's policy (D34). */
+export function catalogFor(deps: Pick<ToolCallerDeps, 'catalog' | 'catalogs'>, context: RequestContext | undefined): ToolCatalog {
+  const policy = context?.caller.policy;
+  return policy !== undefined && deps.catalogs ? deps.catalogs.for(policy) : deps.catalog;
+}
+
 export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
   return async (params, context) => {
     if (typeof params?.name !== 'string') throw new ProtocolError(-32602, 'Invalid tools/call params: name must be a string');
@@ -53,7 +62,7 @@ export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
     const publicBase = context.publicBase;
     let called: ToolOutcome;
     try {
-      called = await deps.catalog.call(name, params.arguments, () => {
+      called = await catalogFor(deps, context).call(name, params.arguments, () => {
         // Created once per call, so FORGE_TOOL_TIMEOUT_MS counts from here (D30).
         forge = new ForgeClient(context.forge, caller.credential, { toolTimeoutMs: deps.toolTimeoutMs });
         return { forge, linkAttachments: deps.sealer && publicBase ? attachmentLinker(deps.sealer, caller, publicBase) : undefined };

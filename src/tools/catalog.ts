@@ -22,11 +22,35 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [...milestoneGroupTools, ...
 export interface ToolSelection {
   groups: ReadonlySet<ToolGroup>;
   readOnly: boolean;
+  /** Only these tools, of those the groups hold (a request's policy, D34). */
+  tools?: ReadonlySet<string>;
+  /** Never these tools (a request's policy, D34). */
+  exclude?: ReadonlySet<string>;
 }
 
-/** Which tools a deployment exposes (D13): enabled groups, and only reads in read-only mode. */
+/** Whether a selection holds a tool, whatever its mode. */
+function inScope(tool: ToolDefinition, selection: ToolSelection): boolean {
+  return selection.groups.has(tool.group) && (!selection.tools || selection.tools.has(tool.name)) && !selection.exclude?.has(tool.name);
+}
+
+/** Which tools a deployment exposes (D13): enabled groups, and only reads in read-only mode; a request's policy narrows further (D34). */
 export function selectTools(all: readonly ToolDefinition[], selection: ToolSelection): ToolDefinition[] {
-  return all.filter((tool) => selection.groups.has(tool.group) && (!selection.readOnly || tool.mode === 'read'));
+  return all.filter((tool) => inScope(tool, selection) && (!selection.readOnly || tool.mode === 'read'));
+}
+
+/** A request's narrowing of a selection (D34): what it names, intersected; never anything the selection lacks. */
+export interface Narrowing {
+  readonly groups?: readonly ToolGroup[];
+  readonly tools?: readonly string[];
+  readonly exclude?: readonly string[];
+  readonly readOnly: boolean;
+}
+
+export function narrowSelection(selection: ToolSelection, narrowing: Narrowing): ToolSelection {
+  const groups = narrowing.groups ? new Set([...selection.groups].filter((g) => narrowing.groups!.includes(g))) : selection.groups;
+  const tools = narrowing.tools ? new Set(narrowing.tools.filter((t) => !selection.tools || selection.tools.has(t))) : selection.tools;
+  const exclude = narrowing.exclude ? new Set([...(selection.exclude ?? []), ...narrowing.exclude]) : selection.exclude;
+  return { groups, readOnly: selection.readOnly || narrowing.readOnly, tools, exclude };
 }
 
 /**
@@ -127,8 +151,19 @@ export class ToolCatalog {
   private readonly refusedInReadOnly = new Set<string>();
   private readonly maxResultBytes: number;
   private readonly checkUserText?: (parameter: string, text: string) => void;
+  /** Why a write tool of refusedInReadOnly is refused. */
+  private readonly readOnlyReason: string;
 
-  constructor(all: readonly ToolDefinition[], selection: ToolSelection, options: CatalogOptions = {}) {
+  /**
+   * `shared`: a catalog whose compiled entries and listings this one reuses (a request's narrowing
+   * of the deployment's catalog, D34), so building one compiles nothing.
+   */
+  constructor(
+    private readonly all: readonly ToolDefinition[],
+    private readonly selection: ToolSelection,
+    private readonly options: CatalogOptions = {},
+    shared?: ToolCatalog,
+  ) {
     this.tools = selectTools(all, selection);
     this.maxResultBytes = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
     const allowQuickActions = options.allowQuickActions === true;
@@ -139,14 +174,22 @@ export class ToolCatalog {
       };
     }
     for (const tool of this.tools) {
-      this.entries.set(tool.name, { tool, validator: compileValidator(tool.input, { allowQuickActions }), fullResponse: hasFullResponse(tool) });
+      const entry = shared?.entries.get(tool.name);
+      this.entries.set(tool.name, entry ?? { tool, validator: compileValidator(tool.input, { allowQuickActions }), fullResponse: hasFullResponse(tool) });
     }
     if (selection.readOnly) {
-      for (const tool of all) if (tool.mode === 'write' && selection.groups.has(tool.group)) this.refusedInReadOnly.add(tool.name);
+      for (const tool of all) if (tool.mode === 'write' && inScope(tool, selection)) this.refusedInReadOnly.add(tool.name);
     }
-    this.listResult = { tools: this.tools.map(toolListing) };
+    this.readOnlyReason = shared && !shared.selection.readOnly ? 'this request is read-only (X-MCP-Readonly or a /readonly path)' : 'this server runs in read-only mode';
+    const listed = shared ? new Map(shared.tools.map((tool, i) => [tool.name, shared.listResult.tools[i]])) : undefined;
+    this.listResult = { tools: this.tools.map((tool) => listed?.get(tool.name) ?? toolListing(tool)) };
     const listing = new Map(this.tools.map((tool, i) => [tool, this.listResult.tools[i]]));
     this.readListResult = { tools: this.tools.filter((tool) => tool.mode === 'read').map((tool) => listing.get(tool)!) };
+  }
+
+  /** This catalog narrowed by a request's policy (D34): its entries and listings reused, nothing widened. */
+  narrow(narrowing: Narrowing): ToolCatalog {
+    return new ToolCatalog(this.all, narrowSelection(this.selection, narrowing), this.options, this);
   }
 
   /** Whether `name` is a tool of this deployment that changes data (D29's step-up applies to it). */
@@ -166,7 +209,7 @@ export class ToolCatalog {
     const entry = this.entries.get(name);
     if (!entry) {
       if (this.refusedInReadOnly.has(name)) {
-        return failed(new ToolError('permission', `${name} changes data and this server runs in read-only mode`));
+        return failed(new ToolError('permission', `${name} changes data and ${this.readOnlyReason}`));
       }
       throw new ProtocolError(-32602, `Unknown tool: ${name}`);
     }
