@@ -7,7 +7,9 @@ import type { Caller } from '../auth/caller';
 import { addAttachmentLinks } from '../downloads/attachments';
 import { mintDownloadToken } from '../downloads/token';
 import { ForgeClient } from '../forge/client';
+import type { AuditSink } from '../logging/audit';
 import type { Logger } from '../logging/logger';
+import type { ForgeEndpoint } from '../forge/endpoint';
 import type { Sealer } from '../sealing/sealer';
 import { ProtocolError, type ToolCatalog, type ToolOutcome } from '../tools/catalog';
 import type { PolicyCatalogs } from './policy';
@@ -24,6 +26,10 @@ export interface ToolCallerDeps {
   sealer?: Sealer;
   /** FORGE_TOOL_TIMEOUT_MS: the budget of one whole tool call (D30). */
   toolTimeoutMs?: number;
+  /** Where the audit line of each call goes (D35): AUDIT_LOG_PATH; absent: the log, as the tool_call line. */
+  audit?: AuditSink;
+  /** The caller's forge username, resolved once per credential and cached (D35, the D7 check). */
+  forgeUser?: (caller: Caller, forge: ForgeEndpoint) => Promise<string | undefined>;
 }
 
 export type ToolCallParams = { name?: unknown; arguments?: unknown } | undefined;
@@ -46,6 +52,13 @@ function attachmentLinker(sealer: Sealer, caller: Caller, publicBase: string) {
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
+/** `host[:port]` of an API URL, without parsing it (hot path). */
+function hostOf(apiUrl: string): string {
+  const start = apiUrl.indexOf('//') + 2;
+  const end = apiUrl.indexOf('/', start);
+  return end === -1 ? apiUrl.slice(start) : apiUrl.slice(start, end);
+}
+
 /** The catalog a request is served from: the deployment's, narrowed by the caller's policy (D34). */
 export function catalogFor(deps: Pick<ToolCallerDeps, 'catalog' | 'catalogs'>, context: RequestContext | undefined): ToolCatalog {
   const policy = context?.caller.policy;
@@ -61,6 +74,25 @@ export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
     let forge: ForgeClient | undefined;
     const publicBase = context.publicBase;
     let called: ToolOutcome;
+    // Asked alongside the call: a cached answer after the first (the session's admission made it).
+    const user = deps.forgeUser?.(caller, context.forge).catch(() => undefined);
+    const audit = async (outcome: string, args?: Record<string, unknown>) => {
+      const line = {
+        request_id: context.requestId,
+        session: caller.sessionTag,
+        lane: context.lane,
+        forge_user: await user,
+        forge_host: hostOf(caller.apiUrl),
+        tool: name,
+        args,
+        outcome,
+        upstream_status: forge?.lastStatus,
+        upstream_ms: forge ? round(forge.upstreamMs) : undefined,
+        ms: round(performance.now() - started),
+      };
+      if (deps.audit) deps.audit(line);
+      else if (deps.logger.enabled('info')) deps.logger.info('tool_call', line);
+    };
     try {
       called = await catalogFor(deps, context).call(name, params.arguments, () => {
         // Created once per call, so FORGE_TOOL_TIMEOUT_MS counts from here (D30).
@@ -74,22 +106,13 @@ export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
         deps.onToolCall?.(name, 'error');
         deps.logger.error('tool_call_failed', { request_id: context.requestId, session: caller.sessionTag, lane: context.lane, tool: name, error: (error as Error)?.name ?? typeof error });
       }
+      // Every call is audited, an unknown tool and a bug included (D35).
+      await audit(error instanceof ProtocolError ? 'protocol_error' : 'error');
       throw error;
     }
     const { result, outcome } = called;
     deps.onToolCall?.(name, outcome);
-    if (deps.logger.enabled('info')) {
-      deps.logger.info('tool_call', {
-        request_id: context.requestId,
-        session: caller.sessionTag,
-        lane: context.lane,
-        tool: name,
-        outcome,
-        upstream_status: forge?.lastStatus,
-        upstream_ms: forge ? round(forge.upstreamMs) : undefined,
-        ms: round(performance.now() - started),
-      });
-    }
+    await audit(outcome, called.args);
     return result;
   };
 }

@@ -7,6 +7,7 @@ import { findQuickAction, quickActionProblem } from '../text/quick-actions';
 import { boundedResult } from './bounded-result';
 import { annotationsOf, hasFullResponse, type ToolContext, type ToolDefinition } from './define';
 import { invalidArgument, ToolError, type ErrorKind } from './errors';
+import { compileArgSummary } from './arg-summary';
 import { applyLean } from './lean/apply';
 import { MAX_INTEGER } from './params';
 import { errorResult } from './result';
@@ -120,15 +121,19 @@ export class ProtocolError extends Error {
 export interface ToolOutcome {
   readonly result: CallToolResult;
   readonly outcome: 'ok' | ErrorKind;
+  /** The audit line's argument summary (D35): ids and flags, free text as its length. */
+  readonly args?: Record<string, unknown>;
 }
 
-const failed = (error: ToolError): ToolOutcome => ({ result: errorResult(error), outcome: error.kind });
+const failed = (error: ToolError, args?: Record<string, unknown>): ToolOutcome => ({ result: errorResult(error), outcome: error.kind, args });
 
 interface Entry {
   tool: ToolDefinition;
   validator: ArgumentValidator;
   /** full_response was added to its schema (define.ts) and is taken out before the handler runs. */
   fullResponse: boolean;
+  /** The audit line's argument summary (D35). */
+  summarize: (args: unknown) => Record<string, unknown>;
 }
 
 /** What a deployment sets for every tool call (config: MAX_RESULT_BYTES, FORGE_ALLOW_QUICK_ACTIONS). */
@@ -175,7 +180,12 @@ export class ToolCatalog {
     }
     for (const tool of this.tools) {
       const entry = shared?.entries.get(tool.name);
-      this.entries.set(tool.name, entry ?? { tool, validator: compileValidator(tool.input, { allowQuickActions }), fullResponse: hasFullResponse(tool) });
+      this.entries.set(tool.name, entry ?? {
+        tool,
+        validator: compileValidator(tool.input, { allowQuickActions }),
+        fullResponse: hasFullResponse(tool),
+        summarize: compileArgSummary(tool.input),
+      });
     }
     if (selection.readOnly) {
       for (const tool of all) if (tool.mode === 'write' && inScope(tool, selection)) this.refusedInReadOnly.add(tool.name);
@@ -213,6 +223,7 @@ export class ToolCatalog {
       }
       throw new ProtocolError(-32602, `Unknown tool: ${name}`);
     }
+    const summary = entry.summarize(args);
     try {
       let valid = entry.validator.validate(args);
       entry.tool.check?.(valid as never);
@@ -227,9 +238,9 @@ export class ToolCatalog {
       if (!full && entry.tool.record) value = applyLean(entry.tool.record, value);
       if (entry.tool.attachments && ctx.linkAttachments) value = await ctx.linkAttachments(value, valid.project_id as string | undefined);
       if (!full) value = sanitizeResult(value);
-      return { result: boundedResult(value, this.maxResultBytes), outcome: 'ok' };
+      return { result: boundedResult(value, this.maxResultBytes), outcome: 'ok', args: summary };
     } catch (error) {
-      if (error instanceof ToolError) return failed(error);
+      if (error instanceof ToolError) return failed(error, summary);
       throw error;
     }
   }
