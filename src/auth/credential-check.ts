@@ -56,6 +56,11 @@ function originOf(apiUrl: string): string {
   return end === -1 ? apiUrl : apiUrl.slice(0, end);
 }
 
+/** The cache key: a hash of kind, token and forge origin, never the token itself. */
+function keyOf(credential: Credential, endpoint: ForgeEndpoint): string {
+  return createHash('sha256').update(`${credential.kind}\n${credential.token}\n${originOf(endpoint.apiUrl)}`).digest('base64url');
+}
+
 export class CredentialChecks {
   // Insertion order is age (every entry lives ttlMs): the oldest answers are at the front.
   private readonly answers = new Map<string, Remembered>();
@@ -85,12 +90,15 @@ export class CredentialChecks {
    * The forge username of a credential (D35), from the same cached check (a session's admission
    * already made it, so an audit line costs no forge call); undefined when the forge cannot say.
    */
-  async username(credential: Credential, endpoint: ForgeEndpoint): Promise<string | undefined> {
-    return (await this.answer(credential, endpoint)).username;
+  username(credential: Credential, endpoint: ForgeEndpoint): string | undefined | Promise<string | undefined> {
+    // A cached answer is returned as it is: an audit line of every call waits for no promise.
+    const known = this.answers.get(keyOf(credential, endpoint));
+    if (known && known.expiresAt > this.now()) return known.username;
+    return this.answer(credential, endpoint).then((answer) => answer.username);
   }
 
   private async answer(credential: Credential, endpoint: ForgeEndpoint): Promise<Answer> {
-    const key = createHash('sha256').update(`${credential.kind}\n${credential.token}\n${originOf(endpoint.apiUrl)}`).digest('base64url');
+    const key = keyOf(credential, endpoint);
     const known = this.answers.get(key);
     if (known) {
       if (known.expiresAt > this.now()) return known;

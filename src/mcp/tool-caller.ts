@@ -29,7 +29,7 @@ export interface ToolCallerDeps {
   /** Where the audit line of each call goes (D35): AUDIT_LOG_PATH; absent: the log, as the tool_call line. */
   audit?: AuditSink;
   /** The caller's forge username, resolved once per credential and cached (D35, the D7 check). */
-  forgeUser?: (caller: Caller, forge: ForgeEndpoint) => Promise<string | undefined>;
+  forgeUser?: (caller: Caller, forge: ForgeEndpoint) => string | undefined | Promise<string | undefined>;
 }
 
 export type ToolCallParams = { name?: unknown; arguments?: unknown } | undefined;
@@ -74,14 +74,18 @@ export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
     let forge: ForgeClient | undefined;
     const publicBase = context.publicBase;
     let called: ToolOutcome;
-    // Asked alongside the call: a cached answer after the first (the session's admission made it).
-    const user = deps.forgeUser?.(caller, context.forge).catch(() => undefined);
-    const audit = async (outcome: string, args?: Record<string, unknown>) => {
+    // Asked alongside the call: a cached answer (the session's admission made it) comes back at
+    // once; only a first lookup is a promise, awaited before the line is written.
+    const user = deps.forgeUser?.(caller, context.forge);
+    const pendingUser = user instanceof Promise ? user.catch(() => undefined) : undefined;
+    const audit = (outcome: string, args?: Record<string, unknown>): Promise<void> | undefined =>
+      pendingUser ? pendingUser.then((name) => writeAudit(outcome, args, name)) : writeAudit(outcome, args, user as string | undefined);
+    const writeAudit = (outcome: string, args: Record<string, unknown> | undefined, forgeUser: string | undefined): undefined => {
       const line = {
         request_id: context.requestId,
         session: caller.sessionTag,
         lane: context.lane,
-        forge_user: await user,
+        forge_user: forgeUser,
         forge_host: hostOf(caller.apiUrl),
         tool: name,
         args,
@@ -92,6 +96,7 @@ export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
       };
       if (deps.audit) deps.audit(line);
       else if (deps.logger.enabled('info')) deps.logger.info('tool_call', line);
+      return undefined;
     };
     try {
       called = await catalogFor(deps, context).call(name, params.arguments, () => {
@@ -112,7 +117,8 @@ export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
     }
     const { result, outcome } = called;
     deps.onToolCall?.(name, outcome);
-    await audit(outcome, called.args);
+    const audited = audit(outcome, called.args);
+    if (audited) await audited;
     return result;
   };
 }

@@ -14,7 +14,7 @@ export const listCommits = restTool({
   description: 'List commits of ref_name (branch, tag or a..b; default branch), newest first; all: every ref.',
   group: 'branches',
   mode: 'read',
-  record: 'commit',
+  record: 'commit_summary',
   input: Type.Object(
     {
       project_id: projectId(),

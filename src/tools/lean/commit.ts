@@ -26,6 +26,23 @@ export const commit: RecordKind = {
   },
 };
 
+export const commitSummary: RecordKind = {
+  about: 'A commit in a history: its SHA, title, author and date (get_commit has its whole message, stats and parents).',
+  lean: (r) => compact({
+    id: r.id,
+    title: r.title,
+    author_name: r.author_name,
+    authored_date: r.authored_date,
+    committer_name: r.committer_name !== r.author_name ? r.committer_name : undefined,
+    committed_date: r.committed_date !== r.authored_date ? r.committed_date : undefined,
+    // More than one parent: a merge commit.
+    parent_ids: Array.isArray(r.parent_ids) && r.parent_ids.length > 1 ? r.parent_ids : undefined,
+    trailers: r.trailers,
+    stats: r.stats,
+    web_url: r.web_url,
+  }),
+};
+
 export const commitStatus: RecordKind = {
   about: 'A CI status (check) reported on a commit.',
   lean: (r) => compact({
