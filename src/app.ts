@@ -99,7 +99,7 @@ export function buildCore(config: Config, options: AppOptions = {}) {
   // D7's credential check, shared: it admits legacy sessions and names the forge user of audit lines (D35).
   const checks = new CredentialChecks({ now: options.now });
   const audit = config.AUDIT_LOG_PATH ? fileAuditSink(options.auditFd ?? openAuditFile(config.AUDIT_LOG_PATH), logger) : undefined;
-  const forgeUser = (caller: Caller, endpoint: ForgeEndpoint) => checks.username(caller.credential, endpoint);
+  const forgeUser = (caller: Caller, endpoint: ForgeEndpoint) => checks.cachedUsername(caller.credential, endpoint);
   return { logger, catalog, catalogs, pool, metrics, toolTimeoutMs: config.FORGE_TOOL_TIMEOUT_MS, checks, audit, forgeUser };
 }
 

@@ -1,5 +1,5 @@
 // The audit trail (D35): one `tool_call` JSON line per tool call on both lanes, with the forge
-// user (resolved once per credential by the D7 check), the forge host, ids and flags of the
+// user (as D7's cached credential check found it: no forge call of its own), the forge host, ids and flags of the
 // arguments but free text only as its length, the outcome, upstream status and latency; never the
 // token or a text body. On the log at info, or appended to AUDIT_LOG_PATH, opened once.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
@@ -26,6 +26,10 @@ beforeAll(async () => {
   app = createApp(testConfig(forge.apiUrl, { LOG_LEVEL: 'info' }), { logger: log.logger });
   writeFileSync(auditPath, '{"earlier":"line"}\n');
   fileApp = createApp(testConfig(forge.apiUrl, { LOG_LEVEL: 'info', AUDIT_LOG_PATH: auditPath }), { logger: fileLog.logger });
+  // Legacy sessions admitted these credentials (D7): their checks, usernames included, are cached.
+  for (const target of [app, fileApp]) {
+    for (const token of [TOKENS.maintainer, TOKENS.developer]) await (await connect(target, { 'Private-Token': token })).close();
+  }
 });
 beforeEach(() => {
   forge.reset();
@@ -63,12 +67,12 @@ describe.each(['legacy', 'modern'] as Lane[])('audit lines on the %s lane', (lan
     expect(all).not.toContain(SECRET_TEXT);
   });
 
-  test('the forge user is looked up once per credential, not per call', async () => {
+  test('the forge user comes from the cached credential check: no forge call of its own', async () => {
     const c = await connect(app, { 'Private-Token': TOKENS.developer }, MCP_URL, { lane });
     for (let i = 0; i < 3; i++) structured(await c.call('get_issue', { project_id: P, issue_iid: 2 }));
     await c.close();
     expect(audits(log.lines).map((l) => l.forge_user)).toEqual(['dev', 'dev', 'dev']);
-    expect(forge.requests.filter((r) => r.path === '/api/v4/user').length).toBeLessThanOrEqual(1);
+    expect(forge.requests.filter((r) => r.path === '/api/v4/user')).toEqual([]);
   });
 
   test('unknown tools and parameters are audited, their names never written', async () => {
@@ -80,6 +84,18 @@ describe.each(['legacy', 'modern'] as Lane[])('audit lines on the %s lane', (lan
     expect(lines.map((l) => [l.tool, l.outcome])).toEqual([['no_such_tool', 'protocol_error'], ['get_issue', 'validation']]);
     expect(lines[1].args).toMatchObject({ unknown_parameters: 1 });
     expect(log.lines.join('')).not.toContain(TOKENS.guest);
+  });
+});
+
+describe('a credential no check has seen (modern lane only)', () => {
+  test('is audited without a forge user, and no forge call is made to find one', async () => {
+    const c = await connect(app, { 'Private-Token': TOKENS.guest }, MCP_URL, { lane: 'modern' });
+    await c.call('get_issue', { project_id: P, issue_iid: 2 });
+    await c.close();
+    const [line] = audits(log.lines);
+    expect(line).toMatchObject({ tool: 'get_issue', lane: 'modern' });
+    expect(line).not.toHaveProperty('forge_user');
+    expect(forge.requests.filter((r) => r.path === '/api/v4/user')).toEqual([]);
   });
 });
 

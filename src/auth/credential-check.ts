@@ -87,14 +87,13 @@ export class CredentialChecks {
   }
 
   /**
-   * The forge username of a credential (D35), from the same cached check (a session's admission
-   * already made it, so an audit line costs no forge call); undefined when the forge cannot say.
+   * The forge username of a credential (D35) as the cached check found it, or undefined when no
+   * check of it is cached: an audit line never costs a forge call (a legacy session's admission
+   * made the check; the modern lane makes none, D27).
    */
-  username(credential: Credential, endpoint: ForgeEndpoint): string | undefined | Promise<string | undefined> {
-    // A cached answer is returned as it is: an audit line of every call waits for no promise.
+  cachedUsername(credential: Credential, endpoint: ForgeEndpoint): string | undefined {
     const known = this.answers.get(keyOf(credential, endpoint));
-    if (known && known.expiresAt > this.now()) return known.username;
-    return this.answer(credential, endpoint).then((answer) => answer.username);
+    return known && known.expiresAt > this.now() ? known.username : undefined;
   }
 
   private async answer(credential: Credential, endpoint: ForgeEndpoint): Promise<Answer> {

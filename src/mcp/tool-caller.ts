@@ -74,8 +74,7 @@ export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
     let forge: ForgeClient | undefined;
     const publicBase = context.publicBase;
     let called: ToolOutcome;
-    // Asked alongside the call: a cached answer (the session's admission made it) comes back at
-    // once; only a first lookup is a promise, awaited before the line is written.
+    // The username D7's cached check found (D35); a lookup that is a promise is awaited before the line is written.
     const user = deps.forgeUser?.(caller, context.forge);
     const pendingUser = user instanceof Promise ? user.catch(() => undefined) : undefined;
     const audit = (outcome: string, args?: Record<string, unknown>): Promise<void> | undefined =>
