@@ -19,7 +19,7 @@ const C = Number(values.c);
 const issue = JSON.stringify({ id: 501, iid: 1, project_id: 42, title: 'Login fails with SSO', description: 'x'.repeat(600), state: 'opened', labels: ['bug', 'auth'], milestone: { id: 101, iid: 1, title: 'v1.0', state: 'active', web_url: 'http://forge.test/m/1', description: 'v1.0 release' }, assignees: [], author: { id: 1, username: 'maria' }, web_url: 'http://forge.test/acme/platform/api/-/issues/1', updated_at: '2024-01-03T11:00:00.000Z' });
 const stub = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(issue, { headers: { 'content-type': 'application/json' } }) });
 const apiUrl = `http://127.0.0.1:${stub.port}/api/v4`;
-const env = { STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: apiUrl, LOG_LEVEL: 'warn', MAX_REQUESTS_PER_MINUTE: '1000000' };
+const env = { STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: apiUrl, LOG_LEVEL: 'warn', MAX_REQUESTS_PER_MINUTE: '1000000', ...(process.env.BENCH_AUDIT ? { AUDIT_LOG_PATH: process.env.BENCH_AUDIT } : {}) };
 // As src/index.ts builds them: the sealer from the config (stateless mode needs it).
 async function appFor(values: Record<string, string>, fastToolCall = true) {
   const config = loadConfig(values);

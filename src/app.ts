@@ -21,7 +21,9 @@ import { createHostPolicy, createOriginPolicy } from './http/origin';
 import { FixedWindowLimiter } from './http/rate-limit';
 import { Metrics } from './metrics/registry';
 import { createLogger, type Logger } from './logging/logger';
+import { fileAuditSink, openAuditFile } from './logging/audit';
 import type { Caller } from './auth/caller';
+import type { ForgeEndpoint } from './forge/endpoint';
 import { SERVER_INFO, createMcpServer, sdkErrorLogger } from './mcp/server';
 import { createToolCaller } from './mcp/tool-caller';
 import { createOAuth } from './oauth/routes';
@@ -29,6 +31,9 @@ import { MemorySessionStore } from './session/memory-store';
 import { SealedSessions } from './session/sealed-session';
 import type { Sealer } from './sealing/sealer';
 import { ALL_TOOLS, ToolCatalog } from './tools/catalog';
+import { PolicyCatalogs } from './mcp/policy';
+
+const TOOL_NAMES = new Set(ALL_TOOLS.map((tool) => tool.name));
 
 export interface AppOptions {
   logger?: Logger;
@@ -44,6 +49,8 @@ export interface AppOptions {
    */
   fastToolCall?: boolean;
   onFastToolCall?: () => void;
+  /** AUDIT_LOG_PATH opened for appending by the entry point (which refuses to start when it cannot be); else opened here. */
+  auditFd?: number;
 }
 
 export interface ForgeApp {
@@ -92,11 +99,17 @@ export function buildCore(config: Config, options: AppOptions = {}) {
   pool.startSweeping(config.FORGE_POOL_CLEANUP_INTERVAL);
   // One directory of forge editions per process (docs/forge-editions.md).
   const instances = new InstanceDirectory();
-  return { logger, catalog, pool, metrics, toolTimeoutMs: config.FORGE_TOOL_TIMEOUT_MS, instances };
+  // D34: each request policy's catalog is the deployment's narrowed, built once per distinct policy.
+  const catalogs = new PolicyCatalogs(catalog);
+  // D7's credential check, shared: it admits legacy sessions and names the forge user of audit lines (D35).
+  const checks = new CredentialChecks({ now: options.now });
+  const audit = config.AUDIT_LOG_PATH ? fileAuditSink(options.auditFd ?? openAuditFile(config.AUDIT_LOG_PATH), logger) : undefined;
+  const forgeUser = (caller: Caller, endpoint: ForgeEndpoint) => checks.cachedUsername(caller.credential, endpoint);
+  return { logger, catalog, catalogs, pool, metrics, toolTimeoutMs: config.FORGE_TOOL_TIMEOUT_MS, checks, audit, forgeUser, instances };
 }
 
 export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
-  const { logger, catalog, pool, metrics, toolTimeoutMs, instances } = buildCore(config, options);
+  const { logger, catalog, catalogs, pool, metrics, toolTimeoutMs, checks, audit, forgeUser, instances } = buildCore(config, options);
   const now = options.now ?? Date.now;
   const fixedCaller = staticTokenCaller(config);
   // OAuth mode (FORGE_MCP_OAUTH): its routes and bearer-checking caller resolver come from src/oauth
@@ -123,7 +136,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     (session) => logger.info('session_evicted', { session: session.caller.sessionTag, reason: 'capacity', idle_seconds: Math.round((now() - session.lastSeen) / 1000) }),
   );
   sessions.startSweeping(Math.min(60_000, config.SESSION_TIMEOUT_SECONDS * 1000));
-  const mcpDeps = { catalog, logger, sealer: options.sealer, toolTimeoutMs, instances, onToolCall: (tool: string, outcome: string) => metrics.toolCall(tool, outcome) };
+  const mcpDeps = { catalog, catalogs, audit, forgeUser, logger, sealer: options.sealer, toolTimeoutMs, instances, onToolCall: (tool: string, outcome: string) => metrics.toolCall(tool, outcome) };
   const createServer = () => createMcpServer(mcpDeps, 'legacy');
   const forgeUrlPolicy = config.ENABLE_DYNAMIC_API_URL ? createForgeUrlPolicy(config.forgeApiUrls, config.FORGE_ALLOWED_HOSTS) : undefined;
   // D7: a caller's own credential is checked with the forge before a legacy session opens for it.
@@ -131,7 +144,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   // forge token the forge issued to this server for that very forge (oauth/bearer.ts).
   const credentialGate = callers.remote
     ? createCredentialGate({
-        checks: new CredentialChecks({ now }),
+        checks,
         challenge: callers.challenge,
         alreadyChecked: (caller) => caller.grant !== undefined,
         logger,
@@ -204,6 +217,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
       forgeUrlPolicy,
       allow: stateless ? STATELESS_METHODS : STATEFUL_METHODS,
       configuredBase: config.MCP_SERVER_URL?.replace(/\/+$/, ''),
+      isTool: (name) => TOOL_NAMES.has(name),
       logger,
       metrics,
     },
@@ -217,6 +231,9 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     .get('/downloads/attachment', ({ request }) => download(request))
     .use(oauth ? oauth.routes : new Elysia())
     .all('/mcp', ({ request }) => mcpRoute(request), { parse: 'none' })
+    // D34: the same endpoint with a narrower tool selection (/mcp/readonly, /mcp/x/{groups}[/readonly]).
+    .all('/mcp/readonly', ({ request }) => mcpRoute(request), { parse: 'none' })
+    .all('/mcp/x/*', ({ request }) => mcpRoute(request), { parse: 'none' })
     .onError(({ code }) => {
       if (code === 'NOT_FOUND') return new Response(JSON.stringify({ error: 'Not Found' }), { status: 404, headers: { 'Content-Type': 'application/json' } });
     });
@@ -234,6 +251,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     close: async () => {
       pool.stop();
       await sessions.closeAll();
+      audit?.close();
     },
   };
 }

@@ -5,6 +5,7 @@ import { serveStdio as serveMcpOnStdio } from '@modelcontextprotocol/server/stdi
 import { buildCore, createApp, staticTokenCaller, type AppOptions } from './app';
 import { createLogger, type Logger } from './logging/logger';
 import { helpText } from './config/docs';
+import { AuditFileError, openAuditFile } from './logging/audit';
 import { ConfigError, loadConfig, loadPort, wantsHealthcheck, wantsHelp, type Config } from './config/load';
 import { healthProblem } from './http/healthcheck';
 import { createMcpServer, sdkErrorLogger } from './mcp/server';
@@ -38,6 +39,17 @@ function listen<T>(start: () => T, config: Config): T {
     // Anything else Bun.serve refuses at start is about the address it was given to bind.
     const reason = code === 'EADDRNOTAVAIL' ? 'not an address of this machine' : 'not a valid address or resolvable name';
     refuse(`HOST: cannot listen on "${config.HOST}" (${reason})`);
+  }
+}
+
+/** AUDIT_LOG_PATH opened once for appending; a path that cannot be is a refusal naming the setting (D2, D35). */
+function openAuditLog(config: Config): number | undefined {
+  if (!config.AUDIT_LOG_PATH) return undefined;
+  try {
+    return openAuditFile(config.AUDIT_LOG_PATH);
+  } catch (error) {
+    if (error instanceof AuditFileError) refuse(error.message);
+    throw error;
   }
 }
 
@@ -129,14 +141,15 @@ async function main(): Promise<void> {
     throw error;
   }
   const caCert = readCaCert(config);
+  const auditFd = openAuditLog(config);
   const logger = createLogger(config.LOG_LEVEL);
   const sealer = await sealerFromConfig(config);
   for (const warning of config.warnings) logger.warn('setting_ignored', { warning });
   if (!config.RUNTIME_TLS_REJECT_UNAUTHORIZED) {
     logger.warn('tls_verification_disabled', { setting: 'RUNTIME_TLS_REJECT_UNAUTHORIZED', note: 'forge certificates are not verified' });
   }
-  if (config.STREAMABLE_HTTP) await serveHttp(config, { caCert, logger, sealer });
-  else await serveStdio(config, { caCert, logger });
+  if (config.STREAMABLE_HTTP) await serveHttp(config, { caCert, logger, sealer, auditFd });
+  else await serveStdio(config, { caCert, logger, auditFd });
 }
 
 await main();

@@ -100,7 +100,9 @@ describe('plain calls: taken, and answered as the SDK answers them', () => {
       expect(sdk.status).toBe(200);
       expect(p.fast.metrics.toolCalls).toEqual(p.sdk.metrics.toolCalls);
       expect(toolLines(p.logs.fast())).toEqual(toolLines(p.logs.sdk()));
-      expect(toolLines(p.logs.sdk())).toHaveLength(c.params.name === 'no_such_tool' ? 0 : 1);
+      // Every call has its audit line (D35), an unknown tool's too (outcome protocol_error).
+      expect(toolLines(p.logs.sdk())).toHaveLength(1);
+      if (c.params.name === 'no_such_tool') expect(toolLines(p.logs.sdk())[0]).toMatchObject({ event: 'tool_call', outcome: 'protocol_error' });
     });
   }
 
@@ -116,7 +118,9 @@ describe('plain calls: taken, and answered as the SDK answers them', () => {
     expect(p.taken()).toBe(1);
     expect(fast).toEqual(sdk);
     expect((sdk.body as { error: { code: number } }).error.code).toBe(-32603);
-    expect(toolLines(p.logs.sdk()).map((l) => l.event)).toEqual(['tool_call_failed']);
+    // The bug's own error line, then the call's audit line (D35).
+    expect(toolLines(p.logs.sdk()).map((l) => l.event)).toEqual(['tool_call_failed', 'tool_call']);
+    expect(toolLines(p.logs.sdk())[1]).toMatchObject({ outcome: 'error' });
     expect(toolLines(p.logs.fast())).toEqual(toolLines(p.logs.sdk()));
   });
 

@@ -16,6 +16,11 @@ export interface Caller {
    * and the forge it is pinned to (`apiUrl`, never another).
    */
   readonly grant?: { readonly scope: GrantedScope };
+  /**
+   * The request's narrowing of the tool selection (D34) as a catalog key (mcp/policy.ts); a legacy
+   * session keeps the one of its initialize. Absent: the deployment's own selection.
+   */
+  readonly policy?: string;
 }
 
 /**

@@ -6,6 +6,7 @@
 // itself); the cache is bounded, and simultaneous checks of one credential ask the forge once.
 // A forge that cannot say (unreachable, timing out, 5xx, 429) gives 'unknown', never cached.
 import { createHash } from 'node:crypto';
+import { readTextWithin } from '../forge/body';
 import { credentialHeader, type Credential } from '../forge/credential';
 import type { ForgeEndpoint } from '../forge/endpoint';
 
@@ -25,7 +26,28 @@ export interface CredentialCheckOptions {
 
 interface Remembered {
   verdict: 'accepted' | 'rejected';
+  /** The forge username the credential acts as (accepted only; D35's audit line). */
+  username?: string;
   expiresAt: number;
+}
+
+interface Answer {
+  verdict: CredentialVerdict;
+  username?: string;
+}
+
+/** A /user (or /job) answer is a few hundred bytes; anything past this is not read. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+/** The username in GET /user's answer, or in GET /job's `user`. */
+function usernameIn(text: string, kind: Credential['kind']): string | undefined {
+  try {
+    const json = JSON.parse(text) as { username?: unknown; user?: { username?: unknown } };
+    const name = kind === 'job' ? json.user?.username : json.username;
+    return typeof name === 'string' && name.length <= 255 ? name : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `scheme://host[:port]` of an API URL: one forge, whatever path prefix it is reached under. */
@@ -34,10 +56,15 @@ function originOf(apiUrl: string): string {
   return end === -1 ? apiUrl : apiUrl.slice(0, end);
 }
 
+/** The cache key: a hash of kind, token and forge origin, never the token itself. */
+function keyOf(credential: Credential, endpoint: ForgeEndpoint): string {
+  return createHash('sha256').update(`${credential.kind}\n${credential.token}\n${originOf(endpoint.apiUrl)}`).digest('base64url');
+}
+
 export class CredentialChecks {
   // Insertion order is age (every entry lives ttlMs): the oldest answers are at the front.
   private readonly answers = new Map<string, Remembered>();
-  private readonly pending = new Map<string, Promise<CredentialVerdict>>();
+  private readonly pending = new Map<string, Promise<Answer>>();
   private readonly now: () => number;
   private readonly ttlMs: number;
   private readonly maxEntries: number;
@@ -56,10 +83,24 @@ export class CredentialChecks {
   }
 
   async check(credential: Credential, endpoint: ForgeEndpoint): Promise<CredentialVerdict> {
-    const key = createHash('sha256').update(`${credential.kind}\n${credential.token}\n${originOf(endpoint.apiUrl)}`).digest('base64url');
+    return (await this.answer(credential, endpoint)).verdict;
+  }
+
+  /**
+   * The forge username of a credential (D35) as the cached check found it, or undefined when no
+   * check of it is cached: an audit line never costs a forge call (a legacy session's admission
+   * made the check; the modern lane makes none, D27).
+   */
+  cachedUsername(credential: Credential, endpoint: ForgeEndpoint): string | undefined {
+    const known = this.answers.get(keyOf(credential, endpoint));
+    return known && known.expiresAt > this.now() ? known.username : undefined;
+  }
+
+  private async answer(credential: Credential, endpoint: ForgeEndpoint): Promise<Answer> {
+    const key = keyOf(credential, endpoint);
     const known = this.answers.get(key);
     if (known) {
-      if (known.expiresAt > this.now()) return known.verdict;
+      if (known.expiresAt > this.now()) return known;
       this.answers.delete(key);
     }
     let pending = this.pending.get(key);
@@ -67,12 +108,12 @@ export class CredentialChecks {
       pending = this.ask(credential, endpoint).finally(() => this.pending.delete(key));
       this.pending.set(key, pending);
     }
-    const verdict = await pending;
-    if (verdict !== 'unknown') this.remember(key, verdict);
-    return verdict;
+    const answer = await pending;
+    if (answer.verdict !== 'unknown') this.remember(key, answer.verdict, answer.username);
+    return answer;
   }
 
-  private async ask(credential: Credential, endpoint: ForgeEndpoint): Promise<CredentialVerdict> {
+  private async ask(credential: Credential, endpoint: ForgeEndpoint): Promise<Answer> {
     const [name, value] = credentialHeader(credential);
     const path = credential.kind === 'job' ? '/job' : '/user';
     const started = performance.now();
@@ -86,16 +127,19 @@ export class CredentialChecks {
         ...endpoint.fetchOptions,
       });
       endpoint.observe?.(response.status, (performance.now() - started) / 1000);
+      if (response.ok) {
+        const text = await readTextWithin(response, MAX_ANSWER_BYTES).catch(() => '');
+        return { verdict: 'accepted', username: usernameIn(text, credential.kind) };
+      }
       await response.body?.cancel().catch(() => {});
-      if (response.ok) return 'accepted';
-      return response.status === 401 || response.status === 403 ? 'rejected' : 'unknown';
+      return { verdict: response.status === 401 || response.status === 403 ? 'rejected' : 'unknown' };
     } catch {
       endpoint.observe?.('error', (performance.now() - started) / 1000);
-      return 'unknown';
+      return { verdict: 'unknown' };
     }
   }
 
-  private remember(key: string, verdict: 'accepted' | 'rejected'): void {
+  private remember(key: string, verdict: 'accepted' | 'rejected', username?: string): void {
     this.answers.delete(key);
     const now = this.now();
     // Expired answers leave first; beyond the bound the oldest goes (it is only a cache).
@@ -103,6 +147,6 @@ export class CredentialChecks {
       if (entry.expiresAt > now && this.answers.size < this.maxEntries) break;
       this.answers.delete(oldest);
     }
-    this.answers.set(key, { verdict, expiresAt: now + this.ttlMs });
+    this.answers.set(key, { verdict, username, expiresAt: now + this.ttlMs });
   }
 }

@@ -64,7 +64,9 @@ export function createModernMcpHandler(deps: ModernMcpDeps): (req: McpRequest) =
     }
     if (found.status !== 'ok') return refuseNoCredential(req);
     // The prelude refused a forge URL a sealed token may not go to (D23), so this keeps its grant.
-    const caller: Caller = req.forgeUrl ? { ...found.caller, apiUrl: req.forgeUrl } : found.caller;
+    // Each modern request carries its own policy (D34), like its own credential.
+    const own: Caller = req.policy === undefined ? found.caller : { ...found.caller, policy: req.policy };
+    const caller: Caller = req.forgeUrl ? { ...own, apiUrl: req.forgeUrl } : own;
     const stepUp = stepUpRefusal(deps.grants, caller, req.body, req.replyId);
     if (stepUp) return stepUp;
     if (deps.credentialLimiter && callers.remote) {

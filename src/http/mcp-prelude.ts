@@ -24,6 +24,7 @@ import { isPlainLegacyRequest } from './plain-legacy';
 import { plainModernToolCall, type PlainToolCall } from './plain-tool-call';
 import { MODERN_PROTOCOL_VERSION } from './revision';
 import type { FixedWindowLimiter } from './rate-limit';
+import { readRequestPolicy } from './request-policy';
 
 export { MODERN_PROTOCOL_VERSION };
 
@@ -56,6 +57,8 @@ export interface McpRequest {
   readonly requestId: string;
   /** This server's public origin (MCP_SERVER_URL, else the request's), for links in results. */
   readonly publicBase: string;
+  /** The request's narrowing of the tool selection, from headers and path (D34); absent: none. */
+  readonly policy?: string;
 }
 
 export type McpHandler = (request: McpRequest) => Promise<Response>;
@@ -78,6 +81,8 @@ export interface McpPreludeDeps {
   allow: string;
   /** MCP_SERVER_URL without a trailing slash, when configured. */
   configuredBase?: string;
+  /** Whether a name is a tool this server knows (X-MCP-Tools and X-MCP-Exclude-Tools, D34). */
+  isTool(name: string): boolean;
   logger: Logger;
   metrics: Metrics;
 }
@@ -142,6 +147,9 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
         : isPlainLegacyRequest(request, body) || (await isLegacyRequest(request, body)) ? 'legacy' : 'modern';
     metrics.laneRequest(lane);
     const replyId = lane === 'modern' ? idOf(body) : null;
+    // D34: before the credential, so a malformed policy costs no credential check.
+    const policy = readRequestPolicy(request, deps.isTool);
+    if (!policy.ok) return rpcError(policy.status, policy.message, RPC_CODES.invalidRequest, {}, replyId);
 
     const found = await callers.resolve(request.headers);
     if (found.status === 'invalid') {
@@ -173,6 +181,7 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
       sessionId: lane === 'legacy' ? request.headers.get('mcp-session-id') : null,
       requestId,
       publicBase: deps.configuredBase ?? originOf(request.url),
+      policy: policy.key,
     });
   }
 

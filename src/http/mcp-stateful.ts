@@ -143,7 +143,9 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
       if (!sessionId) {
         if (found.status !== 'ok') return refuseNoCredential(req);
         if (!isInitializeMessage(req.body)) return rpcError(400, MESSAGES.sessionIdRequired);
-        return openSession(req, req.forgeUrl ? { ...found.caller, apiUrl: req.forgeUrl } : found.caller);
+        // The session keeps the policy of its initialize (D34).
+        const opener: Caller = { ...found.caller, policy: req.policy };
+        return openSession(req, req.forgeUrl ? { ...opener, apiUrl: req.forgeUrl } : opener);
       }
       const session = liveSession(sessionId, req.messages);
       if (session instanceof Response) return session;
@@ -152,7 +154,7 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
       const base = found.status === 'ok' ? found.caller : session.caller;
       const pinned = callerAt(base, req.forgeUrl ?? session.caller.apiUrl);
       if (!pinned) return rpcError(400, MESSAGES.invalidApiUrl);
-      const caller: Caller = { ...pinned, sessionTag: session.caller.sessionTag };
+      const caller: Caller = { ...pinned, sessionTag: session.caller.sessionTag, policy: session.caller.policy };
       const stepUp = stepUpRefusal(deps.grants, caller, req.body, null);
       if (stepUp) return stepUp;
       return withLease(caller.apiUrl, req, (endpoint) => serveInSession(session, req, caller, endpoint));

@@ -95,7 +95,9 @@ export function createStatelessMcpHandler(deps: StatelessMcpDeps): (req: McpRequ
       // Live credentials win; a stale or foreign id is simply replaced (rule 4).
       // A token sealed for one forge keeps its forge (D23).
       const apiUrl = found.caller.grant ? found.caller.apiUrl : (fromId?.apiUrl ?? found.caller.apiUrl);
-      caller = { ...found.caller, apiUrl, sessionTag: fromId?.sessionTag ?? sessionTag(crypto.randomUUID()) };
+      // The policy of the session's initialize, sealed in its id (D34); a new session takes the request's.
+      const policy = fromId && !isInitializeMessage(req.body) ? fromId.policy : req.policy;
+      caller = { ...found.caller, apiUrl, sessionTag: fromId?.sessionTag ?? sessionTag(crypto.randomUUID()), policy };
     } else if (fromId) {
       caller = fromId; // rule 3: authenticated from the sealed id, on any replica
     } else if (sessionId) {

@@ -6,7 +6,7 @@ import type { Logger } from '../logging/logger';
 import { ProtocolError } from '../tools/catalog';
 import { requestContextOf, type RequestContext } from './request-context';
 import { toolListFor } from './tool-list';
-import { createToolCaller, type ToolCallerDeps, type ToolCallParams } from './tool-caller';
+import { catalogFor, createToolCaller, type ToolCallerDeps, type ToolCallParams } from './tool-caller';
 
 export const SERVER_INFO = { name: 'forge-tool-server', version: '0.1.0' };
 
@@ -14,7 +14,7 @@ export const SERVER_INFO = { name: 'forge-tool-server', version: '0.1.0' };
 // connection) carries only what is particular to each tool.
 export const INSTRUCTIONS = [
   "Tools act on a GitLab forge with the caller's own token; the forge enforces the caller's role. Conventions (tool descriptions state only exceptions):",
-  '- project_id, group_id, target_project_id: a numeric id or a full path such as group/sub/project. Branch names, refs and file paths containing / are given as they are; none may be empty or have a . or .. part.',
+  '- project_id, group_id, target_project_id: a numeric id or a full path such as group/sub/project (list_issues and my_issues without one: all projects). Branch names, refs and file paths containing / are given as they are; none may be empty or have a . or .. part.',
   '- issue_iid, merge_request_iid, noteable_iid, target_issue_iid, iids: the number within the project or group (#12 for an issue, !12 for a merge request). ' +
     "milestone_id is the milestone's global id (its id field), not its iid. note_id, award_id, issue_link_id, discussion_id and to-do ids are the id fields the list tools return. " +
     'Numeric ids may be sent as numbers or strings; assignee_id and iteration_id also take None or Any.',
@@ -76,7 +76,10 @@ export function createMcpServer(deps: McpDeps, era: 'modern' | 'legacy' = 'legac
   // Faults inside the SDK (a response that could not be sent) are otherwise silent. Logged
   // without any message content the SDK quotes (D5: nothing a caller sent).
   server.onerror = sdkErrorLogger(deps.logger);
-  server.setRequestHandler('tools/list', (_request, ctx) => toolListFor(deps.catalog, requestContextOf(ctx)));
+  server.setRequestHandler('tools/list', (_request, ctx) => {
+    const context = requestContextOf(ctx);
+    return toolListFor(catalogFor(deps, context), context);
+  });
   // tools/call, the hot path. On the legacy lane it is the fallback handler: the SDK then skips
   // its per-call zod re-parse of the request and its parse-and-copy of the result (our results
   // are valid by construction: tools/result.ts) and still stamps the result. The request arrives

@@ -8,13 +8,18 @@ import { addAttachmentLinks } from '../downloads/attachments';
 import { mintDownloadToken } from '../downloads/token';
 import { ForgeClient } from '../forge/client';
 import type { InstanceDirectory } from '../forge/instance';
+import type { AuditSink } from '../logging/audit';
 import type { Logger } from '../logging/logger';
+import type { ForgeEndpoint } from '../forge/endpoint';
 import type { Sealer } from '../sealing/sealer';
 import { ProtocolError, type ToolCatalog, type ToolOutcome } from '../tools/catalog';
+import type { PolicyCatalogs } from './policy';
 import type { RequestContext } from './request-context';
 
 export interface ToolCallerDeps {
   catalog: ToolCatalog;
+  /** The catalog of each request policy (D34), built from `catalog`; absent: `catalog` serves every request. */
+  catalogs?: PolicyCatalogs;
   logger: Logger;
   /** Counts each call by tool and outcome (ok or an error kind). */
   onToolCall?: (tool: string, outcome: string) => void;
@@ -24,6 +29,10 @@ export interface ToolCallerDeps {
   toolTimeoutMs?: number;
   /** Editions and releases of the forges called (src/forge/instance.ts), shared by every call. */
   instances?: InstanceDirectory;
+  /** Where the audit line of each call goes (D35): AUDIT_LOG_PATH; absent: the log, as the tool_call line. */
+  audit?: AuditSink;
+  /** The caller's forge username, resolved once per credential and cached (D35, the D7 check). */
+  forgeUser?: (caller: Caller, forge: ForgeEndpoint) => string | undefined | Promise<string | undefined>;
 }
 
 export type ToolCallParams = { name?: unknown; arguments?: unknown } | undefined;
@@ -46,6 +55,19 @@ function attachmentLinker(sealer: Sealer, caller: Caller, publicBase: string) {
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
+/** `host[:port]` of an API URL, without parsing it (hot path). */
+function hostOf(apiUrl: string): string {
+  const start = apiUrl.indexOf('//') + 2;
+  const end = apiUrl.indexOf('/', start);
+  return end === -1 ? apiUrl.slice(start) : apiUrl.slice(start, end);
+}
+
+/** The catalog a request is served from: the deployment's, narrowed by the caller's policy (D34). */
+export function catalogFor(deps: Pick<ToolCallerDeps, 'catalog' | 'catalogs'>, context: RequestContext | undefined): ToolCatalog {
+  const policy = context?.caller.policy;
+  return policy !== undefined && deps.catalogs ? deps.catalogs.for(policy) : deps.catalog;
+}
+
 export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
   return async (params, context) => {
     if (typeof params?.name !== 'string') throw new ProtocolError(-32602, 'Invalid tools/call params: name must be a string');
@@ -55,8 +77,34 @@ export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
     let forge: ForgeClient | undefined;
     const publicBase = context.publicBase;
     let called: ToolOutcome;
+    // An audit line is written to AUDIT_LOG_PATH, or to the log when it takes info lines (D35);
+    // when neither, nothing of it is worked out.
+    const auditing = deps.audit !== undefined || deps.logger.enabled('info');
+    // The username D7's cached check found (D35); a lookup that is a promise is awaited before the line is written.
+    const user = auditing ? deps.forgeUser?.(caller, context.forge) : undefined;
+    const pendingUser = user instanceof Promise ? user.catch(() => undefined) : undefined;
+    const audit = (outcome: string, args?: Record<string, unknown>): Promise<void> | undefined =>
+      !auditing ? undefined : pendingUser ? pendingUser.then((name) => writeAudit(outcome, args, name)) : writeAudit(outcome, args, user as string | undefined);
+    const writeAudit = (outcome: string, args: Record<string, unknown> | undefined, forgeUser: string | undefined): undefined => {
+      const line = {
+        request_id: context.requestId,
+        session: caller.sessionTag,
+        lane: context.lane,
+        forge_user: forgeUser,
+        forge_host: hostOf(caller.apiUrl),
+        tool: name,
+        args,
+        outcome,
+        upstream_status: forge?.lastStatus,
+        upstream_ms: forge ? round(forge.upstreamMs) : undefined,
+        ms: round(performance.now() - started),
+      };
+      if (deps.audit) deps.audit(line);
+      else deps.logger.info('tool_call', line);
+      return undefined;
+    };
     try {
-      called = await deps.catalog.call(name, params.arguments, () => {
+      called = await catalogFor(deps, context).call(name, params.arguments, () => {
         // Created once per call, so FORGE_TOOL_TIMEOUT_MS counts from here (D30).
         forge = new ForgeClient(context.forge, caller.credential, { toolTimeoutMs: deps.toolTimeoutMs });
         const instances = deps.instances;
@@ -73,22 +121,14 @@ export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
         deps.onToolCall?.(name, 'error');
         deps.logger.error('tool_call_failed', { request_id: context.requestId, session: caller.sessionTag, lane: context.lane, tool: name, error: (error as Error)?.name ?? typeof error });
       }
+      // Every call is audited, an unknown tool and a bug included (D35).
+      await audit(error instanceof ProtocolError ? 'protocol_error' : 'error');
       throw error;
     }
     const { result, outcome } = called;
     deps.onToolCall?.(name, outcome);
-    if (deps.logger.enabled('info')) {
-      deps.logger.info('tool_call', {
-        request_id: context.requestId,
-        session: caller.sessionTag,
-        lane: context.lane,
-        tool: name,
-        outcome,
-        upstream_status: forge?.lastStatus,
-        upstream_ms: forge ? round(forge.upstreamMs) : undefined,
-        ms: round(performance.now() - started),
-      });
-    }
+    const audited = audit(outcome, called.args);
+    if (audited) await audited;
     return result;
   };
 }

@@ -1,6 +1,7 @@
 // The tools/list result for the caller of a request (D29, D27): a token of this server's own that
-// grants `read_api` sees only the read tools. Whenever the caller holds such a token the list
-// depends on it, so on the modern lane it says `cacheScope: "private"` (the SDK stamps the public
+// grants `read_api` sees only the read tools; a request's policy (D34) has its own catalog, passed in.
+// Whenever the caller holds such a token or a policy the list depends on it, so on the modern lane
+// it says `cacheScope: "private"` (the SDK stamps the public
 // hint of server.ts only on results without their own). Every variant is built once per catalog.
 import type { Tool } from '@modelcontextprotocol/server';
 import type { ToolCatalog } from '../tools/catalog';
@@ -31,9 +32,9 @@ function listsOf(catalog: ToolCatalog): Lists {
 
 export function toolListFor(catalog: ToolCatalog, context: RequestContext | undefined): { tools: Tool[] } {
   const grant = context?.caller.grant;
-  if (!grant) return catalog.listResult;
+  if (!grant && context?.caller.policy === undefined) return catalog.listResult;
   const lists = listsOf(catalog);
-  const readOnly = grant.scope === 'read_api';
+  const readOnly = grant?.scope === 'read_api';
   if (context.lane === 'modern') return readOnly ? lists.readPrivate : lists.fullPrivate;
   return readOnly ? lists.read : lists.full;
 }

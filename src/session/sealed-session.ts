@@ -18,6 +18,8 @@ interface SidPayload {
   g: string;
   /** the scope of this server's own token the credential came in (D23, D29); absent otherwise */
   s?: GrantedScope;
+  /** the session's tool policy key (D34); absent: none */
+  p?: string;
 }
 
 const KINDS = new Set<CredentialKind>(['private', 'bearer', 'job']);
@@ -28,7 +30,7 @@ export class SealedSessions {
   /** A fresh id for this caller; the log tag stays the one the session started with. */
   issue(caller: Caller): Promise<string> {
     const tag = caller.sessionTag ?? sessionTag(crypto.randomUUID());
-    const payload: SidPayload = { k: caller.credential.kind, t: caller.credential.token, u: caller.apiUrl, g: tag, ...(caller.grant ? { s: caller.grant.scope } : {}) };
+    const payload: SidPayload = { k: caller.credential.kind, t: caller.credential.token, u: caller.apiUrl, g: tag, ...(caller.grant ? { s: caller.grant.scope } : {}), ...(caller.policy ? { p: caller.policy } : {}) };
     return this.sealer.seal('sid', payload as unknown as Record<string, unknown>);
   }
 
@@ -36,10 +38,11 @@ export class SealedSessions {
   async open(sessionId: string): Promise<Caller | undefined> {
     const opened = await this.sealer.open<SidPayload>('sid', sessionId);
     if (!opened.ok) return undefined;
-    const { k, t, u, g, s } = opened.payload;
+    const { k, t, u, g, s, p } = opened.payload;
     if (!KINDS.has(k) || typeof t !== 'string' || typeof u !== 'string' || typeof g !== 'string') return undefined;
+    if (p !== undefined && typeof p !== 'string') return undefined;
     if (s !== undefined && s !== 'api' && s !== 'read_api') return undefined;
     const credential: Credential = { kind: k, token: t };
-    return { credential, apiUrl: u, sessionTag: g, ...(s ? { grant: { scope: s } } : {}) };
+    return { credential, apiUrl: u, sessionTag: g, ...(s ? { grant: { scope: s } } : {}), ...(p ? { policy: p } : {}) };
   }
 }

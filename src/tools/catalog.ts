@@ -7,6 +7,7 @@ import { findQuickAction, quickActionProblem } from '../text/quick-actions';
 import { boundedResult } from './bounded-result';
 import { annotationsOf, hasFullResponse, type ToolContext, type ToolDefinition } from './define';
 import { invalidArgument, ToolError, type ErrorKind } from './errors';
+import { compileArgSummary } from './arg-summary';
 import { applyLean } from './lean/apply';
 import { MAX_INTEGER } from './params';
 import { errorResult } from './result';
@@ -25,11 +26,35 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [...milestoneGroupTools, ...
 export interface ToolSelection {
   groups: ReadonlySet<ToolGroup>;
   readOnly: boolean;
+  /** Only these tools, of those the groups hold (a request's policy, D34). */
+  tools?: ReadonlySet<string>;
+  /** Never these tools (a request's policy, D34). */
+  exclude?: ReadonlySet<string>;
 }
 
-/** Which tools a deployment exposes (D13): enabled groups, and only reads in read-only mode. */
+/** Whether a selection holds a tool, whatever its mode. */
+function inScope(tool: ToolDefinition, selection: ToolSelection): boolean {
+  return selection.groups.has(tool.group) && (!selection.tools || selection.tools.has(tool.name)) && !selection.exclude?.has(tool.name);
+}
+
+/** Which tools a deployment exposes (D13): enabled groups, and only reads in read-only mode; a request's policy narrows further (D34). */
 export function selectTools(all: readonly ToolDefinition[], selection: ToolSelection): ToolDefinition[] {
-  return all.filter((tool) => selection.groups.has(tool.group) && (!selection.readOnly || tool.mode === 'read'));
+  return all.filter((tool) => inScope(tool, selection) && (!selection.readOnly || tool.mode === 'read'));
+}
+
+/** A request's narrowing of a selection (D34): what it names, intersected; never anything the selection lacks. */
+export interface Narrowing {
+  readonly groups?: readonly ToolGroup[];
+  readonly tools?: readonly string[];
+  readonly exclude?: readonly string[];
+  readonly readOnly: boolean;
+}
+
+export function narrowSelection(selection: ToolSelection, narrowing: Narrowing): ToolSelection {
+  const groups = narrowing.groups ? new Set([...selection.groups].filter((g) => narrowing.groups!.includes(g))) : selection.groups;
+  const tools = narrowing.tools ? new Set(narrowing.tools.filter((t) => !selection.tools || selection.tools.has(t))) : selection.tools;
+  const exclude = narrowing.exclude ? new Set([...(selection.exclude ?? []), ...narrowing.exclude]) : selection.exclude;
+  return { groups, readOnly: selection.readOnly || narrowing.readOnly, tools, exclude };
 }
 
 /**
@@ -108,15 +133,19 @@ export class ProtocolError extends Error {
 export interface ToolOutcome {
   readonly result: CallToolResult;
   readonly outcome: 'ok' | ErrorKind;
+  /** The audit line's argument summary (D35): ids and flags, free text as its length. */
+  readonly args?: Record<string, unknown>;
 }
 
-const failed = (error: ToolError): ToolOutcome => ({ result: errorResult(error), outcome: error.kind });
+const failed = (error: ToolError, args?: Record<string, unknown>): ToolOutcome => ({ result: errorResult(error), outcome: error.kind, args });
 
 interface Entry {
   tool: ToolDefinition;
   validator: ArgumentValidator;
   /** full_response was added to its schema (define.ts) and is taken out before the handler runs. */
   fullResponse: boolean;
+  /** The audit line's argument summary (D35). */
+  summarize: (args: unknown) => Record<string, unknown>;
 }
 
 /** What a deployment sets for every tool call (config: MAX_RESULT_BYTES, FORGE_ALLOW_QUICK_ACTIONS). */
@@ -139,8 +168,19 @@ export class ToolCatalog {
   private readonly refusedInReadOnly = new Set<string>();
   private readonly maxResultBytes: number;
   private readonly checkUserText?: (parameter: string, text: string) => void;
+  /** Why a write tool of refusedInReadOnly is refused. */
+  private readonly readOnlyReason: string;
 
-  constructor(all: readonly ToolDefinition[], selection: ToolSelection, options: CatalogOptions = {}) {
+  /**
+   * `shared`: a catalog whose compiled entries and listings this one reuses (a request's narrowing
+   * of the deployment's catalog, D34), so building one compiles nothing.
+   */
+  constructor(
+    private readonly all: readonly ToolDefinition[],
+    private readonly selection: ToolSelection,
+    private readonly options: CatalogOptions = {},
+    shared?: ToolCatalog,
+  ) {
     this.tools = selectTools(all, selection);
     this.maxResultBytes = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
     const allowQuickActions = options.allowQuickActions === true;
@@ -151,14 +191,27 @@ export class ToolCatalog {
       };
     }
     for (const tool of this.tools) {
-      this.entries.set(tool.name, { tool, validator: compileValidator(tool.input, { allowQuickActions }), fullResponse: hasFullResponse(tool) });
+      const entry = shared?.entries.get(tool.name);
+      this.entries.set(tool.name, entry ?? {
+        tool,
+        validator: compileValidator(tool.input, { allowQuickActions }),
+        fullResponse: hasFullResponse(tool),
+        summarize: compileArgSummary(tool.input),
+      });
     }
     if (selection.readOnly) {
-      for (const tool of all) if (tool.mode === 'write' && selection.groups.has(tool.group)) this.refusedInReadOnly.add(tool.name);
+      for (const tool of all) if (tool.mode === 'write' && inScope(tool, selection)) this.refusedInReadOnly.add(tool.name);
     }
-    this.listResult = { tools: this.tools.map(toolListing) };
+    this.readOnlyReason = shared && !shared.selection.readOnly ? 'this request is read-only (X-MCP-Readonly or a /readonly path)' : 'this server runs in read-only mode';
+    const listed = shared ? new Map(shared.tools.map((tool, i) => [tool.name, shared.listResult.tools[i]])) : undefined;
+    this.listResult = { tools: this.tools.map((tool) => listed?.get(tool.name) ?? toolListing(tool)) };
     const listing = new Map(this.tools.map((tool, i) => [tool, this.listResult.tools[i]]));
     this.readListResult = { tools: this.tools.filter((tool) => tool.mode === 'read').map((tool) => listing.get(tool)!) };
+  }
+
+  /** This catalog narrowed by a request's policy (D34): its entries and listings reused, nothing widened. */
+  narrow(narrowing: Narrowing): ToolCatalog {
+    return new ToolCatalog(this.all, narrowSelection(this.selection, narrowing), this.options, this);
   }
 
   /** Whether `name` is a tool of this deployment that changes data (D29's step-up applies to it). */
@@ -178,10 +231,11 @@ export class ToolCatalog {
     const entry = this.entries.get(name);
     if (!entry) {
       if (this.refusedInReadOnly.has(name)) {
-        return failed(new ToolError('permission', `${name} changes data and this server runs in read-only mode`));
+        return failed(new ToolError('permission', `${name} changes data and ${this.readOnlyReason}`));
       }
       throw new ProtocolError(-32602, `Unknown tool: ${name}`);
     }
+    const summary = entry.summarize(args);
     try {
       let valid = entry.validator.validate(args);
       entry.tool.check?.(valid as never);
@@ -191,14 +245,14 @@ export class ToolCatalog {
         const { full_response: _full, ...rest } = valid;
         valid = rest;
       }
-      const ctx = { ...context(), checkUserText: this.checkUserText };
+      const ctx = { ...context(), checkUserText: this.checkUserText, fullResponse: full };
       let value = await entry.tool.handler(valid as never, ctx);
       if (!full && entry.tool.record) value = applyLean(entry.tool.record, value);
       if (entry.tool.attachments && ctx.linkAttachments) value = await ctx.linkAttachments(value, valid.project_id as string | undefined);
       if (!full) value = sanitizeResult(value);
-      return { result: boundedResult(value, this.maxResultBytes), outcome: 'ok' };
+      return { result: boundedResult(value, this.maxResultBytes), outcome: 'ok', args: summary };
     } catch (error) {
-      if (error instanceof ToolError) return failed(error);
+      if (error instanceof ToolError) return failed(error, summary);
       throw error;
     }
   }

@@ -18,6 +18,8 @@ export interface ToolContext {
    * userText() (params.ts) are checked before the handler runs. Absent: nothing is checked.
    */
   readonly checkUserText?: (parameter: string, text: string) => void;
+  /** The caller asked for full_response: a `text` tool (define.ts) returns the forge's text uncleaned. */
+  readonly fullResponse?: boolean;
   /** The forge's edition and release, asked once per origin; only tools given an edition-dependent parameter call it. */
   readonly instance?: () => Promise<InstanceInfo>;
 }
@@ -46,6 +48,12 @@ export interface ToolDefinition<S extends TObject = TObject> {
    * `full_response` in its input schema, which returns the forge's records as they came.
    */
   readonly record?: RecordKindName;
+  /**
+   * A read tool whose result the handler builds from forge text that is no record (a job log's
+   * lines): it takes `full_response` too, passed to it as ctx.fullResponse, and then returns the
+   * text as the forge sent it, uncleaned (D33, D36).
+   */
+  readonly text?: true;
   /** Rules the schema cannot express (exclusive or paired parameters); throws invalidArgument. */
   readonly check?: (args: Static<S>) => void;
   readonly handler: (args: Static<S>, ctx: ToolContext) => Promise<unknown>;
@@ -69,8 +77,8 @@ export function defineTool<S extends TObject>(definition: ToolDefinition<S>): To
 const FULL_RESPONSE = Type.Optional(Type.Boolean());
 
 /** A read tool with a record kind takes full_response: the forge's records untouched (D33, D36). */
-export function hasFullResponse(tool: Pick<ToolDefinition, 'mode' | 'record'>): boolean {
-  return tool.mode === 'read' && tool.record !== undefined;
+export function hasFullResponse(tool: Pick<ToolDefinition, 'mode' | 'record' | 'text'>): boolean {
+  return tool.mode === 'read' && (tool.record !== undefined || tool.text === true);
 }
 
 export interface ToolAnnotations {

@@ -42,7 +42,8 @@ export function newClient(options: ConnectOptions = {}): Client {
 
 export async function connect(app: Handler, headers: Record<string, string> = {}, url: string = MCP_URL, options: ConnectOptions = {}): Promise<Connected> {
   const transport = new StreamableHTTPClientTransport(new URL(url), {
-    fetch: url === MCP_URL ? inProcessFetch(app) : undefined,
+    // In process for /mcp and its policy paths (/mcp/readonly, /mcp/x/…, D34).
+    fetch: url === MCP_URL || url.startsWith(`${MCP_URL}/`) ? inProcessFetch(app) : undefined,
     requestInit: { headers },
   });
   const client = newClient(options);

@@ -48,7 +48,7 @@ function chunks(parts: (string | Uint8Array)[]) {
   return reader;
 }
 
-const texts = (read: Awaited<ReturnType<typeof readLogLines>>) => read.lines.map(lineText);
+const texts = (read: Awaited<ReturnType<typeof readLogLines>>) => read.lines.map((line) => lineText(line));
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}\n`).join('');
 
 describe('readLogLines', () => {
@@ -119,6 +119,13 @@ describe('get_pipeline_job_output', () => {
     });
     expect(log.log).not.toContain(ESC);
     expect(h.upstream()).toEqual([`GET /api/v4/projects/${SEED.projectPathEncoded}/jobs/${J.featureUnitFailed}/trace`]);
+  });
+
+  test('full_response: the same lines as GitLab sent them, colour codes and section markers kept', async () => {
+    const raw = structured<JobLog>(await (await h.as()).call('get_pipeline_job_output', { project_id: P, job_id: J.featureUnitFailed, start_line: 1, limit: 2, full_response: true }));
+    expect([raw.first_line, raw.last_line]).toEqual([1, 2]);
+    expect(raw.log).toContain(ESC);
+    expect(raw.log).toContain('section_start:');
   });
 
   test('default: the last 200 lines; a line range from start_line; offset from the end (modern lane)', async () => {

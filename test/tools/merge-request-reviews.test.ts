@@ -16,7 +16,7 @@ const MR1 = `/api/v4/projects/${P}/merge_requests/1`;
 type Note = { id: number; body: string; type?: string; resolvable?: boolean; resolved?: boolean; position?: Record<string, unknown> };
 type Thread = { id: string; individual_note?: boolean; notes: Note[] };
 type Page<T> = { items: T[] };
-type Approvals = { approved?: boolean; user_has_approved?: boolean; approved_by?: { username: string }[]; approvals_required?: number; approvals_left?: number; user_can_approve?: boolean };
+type Approvals = { approved?: boolean; user_has_approved?: boolean; approved_by?: { user: { username: string } }[]; approvals_required?: number; approvals_left?: number; user_can_approve?: boolean };
 const mr = (iid: number) => h.forge.model.projects.get(SEED.project)!.mergeRequests.find((m) => m.iid === iid)!;
 const reviews = () => h.forge.model.reviews;
 const threadsOf1 = () => h.forge.model.tracker.discussionsOf(SEED.project, 'MergeRequest', 1);
@@ -154,7 +154,7 @@ describe.each(LANES)('approvals (%s lane)', (lane) => {
     const c = await client(lane);
     expect(structured<Approvals>(await c.call('get_merge_request_approval_state', { project_id: P, merge_request_iid: 1 }))).toEqual({ approved: false, user_has_approved: false, user_can_approve: true });
     const approved = structured<Approvals>(await c.call('approve_merge_request', { project_id: P, merge_request_iid: 1, sha: MR_SEED.diffRefs.head_sha }));
-    expect(approved).toMatchObject({ approved: true, approved_by: [{ username: 'maria', approved_at: expect.any(String) }] });
+    expect(approved).toMatchObject({ approved: true, approved_by: [{ user: { id: 1, username: 'maria', name: expect.any(String) }, approved_at: expect.any(String) }] });
     expect(h.forge.requests.at(-1)!.body).toEqual({ sha: MR_SEED.diffRefs.head_sha });
 
     const again = toolError(await c.call('approve_merge_request', { project_id: P, merge_request_iid: 1 }));

@@ -36,9 +36,10 @@ export const createBranch = defineTool({
 export const getBranch = restTool({
   name: 'get_branch',
   title: 'Get branch',
-  description: 'Get a branch: head commit, protected, merged, default.',
+  description: 'Get a branch and its head commit.',
   group: 'branches',
   mode: 'read',
+  record: 'branch',
   input: Type.Object({ project_id: projectId(), branch_name: refName() }, { additionalProperties: false }),
   rest: { method: 'GET', path: '/projects/{project_id}/repository/branches/{branch_name}' },
 });
@@ -49,6 +50,7 @@ export const listBranches = restTool({
   description: 'List branches by name; search matches a part (^ and $ anchor).',
   group: 'branches',
   mode: 'read',
+  record: 'branch',
   input: Type.Object(
     { project_id: projectId(), search: search(), ...pagination },
     { additionalProperties: false },
@@ -59,7 +61,7 @@ export const listBranches = restTool({
 export const deleteBranch = restTool({
   name: 'delete_branch',
   title: 'Delete branch',
-  description: 'Delete a branch (not a protected or the default one).',
+  description: 'Delete a branch (not protected or default).',
   group: 'branches',
   mode: 'write',
   destructive: true,

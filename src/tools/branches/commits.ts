@@ -14,6 +14,7 @@ export const listCommits = restTool({
   description: 'List commits of ref_name (branch, tag or a..b; default branch), newest first; all: every ref. No totals; next_page may be empty.',
   group: 'branches',
   mode: 'read',
+  record: 'commit_summary',
   input: Type.Object(
     {
       project_id: projectId(),
@@ -43,6 +44,7 @@ export const getCommit = restTool({
   description: 'Get a commit (SHA, branch or tag); line stats unless stats is false.',
   group: 'branches',
   mode: 'read',
+  record: 'commit',
   input: Type.Object(
     { project_id: projectId(), sha, stats: Type.Optional(Type.Boolean()) },
     { additionalProperties: false },
@@ -56,6 +58,7 @@ export const getCommitDiff = defineTool({
   description: 'Get a commit\'s changed files with diffs: first 20 unless full_diff.',
   group: 'branches',
   mode: 'read',
+  record: 'diff',
   endpoint: 'GET /projects/{project_id}/repository/commits/{sha}/diff',
   input: Type.Object(
     { project_id: projectId(), sha, full_diff: Type.Optional(Type.Boolean()) },
@@ -76,6 +79,7 @@ export const getFileBlame = defineTool({
     'Blame a file at ref: line ranges with their last commit. range_start/range_end (1-based, inclusive) come together.',
   group: 'branches',
   mode: 'read',
+  record: 'blame_range',
   endpoint: 'GET /projects/{project_id}/repository/files/{file_path}/blame',
   input: Type.Object(
     {

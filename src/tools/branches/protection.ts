@@ -13,9 +13,10 @@ const ruleName = refName();
 export const listProtectedBranches = restTool({
   name: 'list_protected_branches',
   title: 'List protected branches',
-  description: 'List branch protection rules and their access levels.',
+  description: 'List branch protection rules.',
   group: 'branches',
   mode: 'read',
+  record: 'protected_branch',
   input: Type.Object(
     { project_id: projectId(), search: search(), ...pagination },
     { additionalProperties: false },
@@ -29,6 +30,7 @@ export const getProtectedBranch = restTool({
   description: 'Get the protection rule of a branch or wildcard.',
   group: 'branches',
   mode: 'read',
+  record: 'protected_branch',
   input: Type.Object({ project_id: projectId(), branch_name: ruleName }, { additionalProperties: false }),
   rest: { method: 'GET', path: '/projects/{project_id}/protected_branches/{branch_name}' },
 });

@@ -32,6 +32,7 @@ export const listCommitStatuses = defineTool({
   group: 'branches',
   mode: 'read',
   endpoint: `GET ${STATUSES_PATH} (GET /projects/{project_id}/repository/commits/{sha} first for a branch or tag)`,
+  record: 'commit_status',
   input: Type.Object(
     {
       project_id: projectId(),

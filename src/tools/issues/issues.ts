@@ -58,7 +58,7 @@ export const createIssue = defineTool({
   attachments: true,
   title: 'Create issue',
   description:
-    'Create an issue; labels that do not exist yet are created.',
+    'Create an issue; unknown labels are created.',
   group: 'issues',
   mode: 'write',
   endpoint: 'POST /projects/{project_id}/issues',
@@ -103,7 +103,7 @@ export const updateIssue = defineTool({
   attachments: true,
   title: 'Update issue',
   description:
-    'Change issue fields (at least one). labels/assignee_ids replace the lists ([] clears); milestone_id "0" unsets. ' +
+    'Change issue fields. labels/assignee_ids replace the lists ([] clears); milestone_id "0" unsets. ' +
     'Partial description edits: update_issue_description_patch.',
   group: 'issues',
   mode: 'write',

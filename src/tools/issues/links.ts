@@ -16,6 +16,7 @@ export const listIssueLinks = restTool({
     'List linked issues, with issue_link_id and link_type from this side.',
   group: 'issues',
   mode: 'read',
+  record: 'linked_issue',
   input: Type.Object({ project_id: projectId(), issue_iid: issueIid() }, { additionalProperties: false }),
   rest: { method: 'GET', path: LINKS_PATH, list: true },
 });
@@ -23,9 +24,10 @@ export const listIssueLinks = restTool({
 export const getIssueLink = restTool({
   name: 'get_issue_link',
   title: 'Get issue link',
-  description: 'Get an issue link: source_issue, target_issue, link_type.',
+  description: 'Get an issue link and both its issues.',
   group: 'issues',
   mode: 'read',
+  record: 'issue_link',
   input: Type.Object({ project_id: projectId(), issue_iid: issueIid(), issue_link_id: linkId() }, { additionalProperties: false }),
   rest: { method: 'GET', path: `${LINKS_PATH}/{issue_link_id}` },
 });
@@ -59,7 +61,7 @@ export const createIssueLink = defineTool({
 export const deleteIssueLink = restTool({
   name: 'delete_issue_link',
   title: 'Unlink issues',
-  description: 'Remove a link between two issues (both ways); returns it.',
+  description: 'Remove a link between two issues (both ways).',
   group: 'issues',
   mode: 'write',
   destructive: true,

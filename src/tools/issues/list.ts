@@ -21,7 +21,8 @@ function listIssues(forge: ForgeClient, args: Record<string, unknown>) {
   return forge.list({ method: 'GET', path: issuesPath(project_id), query });
 }
 
-const optionalProject = Type.Optional(projectId('Omit for all projects.'));
+// Omitted: all projects (the server's instructions say so once).
+const optionalProject = Type.Optional(projectId());
 const idNoneAny = () =>
   Type.Optional(Type.String({ pattern: '^([0-9]+|[Nn]one|[Aa]ny|NONE|ANY)$', maxLength: LIMITS.idDigits, hint: 'must be a numeric id, none or any', ...ID }));
 const milestoneTitle = () => Type.Optional(shortName());
@@ -38,7 +39,7 @@ export const listIssuesTool = defineTool({
   attachments: true,
   title: 'List issues',
   description:
-    'List issues; scope defaults to created_by_me (all: everyone\'s, needed to filter by other people).',
+    'List issues; scope defaults to created_by_me (all: anyone\'s; needed to filter by others).',
   group: 'issues',
   mode: 'read',
   record: 'issue',
@@ -93,7 +94,7 @@ export const myIssues = defineTool({
   attachments: true,
   title: 'My issues',
   description:
-    'List issues assigned to the caller (open unless state says otherwise).',
+    'List the caller\'s assigned issues (default state: opened).',
   group: 'issues',
   mode: 'read',
   record: 'issue',

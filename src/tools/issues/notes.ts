@@ -97,6 +97,7 @@ export const listIssueDiscussions = restTool({
     'List an issue\'s comment threads, oldest first; thread id = discussion_id.',
   group: 'issues',
   mode: 'read',
+  record: 'discussion',
   input: Type.Object({ project_id: projectId(), issue_iid: issueIid(), ...pagination }, { additionalProperties: false }),
   rest: { method: 'GET', path: `${ISSUE_PATH}/discussions`, list: true },
 });
@@ -107,7 +108,7 @@ export const createNote = defineTool({
   name: 'create_note',
   attachments: true,
   title: 'Comment on issue or merge request',
-  description: 'Add a top-level comment to an issue or merge request.',
+  description: 'Comment on an issue or merge request.',
   group: 'issues',
   mode: 'write',
   endpoint: `POST ${NOTEABLE_PATHS.issue} or POST ${NOTEABLE_PATHS.merge_request}`,

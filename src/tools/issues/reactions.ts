@@ -42,6 +42,7 @@ export const listIssueEmojiReactions = defineTool({
   description: 'List the emoji reactions on an issue.',
   group: 'issues',
   mode: 'read',
+  record: 'award_emoji',
   endpoint: `GET ${ISSUE_PATH}/award_emoji`,
   input: Type.Object({ project_id: projectId(), issue_iid: issueIid() }, { additionalProperties: false }),
   handler: (args, { forge }) => forge.allPages({ method: 'GET', path: fillPath(`${ISSUE_PATH}/award_emoji`, args) }),
@@ -53,6 +54,7 @@ export const listIssueNoteEmojiReactions = defineTool({
   description: 'List the emoji reactions on an issue comment.',
   group: 'issues',
   mode: 'read',
+  record: 'award_emoji',
   endpoint: `GET ${NOTE_AWARDS} (GET ${ISSUE_PATH}/discussions/{discussion_id} first with discussion_id)`,
   input: Type.Object({ project_id: projectId(), issue_iid: issueIid(), note_id: noteId(), discussion_id: discussionId() }, { additionalProperties: false }),
   async handler(args, { forge }) {
@@ -64,7 +66,7 @@ export const listIssueNoteEmojiReactions = defineTool({
 export const createIssueEmojiReaction = defineTool({
   name: 'create_issue_emoji_reaction',
   title: 'React to issue',
-  description: 'React to an issue with an emoji; repeats and unknown names fail.',
+  description: 'React to an issue with an emoji.',
   group: 'issues',
   mode: 'write',
   endpoint: `POST ${ISSUE_PATH}/award_emoji`,
@@ -75,7 +77,7 @@ export const createIssueEmojiReaction = defineTool({
 export const deleteIssueEmojiReaction = restTool({
   name: 'delete_issue_emoji_reaction',
   title: 'Remove issue reaction',
-  description: 'Remove an emoji reaction the caller gave an issue.',
+  description: 'Remove the caller\'s reaction to an issue.',
   group: 'issues',
   mode: 'write',
   destructive: true,
@@ -87,7 +89,7 @@ export const createIssueNoteEmojiReaction = defineTool({
   name: 'create_issue_note_emoji_reaction',
   title: 'React to comment',
   description:
-    'React to an issue comment with an emoji; a repeat fails.',
+    'React to an issue comment with an emoji.',
   group: 'issues',
   mode: 'write',
   endpoint: `POST ${NOTE_AWARDS} (GET ${ISSUE_PATH}/discussions/{discussion_id} first with discussion_id)`,
@@ -105,7 +107,7 @@ export const deleteIssueNoteEmojiReaction = defineTool({
   name: 'delete_issue_note_emoji_reaction',
   title: 'Remove comment reaction',
   description:
-    'Remove an emoji reaction the caller gave an issue comment.',
+    'Remove the caller\'s reaction to an issue comment.',
   group: 'issues',
   mode: 'write',
   destructive: true,

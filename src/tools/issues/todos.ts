@@ -19,6 +19,7 @@ export const listTodos = restTool({
   description: "List the caller's to-dos, newest first (pending unless state: done). project_id/group_id: numeric.",
   group: 'issues',
   mode: 'read',
+  record: 'todo',
   input: Type.Object(
     {
       action: enumOf(ACTIONS),
@@ -37,7 +38,7 @@ export const listTodos = restTool({
 export const markTodoDone = restTool({
   name: 'mark_todo_done',
   title: 'Mark to-do done',
-  description: 'Mark one of the caller\'s to-dos done.',
+  description: 'Mark one to-do of the caller done.',
   group: 'issues',
   mode: 'write',
   idempotent: true,
@@ -48,7 +49,7 @@ export const markTodoDone = restTool({
 export const markAllTodosDone = restTool({
   name: 'mark_all_todos_done',
   title: 'Mark all to-dos done',
-  description: 'Mark all the caller\'s pending to-dos done.',
+  description: 'Mark all pending to-dos done.',
   group: 'issues',
   mode: 'write',
   idempotent: true,

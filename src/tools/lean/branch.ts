@@ -4,7 +4,7 @@ import type { RecordKind } from './kind';
 
 /** The head commit of a branch: which commit, and what it says. */
 function headCommit(value: unknown): Rec | undefined {
-  return isRecord(value) ? pick(value, ['id', 'short_id', 'title', 'author_name', 'committed_date']) : undefined;
+  return isRecord(value) ? pick(value, ['id', 'title', 'author_name', 'committed_date']) : undefined;
 }
 
 export const branch: RecordKind = {
@@ -25,7 +25,12 @@ export const branch: RecordKind = {
 /** An access entry of a rule: a role level, or a user, group or deploy key. */
 function accessEntries(value: unknown): Rec[] | undefined {
   if (!Array.isArray(value)) return undefined;
-  return value.map((e) => (isRecord(e) ? pick(e, ['id', 'access_level', 'access_level_description', 'user_id', 'group_id', 'deploy_key_id']) : e) as Rec);
+  // A role level's description only restates the level (40: Maintainers); a user's or group's names it.
+  return value.map((e) => {
+    if (!isRecord(e)) return e as Rec;
+    const named = e.user_id != null || e.group_id != null || e.deploy_key_id != null;
+    return pick(e, named ? ['access_level', 'access_level_description', 'user_id', 'group_id', 'deploy_key_id'] : ['access_level']);
+  });
 }
 
 export const protectedBranch: RecordKind = {

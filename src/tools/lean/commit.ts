@@ -8,7 +8,7 @@ export const commit: RecordKind = {
     const pipeline = r.last_pipeline;
     return compact({
       id: r.id,
-      short_id: r.short_id,
+      // short_id is the id's first 8 characters.
       title: r.title,
       // The title is the message's first line: the message is kept only when it says more.
       message: typeof r.message === 'string' && r.message.trim() !== String(r.title ?? '').trim() ? r.message : undefined,
@@ -20,10 +20,27 @@ export const commit: RecordKind = {
       trailers: r.trailers,
       stats: r.stats,
       status: r.status,
-      last_pipeline: isRecord(pipeline) ? pick(pipeline, ['id', 'status', 'ref', 'web_url']) : undefined,
+      last_pipeline: isRecord(pipeline) ? pick(pipeline, ['id', 'status']) : undefined,
       web_url: r.web_url,
     });
   },
+};
+
+export const commitSummary: RecordKind = {
+  about: 'A commit in a history: its SHA, title, author and date (get_commit has its whole message, stats and parents).',
+  lean: (r) => compact({
+    id: r.id,
+    title: r.title,
+    author_name: r.author_name,
+    authored_date: r.authored_date,
+    committer_name: r.committer_name !== r.author_name ? r.committer_name : undefined,
+    committed_date: r.committed_date !== r.authored_date ? r.committed_date : undefined,
+    // More than one parent: a merge commit.
+    parent_ids: Array.isArray(r.parent_ids) && r.parent_ids.length > 1 ? r.parent_ids : undefined,
+    trailers: r.trailers,
+    stats: r.stats,
+    web_url: r.web_url,
+  }),
 };
 
 export const commitStatus: RecordKind = {

@@ -4,7 +4,7 @@
 // lean form, test/lean.test.ts checks it shrinks).
 import { awardEmoji } from './award';
 import { branch, protectedBranch } from './branch';
-import { blameRange, commit, commitStatus, diff } from './commit';
+import { blameRange, commit, commitStatus, commitSummary, diff } from './commit';
 import { issue, issueLink, linkedIssue } from './issue';
 import type { RecordKind } from './kind';
 import { mergeRequest } from './merge-request';
@@ -22,6 +22,7 @@ export const RECORD_KINDS = {
   burndown_event: burndownEvent,
   commit,
   commit_status: commitStatus,
+  commit_summary: commitSummary,
   diff,
   discussion,
   issue,

@@ -9,7 +9,8 @@ import { leanNote } from './note';
 
 /** A diff position: the file and lines a note sits on, and the version's head it was made on. */
 function position(value: unknown): Rec | undefined {
-  if (!isRecord(value)) return undefined;
+  // A reply's draft carries an all-null position: no file, no position.
+  if (!isRecord(value) || (value.new_path == null && value.old_path == null)) return undefined;
   return pick(value, ['new_path', 'old_path', 'new_line', 'old_line', 'head_sha', 'base_sha', 'start_sha', 'position_type']);
 }
 
@@ -74,7 +75,7 @@ const approvalState: RecordKind = {
     approvals_required: r.approvals_required,
     approvals_left: r.approvals_left,
     approved_by: Array.isArray(r.approved_by)
-      ? r.approved_by.map((a) => (isRecord(a) ? compact({ ...user(a.user), approved_at: a.approved_at }) : a))
+      ? r.approved_by.map((a) => (isRecord(a) ? compact({ user: user(a.user), approved_at: a.approved_at }) : a))
       : undefined,
     user_has_approved: r.user_has_approved,
     user_can_approve: r.user_can_approve,

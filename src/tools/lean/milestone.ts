@@ -15,8 +15,7 @@ export const milestone: RecordKind = {
     start_date: r.start_date,
     due_date: r.due_date,
     expired: flag(r.expired),
-    created_at: r.created_at,
-    updated_at: r.updated_at,
+    // created_at and updated_at are bookkeeping (the list tools filter on them server-side).
     web_url: r.web_url,
   }),
 };

@@ -47,7 +47,8 @@ export const compare: RecordKind = {
   about: 'Two refs compared: the commits between them and the changed files with their diffs.',
   lean: (r) => compact({
     ...r,
-    commit: isRecord(r.commit) ? commit.lean(r.commit) : undefined,
+    // GitLab's `commit` is the last of `commits` again: kept only when the list is not there.
+    commit: isRecord(r.commit) && !Array.isArray(r.commits) ? commit.lean(r.commit) : undefined,
     commits: Array.isArray(r.commits) ? r.commits.map((c) => (isRecord(c) ? commit.lean(c) : c)) : undefined,
     diffs: Array.isArray(r.diffs) ? r.diffs.map((d) => (isRecord(d) ? comparedDiff(d) : d)) : undefined,
     compare_timeout: flag(r.compare_timeout),

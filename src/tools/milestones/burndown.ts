@@ -16,6 +16,7 @@ export function burndownTool(scope: MilestoneScope): ToolDefinition {
     description: `List a ${scope.noun} milestone's burndown chart events.`,
     group: 'milestones',
     mode: 'read',
+    record: 'burndown_event',
     endpoint: `GET ${eventsPath} (GET ${milestonePath} after a 404)`,
     // GitLab answers every event at once (ee/lib/ee/api/milestones.rb and milestone_responses.rb: no pagination params, Burndown#as_json presented whole): no page parameters.
     input: Type.Object({ ...parentParam(scope), milestone_id: milestoneId() }, { additionalProperties: false }),

@@ -6,7 +6,7 @@ import type { ToolDefinition } from '../define';
 import { invalidArgument } from '../errors';
 import { integerId, isoDate, isoDateTime, listOf, longText, pagination, search, shortName, title } from '../params';
 import { restTool } from '../rest';
-import { GROUP_SCOPE, milestoneId, parentParam, PROJECT_SCOPE, type MilestoneScope } from './scope';
+import { milestoneId, parentParam, type MilestoneScope } from './scope';
 
 const state = Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('closed')]));
 const stateEvent = Type.Optional(Type.Union([Type.Literal('close'), Type.Literal('activate')]));
@@ -43,7 +43,6 @@ export function milestoneTools(scope: MilestoneScope): MilestoneTools {
   const { names, noun, basePath } = scope;
   const parent = parentParam(scope);
   const one = `${basePath}/milestones/{milestone_id}`;
-  const other = noun === 'project' ? 'group' : 'project';
   const input = (properties: Parameters<typeof Type.Object>[0]): TObject => Type.Object(properties, { additionalProperties: false });
 
   const list = restTool({
@@ -52,6 +51,7 @@ export function milestoneTools(scope: MilestoneScope): MilestoneTools {
     description: `List a ${noun}'s milestones, by due date.`,
     group: 'milestones',
     mode: 'read',
+    record: 'milestone',
     input: input({
       ...parent,
       iids: Type.Optional(listOf(integerId('must be a positive integer (an iid)'), 'Not with include_ancestors.')),
@@ -76,9 +76,10 @@ export function milestoneTools(scope: MilestoneScope): MilestoneTools {
   const get = restTool({
     name: names.get,
     title: `Get ${noun} milestone`,
-    description: `Get a ${noun} milestone (${other} ones: ${other === 'group' ? GROUP_SCOPE.names.get : PROJECT_SCOPE.names.get}).`,
+    description: `Get a ${noun} milestone by its id.`,
     group: 'milestones',
     mode: 'read',
+    record: 'milestone',
     input: input({ ...parent, milestone_id: milestoneId() }),
     rest: { method: 'GET', path: one },
   });
@@ -86,7 +87,7 @@ export function milestoneTools(scope: MilestoneScope): MilestoneTools {
   const create = restTool({
     name: names.create,
     title: `Create ${noun} milestone`,
-    description: `Create a ${noun} milestone (active).`,
+    description: `Create a ${noun} milestone.`,
     group: 'milestones',
     mode: 'write',
     input: input({
@@ -135,9 +136,10 @@ export function milestoneTools(scope: MilestoneScope): MilestoneTools {
   const issues = restTool({
     name: names.issues,
     title: `List ${noun} milestone issues`,
-    description: `List the issues of a ${noun} milestone.`,
+    description: `List a ${noun} milestone's issues.`,
     group: 'milestones',
     mode: 'read',
+    record: 'issue',
     input: input({ ...parent, milestone_id: milestoneId(), ...pagination }),
     rest: { method: 'GET', path: `${one}/issues`, list: true },
   });
@@ -145,9 +147,10 @@ export function milestoneTools(scope: MilestoneScope): MilestoneTools {
   const mergeRequests = restTool({
     name: names.mergeRequests,
     title: `List ${noun} milestone merge requests`,
-    description: `List the merge requests of a ${noun} milestone.`,
+    description: `List a ${noun} milestone's merge requests.`,
     group: 'milestones',
     mode: 'read',
+    record: 'merge_request',
     input: input({ ...parent, milestone_id: milestoneId(), ...pagination }),
     rest: { method: 'GET', path: `${one}/merge_requests`, list: true },
   });

@@ -2,7 +2,8 @@
 // line range. The log is streamed (src/forge/client.ts `stream`) and only the asked-for lines are
 // kept (log-lines.ts), so a log of any size is read with bounded memory and is never refused for
 // passing FORGE_MAX_RESPONSE_BYTES (D30 bounds what is held, not what passes). Lines are cleaned of
-// section markers, ANSI codes and invisible characters (log-text.ts, D36).
+// section markers, ANSI codes and invisible characters (log-text.ts, D36) unless full_response asks
+// for them as GitLab sent them.
 import { Type } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
@@ -66,6 +67,8 @@ export const getPipelineJobOutput = defineTool({
     'or `limit` lines from `start_line`. Gives line numbers and total_lines.',
   group: 'pipelines',
   mode: 'read',
+  // Lines of text, not a record: full_response returns them as GitLab sent them (codes and markers kept).
+  text: true,
   endpoint: 'GET /projects/{project_id}/jobs/{job_id}/trace',
   input: Type.Object(
     {
@@ -80,12 +83,12 @@ export const getPipelineJobOutput = defineTool({
   check(args) {
     if (args.offset !== undefined && args.start_line !== undefined) throw invalidArgument('offset', 'counts from the end; give offset or start_line, not both');
   },
-  async handler(args, { forge }): Promise<JobLog> {
+  async handler(args, { forge, fullResponse }): Promise<JobLog> {
     const limit = args.limit ?? LOG_LIMITS.lines;
     const window: LogWindow = args.start_line === undefined ? { mode: 'tail', limit, offset: args.offset ?? 0 } : { mode: 'range', start: args.start_line, limit };
     const path = fillPath('/projects/{project_id}/jobs/{job_id}/trace', args);
     const read = await forge.stream({ method: 'GET', path }, (reader) => readLogLines(reader, window));
-    const { texts, dropped } = fit(read.lines.map(lineText), window.mode === 'tail');
+    const { texts, dropped } = fit(read.lines.map((line) => lineText(line, fullResponse)), window.mode === 'tail');
     const first = read.first_line === 0 ? 0 : window.mode === 'tail' ? read.first_line + dropped : read.first_line;
     const result: JobLog = {
       job_id: Number(args.job_id),

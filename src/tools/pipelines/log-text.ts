@@ -26,10 +26,10 @@ export function cleanLine(text: string): string {
   return stripInvisible(line.replace(CONTROL, '')).trimEnd();
 }
 
-/** The line's text, cleaned, with a note when its end was not kept. */
-export function lineText(raw: RawLine): string {
+/** The line's text, cleaned unless `asSent` (full_response), with a note when its end was not kept. */
+export function lineText(raw: RawLine, asSent = false): string {
   let text = decoder.decode(raw.bytes);
   if (raw.cut > 0) text = text.replace(TRAILING_REPLACEMENT, '');
-  text = cleanLine(text);
+  if (!asSent) text = cleanLine(text);
   return raw.cut > 0 ? `${text} [… ${raw.cut} more bytes]` : text;
 }

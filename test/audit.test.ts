@@ -1,0 +1,118 @@
+// The audit trail (D35): one `tool_call` JSON line per tool call on both lanes, with the forge
+// user (as D7's cached credential check found it: no forge call of its own), the forge host, ids and flags of the
+// arguments but free text only as its length, the outcome, upstream status and latency; never the
+// token or a text body. On the log at info, or appended to AUDIT_LOG_PATH, opened once.
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp, type ForgeApp } from '../src/app';
+import { SEED, startFakeForge, TOKENS, type FakeForge } from './support/fake-forge';
+import { capturingLogger } from './support/log-capture';
+import { testConfig } from './support/config';
+import { connect, MCP_URL, structured, toolError, type Lane } from './support/mcp-client';
+import { runToExit } from './support/process';
+
+let forge: FakeForge;
+let app: ForgeApp;
+let fileApp: ForgeApp;
+const log = capturingLogger();
+const fileLog = capturingLogger();
+const dir = mkdtempSync(join(tmpdir(), 'forge-audit-'));
+const auditPath = join(dir, 'audit.jsonl');
+
+beforeAll(async () => {
+  forge = await startFakeForge();
+  app = createApp(testConfig(forge.apiUrl, { LOG_LEVEL: 'info' }), { logger: log.logger });
+  writeFileSync(auditPath, '{"earlier":"line"}\n');
+  fileApp = createApp(testConfig(forge.apiUrl, { LOG_LEVEL: 'info', AUDIT_LOG_PATH: auditPath }), { logger: fileLog.logger });
+  // Legacy sessions admitted these credentials (D7): their checks, usernames included, are cached.
+  for (const target of [app, fileApp]) {
+    for (const token of [TOKENS.maintainer, TOKENS.developer]) await (await connect(target, { 'Private-Token': token })).close();
+  }
+});
+beforeEach(() => {
+  forge.reset();
+  log.lines.length = 0;
+});
+afterAll(async () => {
+  await app.close();
+  await fileApp.close();
+  await forge.stop();
+});
+
+const P = String(SEED.project);
+const SECRET_TEXT = 'the launch codes are 0000';
+const audits = (lines: string[]) => lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((e) => e.event === 'tool_call');
+
+describe.each(['legacy', 'modern'] as Lane[])('audit lines on the %s lane', (lane) => {
+  test('one line per call: who, where, what on which ids, how it went; free text only as a length', async () => {
+    const c = await connect(app, { 'Private-Token': TOKENS.maintainer }, MCP_URL, { lane });
+    structured(await c.call('create_issue', { project_id: SEED.projectPath, title: SECRET_TEXT, description: `${SECRET_TEXT}\nmore`, labels: ['bug'], weight: 2 }));
+    expect(toolError(await c.call('get_issue', { project_id: P, issue_iid: 'x' })).kind).toBe('validation');
+    await c.close();
+    const lines = audits(log.lines);
+    expect(lines).toHaveLength(2);
+    const [created, refused] = lines;
+    expect(created).toMatchObject({
+      level: 'info', event: 'tool_call', request_id: expect.any(String), lane, forge_user: 'maria', forge_host: new URL(forge.apiUrl).host,
+      tool: 'create_issue', outcome: 'ok', upstream_status: 201, ms: expect.any(Number), time: expect.any(String),
+      args: { project_id: SEED.projectPath, title: { chars: SECRET_TEXT.length }, description: { chars: SECRET_TEXT.length + 5 }, labels: ['bug'], weight: 2 },
+    });
+    if (lane === 'legacy') expect(created.session).toEqual(expect.any(String));
+    expect(refused).toMatchObject({ tool: 'get_issue', outcome: 'validation', args: { project_id: P, issue_iid: 'x' } });
+    expect(refused).not.toHaveProperty('upstream_status');
+    const all = log.lines.join('');
+    expect(all).not.toContain(TOKENS.maintainer);
+    expect(all).not.toContain(SECRET_TEXT);
+  });
+
+  test('the forge user comes from the cached credential check: no forge call of its own', async () => {
+    const c = await connect(app, { 'Private-Token': TOKENS.developer }, MCP_URL, { lane });
+    for (let i = 0; i < 3; i++) structured(await c.call('get_issue', { project_id: P, issue_iid: 2 }));
+    await c.close();
+    expect(audits(log.lines).map((l) => l.forge_user)).toEqual(['dev', 'dev', 'dev']);
+    expect(forge.requests.filter((r) => r.path === '/api/v4/user')).toEqual([]);
+  });
+
+  test('unknown tools and parameters are audited, their names never written', async () => {
+    const c = await connect(app, { 'Private-Token': TOKENS.maintainer }, MCP_URL, { lane });
+    await c.call('no_such_tool', {}).catch(() => undefined);
+    await c.call('get_issue', { project_id: P, issue_iid: 1, [TOKENS.guest]: 'x' });
+    await c.close();
+    const lines = audits(log.lines);
+    expect(lines.map((l) => [l.tool, l.outcome])).toEqual([['no_such_tool', 'protocol_error'], ['get_issue', 'validation']]);
+    expect(lines[1].args).toMatchObject({ unknown_parameters: 1 });
+    expect(log.lines.join('')).not.toContain(TOKENS.guest);
+  });
+});
+
+describe('a credential no check has seen (modern lane only)', () => {
+  test('is audited without a forge user, and no forge call is made to find one', async () => {
+    const c = await connect(app, { 'Private-Token': TOKENS.guest }, MCP_URL, { lane: 'modern' });
+    await c.call('get_issue', { project_id: P, issue_iid: 2 });
+    await c.close();
+    const [line] = audits(log.lines);
+    expect(line).toMatchObject({ tool: 'get_issue', lane: 'modern' });
+    expect(line).not.toHaveProperty('forge_user');
+    expect(forge.requests.filter((r) => r.path === '/api/v4/user')).toEqual([]);
+  });
+});
+
+describe('AUDIT_LOG_PATH', () => {
+  test('lines are appended to the file (what was there stays), not written to the log', async () => {
+    const c = await connect(fileApp, { 'Private-Token': TOKENS.maintainer });
+    structured(await c.call('get_issue', { project_id: P, issue_iid: 1 }));
+    await c.close();
+    const lines = readFileSync(auditPath, 'utf8').trim().split('\n');
+    expect(lines[0]).toBe('{"earlier":"line"}');
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ event: 'tool_call', tool: 'get_issue', outcome: 'ok', forge_user: 'maria', time: expect.any(String) });
+    expect(audits(fileLog.lines)).toEqual([]);
+  });
+
+  test('a path that cannot be opened stops start-up with one line naming the setting', async () => {
+    const { code, stderr } = await runToExit([], { STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', AUDIT_LOG_PATH: join(dir, 'missing', 'audit.jsonl') });
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toEqual([`forge-mcp: AUDIT_LOG_PATH: cannot open ${join(dir, 'missing', 'audit.jsonl')} for appending (ENOENT)`]);
+  });
+});

@@ -1,0 +1,84 @@
+// Every record kind's lean projection (D33) on a record shaped as GitLab sends it
+// (test/fixtures/gitlab-records.ts): presentation and empty values gone, users reduced, the fields an
+// agent acts on kept, and the whole at most 60% of the forge's JSON.
+import { describe, expect, test } from 'bun:test';
+import { ALL_TOOLS } from '../src/tools/catalog';
+import { RECORD_KINDS, type RecordKindName } from '../src/tools/lean';
+import { GITLAB_RECORDS } from './fixtures/gitlab-records';
+
+const kinds = Object.keys(RECORD_KINDS) as RecordKindName[];
+const lean = (kind: RecordKindName) => RECORD_KINDS[kind].lean(structuredClone(GITLAB_RECORDS[kind]));
+
+/** Every object in `value`, at any depth. */
+function objects(value: unknown, found: Record<string, unknown>[] = []): Record<string, unknown>[] {
+  if (Array.isArray(value)) value.forEach((v) => objects(v, found));
+  else if (value && typeof value === 'object') {
+    found.push(value as Record<string, unknown>);
+    Object.values(value).forEach((v) => objects(v, found));
+  }
+  return found;
+}
+
+describe.each(kinds)('lean %s', (kind) => {
+  test('drops null and empty values, presentation fields and users\' extras', () => {
+    const text = JSON.stringify(lean(kind));
+    expect(text).not.toContain(':null');
+    expect(text).not.toContain(':[]');
+    expect(text).not.toContain(':{}');
+    expect(text).not.toContain('""');
+    for (const field of ['avatar_url', '_links', 'time_stats', 'references', 'author_email', 'committer_email']) expect(text).not.toContain(`"${field}"`);
+    for (const o of objects(lean(kind))) if ('username' in o) expect(Object.keys(o).sort()).toEqual(['id', 'name', 'username']);
+  });
+
+  test('is at most 60% of the forge\'s JSON', () => {
+    const size = JSON.stringify(lean(kind)).length;
+    const forge = JSON.stringify(GITLAB_RECORDS[kind]).length;
+    // A burndown event has nothing to drop but a null weight.
+    // A milestone, a blame range and a diff are mostly what an agent reads; a burndown event has nothing but a null to drop.
+    // A merge request's file diff is a diff; a file read is its content; a diff version is its three SHAs; a draft
+    // note is its text and the diff position (SHAs and lines) it sits on.
+    if (!['burndown_event', 'blame_range', 'diff', 'milestone', 'mr_diff', 'file', 'mr_version', 'draft_note'].includes(kind)) expect(size / forge).toBeLessThanOrEqual(0.6);
+    else expect(size).toBeLessThan(forge);
+  });
+});
+
+describe('what an agent acts on is kept', () => {
+  test('issue', () => {
+    expect(lean('issue')).toMatchObject({
+      id: 1042, iid: 42, project_id: 5, title: expect.any(String), description: expect.stringContaining('Steps:'), state: 'opened',
+      labels: ['bug', 'auth'], milestone: { id: 12, iid: 3, title: 'v2.4', state: 'active', web_url: expect.any(String) },
+      author: { id: 1, username: 'maria', name: 'Maria Jones' }, assignees: [{ id: 2, username: 'dev', name: 'Dev Eloper' }],
+      due_date: '2026-02-20', web_url: expect.stringContaining('/issues/42'), user_notes_count: 3, merge_requests_count: 1,
+    });
+  });
+  test('commit: the message only when it says more than the title; dates once when equal', () => {
+    const c = lean('commit');
+    expect(c).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{40}$/), title: expect.any(String), author_name: 'Dev Eloper', stats: { total: 4 }, status: 'success', last_pipeline: { id: 9001, status: 'success' } });
+    expect(c.message).toContain('Closes #42');
+    expect(c).not.toHaveProperty('committed_date');
+    expect(RECORD_KINDS.commit.lean({ id: 'a', title: 'One line', message: 'One line\n' })).toEqual({ id: 'a', title: 'One line' });
+  });
+  test('note, discussion, branch, protected branch, todo, status, merge request', () => {
+    expect(lean('note')).toMatchObject({ id: 3001, body: expect.any(String), author: { username: 'dev' }, resolvable: true, resolved: false });
+    expect((lean('discussion').notes as unknown[]).length).toBe(2);
+    expect(lean('branch')).toMatchObject({ name: 'fix/sso-expiry', commit: { id: expect.any(String), title: expect.any(String) }, protected: false, merged: false, can_push: true, default: false });
+    expect(lean('protected_branch')).toMatchObject({ name: 'main', push_access_levels: [{ access_level: 40 }], allow_force_push: false });
+    expect(lean('todo')).toMatchObject({ id: 102, action_name: 'assigned', state: 'pending', target: { iid: 42, title: expect.any(String) }, project: { path_with_namespace: 'acme/platform' } });
+    expect(lean('commit_status')).toMatchObject({ name: 'lint', status: 'success', pipeline_id: 9001 });
+    expect(lean('merge_request')).toMatchObject({ iid: 17, source_branch: 'fix/sso-expiry', target_branch: 'main', detailed_merge_status: 'mergeable', reviewers: [{ username: 'maria' }] });
+  });
+  test('a projection never fails on a record missing its fields', () => {
+    for (const kind of kinds) expect(() => RECORD_KINDS[kind].lean({})).not.toThrow();
+  });
+});
+
+describe('declarations', () => {
+  test('every read tool names its record kind (so it is lean and takes full_response)', () => {
+    // A text tool (a job log's lines) is no record: it takes full_response as its own (define.ts).
+    expect(ALL_TOOLS.filter((t) => t.mode === 'read' && !t.record && !t.text).map((t) => t.name)).toEqual([]);
+    for (const tool of ALL_TOOLS.filter((t) => t.mode === 'read')) expect([tool.name, 'full_response' in tool.input.properties]).toEqual([tool.name, true]);
+  });
+  test('every kind has a GitLab-shaped example record', () => {
+    expect(Object.keys(GITLAB_RECORDS).sort()).toEqual([...kinds].sort());
+  });
+});
