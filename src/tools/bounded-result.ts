@@ -5,6 +5,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { isRecord, type Rec } from './lean/helpers';
 import { asObject } from './result';
+import { mayNeedCleaning, sanitizeResult } from './sanitize';
 
 /** UTF-8 bytes of a JSON text; a UTF-16 unit is at most 3 bytes, so short texts skip the count. */
 function bytes(text: string, bound: number): number {
@@ -63,10 +64,17 @@ function cutTexts(structured: Rec, maxBytes: number): Rec {
   return { ...copy, truncated: true, truncation: `long texts were cut to stay within MAX_RESULT_BYTES (${maxBytes} bytes); full_response does not lift the bound` };
 }
 
-/** The CallToolResult of a successful value (D16), cut to `maxBytes` when it is larger (D33). */
-export function boundedResult(value: unknown, maxBytes: number): CallToolResult {
+/**
+ * The CallToolResult of a successful value (D16), its text cleaned unless `asSent` (D36, a
+ * full_response), cut to `maxBytes` when it is larger (D33).
+ */
+export function boundedResult(value: unknown, maxBytes: number, asSent = false): CallToolResult {
   const structured = asObject(value);
-  const text = JSON.stringify(structured);
+  let text = JSON.stringify(structured);
+  if (!asSent && mayNeedCleaning(text)) {
+    sanitizeResult(structured);
+    text = JSON.stringify(structured);
+  }
   if (bytes(text, maxBytes) <= maxBytes) return result(structured, text);
   const cut = Array.isArray(structured.items) ? cutItems(structured as Rec & { items: unknown[] }, maxBytes) : cutTexts(structured, maxBytes);
   return result(cut, JSON.stringify(cut));

@@ -11,7 +11,6 @@ import { compileArgSummary } from './arg-summary';
 import { applyLean } from './lean/apply';
 import { MAX_INTEGER } from './params';
 import { errorResult } from './result';
-import { sanitizeResult } from './sanitize';
 import { compileValidator, type ArgumentValidator } from './validate';
 import { branchTools } from './branches';
 import { milestoneGroupTools } from './milestones';
@@ -249,8 +248,7 @@ export class ToolCatalog {
       let value = await entry.tool.handler(valid as never, ctx);
       if (!full && entry.tool.record) value = applyLean(entry.tool.record, value);
       if (entry.tool.attachments && ctx.linkAttachments) value = await ctx.linkAttachments(value, valid.project_id as string | undefined);
-      if (!full) value = sanitizeResult(value);
-      return { result: boundedResult(value, this.maxResultBytes), outcome: 'ok', args: summary };
+      return { result: boundedResult(value, this.maxResultBytes, full), outcome: 'ok', args: summary };
     } catch (error) {
       if (error instanceof ToolError) return failed(error, summary);
       throw error;

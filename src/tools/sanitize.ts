@@ -1,8 +1,9 @@
 // Untrusted text in results (D36): every string of a result loses the invisible and bidirectional
 // control characters, and the prose fields (titles, descriptions, comment bodies, commit messages)
 // their HTML comments as well, however deep they sit (a todo's target, a link's issues, a thread's
-// notes). Runs on every result except a full_response one, lean or not. The value is a fresh
-// parse of the forge's answer, so it is cleaned in place.
+// notes). Runs on every result except a full_response one, lean or not, when its JSON text shows
+// something to remove (mayNeedCleaning). The value is a fresh parse of the forge's answer, so it is
+// cleaned in place.
 import { hasInvisible } from '../text/invisible';
 import { cleanProse, cleanText } from '../text/untrusted';
 
@@ -36,6 +37,15 @@ function cleanObject(record: Record<string, unknown>, depth: number): void {
 function cleanNode(node: object, depth: number): void {
   if (Array.isArray(node)) cleanArray(node, depth);
   else cleanObject(node as Record<string, unknown>, depth);
+}
+
+/**
+ * Whether a result, as the JSON text it is sent as, may hold anything D36 removes. JSON.stringify
+ * writes these characters and `<!--` as they are, so a result without them needs no walk: the
+ * common case costs one scan of the text.
+ */
+export function mayNeedCleaning(json: string): boolean {
+  return json.includes('<!--') || hasInvisible(json);
 }
 
 /** `value` with its text cleaned (D36); strings at the top level are cleaned too. */
