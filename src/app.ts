@@ -28,6 +28,9 @@ import { MemorySessionStore } from './session/memory-store';
 import { SealedSessions } from './session/sealed-session';
 import type { Sealer } from './sealing/sealer';
 import { ALL_TOOLS, ToolCatalog } from './tools/catalog';
+import { storesFromConfig, type Stores } from './store/from-config';
+import { readinessResponse } from './http/readiness';
+import { CREDENTIAL_CHECK_MAX_ENTRIES } from './auth/credential-check';
 
 export interface AppOptions {
   logger?: Logger;
@@ -43,6 +46,8 @@ export interface AppOptions {
    */
   fastToolCall?: boolean;
   onFastToolCall?: () => void;
+  /** Where shared state lives (D37); by default from REDIS_URL (store/from-config.ts). */
+  stores?: Stores;
 }
 
 export interface ForgeApp {
@@ -91,6 +96,12 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   const { logger, catalog, pool, metrics, toolTimeoutMs } = buildCore(config, options);
   const now = options.now ?? Date.now;
   const fixedCaller = staticTokenCaller(config);
+  // D37: single use, rate-limit windows and caches live in the store chosen here (memory, or Redis
+  // shared by every replica). With a shared store the limits apply in stateless mode too.
+  const stores = options.stores ?? storesFromConfig(config, { logger, metrics, now, caCert: options.caCert });
+  const limiting = !config.OAUTH_STATELESS_MODE || stores.shared;
+  const windows = (scope: string) =>
+    limiting ? new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now, undefined, undefined, { store: stores.open(100_000), scope }) : undefined;
   // OAuth mode (FORGE_MCP_OAUTH): its routes and bearer-checking caller resolver come from src/oauth
   // and are wired here and at the routes below.
   const oauth = config.FORGE_MCP_OAUTH
@@ -102,6 +113,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
         ipOf: (request) => clientIp(request, socketIps.get(request), config.trustedProxies),
         onRateLimited: () => metrics.rejectedByRateLimit++,
         events: (event) => metrics.oauth.record(event),
+        stores,
       })
     : undefined;
   const callers = oauth ? oauth.callers : config.REMOTE_AUTHORIZATION || !fixedCaller ? remoteCallers(config.forgeApiUrls[0]) : staticCaller(fixedCaller);
@@ -123,7 +135,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   // forge token the forge issued to this server for that very forge (oauth/bearer.ts).
   const credentialGate = callers.remote
     ? createCredentialGate({
-        checks: new CredentialChecks({ now }),
+        checks: new CredentialChecks({ now, store: stores.open(CREDENTIAL_CHECK_MAX_ENTRIES) }),
         challenge: callers.challenge,
         alreadyChecked: (caller) => caller.grant !== undefined,
         logger,
@@ -136,7 +148,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     : undefined;
   const common = { callers, createServer, logger, metrics, pool, credentialGate, grants };
   // Stateless mode swaps the session store for sealed ids and turns the in-app limiter off
-  // (docs/spec.md stateless rule 7: limits belong to the ingress there).
+  // (docs/spec.md stateless rule 7: limits belong to the ingress there) unless a store is shared (D37).
   const stateless = config.OAUTH_STATELESS_MODE;
   if (stateless && !options.sealer) throw new Error('stateless mode needs the sealer (sealerFromConfig) in the app options');
   const handleLegacy = stateless
@@ -145,7 +157,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
         ...common,
         sessions,
         maxSessions: config.MAX_SESSIONS,
-        sessionLimiter: new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now),
+        sessionLimiter: windows('session'),
       });
   // The modern lane (D27) is the same in both modes: nothing is sealed or stored. The SDK's handler
   // is built once; it builds an SDK server per request from the same factory as the legacy lane.
@@ -156,7 +168,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     fastToolCall: options.fastToolCall === false ? undefined : createFastToolCall({ callTool: createToolCaller(mcpDeps), serverInfo: SERVER_INFO, onTaken: options.onFastToolCall }),
     callers,
     pool,
-    credentialLimiter: stateless ? undefined : new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now),
+    credentialLimiter: windows('credential'),
     oauth: Boolean(oauth),
     grants,
     logger,
@@ -179,8 +191,8 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     pool,
     logger,
     maxBytes: config.DOWNLOAD_MAX_BYTES,
-    limiter: stateless ? undefined : new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now),
-    ipLimit: stateless ? undefined : { limiter: new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now), ipOf: (request) => clientIp(request, socketIps.get(request), config.trustedProxies) },
+    limiter: windows('download'),
+    ipLimit: limiting ? { limiter: windows('download-ip')!, ipOf: (request) => clientIp(request, socketIps.get(request), config.trustedProxies) } : undefined,
     onRateLimited: () => metrics.rejectedByRateLimit++,
   });
   // The socket address travels beside the request: Elysia hands handlers the same Request object.
@@ -189,7 +201,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     {
       hostAllowed: createHostPolicy(config.HOST, config.MCP_SERVER_URL, config.MCP_ALLOWED_ORIGINS),
       originAllowed: createOriginPolicy(config.MCP_SERVER_URL, config.MCP_ALLOWED_ORIGINS),
-      ipLimiter: stateless ? undefined : new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now),
+      ipLimiter: windows('ip'),
       ipOf: (request) => clientIp(request, socketIps.get(request), config.trustedProxies),
       maxBodyBytes: config.MAX_REQUEST_BODY_BYTES,
       callers,
@@ -204,6 +216,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
 
   const app = new Elysia()
     .get('/healthz', () => ({ status: 'ok' }))
+    .get('/readyz', readinessResponse(stores.kind, () => stores.readiness()))
     .get('/metrics', metricsRoutes.text)
     .get('/metrics.json', metricsRoutes.json)
     .get('/downloads/attachment', ({ request }) => download(request))
@@ -225,6 +238,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     close: async () => {
       pool.stop();
       await sessions.closeAll();
+      stores.close();
     },
   };
 }

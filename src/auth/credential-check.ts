@@ -5,9 +5,13 @@
 // per credential. The cache key is a hash of kind, token and forge origin (never the token
 // itself); the cache is bounded, and simultaneous checks of one credential ask the forge once.
 // A forge that cannot say (unreachable, timing out, 5xx, 429) gives 'unknown', never cached.
-import { createHash } from 'node:crypto';
+// The answers live in a store (store/store.ts): this process's memory, or the store replicas
+// share (D37), where one replica's answer serves them all. A store that cannot answer is only a
+// cache miss. What is kept is a small JSON record, so more can be remembered per credential.
 import { credentialHeader, type Credential } from '../forge/credential';
 import type { ForgeEndpoint } from '../forge/endpoint';
+import { MemoryStore } from '../store/memory-store';
+import { storeKey, type SharedStore } from '../store/store';
 
 export type CredentialVerdict = 'accepted' | 'rejected' | 'unknown';
 
@@ -21,11 +25,13 @@ export interface CredentialCheckOptions {
   ttlMs?: number;
   maxEntries?: number;
   fetchImpl?: FetchLike;
+  /** Where answers are kept; by default this process's memory, bounded by maxEntries. */
+  store?: SharedStore;
 }
 
+/** What is kept per credential (JSON in the store). */
 interface Remembered {
   verdict: 'accepted' | 'rejected';
-  expiresAt: number;
 }
 
 /** `scheme://host[:port]` of an API URL: one forge, whatever path prefix it is reached under. */
@@ -35,40 +41,34 @@ function originOf(apiUrl: string): string {
 }
 
 export class CredentialChecks {
-  // Insertion order is age (every entry lives ttlMs): the oldest answers are at the front.
-  private readonly answers = new Map<string, Remembered>();
+  private readonly answers: SharedStore;
   private readonly pending = new Map<string, Promise<CredentialVerdict>>();
-  private readonly now: () => number;
   private readonly ttlMs: number;
-  private readonly maxEntries: number;
   private readonly fetchImpl: FetchLike;
 
   constructor(options: CredentialCheckOptions = {}) {
-    this.now = options.now ?? Date.now;
     this.ttlMs = options.ttlMs ?? CREDENTIAL_CHECK_TTL_MS;
-    this.maxEntries = options.maxEntries ?? CREDENTIAL_CHECK_MAX_ENTRIES;
     this.fetchImpl = options.fetchImpl ?? (fetch as unknown as FetchLike);
+    // Every answer lives ttlMs; in memory the oldest go first once maxEntries are held.
+    this.answers = options.store ?? new MemoryStore({ maxEntries: options.maxEntries ?? CREDENTIAL_CHECK_MAX_ENTRIES, now: options.now });
   }
 
-  /** Answers held (bounded by maxEntries). */
+  /** Answers held in this process's memory (bounded by maxEntries; 0 with a shared store). */
   get size(): number {
-    return this.answers.size;
+    return this.answers instanceof MemoryStore ? this.answers.size : 0;
   }
 
   async check(credential: Credential, endpoint: ForgeEndpoint): Promise<CredentialVerdict> {
-    const key = createHash('sha256').update(`${credential.kind}\n${credential.token}\n${originOf(endpoint.apiUrl)}`).digest('base64url');
-    const known = this.answers.get(key);
-    if (known) {
-      if (known.expiresAt > this.now()) return known.verdict;
-      this.answers.delete(key);
-    }
+    const key = storeKey('cred', credential.kind, credential.token, originOf(endpoint.apiUrl));
+    const known = await this.recall(key);
+    if (known) return known.verdict;
     let pending = this.pending.get(key);
     if (!pending) {
       pending = this.ask(credential, endpoint).finally(() => this.pending.delete(key));
       this.pending.set(key, pending);
     }
     const verdict = await pending;
-    if (verdict !== 'unknown') this.remember(key, verdict);
+    if (verdict !== 'unknown') await this.remember(key, { verdict });
     return verdict;
   }
 
@@ -95,14 +95,19 @@ export class CredentialChecks {
     }
   }
 
-  private remember(key: string, verdict: 'accepted' | 'rejected'): void {
-    this.answers.delete(key);
-    const now = this.now();
-    // Expired answers leave first; beyond the bound the oldest goes (it is only a cache).
-    for (const [oldest, entry] of this.answers) {
-      if (entry.expiresAt > now && this.answers.size < this.maxEntries) break;
-      this.answers.delete(oldest);
+  /** The remembered answer, if any; a record of another shape or a store that cannot answer is a miss. */
+  private async recall(key: string): Promise<Remembered | undefined> {
+    try {
+      const text = await this.answers.get(key);
+      if (text === undefined) return undefined;
+      const record = JSON.parse(text) as Partial<Remembered>;
+      return record.verdict === 'accepted' || record.verdict === 'rejected' ? (record as Remembered) : undefined;
+    } catch {
+      return undefined;
     }
-    this.answers.set(key, { verdict, expiresAt: now + this.ttlMs });
+  }
+
+  private async remember(key: string, record: Remembered): Promise<void> {
+    await this.answers.set(key, JSON.stringify(record), this.ttlMs).catch(() => {});
   }
 }

@@ -1,21 +1,33 @@
 // Fixed one-minute windows (D10): at most `limit` JSON-RPC messages per key per window. Windows
-// are aligned to the clock minute, so when a new window starts every old counter is dropped at
-// once — memory never holds more than the keys seen in one minute, and at most `maxKeys` of them
-// (keys beyond that are not limited in that window rather than refused, so a flood of forged
-// addresses cannot lock out real clients).
+// are aligned to the clock minute, the same on every replica, and each window's counter is a
+// store entry that expires when the window ends (store/store.ts): in process memory by default,
+// where at most `maxKeys` keys are held (keys beyond that are not limited in that window rather
+// than refused, so a flood of forged addresses cannot lock out real clients), or in the store
+// replicas share (D37), which makes the limit global. Keys are hashed: a session id or address
+// never sits in a store in clear. A store that cannot answer lets the request through (D37: rate
+// limits fail open; the store says so in the log).
+import { MemoryStore } from '../store/memory-store';
+import { storeKey, type SharedStore } from '../store/store';
 
 export interface RateDecision {
   allowed: boolean;
   /** Seconds until the window ends (for Retry-After). */
   retryAfter: number;
-  /** The first refusal of this key in this window: log once, not once per refused request. */
+  /** The first refusal of this key in this window here: log once, not once per refused request. */
   firstRefusal?: boolean;
 }
 
+export interface SharedWindows {
+  store: SharedStore;
+  /** What is limited ("ip", "session", …): part of every key, so limiters sharing a store stay apart. */
+  scope: string;
+}
+
 export class FixedWindowLimiter {
+  private readonly store: SharedStore;
+  private readonly scope: string;
   private window = -1;
-  private counts = new Map<string, number>();
-  /** Keys refused in this window (logged once); a subset of `counts`, dropped with it. */
+  /** Keys refused in this window (logged once), at most maxKeys of them; dropped with the window. */
   private refused = new Set<string>();
 
   constructor(
@@ -23,35 +35,40 @@ export class FixedWindowLimiter {
     private readonly now: () => number = Date.now,
     private readonly windowMs = 60_000,
     private readonly maxKeys = 100_000,
-  ) {}
+    shared?: SharedWindows,
+  ) {
+    this.store = shared?.store ?? new MemoryStore({ maxEntries: maxKeys, now });
+    this.scope = shared?.scope ?? 'rl';
+  }
 
+  /** Counters held, when they are held in this process's memory (0 otherwise). */
   get size(): number {
-    return this.counts.size;
+    return this.store instanceof MemoryStore ? this.store.size : 0;
   }
 
   /**
    * Counts `count` units of work for `key` (D10: each JSON-RPC message of a batch is one). Work that
    * would pass the limit is refused whole and not counted, so a smaller request may still fit.
    */
-  hit(key: string, count = 1): RateDecision {
+  async hit(key: string, count = 1): Promise<RateDecision> {
     const now = this.now();
     const window = Math.floor(now / this.windowMs);
     if (window !== this.window) {
       this.window = window;
-      this.counts = new Map();
       this.refused = new Set();
     }
-    const retryAfter = Math.max(1, Math.ceil(((window + 1) * this.windowMs - now) / 1000));
-    const used = this.counts.get(key);
-    if (used === undefined && this.counts.size >= this.maxKeys) return { allowed: true, retryAfter };
-    const total = (used ?? 0) + count;
-    if (total <= this.limit) {
-      this.counts.set(key, total);
-      return { allowed: true, retryAfter };
+    const windowEnd = (window + 1) * this.windowMs;
+    const retryAfter = Math.max(1, Math.ceil((windowEnd - now) / 1000));
+    const hashed = storeKey(`${this.scope}:${window}`, key);
+    let added: boolean;
+    try {
+      added = (await this.store.addWithin(hashed, count, this.limit, windowEnd - now)).added;
+    } catch {
+      return { allowed: true, retryAfter }; // full (memory) or unavailable (shared): fail open
     }
-    if (used === undefined) this.counts.set(key, 0);
-    if (this.refused.has(key)) return { allowed: false, retryAfter };
-    this.refused.add(key);
+    if (added) return { allowed: true, retryAfter };
+    if (this.refused.has(hashed) || this.refused.size >= this.maxKeys) return { allowed: false, retryAfter };
+    this.refused.add(hashed);
     return { allowed: false, retryAfter, firstRefusal: true };
   }
 }
