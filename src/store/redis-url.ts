@@ -11,13 +11,15 @@ export function redisUrlProblem(value: string): string | undefined {
   if (value.length > MAX_REDIS_URL_LENGTH) return `must be at most ${MAX_REDIS_URL_LENGTH} characters`;
   // Control characters and spaces would be dropped or re-encoded by the parser: refused, not repaired.
   if (/[\u0000-\u0020\u007f]/.test(value)) return 'must not contain spaces or control characters';
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(value)?.[1].toLowerCase();
+  if (scheme !== undefined && scheme !== 'redis' && scheme !== 'rediss') return 'must start with redis:// or rediss://';
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     return 'must be a URL such as redis://host:6379/0 or rediss://:password@host:6380';
   }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') return `must start with redis:// or rediss:// (got ${url.protocol}//)`;
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') return 'must start with redis:// or rediss://';
   if (!/^\/\//.test(value.slice(url.protocol.length))) return 'must name a host after redis:// or rediss://';
   if (!url.hostname) return 'must name a host';
   if (url.search || value.includes('?')) return 'must not have a query string (?…): options are separate settings';
