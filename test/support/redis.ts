@@ -47,6 +47,7 @@ async function waitForPing(port: number, password?: string): Promise<void> {
 }
 
 export async function startRedis(options: { password?: string } = {}): Promise<RealRedis> {
+  if (!redisServerInstalled()) throw new Error('redis-server is not installed: apt-get install -y redis-server (bash .ci/run does)');
   const dir = mkdtempSync(join(tmpdir(), 'forge-mcp-redis-'));
   const port = freePort();
   const args = ['redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...(options.password ? ['--requirepass', options.password] : [])];
