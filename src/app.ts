@@ -101,7 +101,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   const stores = options.stores ?? storesFromConfig(config, { logger, metrics, now, caCert: options.caCert });
   const limiting = !config.OAUTH_STATELESS_MODE || stores.shared;
   const windows = (scope: string) =>
-    limiting ? new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now, undefined, undefined, { store: stores.open(100_000), scope }) : undefined;
+    limiting ? new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now, undefined, undefined, { store: stores.open(100_000), scope, chunk: stores.shared ? config.MAX_REQUESTS_PER_MINUTE / 50 : 1 }) : undefined;
   // OAuth mode (FORGE_MCP_OAUTH): its routes and bearer-checking caller resolver come from src/oauth
   // and are wired here and at the routes below.
   const oauth = config.FORGE_MCP_OAUTH

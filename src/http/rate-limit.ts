@@ -6,6 +6,11 @@
 // replicas share (D37), which makes the limit global. Keys are hashed: a session id or address
 // never sits in a store in clear. A store that cannot answer lets the request through (D37: rate
 // limits fail open; the store says so in the log).
+//
+// With a shared store a replica may take its units in chunks (`chunk`, a fiftieth of the limit):
+// a busy key then costs a store round trip per chunk instead of per message. Units taken but not
+// used by the window's end still count, so a key may be refused up to `chunk` units early per
+// replica, never let past the limit. A chunk of 1 (the default, and always in memory) is exact.
 import { MemoryStore } from '../store/memory-store';
 import { storeKey, type SharedStore } from '../store/store';
 
@@ -21,6 +26,8 @@ export interface SharedWindows {
   store: SharedStore;
   /** What is limited ("ip", "session", …): part of every key, so limiters sharing a store stay apart. */
   scope: string;
+  /** Units taken from the store at once (default 1: every message asks the store). */
+  chunk?: number;
 }
 
 export class FixedWindowLimiter {
@@ -29,6 +36,9 @@ export class FixedWindowLimiter {
   private window = -1;
   /** Keys refused in this window (logged once), at most maxKeys of them; dropped with the window. */
   private refused = new Set<string>();
+  /** key → units this replica took from the store in this window and has not used yet (chunk > 1). */
+  private allowance = new Map<string, number>();
+  private readonly chunk: number;
 
   constructor(
     private readonly limit: number,
@@ -39,6 +49,7 @@ export class FixedWindowLimiter {
   ) {
     this.store = shared?.store ?? new MemoryStore({ maxEntries: maxKeys, now });
     this.scope = shared?.scope ?? 'rl';
+    this.chunk = Math.max(1, Math.floor(shared?.chunk ?? 1));
   }
 
   /** Counters held, when they are held in this process's memory (0 otherwise). */
@@ -56,13 +67,26 @@ export class FixedWindowLimiter {
     if (window !== this.window) {
       this.window = window;
       this.refused = new Set();
+      this.allowance = new Map();
     }
     const windowEnd = (window + 1) * this.windowMs;
     const retryAfter = Math.max(1, Math.ceil((windowEnd - now) / 1000));
+    const left = this.allowance.get(key) ?? 0;
+    if (left >= count) {
+      this.allowance.set(key, left - count);
+      return { allowed: true, retryAfter };
+    }
     const hashed = storeKey(`${this.scope}:${window}`, key);
+    const need = count - left;
     let added: boolean;
     try {
-      added = (await this.store.addWithin(hashed, count, this.limit, windowEnd - now)).added;
+      const want = Math.max(need, this.chunk);
+      added = (await this.store.addWithin(hashed, want, this.limit, windowEnd - now)).added;
+      if (added && want > need) this.keep(key, want - need);
+      else if (!added && want > need) {
+        added = (await this.store.addWithin(hashed, need, this.limit, windowEnd - now)).added; // near the limit: exactly
+        if (added) this.allowance.delete(key);
+      } else if (added) this.allowance.delete(key);
     } catch {
       return { allowed: true, retryAfter }; // full (memory) or unavailable (shared): fail open
     }
@@ -70,5 +94,11 @@ export class FixedWindowLimiter {
     if (this.refused.has(hashed) || this.refused.size >= this.maxKeys) return { allowed: false, retryAfter };
     this.refused.add(hashed);
     return { allowed: false, retryAfter, firstRefusal: true };
+  }
+
+  /** Units taken in advance for `key`; at most maxKeys keys keep any (the rest ask each time). */
+  private keep(key: string, units: number): void {
+    if (this.allowance.size >= this.maxKeys && !this.allowance.has(key)) return;
+    this.allowance.set(key, units);
   }
 }
