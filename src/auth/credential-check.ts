@@ -29,9 +29,11 @@ export interface CredentialCheckOptions {
   store?: SharedStore;
 }
 
-/** What is kept per credential (JSON in the store). */
+/** What is kept per credential (JSON in the store; a shared store's record is checked, not trusted). */
 interface Remembered {
   verdict: 'accepted' | 'rejected';
+  /** Room for more per credential, such as the forge username; checked like the verdict. */
+  username?: string;
 }
 
 /** `scheme://host[:port]` of an API URL: one forge, whatever path prefix it is reached under. */
@@ -101,7 +103,9 @@ export class CredentialChecks {
       const text = await this.answers.get(key);
       if (text === undefined) return undefined;
       const record = JSON.parse(text) as Partial<Remembered>;
-      return record.verdict === 'accepted' || record.verdict === 'rejected' ? (record as Remembered) : undefined;
+      if (record.verdict !== 'accepted' && record.verdict !== 'rejected') return undefined;
+      const username = typeof record.username === 'string' && record.username.length <= 255 ? record.username : undefined;
+      return { verdict: record.verdict, ...(username !== undefined ? { username } : {}) };
     } catch {
       return undefined;
     }
