@@ -34,6 +34,9 @@ import { ALL_TOOLS, ToolCatalog } from './tools/catalog';
 import { PolicyCatalogs } from './mcp/policy';
 
 const TOOL_NAMES = new Set(ALL_TOOLS.map((tool) => tool.name));
+import { storesFromConfig, type Stores } from './store/from-config';
+import { readinessResponse } from './http/readiness';
+import { CREDENTIAL_CHECK_MAX_ENTRIES } from './auth/credential-check';
 
 export interface AppOptions {
   logger?: Logger;
@@ -51,6 +54,8 @@ export interface AppOptions {
   onFastToolCall?: () => void;
   /** AUDIT_LOG_PATH opened for appending by the entry point (which refuses to start when it cannot be); else opened here. */
   auditFd?: number;
+  /** Where shared state lives (D37); by default from REDIS_URL (store/from-config.ts). */
+  stores?: Stores;
 }
 
 export interface ForgeApp {
@@ -101,17 +106,23 @@ export function buildCore(config: Config, options: AppOptions = {}) {
   const instances = new InstanceDirectory();
   // D34: each request policy's catalog is the deployment's narrowed, built once per distinct policy.
   const catalogs = new PolicyCatalogs(catalog);
-  // D7's credential check, shared: it admits legacy sessions and names the forge user of audit lines (D35).
-  const checks = new CredentialChecks({ now: options.now });
   const audit = config.AUDIT_LOG_PATH ? fileAuditSink(options.auditFd ?? openAuditFile(config.AUDIT_LOG_PATH), logger) : undefined;
-  const forgeUser = (caller: Caller, endpoint: ForgeEndpoint) => checks.cachedUsername(caller.credential, endpoint);
-  return { logger, catalog, catalogs, pool, metrics, toolTimeoutMs: config.FORGE_TOOL_TIMEOUT_MS, checks, audit, forgeUser, instances };
+  return { logger, catalog, catalogs, pool, metrics, toolTimeoutMs: config.FORGE_TOOL_TIMEOUT_MS, audit, instances };
 }
 
 export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
-  const { logger, catalog, catalogs, pool, metrics, toolTimeoutMs, checks, audit, forgeUser, instances } = buildCore(config, options);
+  const { logger, catalog, catalogs, pool, metrics, toolTimeoutMs, audit, instances } = buildCore(config, options);
   const now = options.now ?? Date.now;
   const fixedCaller = staticTokenCaller(config);
+  // D37: single use, rate-limit windows and caches live in the store chosen here (memory, or Redis
+  // shared by every replica). With a shared store the limits apply in stateless mode too.
+  const stores = options.stores ?? storesFromConfig(config, { logger, metrics, now, caCert: options.caCert });
+  const limiting = !config.OAUTH_STATELESS_MODE || stores.shared;
+  // D7's credential check, in the store: it admits legacy sessions and names the forge user of audit lines (D35).
+  const checks = new CredentialChecks({ now, store: stores.open(CREDENTIAL_CHECK_MAX_ENTRIES) });
+  const forgeUser = (caller: Caller, endpoint: ForgeEndpoint) => checks.cachedUsername(caller.credential, endpoint);
+  const windows = (scope: string) =>
+    limiting ? new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now, undefined, undefined, { store: stores.open(100_000), scope, chunk: stores.shared ? config.MAX_REQUESTS_PER_MINUTE / 50 : 1 }) : undefined;
   // OAuth mode (FORGE_MCP_OAUTH): its routes and bearer-checking caller resolver come from src/oauth
   // and are wired here and at the routes below.
   const oauth = config.FORGE_MCP_OAUTH
@@ -123,6 +134,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
         ipOf: (request) => clientIp(request, socketIps.get(request), config.trustedProxies),
         onRateLimited: () => metrics.rejectedByRateLimit++,
         events: (event) => metrics.oauth.record(event),
+        stores,
       })
     : undefined;
   const callers = oauth ? oauth.callers : config.REMOTE_AUTHORIZATION || !fixedCaller ? remoteCallers(config.forgeApiUrls[0]) : staticCaller(fixedCaller);
@@ -157,7 +169,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     : undefined;
   const common = { callers, createServer, logger, metrics, pool, credentialGate, grants };
   // Stateless mode swaps the session store for sealed ids and turns the in-app limiter off
-  // (docs/spec.md stateless rule 7: limits belong to the ingress there).
+  // (docs/spec.md stateless rule 7: limits belong to the ingress there) unless a store is shared (D37).
   const stateless = config.OAUTH_STATELESS_MODE;
   if (stateless && !options.sealer) throw new Error('stateless mode needs the sealer (sealerFromConfig) in the app options');
   const handleLegacy = stateless
@@ -166,7 +178,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
         ...common,
         sessions,
         maxSessions: config.MAX_SESSIONS,
-        sessionLimiter: new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now),
+        sessionLimiter: windows('session'),
       });
   // The modern lane (D27) is the same in both modes: nothing is sealed or stored. The SDK's handler
   // is built once; it builds an SDK server per request from the same factory as the legacy lane.
@@ -177,7 +189,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     fastToolCall: options.fastToolCall === false ? undefined : createFastToolCall({ callTool: createToolCaller(mcpDeps), serverInfo: SERVER_INFO, onTaken: options.onFastToolCall }),
     callers,
     pool,
-    credentialLimiter: stateless ? undefined : new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now),
+    credentialLimiter: windows('credential'),
     oauth: Boolean(oauth),
     grants,
     logger,
@@ -200,8 +212,8 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     pool,
     logger,
     maxBytes: config.DOWNLOAD_MAX_BYTES,
-    limiter: stateless ? undefined : new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now),
-    ipLimit: stateless ? undefined : { limiter: new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now), ipOf: (request) => clientIp(request, socketIps.get(request), config.trustedProxies) },
+    limiter: windows('download'),
+    ipLimit: limiting ? { limiter: windows('download-ip')!, ipOf: (request) => clientIp(request, socketIps.get(request), config.trustedProxies) } : undefined,
     onRateLimited: () => metrics.rejectedByRateLimit++,
   });
   // The socket address travels beside the request: Elysia hands handlers the same Request object.
@@ -210,7 +222,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     {
       hostAllowed: createHostPolicy(config.HOST, config.MCP_SERVER_URL, config.MCP_ALLOWED_ORIGINS),
       originAllowed: createOriginPolicy(config.MCP_SERVER_URL, config.MCP_ALLOWED_ORIGINS),
-      ipLimiter: stateless ? undefined : new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now),
+      ipLimiter: windows('ip'),
       ipOf: (request) => clientIp(request, socketIps.get(request), config.trustedProxies),
       maxBodyBytes: config.MAX_REQUEST_BODY_BYTES,
       callers,
@@ -226,6 +238,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
 
   const app = new Elysia()
     .get('/healthz', () => ({ status: 'ok' }))
+    .get('/readyz', readinessResponse(stores.kind, () => stores.readiness()))
     .get('/metrics', metricsRoutes.text)
     .get('/metrics.json', metricsRoutes.json)
     .get('/downloads/attachment', ({ request }) => download(request))
@@ -252,6 +265,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
       pool.stop();
       await sessions.closeAll();
       audit?.close();
+      stores.close();
     },
   };
 }

@@ -76,7 +76,7 @@ describe('the cache', () => {
     await checks.check({ kind: 'private', token }, endpoint());
     const keys = [...(checks as unknown as { answers: Map<string, unknown> }).answers.keys()];
     expect(keys).toHaveLength(1);
-    expect(keys[0]).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(keys[0]).toMatch(/^cred:[A-Za-z0-9_-]{43}$/);
     expect(keys[0]).not.toContain(token);
   });
 

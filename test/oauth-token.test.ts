@@ -326,23 +326,23 @@ describe('refresh_token', () => {
 });
 
 describe('the replay cache (SPEC stateless rule 5)', () => {
-  test('keeps every entry until its code expires; full, it refuses new redemptions (fail closed)', () => {
+  test('keeps every entry until its code expires; full, it refuses new redemptions (fail closed)', async () => {
     let t = 1_000_000;
     const guard = new ReplayGuard(() => t, 2);
-    expect(guard.reserve('a', t + 120_000)).toBe('reserved');
-    expect(guard.reserve('a', t + 120_000)).toBe('pending');
-    guard.consume('a');
-    expect(guard.reserve('a', t + 120_000)).toBe('consumed');
-    expect(guard.reserve('b', t + 120_000)).toBe('reserved');
-    guard.release('b');
-    expect(guard.reserve('b', t + 120_000)).toBe('reserved');
-    expect(guard.reserve('c', t + 120_000)).toBe('full');
+    expect(await guard.reserve('a', t + 120_000)).toBe('reserved');
+    expect(await guard.reserve('a', t + 120_000)).toBe('pending');
+    await guard.consume('a');
+    expect(await guard.reserve('a', t + 120_000)).toBe('consumed');
+    expect(await guard.reserve('b', t + 120_000)).toBe('reserved');
+    await guard.release('b');
+    expect(await guard.reserve('b', t + 120_000)).toBe('reserved');
+    expect(await guard.reserve('c', t + 120_000)).toBe('full');
     t += 120_001;
-    expect(guard.reserve('c', t + 120_000)).toBe('reserved');
+    expect(await guard.reserve('c', t + 120_000)).toBe('reserved');
     // A consumed entry is never released.
-    guard.consume('c');
-    guard.release('c');
-    expect(guard.reserve('c', t + 120_000)).toBe('consumed');
+    await guard.consume('c');
+    await guard.release('c');
+    expect(await guard.reserve('c', t + 120_000)).toBe('consumed');
   });
 
   test('/token answers 503 temporarily_unavailable when the cache is full, and the code still works later', async () => {

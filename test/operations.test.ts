@@ -122,15 +122,15 @@ describe('rate limits', () => {
     expect((await json(app)).rejectedByRateLimit).toBe(1);
   });
 
-  test('a refused client is logged once per window, not once per refused request', () => {
+  test('a refused client is logged once per window, not once per refused request', async () => {
     let now = 0;
     const limiter = new FixedWindowLimiter(1, () => now);
-    expect(limiter.hit('a').allowed).toBe(true);
-    expect(limiter.hit('a')).toMatchObject({ allowed: false, firstRefusal: true });
-    expect(limiter.hit('a')).toMatchObject({ allowed: false });
-    expect(limiter.hit('a').firstRefusal).toBeUndefined();
+    expect((await limiter.hit('a')).allowed).toBe(true);
+    expect(await limiter.hit('a')).toMatchObject({ allowed: false, firstRefusal: true });
+    expect(await limiter.hit('a')).toMatchObject({ allowed: false });
+    expect((await limiter.hit('a')).firstRefusal).toBeUndefined();
     now += 60_000;
-    expect(limiter.hit('a').allowed).toBe(true);
+    expect((await limiter.hit('a')).allowed).toBe(true);
   });
 
   test('MCP_TRUST_PROXY=true: the entry the one proxy appended counts, whatever the client wrote to its left', async () => {
@@ -219,13 +219,13 @@ describe('rate limits', () => {
     });
   });
 
-  test('the limiter forgets old windows at once and holds at most maxKeys addresses', () => {
+  test('the limiter forgets old windows at once and holds at most maxKeys addresses', async () => {
     let now = 0;
     const limiter = new FixedWindowLimiter(5, () => now, 60_000, 1000);
-    for (let i = 0; i < 5000; i++) expect(limiter.hit(`ip-${i}`).allowed).toBe(true);
+    for (let i = 0; i < 5000; i++) expect((await limiter.hit(`ip-${i}`)).allowed).toBe(true);
     expect(limiter.size).toBe(1000);
     now += 60_000;
-    limiter.hit('ip-new');
+    await limiter.hit('ip-new');
     expect(limiter.size).toBe(1);
   });
 });

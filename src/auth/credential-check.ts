@@ -5,10 +5,14 @@
 // per credential. The cache key is a hash of kind, token and forge origin (never the token
 // itself); the cache is bounded, and simultaneous checks of one credential ask the forge once.
 // A forge that cannot say (unreachable, timing out, 5xx, 429) gives 'unknown', never cached.
-import { createHash } from 'node:crypto';
+// The answers live in a store (store/store.ts): this process's memory, or the store replicas
+// share (D37), where one replica's answer serves them all. A store that cannot answer is only a
+// cache miss. What is kept is a small JSON record, so more can be remembered per credential.
 import { readTextWithin } from '../forge/body';
 import { credentialHeader, type Credential } from '../forge/credential';
 import type { ForgeEndpoint } from '../forge/endpoint';
+import { MemoryStore } from '../store/memory-store';
+import { storeKey, type SharedStore } from '../store/store';
 
 export type CredentialVerdict = 'accepted' | 'rejected' | 'unknown';
 
@@ -22,13 +26,15 @@ export interface CredentialCheckOptions {
   ttlMs?: number;
   maxEntries?: number;
   fetchImpl?: FetchLike;
+  /** Where answers are kept; by default this process's memory, bounded by maxEntries. */
+  store?: SharedStore;
 }
 
+/** What is kept per credential (JSON in the store; a shared store's record is checked, not trusted). */
 interface Remembered {
   verdict: 'accepted' | 'rejected';
-  /** The forge username the credential acts as (accepted only; D35's audit line). */
+  /** The forge username the credential acts as (accepted only; D35's audit line); checked like the verdict. */
   username?: string;
-  expiresAt: number;
 }
 
 interface Answer {
@@ -56,34 +62,41 @@ function originOf(apiUrl: string): string {
   return end === -1 ? apiUrl : apiUrl.slice(0, end);
 }
 
-/** The cache key: a hash of kind, token and forge origin, never the token itself. */
+/** The store key: a hash of kind, token and forge origin, never the token itself. */
 function keyOf(credential: Credential, endpoint: ForgeEndpoint): string {
-  return createHash('sha256').update(`${credential.kind}\n${credential.token}\n${originOf(endpoint.apiUrl)}`).digest('base64url');
+  return storeKey('cred', credential.kind, credential.token, originOf(endpoint.apiUrl));
 }
 
 export class CredentialChecks {
-  // Insertion order is age (every entry lives ttlMs): the oldest answers are at the front.
-  private readonly answers = new Map<string, Remembered>();
+  private readonly answers: SharedStore;
   private readonly pending = new Map<string, Promise<Answer>>();
-  private readonly now: () => number;
   private readonly ttlMs: number;
-  private readonly maxEntries: number;
   private readonly fetchImpl: FetchLike;
 
   constructor(options: CredentialCheckOptions = {}) {
-    this.now = options.now ?? Date.now;
     this.ttlMs = options.ttlMs ?? CREDENTIAL_CHECK_TTL_MS;
-    this.maxEntries = options.maxEntries ?? CREDENTIAL_CHECK_MAX_ENTRIES;
     this.fetchImpl = options.fetchImpl ?? (fetch as unknown as FetchLike);
+    // Every answer lives ttlMs; in memory the oldest go first once maxEntries are held.
+    this.answers = options.store ?? new MemoryStore({ maxEntries: options.maxEntries ?? CREDENTIAL_CHECK_MAX_ENTRIES, now: options.now });
   }
 
-  /** Answers held (bounded by maxEntries). */
+  /** Answers held in this process's memory (bounded by maxEntries; 0 with a shared store). */
   get size(): number {
-    return this.answers.size;
+    return this.answers instanceof MemoryStore ? this.answers.size : 0;
   }
 
   async check(credential: Credential, endpoint: ForgeEndpoint): Promise<CredentialVerdict> {
-    return (await this.answer(credential, endpoint)).verdict;
+    const key = keyOf(credential, endpoint);
+    const known = await this.recall(key);
+    if (known) return known.verdict;
+    let pending = this.pending.get(key);
+    if (!pending) {
+      pending = this.ask(credential, endpoint).finally(() => this.pending.delete(key));
+      this.pending.set(key, pending);
+    }
+    const answer = await pending;
+    if (answer.verdict !== 'unknown') await this.remember(key, { verdict: answer.verdict, ...(answer.username !== undefined ? { username: answer.username } : {}) });
+    return answer.verdict;
   }
 
   /**
@@ -91,26 +104,8 @@ export class CredentialChecks {
    * check of it is cached: an audit line never costs a forge call (a legacy session's admission
    * made the check; the modern lane makes none, D27).
    */
-  cachedUsername(credential: Credential, endpoint: ForgeEndpoint): string | undefined {
-    const known = this.answers.get(keyOf(credential, endpoint));
-    return known && known.expiresAt > this.now() ? known.username : undefined;
-  }
-
-  private async answer(credential: Credential, endpoint: ForgeEndpoint): Promise<Answer> {
-    const key = keyOf(credential, endpoint);
-    const known = this.answers.get(key);
-    if (known) {
-      if (known.expiresAt > this.now()) return known;
-      this.answers.delete(key);
-    }
-    let pending = this.pending.get(key);
-    if (!pending) {
-      pending = this.ask(credential, endpoint).finally(() => this.pending.delete(key));
-      this.pending.set(key, pending);
-    }
-    const answer = await pending;
-    if (answer.verdict !== 'unknown') this.remember(key, answer.verdict, answer.username);
-    return answer;
+  async cachedUsername(credential: Credential, endpoint: ForgeEndpoint): Promise<string | undefined> {
+    return (await this.recall(keyOf(credential, endpoint)))?.username;
   }
 
   private async ask(credential: Credential, endpoint: ForgeEndpoint): Promise<Answer> {
@@ -139,14 +134,21 @@ export class CredentialChecks {
     }
   }
 
-  private remember(key: string, verdict: 'accepted' | 'rejected', username?: string): void {
-    this.answers.delete(key);
-    const now = this.now();
-    // Expired answers leave first; beyond the bound the oldest goes (it is only a cache).
-    for (const [oldest, entry] of this.answers) {
-      if (entry.expiresAt > now && this.answers.size < this.maxEntries) break;
-      this.answers.delete(oldest);
+  /** The remembered answer, if any; a record of another shape or a store that cannot answer is a miss. */
+  private async recall(key: string): Promise<Remembered | undefined> {
+    try {
+      const text = await this.answers.get(key);
+      if (text === undefined) return undefined;
+      const record = JSON.parse(text) as Partial<Remembered>;
+      if (record.verdict !== 'accepted' && record.verdict !== 'rejected') return undefined;
+      const username = typeof record.username === 'string' && record.username.length <= 255 ? record.username : undefined;
+      return { verdict: record.verdict, ...(username !== undefined ? { username } : {}) };
+    } catch {
+      return undefined;
     }
-    this.answers.set(key, { verdict, username, expiresAt: now + this.ttlMs });
+  }
+
+  private async remember(key: string, record: Remembered): Promise<void> {
+    await this.answers.set(key, JSON.stringify(record), this.ttlMs).catch(() => {});
   }
 }

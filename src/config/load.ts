@@ -5,6 +5,7 @@ import { Value } from '@sinclair/typebox/value';
 import type { TSchema } from '@sinclair/typebox';
 import { ConfigSchema, SETTING_NAMES, TOOL_GROUPS, flagName, settingSchema, type SettingName, type Settings, type ToolGroup } from './schema';
 import { normalizeApiUrl } from '../forge/api-url';
+import { redisUrlProblem } from '../store/redis-url';
 
 export class ConfigError extends Error {
   constructor(readonly setting: string, problem: string) {
@@ -154,6 +155,9 @@ function checkCrossRules(s: Settings): void {
     const mode = s.STREAMABLE_HTTP ? 'for HTTP without REMOTE_AUTHORIZATION or FORGE_MCP_OAUTH' : 'for stdio (STREAMABLE_HTTP=false)';
     requireSetting(s, 'FORGE_PERSONAL_ACCESS_TOKEN', mode);
   }
+  // D37: judged here, before anything connects; the problem never repeats the value (it may hold a password).
+  const redisProblem = s.REDIS_URL === undefined ? undefined : redisUrlProblem(s.REDIS_URL);
+  if (redisProblem) throw new ConfigError('REDIS_URL', redisProblem);
   for (const group of s.FORGE_TOOLSETS) {
     if (group !== 'all' && !(TOOL_GROUPS as readonly string[]).includes(group)) {
       throw new ConfigError('FORGE_TOOLSETS', `unknown tool group "${group}" (known: ${TOOL_GROUPS.join(', ')}, all)`);
@@ -173,6 +177,9 @@ function ignoredSettings(s: Settings): string[] {
   }
   if (!s.FORGE_MCP_OAUTH && (s.FORGE_OAUTH_CLIENT_ID !== undefined || s.FORGE_OAUTH_CLIENT_SECRET !== undefined)) {
     warnings.push('FORGE_OAUTH_CLIENT_ID and FORGE_OAUTH_CLIENT_SECRET are ignored without FORGE_MCP_OAUTH=true');
+  }
+  if (s.REDIS_URL !== undefined && !s.STREAMABLE_HTTP) {
+    warnings.push('REDIS_URL is ignored for stdio (STREAMABLE_HTTP=false): one process shares nothing');
   }
   return warnings;
 }

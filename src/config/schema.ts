@@ -82,7 +82,7 @@ export const ConfigSchema = Type.Object({
   HTTP_PROXY: optStr('Proxy URL for http:// forge requests.', { format: 'url' }),
   HTTPS_PROXY: optStr('Proxy URL for https:// forge requests.', { format: 'url' }),
   NO_PROXY: list(undefined, 'Forge hosts reached without the proxy (comma-separated; a leading dot matches subdomains).'),
-  FORGE_CA_CERT_PATH: optStr('PEM file of extra CA certificates trusted for forge requests (read once at start-up).'),
+  FORGE_CA_CERT_PATH: optStr('PEM file of extra CA certificates trusted for forge requests, and for a rediss:// REDIS_URL (read once at start-up).'),
   RUNTIME_TLS_REJECT_UNAUTHORIZED: bool(true, 'Set to 0 to disable TLS certificate verification of forge requests (not recommended).'),
 
   // OAuth mode
@@ -102,6 +102,10 @@ export const ConfigSchema = Type.Object({
   OAUTH_STATELESS_PENDING_TTL_SECONDS: int(600, 1, 86400, 'Maximum age of a sealed OAuth state (v1.ps.).'),
   OAUTH_STATELESS_STORED_TTL_SECONDS: int(120, 1, 86400, 'Maximum age of a sealed proxy code (v1.pc.).'),
   OAUTH_STATELESS_SESSION_TTL_SECONDS: optInt(1, 30 * 86400, 'Inactivity timeout of a sealed Mcp-Session-Id (v1.sid.); defaults to SESSION_TIMEOUT_SECONDS.'),
+
+  // Shared state across replicas (D37)
+  REDIS_URL: optStr('Redis or Valkey shared by all replicas: redis://[user:password@]host[:port][/db], or rediss:// for TLS (trusting FORGE_CA_CERT_PATH too). Holds single use of proxy codes and refresh tokens, rate-limit windows (then applied in stateless mode too, across replicas), the credential check cache and client metadata documents. Unset: process memory.', { secret: true }),
+  REDIS_TIMEOUT_MS: int(500, 10, 10000, 'Longest wait for one call to the REDIS_URL store, in milliseconds; past it the call counts as failed (sign-ins answer 503, rate limits are not applied).'),
 });
 
 export type Settings = Static<typeof ConfigSchema>;

@@ -71,7 +71,7 @@ export function createDownloadHandler(deps: DownloadDeps): (request: Request) =>
   };
 
   return async function download(request: Request): Promise<Response> {
-    const perIp = deps.ipLimit?.limiter.hit(deps.ipLimit.ipOf(request));
+    const perIp = await deps.ipLimit?.limiter.hit(deps.ipLimit.ipOf(request));
     if (perIp && !perIp.allowed) return refuse(perIp, 'download_ip');
     const query = new URL(request.url).searchParams;
     const projectId = query.get('project_id') ?? '';
@@ -101,7 +101,7 @@ export function createDownloadHandler(deps: DownloadDeps): (request: Request) =>
       apiUrl = found.caller.apiUrl;
     }
 
-    const limit = deps.limiter?.hit(createHash('sha256').update(credential.token).digest('base64url'));
+    const limit = await deps.limiter?.hit(createHash('sha256').update(credential.token).digest('base64url'));
     if (limit && !limit.allowed) return refuse(limit, 'download');
 
     const lease = deps.pool.lease(apiUrl);

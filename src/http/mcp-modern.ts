@@ -70,7 +70,7 @@ export function createModernMcpHandler(deps: ModernMcpDeps): (req: McpRequest) =
     const stepUp = stepUpRefusal(deps.grants, caller, req.body, req.replyId);
     if (stepUp) return stepUp;
     if (deps.credentialLimiter && callers.remote) {
-      const limit = deps.credentialLimiter.hit(credentialKey(caller), req.messages);
+      const limit = await deps.credentialLimiter.hit(credentialKey(caller), req.messages);
       if (!limit.allowed) {
         metrics.rejectedByRateLimit++;
         if (limit.firstRefusal) logger.warn('rate_limited', { scope: 'credential', request_id: req.requestId, credential: caller.credential.kind, retry_after: limit.retryAfter });

@@ -107,8 +107,8 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
   // D23: a bearer OAuth mode refused is answered with error="invalid_token", so clients refresh or sign in.
   const invalidTokenChallenge = challengeWithError(callers.challenge, 'invalid_token');
 
-  function overLimit(request: Request, messages: number): Response | undefined {
-    const limit = deps.ipLimiter?.hit(deps.ipOf(request), messages);
+  async function overLimit(request: Request, messages: number): Promise<Response | undefined> {
+    const limit = await deps.ipLimiter?.hit(deps.ipOf(request), messages);
     if (!limit || limit.allowed) return undefined;
     metrics.rejectedByRateLimit++;
     if (limit.firstRefusal) logger.warn('rate_limited', { scope: 'ip', retry_after: limit.retryAfter });
@@ -116,7 +116,7 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
   }
 
   async function prelude(request: Request, requestId: string): Promise<Response> {
-    const refusedFirst = overLimit(request, 1);
+    const refusedFirst = await overLimit(request, 1);
     if (refusedFirst) return refusedFirst;
     metrics.requestsProcessed++;
     const method = request.method;
@@ -131,7 +131,7 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
       if (Array.isArray(body)) {
         if (body.length === 0) return rpcError(400, MESSAGES.emptyBatch, RPC_CODES.invalidRequest);
         messages = body.length;
-        const refusedRest = messages > 1 ? overLimit(request, messages - 1) : undefined;
+        const refusedRest = messages > 1 ? await overLimit(request, messages - 1) : undefined;
         if (refusedRest) return refusedRest;
       }
     }

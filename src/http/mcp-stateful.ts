@@ -111,10 +111,10 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
   }
 
   /** The live session of this id, its request limit counted, or the response that refuses the request. */
-  function liveSession(sessionId: string, messages: number): Session | Response {
+  async function liveSession(sessionId: string, messages: number): Promise<Session | Response> {
     const session = sessions.use(sessionId);
     if (!session) return sessionNotFound();
-    const limit = deps.sessionLimiter?.hit(sessionId, messages);
+    const limit = await deps.sessionLimiter?.hit(sessionId, messages);
     if (limit && !limit.allowed) {
       metrics.rejectedByRateLimit++;
       if (limit.firstRefusal) logger.warn('rate_limited', { scope: 'session', session: session.caller.sessionTag, retry_after: limit.retryAfter });
@@ -147,7 +147,7 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
         const opener: Caller = { ...found.caller, policy: req.policy };
         return openSession(req, req.forgeUrl ? { ...opener, apiUrl: req.forgeUrl } : opener);
       }
-      const session = liveSession(sessionId, req.messages);
+      const session = await liveSession(sessionId, req.messages);
       if (session instanceof Response) return session;
       // The session's token and forge URL, unless this request names its own (D8, D9); a token
       // sealed for one forge stays with it (D23).
@@ -162,7 +162,7 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
 
     // GET (the notification stream) and DELETE (end the session).
     if (!sessionId) return found.status === 'ok' ? rpcError(400, MESSAGES.sessionIdRequired) : refuseNoCredential(req);
-    const session = liveSession(sessionId, req.messages);
+    const session = await liveSession(sessionId, req.messages);
     if (session instanceof Response) return session;
     return serveInSession(session, req);
   };

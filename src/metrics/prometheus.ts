@@ -1,6 +1,7 @@
 // Prometheus text exposition (format 0.0.4) of the metrics: HELP and TYPE lines, `forge_mcp_`
 // prefix, counters ending in `_total`.
 import { oauthPrometheus } from './oauth';
+import { storePrometheus } from './store';
 import { DURATION_BUCKETS, type Gauges, type Metrics, type MetricsConfig } from './registry';
 
 const escapeLabel = (value: string) => value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
@@ -41,6 +42,7 @@ export function prometheusText(m: Metrics, gauges: Gauges, config: MetricsConfig
     }),
   );
   oauthPrometheus(m.oauth, metric, escapeLabel);
+  storePrometheus(m.store, metric);
   const histogramLines: string[] = [];
   for (const [statusClass, h] of m.upstream) {
     const labels = `status_class="${statusClass}"`;

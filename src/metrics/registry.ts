@@ -1,6 +1,7 @@
 // Per-instance counters for operators (docs/spec.md "Metrics snapshot", D11). One object,
 // incremented where the event happens; the JSON snapshot and the Prometheus text are views of it.
 import { OAuthMetrics } from './oauth';
+import { StoreMetrics } from './store';
 
 /** Upper bounds (seconds) of the upstream duration histogram. */
 export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30] as const;
@@ -28,6 +29,8 @@ export class Metrics {
   readonly upstream = new Map<string, Histogram>();
   /** OAuth mode's counters (all zero in the other modes). */
   readonly oauth = new OAuthMetrics();
+  /** The shared store's calls and failures (D37; `configured: false` without REDIS_URL). */
+  readonly store = new StoreMetrics();
 
   laneRequest(lane: 'modern' | 'legacy'): void {
     this.requestsByLane[lane]++;
@@ -85,5 +88,6 @@ export function snapshot(m: Metrics, gauges: Gauges, config: MetricsConfig) {
     poolEvictions: m.poolEvictions,
     toolCalls: Object.fromEntries([...m.toolCalls].map(([key, n]) => [key.replace('\u0000', ':'), n])),
     oauth: m.oauth.snapshot(),
+    store: m.store.snapshot(),
   };
 }

@@ -1,7 +1,9 @@
-// Where fetched Client ID Metadata Documents are kept (D28), behind a small interface so that
-// replicas can later share them in the store of D37. The memory one is bounded: past its size the
-// oldest entry goes. How long a document may be kept comes from its HTTP cache headers, never more
-// than 24 hours.
+// Where fetched Client ID Metadata Documents are kept (D28): in a store (store/store.ts), this
+// process's memory or the one replicas share (D37), so one replica's fetch serves them all. The
+// memory one is bounded: past its size the oldest entry goes. How long a document may be kept comes
+// from its HTTP cache headers, never more than 24 hours. A store that cannot answer is a miss.
+import { MemoryStore } from '../store/memory-store';
+import { storeKey, type SharedStore } from '../store/store';
 
 /** What is kept of a document: only what /authorize and the consent page use. */
 export interface CachedDocument {
@@ -49,32 +51,39 @@ export function freshnessSeconds(headers: Headers, now: number): number {
   return Math.max(0, Math.min(seconds, MAX_DOCUMENT_TTL_SECONDS));
 }
 
-export class MemoryDocumentCache implements DocumentCache {
-  private readonly entries = new Map<string, { document: CachedDocument; expiresAt: number }>();
-
-  constructor(
-    private readonly now: () => number = Date.now,
-    private readonly max = MAX_CACHED_DOCUMENTS,
-  ) {}
-
-  get size(): number {
-    return this.entries.size;
+/** A kept document as read back: a shared store's value is checked, not trusted. */
+function parseCached(text: string): CachedDocument | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<CachedDocument>;
+    if (!Array.isArray(value.redirectUris) || !value.redirectUris.every((u) => typeof u === 'string')) return undefined;
+    if (value.clientName !== undefined && typeof value.clientName !== 'string') return undefined;
+    return { redirectUris: value.redirectUris, ...(value.clientName !== undefined ? { clientName: value.clientName } : {}) };
+  } catch {
+    return undefined;
   }
+}
+
+export class StoredDocumentCache implements DocumentCache {
+  constructor(protected readonly store: SharedStore) {}
 
   async get(url: string): Promise<CachedDocument | undefined> {
-    const entry = this.entries.get(url);
-    if (!entry) return undefined;
-    if (this.now() >= entry.expiresAt) {
-      this.entries.delete(url);
-      return undefined;
-    }
-    return entry.document;
+    const text = await this.store.get(storeKey('cimd', url)).catch(() => undefined);
+    return text === undefined ? undefined : parseCached(text);
   }
 
   async set(url: string, document: CachedDocument, ttlSeconds: number): Promise<void> {
-    this.entries.delete(url);
-    if (ttlSeconds <= 0) return;
-    while (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(url, { document, expiresAt: this.now() + Math.min(ttlSeconds, MAX_DOCUMENT_TTL_SECONDS) * 1000 });
+    const ttlMs = Math.min(ttlSeconds, MAX_DOCUMENT_TTL_SECONDS) * 1000;
+    await this.store.set(storeKey('cimd', url), JSON.stringify(document), ttlMs).catch(() => {});
+  }
+}
+
+/** The cache in this process's memory, at most `max` documents. */
+export class MemoryDocumentCache extends StoredDocumentCache {
+  constructor(now: () => number = Date.now, max = MAX_CACHED_DOCUMENTS) {
+    super(new MemoryStore({ maxEntries: max, now }));
+  }
+
+  get size(): number {
+    return (this.store as MemoryStore).size;
   }
 }

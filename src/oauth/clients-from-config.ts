@@ -1,11 +1,12 @@
 // The client registry OAuth mode uses (D22, D28): registrations sealed into the client id in
-// stateless mode or kept in memory otherwise, beside Client ID Metadata Documents whose cache is
-// process memory for now (D37 later shares it).
+// stateless mode or kept in memory otherwise, beside Client ID Metadata Documents cached in the
+// store the composition chose (process memory, or the store replicas share: D37).
 import type { Config } from '../config/load';
 import type { Logger } from '../logging/logger';
 import type { Sealer } from '../sealing/sealer';
 import { MetadataDocuments, type FetchOutcome } from './cimd';
-import { MemoryDocumentCache } from './cimd-cache';
+import { MAX_CACHED_DOCUMENTS, MemoryDocumentCache, StoredDocumentCache } from './cimd-cache';
+import type { SharedStore } from '../store/store';
 import { ClientDirectory, MemoryClients, SealedClients } from './clients';
 
 export interface ClientsOptions {
@@ -16,13 +17,15 @@ export interface ClientsOptions {
   logger: Logger;
   now: () => number;
   onDocumentFetch?: (outcome: FetchOutcome) => void;
+  /** Where documents are cached (at most MAX_CACHED_DOCUMENTS in memory); absent: this process's memory. */
+  openStore?: (maxEntries: number) => SharedStore;
 }
 
 export function clientsFromConfig(config: Pick<Config, 'OAUTH_CIMD_ALLOW_INSECURE_LOOPBACK'>, o: ClientsOptions): ClientDirectory {
   const registrations = o.stateless ? new SealedClients(o.sealer!, o.now) : new MemoryClients(o.clientTtlSeconds, o.now);
   const documents = new MetadataDocuments({
     allowLoopback: config.OAUTH_CIMD_ALLOW_INSECURE_LOOPBACK,
-    cache: new MemoryDocumentCache(o.now),
+    cache: o.openStore ? new StoredDocumentCache(o.openStore(MAX_CACHED_DOCUMENTS)) : new MemoryDocumentCache(o.now),
     logger: o.logger,
     now: o.now,
     onFetch: o.onDocumentFetch,

@@ -1,8 +1,10 @@
 // The per-address limit of the OAuth endpoints (D10): /register, /authorize, /consent,
 // /callback and /token each allow MAX_REQUESTS_PER_MINUTE requests per client IP in a fixed
 // one-minute window, counted before anything is read or stored. Stateless mode runs no in-app
-// limiter (docs/spec.md stateless rule 7): the ingress limits there.
+// limiter (docs/spec.md stateless rule 7): the ingress limits there — unless replicas share a
+// store (D37), where the windows are counted across all of them.
 import { FixedWindowLimiter } from '../http/rate-limit';
+import type { SharedStore } from '../store/store';
 import type { Logger } from '../logging/logger';
 import { htmlPage, oauthError } from './http';
 
@@ -16,6 +18,8 @@ export interface IpLimitOptions {
   logger: Logger;
   /** Called for each refused request (metrics). */
   onRateLimited?: () => void;
+  /** The store of the windows (one per endpoint in memory, 100k addresses each); absent: this process's memory. */
+  openStore?: (maxEntries: number) => SharedStore;
 }
 
 export type Handler = (request: Request) => Promise<Response>;
@@ -33,9 +37,9 @@ function refusal(endpoint: LimitedEndpoint, retryAfter: number): Response {
 export function ipLimited(options: IpLimitOptions | undefined): (endpoint: LimitedEndpoint, handler: Handler) => Handler {
   if (!options) return (_, handler) => handler;
   return (endpoint, handler) => {
-    const limiter = new FixedWindowLimiter(options.perMinute, options.now);
+    const limiter = new FixedWindowLimiter(options.perMinute, options.now, undefined, undefined, options.openStore ? { store: options.openStore(100_000), scope: `oauth-${endpoint}` } : undefined);
     return async (request) => {
-      const limit = limiter.hit(options.ipOf(request));
+      const limit = await limiter.hit(options.ipOf(request));
       if (limit.allowed) return handler(request);
       options.onRateLimited?.();
       if (limit.firstRefusal) options.logger.warn('rate_limited', { scope: endpoint, retry_after: limit.retryAfter });

@@ -1,17 +1,15 @@
-// One-time use of proxy codes (docs/spec.md stateless rule 5) and of refresh tokens (D23) on this
-// replica. A value's hash is "pending" while its redemption is checked and "consumed" once tokens
-// were handed out; a failed client or PKCE check (or a forge that could not answer a refresh)
-// releases it so the client can retry. An entry is never dropped before its code
-// expires — dropping it early would let the code be replayed — so when the cache is full new
-// redemptions are refused (fail closed) until entries run out.
-import { createHash } from 'node:crypto';
+// One-time use of proxy codes (docs/spec.md stateless rule 5) and of refresh tokens (D23): on this
+// replica, or on every replica when they share a store (D37). A value's hash is "pending" while its
+// redemption is checked and "consumed" once tokens were handed out; a failed client or PKCE check
+// (or a forge that could not answer a refresh) releases it so the client can retry. An entry lives
+// until the value itself expires — dropping it early would let the value be replayed — so a full
+// memory store refuses new redemptions (fail closed) until entries run out, and so does a shared
+// store that cannot answer (D37: 'unavailable', the endpoint answers 503).
+import { randomBytes } from 'node:crypto';
+import { MemoryStore } from '../store/memory-store';
+import { StoreFullError, storeKey, type SharedStore } from '../store/store';
 
-export type Reservation = 'reserved' | 'pending' | 'consumed' | 'full';
-
-interface Entry {
-  consumed: boolean;
-  expiresAt: number;
-}
+export type Reservation = 'reserved' | 'pending' | 'consumed' | 'full' | 'unavailable';
 
 export const MAX_GUARDED_CODES = 10_000;
 /**
@@ -20,45 +18,82 @@ export const MAX_GUARDED_CODES = 10_000;
  */
 export const MAX_GUARDED_REFRESH_TOKENS = 200_000;
 
+const CONSUMED = 'consumed';
+/** Reservations in progress on this replica at once (each settles within one /token request). */
+const MAX_HELD = 10_000;
+
 export class ReplayGuard {
-  private readonly entries = new Map<string, Entry>();
+  private readonly store: SharedStore;
+  /** key → the marker this replica wrote when it reserved it (only its holder releases it). */
+  private readonly held = new Map<string, { marker: string; expiresAt: number }>();
 
   constructor(
     private readonly now: () => number = Date.now,
-    private readonly max = MAX_GUARDED_CODES,
-  ) {}
+    max = MAX_GUARDED_CODES,
+    /** The shared store, and what is guarded ("code", "refresh"): part of every key. */
+    shared?: { store: SharedStore; use: string },
+  ) {
+    this.store = shared?.store ?? new MemoryStore({ maxEntries: max, now });
+    this.use = shared?.use ?? 'once';
+  }
 
+  private readonly use: string;
+
+  /** Entries held, when they are held in this process's memory (0 otherwise). */
   get size(): number {
-    return this.entries.size;
+    return this.store instanceof MemoryStore ? this.store.size : 0;
   }
 
-  /** Marks `code` pending until `expiresAt` (epoch ms), unless it is already pending or consumed. */
-  reserve(code: string, expiresAt: number): Reservation {
-    const key = hash(code);
-    const entry = this.entries.get(key);
-    if (entry && entry.expiresAt > this.now()) return entry.consumed ? 'consumed' : 'pending';
-    if (entry) this.entries.delete(key);
-    if (this.entries.size >= this.max) this.sweep();
-    if (this.entries.size >= this.max) return 'full';
-    this.entries.set(key, { consumed: false, expiresAt });
-    return 'reserved';
+  /** Marks `value` pending until `expiresAt` (epoch ms), unless it is already pending or consumed. */
+  async reserve(value: string, expiresAt: number): Promise<Reservation> {
+    const key = storeKey(this.use, value);
+    const ttlMs = expiresAt - this.now();
+    if (ttlMs <= 0) return 'consumed'; // expired: nothing may be redeemed (the caller checked expiry already)
+    // A marker of our own: after a timeout the store may still write it, and only this marker
+    // may later be deleted by release (never someone else's pending or consumed entry).
+    const marker = `pending:${randomBytes(9).toString('base64url')}`;
+    try {
+      if (await this.store.setIfAbsent(key, marker, ttlMs)) {
+        this.hold(key, marker, expiresAt);
+        return 'reserved';
+      }
+      const current = await this.store.get(key);
+      if (current === undefined) return 'pending'; // it expired just now: the value is useless anyway
+      return current === CONSUMED ? 'consumed' : 'pending';
+    } catch (error) {
+      if (error instanceof StoreFullError) return 'full';
+      // The reservation may still land after a timeout: remove it then, so the code stays usable.
+      void this.store.deleteIfEqual(key, marker).catch(() => {});
+      return 'unavailable';
+    }
   }
 
-  consume(code: string): void {
-    const entry = this.entries.get(hash(code));
-    if (entry) entry.consumed = true;
+  /** Tokens were handed out for `value`: it stays consumed until it expires. */
+  async consume(value: string): Promise<void> {
+    const key = storeKey(this.use, value);
+    const entry = this.held.get(key);
+    this.held.delete(key);
+    if (!entry) return;
+    // Should this write fail, the entry stays pending until it expires: still refused (fail closed).
+    await this.store.set(key, CONSUMED, entry.expiresAt - this.now()).catch(() => {});
   }
 
-  release(code: string): void {
-    const key = hash(code);
-    if (this.entries.get(key)?.consumed === false) this.entries.delete(key);
+  /** The check failed: the rightful client may redeem `value` again. A consumed entry is never released. */
+  async release(value: string): Promise<void> {
+    const key = storeKey(this.use, value);
+    const entry = this.held.get(key);
+    this.held.delete(key);
+    if (!entry) return;
+    await this.store.deleteIfEqual(key, entry.marker).catch(() => {});
   }
 
-  private sweep(): void {
-    const now = this.now();
-    for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
+  /** Remembers a reservation until consumed or released; one never settled is forgotten when it expires. */
+  private hold(key: string, marker: string, expiresAt: number): void {
+    if (this.held.size >= MAX_HELD) {
+      const now = this.now();
+      for (const [k, entry] of this.held) if (entry.expiresAt <= now) this.held.delete(k);
+      if (this.held.size >= MAX_HELD) this.held.delete(this.held.keys().next().value!);
+    }
+    this.held.set(key, { marker, expiresAt });
   }
 }
-
-// Only hashes are kept: the cache never holds a redeemable code.
-const hash = (code: string) => createHash('sha256').update(code).digest('base64url');

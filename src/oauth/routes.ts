@@ -2,7 +2,7 @@
 // (sealed in stateless mode, in memory otherwise), this server's own tokens (D23, sealed in every
 // mode), the local bearer-checking caller resolver for /mcp, and
 // the routes: discovery, /register, /authorize, /consent, /callback and /token, each limited per
-// client IP outside stateless mode (D10).
+// client IP outside stateless mode (D10), and in it too when replicas share a store (D37).
 import { Elysia, type AnyElysia } from 'elysia';
 import type { CallerResolver } from '../auth/caller-resolver';
 import type { Config } from '../config/load';
@@ -24,9 +24,10 @@ import { noOAuthEvents, type OAuthEvents } from './events';
 import { AS_METADATA_PATH, PRM_PATH, authorizationServerMetadata, bearerChallenge, protectedResourceMetadata, stepUpChallenge } from './metadata';
 import { OwnTokens } from './own-tokens';
 import { registerHandler } from './register';
-import { MAX_GUARDED_REFRESH_TOKENS, ReplayGuard } from './replay-guard';
+import { MAX_GUARDED_CODES, MAX_GUARDED_REFRESH_TOKENS, ReplayGuard } from './replay-guard';
 import { oauthSettings } from './settings';
 import { tokenHandler } from './token';
+import type { SharedStore } from '../store/store';
 import { MemoryVault, SealedVault, type PurposeTtls, type Vault } from './vault';
 
 export interface OAuthDeps {
@@ -44,6 +45,11 @@ export interface OAuthDeps {
   ipOf(request: Request): string;
   /** Called for each request refused by the per-address limit (metrics). */
   onRateLimited?: () => void;
+  /**
+   * The store of single use, limits and documents (store/from-config.ts), one per use in memory;
+   * `shared`: replicas share it (D37), so the per-address limits run in stateless mode too.
+   */
+  stores?: { open(maxEntries: number): SharedStore; shared: boolean };
 }
 
 export interface OAuthMode {
@@ -67,6 +73,7 @@ export function createOAuth(config: Config, deps: OAuthDeps): OAuthMode {
     logger,
     now,
     onDocumentFetch: (outcome) => events({ kind: 'metadata_fetch', outcome }),
+    openStore: deps.stores?.open,
   });
   const vault: Vault = settings.stateless ? new SealedVault(deps.sealer!, ttls) : new MemoryVault(ttls, now);
   const forge = new ForgeOAuthClient(settings, () => deps.pool.endpoint(settings.forgeApiUrl));
@@ -87,13 +94,16 @@ export function createOAuth(config: Config, deps: OAuthDeps): OAuthMode {
     events,
   });
 
-  // docs/spec.md stateless rule 7: no in-app limiter in stateless mode.
-  const limited = ipLimited(settings.stateless ? undefined : { perMinute: settings.requestsPerMinutePerIp, now, ipOf: deps.ipOf, logger, onRateLimited: deps.onRateLimited });
+  // docs/spec.md stateless rule 7: no in-app limiter in stateless mode, unless replicas share a store (D37).
+  const limits = !settings.stateless || deps.stores?.shared;
+  const limited = ipLimited(limits ? { perMinute: settings.requestsPerMinutePerIp, now, ipOf: deps.ipOf, logger, onRateLimited: deps.onRateLimited, openStore: deps.stores?.open } : undefined);
+  // Single use of codes and refresh tokens (D23, D37): in memory per replica, or across replicas.
+  const once = (use: string, max: number) => new ReplayGuard(now, max, deps.stores ? { store: deps.stores.open(max), use } : undefined);
   const register = limited('register', registerHandler({ clients, ipOf: deps.ipOf, logger, events }));
   const authorize = limited('authorize', authorizeHandler(flow));
   const consent = limited('consent', consentDecisionHandler(flow));
   const callback = limited('callback', callbackHandler(flow));
-  const token = limited('token', tokenHandler({ settings, clients, vault, guard: new ReplayGuard(now), refreshGuard: new ReplayGuard(now, MAX_GUARDED_REFRESH_TOKENS), tokens, forge, logger, now, events }));
+  const token = limited('token', tokenHandler({ settings, clients, vault, guard: once('code', MAX_GUARDED_CODES), refreshGuard: once('refresh', MAX_GUARDED_REFRESH_TOKENS), tokens, forge, logger, now, events }));
   const prm = protectedResourceMetadata(settings);
   const asMetadata = authorizationServerMetadata(settings);
 

@@ -1,9 +1,11 @@
 // POST /token (RFC 6749 §3.2, D22/D23/D29), form-encoded or JSON.
-// authorization_code: the proxy code from /callback is redeemed once per replica (docs/spec.md stateless
-// rule 5) by the client it was issued to, with the verifier of the challenge it sent to /authorize;
+// authorization_code: the proxy code from /callback is redeemed once per replica (docs/spec.md
+// stateless rule 5), or once across replicas sharing a store (D37; 503 while the store cannot say),
+// by the client it was issued to, with the verifier of the challenge it sent to /authorize;
 // the answer is this server's own token pair around the forge's tokens (own-tokens.ts), never the
 // forge's. refresh_token: only a `v1.rt.` this server issued to the same client, once (a hash-keyed
-// replay cache per replica); the forge token inside is refreshed server-side and a new pair issued.
+// replay cache per replica, or the shared store); the forge token inside is refreshed server-side
+// and a new pair issued.
 // A `resource` parameter must name this server (D29, else invalid_target). Errors are
 // `{error, error_description}`.
 import type { ClientRegistry } from './clients';
@@ -64,6 +66,9 @@ const tokenResponse = (body: TokenResponseBody) => jsonResponse(body);
 
 const cacheFull = (what: string) =>
   oauthError(503, 'temporarily_unavailable', `Too many ${what} are being redeemed on this server; try again in a minute`, { 'Retry-After': '60' });
+// D37: single use cannot be checked while the shared store is down, so nothing is redeemed (fail closed).
+const storeDown = (what: string) =>
+  oauthError(503, 'temporarily_unavailable', `The server cannot check that this ${what} is used only once right now; try again shortly`, { 'Retry-After': '5' });
 
 export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Response> {
   const { logger, settings } = deps;
@@ -74,7 +79,7 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
     if (!verifier) return invalidRequest('code_verifier is required (PKCE)');
     const opened = await deps.vault.open<CodeData>('code', code);
     if (!opened) return invalidGrant('the authorization code is invalid or expired');
-    switch (deps.guard.reserve(code, opened.expiresAt)) {
+    switch (await deps.guard.reserve(code, opened.expiresAt)) {
       case 'consumed':
         logger.warn('oauth_code_replayed', {});
         return invalidGrant('the authorization code was already used');
@@ -83,6 +88,9 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
       case 'full':
         logger.warn('oauth_replay_cache_full', { size: deps.guard.size });
         return cacheFull('authorization codes');
+      case 'unavailable':
+        logger.warn('oauth_single_use_unavailable', { grant: 'authorization_code' });
+        return storeDown('authorization code');
     }
     const data = opened.data;
     // Client and PKCE checks: a failure releases the code so the rightful client can still redeem it.
@@ -92,10 +100,10 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
       : !isVerifier(verifier) || !verifierMatches(verifier, data.cc) ? 'code_verifier does not match the code_challenge (PKCE)'
       : undefined;
     if (problem) {
-      deps.guard.release(code);
+      await deps.guard.release(code);
       return invalidGrant(problem);
     }
-    deps.guard.consume(code);
+    await deps.guard.consume(code);
     deps.vault.discard('code', code);
     logger.info('oauth_token', { grant: 'authorization_code', scope: data.sc });
     const forgeExpiresAt = data.t.expires_in === undefined ? undefined : data.at + data.t.expires_in;
@@ -117,7 +125,7 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
       return invalidGrant('the refresh token was issued to another client');
     }
     if (opened.grant.apiUrl !== settings.forgeApiUrl) return invalidGrant('the refresh token is for another forge: sign in again');
-    switch (deps.refreshGuard.reserve(value, opened.expiresAt)) {
+    switch (await deps.refreshGuard.reserve(value, opened.expiresAt)) {
       case 'consumed':
         logger.warn('oauth_refresh_replayed', {});
         return invalidGrant('the refresh token was already used');
@@ -126,11 +134,14 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
       case 'full':
         logger.warn('oauth_replay_cache_full', { size: deps.refreshGuard.size, of: 'refresh' });
         return cacheFull('refresh tokens');
+      case 'unavailable':
+        logger.warn('oauth_single_use_unavailable', { grant: 'refresh_token' });
+        return storeDown('refresh token');
     }
     const issuedAt = Math.floor(deps.now() / 1000);
     const result = await deps.forge.refresh(opened.forgeRefreshToken);
     if (result.ok) {
-      deps.refreshGuard.consume(value);
+      await deps.refreshGuard.consume(value);
       logger.info('oauth_token', { grant: 'refresh_token', scope: opened.grant.scope });
       // A forge that does not rotate its refresh token keeps the one it had.
       const forgeTokens = { ...result.tokens, refresh_token: result.tokens.refresh_token ?? opened.forgeRefreshToken };
@@ -139,11 +150,11 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
     }
     logger.warn('oauth_forge_token_failed', { grant: 'refresh_token', status: result.status, error: result.error });
     if (result.error === 'invalid_grant') {
-      deps.refreshGuard.consume(value); // the forge's refresh token is spent: so is ours
+      await deps.refreshGuard.consume(value); // the forge's refresh token is spent: so is ours
       return invalidGrant(`the forge refused the refresh (${result.description}): sign in again`);
     }
     // The forge could not say: the client may try the same refresh token again.
-    deps.refreshGuard.release(value);
+    await deps.refreshGuard.release(value);
     if (result.status === 0 || result.status >= 500) return oauthError(502, 'temporarily_unavailable', 'the forge is not available; try again');
     return oauthError(502, 'server_error', `the forge refused the refresh (${result.error}: ${result.description})`);
   }
