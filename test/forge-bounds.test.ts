@@ -319,7 +319,7 @@ describe('through the server: every one is a tool result, never a JSON-RPC error
   test('a 200 nested too deeply for the runtime to parse or print → upstream, not an internal error', async () => {
     const forge = answering(() => new Response(`${'['.repeat(200_000)}${']'.repeat(200_000)}`, { headers: { 'content-type': 'application/json' } }));
     for (const [tool, args] of [['list_commits', { project_id: '1' }], ['get_branch', { project_id: '1', branch_name: 'main' }]] as const) {
-      expect(await call(forge.apiUrl, tool, args)).toMatchObject({ kind: 'upstream', status: 200, message: expect.stringContaining('nested deeper than 256') });
+      expect(await call(forge.apiUrl, tool, args)).toMatchObject({ kind: 'upstream', status: 200, message: expect.stringContaining('nested too deeply') });
     }
   });
 

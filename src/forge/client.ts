@@ -11,7 +11,6 @@ import { credentialHeader, type Credential } from './credential';
 import { buildQuery, type QueryValue } from './encode';
 import type { ForgeEndpoint } from './endpoint';
 import { failureFromResponse, retryAfterSeconds } from './failure';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
 import { keepsPath } from './path-guard';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -317,7 +316,6 @@ export class ForgeClient {
 }
 
 function parseJson<T>(text: string, status: number): T {
-  if (nestsDeeperThan(text)) throw new ToolError('upstream', `the forge answered ${status} with JSON nested deeper than ${MAX_JSON_DEPTH} levels; it was not read`, status);
   try {
     return JSON.parse(text) as T;
   } catch {

@@ -136,6 +136,21 @@ export interface ToolOutcome {
   readonly args?: Record<string, unknown>;
 }
 
+/**
+ * The result of a value built from the forge's answer. JSON.parse reads any depth, but printing it
+ * recurses: an answer nested deeper than the runtime's stack is the forge's fault, a tool error
+ * (D30), not a JSON-RPC internal error. Checked here, where the text is made anyway, rather than
+ * by scanning every answer before it is parsed (which cost twice the parse).
+ */
+function resultOf(value: unknown, maxBytes: number, asSent: boolean, forge: ToolContext['forge']): CallToolResult {
+  try {
+    return boundedResult(value, maxBytes, asSent);
+  } catch (error) {
+    if (error instanceof RangeError) throw new ToolError('upstream', 'the forge answered with JSON nested too deeply to pass on; it was not read', forge.lastStatus);
+    throw error;
+  }
+}
+
 const failed = (error: ToolError, args?: Record<string, unknown>): ToolOutcome => ({ result: errorResult(error), outcome: error.kind, args });
 
 interface Entry {
@@ -248,7 +263,7 @@ export class ToolCatalog {
       let value = await entry.tool.handler(valid as never, ctx);
       if (!full && entry.tool.record) value = applyLean(entry.tool.record, value);
       if (entry.tool.attachments && ctx.linkAttachments) value = await ctx.linkAttachments(value, valid.project_id as string | undefined);
-      return { result: boundedResult(value, this.maxResultBytes, full), outcome: 'ok', args: summary };
+      return { result: resultOf(value, this.maxResultBytes, full, ctx.forge), outcome: 'ok', args: summary };
     } catch (error) {
       if (error instanceof ToolError) return failed(error, summary);
       throw error;
