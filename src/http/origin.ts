@@ -70,9 +70,20 @@ export function createHostPolicy(bindHost: string, serverUrl: string | undefined
       // not a URL: ignore; config validation names the setting
     }
   }
+  const judge = (host: string) => {
+    const hostname = hostnameOf(host);
+    return LOOPBACK.has(hostname) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname) || hosts.has(hostname);
+  };
+  // Clients send the same few Host values: each is judged once (a bounded memo; the header is the
+  // client's to write, so past the bound values are judged afresh rather than remembered).
+  const judged = new Map<string, boolean>();
   return (request) => {
-    const hostname = hostnameOf(request.headers.get('host') ?? authorityOf(request.url));
-    if (LOOPBACK.has(hostname) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)) return true;
-    return hosts.has(hostname);
+    const host = request.headers.get('host') ?? authorityOf(request.url);
+    let allowed = judged.get(host);
+    if (allowed === undefined) {
+      allowed = judge(host);
+      if (judged.size < 256 && host.length <= 255) judged.set(host, allowed);
+    }
+    return allowed;
   };
 }

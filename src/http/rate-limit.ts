@@ -38,6 +38,8 @@ export class FixedWindowLimiter {
   private refused = new Set<string>();
   /** key → units this replica took from the store in this window and has not used yet (chunk > 1). */
   private allowance = new Map<string, number>();
+  /** key → its store key in this window: hashed once per key and window, not once per message. */
+  private hashed = new Map<string, string>();
   private readonly chunk: number;
 
   constructor(
@@ -68,6 +70,7 @@ export class FixedWindowLimiter {
       this.window = window;
       this.refused = new Set();
       this.allowance = new Map();
+      this.hashed = new Map();
     }
     const windowEnd = (window + 1) * this.windowMs;
     const retryAfter = Math.max(1, Math.ceil((windowEnd - now) / 1000));
@@ -76,7 +79,11 @@ export class FixedWindowLimiter {
       this.allowance.set(key, left - count);
       return { allowed: true, retryAfter };
     }
-    const hashed = storeKey(`${this.scope}:${window}`, key);
+    let hashed = this.hashed.get(key);
+    if (hashed === undefined) {
+      hashed = storeKey(`${this.scope}:${window}`, key);
+      if (this.hashed.size < this.maxKeys) this.hashed.set(key, hashed);
+    }
     const need = count - left;
     let added: boolean;
     try {
