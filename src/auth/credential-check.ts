@@ -13,6 +13,7 @@ import { credentialHeader, type Credential } from '../forge/credential';
 import type { ForgeEndpoint } from '../forge/endpoint';
 import { MemoryStore } from '../store/memory-store';
 import { storeKey, type SharedStore } from '../store/store';
+import { originOf } from '../forge/url-parts';
 
 export type CredentialVerdict = 'accepted' | 'rejected' | 'unknown';
 
@@ -54,12 +55,6 @@ function usernameIn(text: string, kind: Credential['kind']): string | undefined 
   } catch {
     return undefined;
   }
-}
-
-/** `scheme://host[:port]` of an API URL: one forge, whatever path prefix it is reached under. */
-function originOf(apiUrl: string): string {
-  const end = apiUrl.indexOf('/', apiUrl.indexOf('//') + 2);
-  return end === -1 ? apiUrl : apiUrl.slice(0, end);
 }
 
 /** The store key: a hash of kind, token and forge origin, never the token itself. */

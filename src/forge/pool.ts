@@ -5,6 +5,7 @@
 // removed by a periodic sweep; at the size limit the least recently used idle client is evicted,
 // and only when every client has a request in flight is a new origin refused (the caller answers 503).
 import { createEndpoint, fetchOptionsFor, type ForgeEndpoint, type ForgeEndpointOptions } from './endpoint';
+import { originOf } from './url-parts';
 
 /** Endpoints (one per API URL path) remembered per origin; more are built on demand, not kept. */
 const MAX_PATHS_PER_ORIGIN = 16;
@@ -30,16 +31,6 @@ export interface PoolLimits {
   now?: () => number;
   /** Told the origin (`scheme://host[:port]`) of each client removed. */
   onEvict?: (origin: string, reason: 'lru' | 'idle') => void;
-}
-
-/**
- * `scheme://host[:port]` of an API URL, by slicing rather than parsing (this runs on every
- * request). API URLs are normalized (api-url.ts: lower-case host, no default port), so the slice
- * is the URL's origin.
- */
-export function originOf(apiUrl: string): string {
-  const end = apiUrl.indexOf('/', apiUrl.indexOf('//') + 2);
-  return end === -1 ? apiUrl : apiUrl.slice(0, end);
 }
 
 export class ForgePool {

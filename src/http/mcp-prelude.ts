@@ -25,6 +25,7 @@ import { plainModernToolCall, type PlainToolCall } from './plain-tool-call';
 import { MODERN_PROTOCOL_VERSION } from './revision';
 import type { FixedWindowLimiter } from './rate-limit';
 import { readRequestPolicy } from './request-policy';
+import { originOf } from '../forge/url-parts';
 
 export { MODERN_PROTOCOL_VERSION };
 
@@ -88,12 +89,6 @@ export interface McpPreludeDeps {
 }
 
 const METHODS = new Set<string>(['GET', 'POST', 'DELETE']);
-
-/** `scheme://host[:port]` of an absolute URL, without parsing it (hot path). */
-function originOf(url: string): string {
-  const end = url.indexOf('/', url.indexOf('//') + 2);
-  return end === -1 ? url : url.slice(0, end);
-}
 
 /** Whether a GET or DELETE names the modern revision: D27 answers those on the modern lane (405). */
 function namesModernRevision(request: Request): boolean {

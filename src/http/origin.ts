@@ -1,6 +1,7 @@
 // DNS-rebinding defence (D12): a request with an Origin header is refused with 403
 // unless that origin is loopback, the host of MCP_SERVER_URL, or listed in MCP_ALLOWED_ORIGINS.
 // Requests without Origin (native clients) pass.
+import { authorityOf } from '../forge/url-parts';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -37,12 +38,6 @@ export type HostPolicy = (request: Request) => boolean;
 
 const LOOPBACK_BIND = /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|\[::1\])$/i;
 
-/** `host[:port]` of an absolute URL, without parsing it (this runs on every request). */
-function authorityOf(url: string): string {
-  const start = url.indexOf('//') + 2;
-  const end = url.indexOf('/', start);
-  return end === -1 ? url.slice(start) : url.slice(start, end);
-}
 
 /** The host name of a Host header value (`name[:port]`, `[v6]:port`), lower-case. */
 function hostnameOf(host: string): string {

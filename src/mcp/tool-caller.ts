@@ -7,6 +7,7 @@ import type { Caller } from '../auth/caller';
 import { addAttachmentLinks } from '../downloads/attachments';
 import { mintDownloadToken } from '../downloads/token';
 import { ForgeClient } from '../forge/client';
+import { authorityOf } from '../forge/url-parts';
 import type { InstanceDirectory } from '../forge/instance';
 import type { AuditSink } from '../logging/audit';
 import type { Logger } from '../logging/logger';
@@ -55,12 +56,6 @@ function attachmentLinker(sealer: Sealer, caller: Caller, publicBase: string) {
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
-/** `host[:port]` of an API URL, without parsing it (hot path). */
-function hostOf(apiUrl: string): string {
-  const start = apiUrl.indexOf('//') + 2;
-  const end = apiUrl.indexOf('/', start);
-  return end === -1 ? apiUrl.slice(start) : apiUrl.slice(start, end);
-}
 
 /** The catalog a request is served from: the deployment's, narrowed by the caller's policy (D34). */
 export function catalogFor(deps: Pick<ToolCallerDeps, 'catalog' | 'catalogs'>, context: RequestContext | undefined): ToolCatalog {
@@ -91,7 +86,7 @@ export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
         session: caller.sessionTag,
         lane: context.lane,
         forge_user: forgeUser,
-        forge_host: hostOf(caller.apiUrl),
+        forge_host: authorityOf(caller.apiUrl),
         tool: name,
         args,
         outcome,
