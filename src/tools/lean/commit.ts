@@ -2,6 +2,16 @@
 import { compact, flag, isRecord, pick, user, type Rec } from './helpers';
 import type { RecordKind } from './kind';
 
+/** Who wrote a commit and when; the committer only where it differs from the author. */
+function authorship(r: Rec): Rec {
+  return {
+    author_name: r.author_name,
+    authored_date: r.authored_date,
+    committer_name: r.committer_name !== r.author_name ? r.committer_name : undefined,
+    committed_date: r.committed_date !== r.authored_date ? r.committed_date : undefined,
+  };
+}
+
 export const commit: RecordKind = {
   about: 'A commit: its SHA, message, author and dates.',
   lean: (r) => {
@@ -12,10 +22,7 @@ export const commit: RecordKind = {
       title: r.title,
       // The title is the message's first line: the message is kept only when it says more.
       message: typeof r.message === 'string' && r.message.trim() !== String(r.title ?? '').trim() ? r.message : undefined,
-      author_name: r.author_name,
-      authored_date: r.authored_date,
-      committer_name: r.committer_name !== r.author_name ? r.committer_name : undefined,
-      committed_date: r.committed_date !== r.authored_date ? r.committed_date : undefined,
+      ...authorship(r),
       parent_ids: r.parent_ids,
       trailers: r.trailers,
       stats: r.stats,
@@ -31,10 +38,7 @@ export const commitSummary: RecordKind = {
   lean: (r) => compact({
     id: r.id,
     title: r.title,
-    author_name: r.author_name,
-    authored_date: r.authored_date,
-    committer_name: r.committer_name !== r.author_name ? r.committer_name : undefined,
-    committed_date: r.committed_date !== r.authored_date ? r.committed_date : undefined,
+    ...authorship(r),
     // More than one parent: a merge commit.
     parent_ids: Array.isArray(r.parent_ids) && r.parent_ids.length > 1 ? r.parent_ids : undefined,
     trailers: r.trailers,
