@@ -59,7 +59,10 @@ describe('list_milestones', () => {
   test('lists the project\'s milestones by due date with pagination', async () => {
     const page = structured<Page<Milestone>>(await (await h.as()).call('list_milestones', { project_id: P }));
     expect(ids(page)).toEqual([v09, v1, MILESTONE_SEED.v11]);
-    expect(page.items[0]).toMatchObject({ iid: 2, title: 'v0.9', state: 'closed', project_id: SEED.project, web_url: 'http://forge.test/acme/platform/api/-/milestones/2' });
+    // A list item is the milestone summary (D33): the list's project and the link are get_milestone's.
+    expect(page.items[0]).toEqual({ id: 102, iid: 2, title: 'v0.9', description: 'v0.9 release', state: 'closed', due_date: '2024-01-15', expired: true });
+    const full = structured<Page<Milestone>>(await (await h.as()).call('list_milestones', { project_id: P, full_response: true }));
+    expect(full.items[0]).toMatchObject({ id: 102, project_id: SEED.project, web_url: 'http://forge.test/acme/platform/api/-/milestones/2' });
     expect(page.pagination).toMatchObject({ page: 1, total: 3, next_page: null });
   });
 

@@ -9,7 +9,7 @@ import { issue, issueLink, linkedIssue } from './issue';
 import type { RecordKind } from './kind';
 import { mergeRequest } from './merge-request';
 import { mergeRequestReviewKinds } from './merge-request-review';
-import { burndownEvent, milestone } from './milestone';
+import { burndownEvent, milestone, milestoneSummary } from './milestone';
 import { discussion, note } from './note';
 import { job, pipeline } from './pipeline';
 import { compare, file, treeEntry } from './repository';
@@ -31,6 +31,7 @@ export const RECORD_KINDS = {
   linked_issue: linkedIssue,
   merge_request: mergeRequest,
   milestone,
+  milestone_summary: milestoneSummary,
   note,
   pipeline,
   protected_branch: protectedBranch,

@@ -48,10 +48,10 @@ export function milestoneTools(scope: MilestoneScope): MilestoneTools {
   const list = restTool({
     name: names.list,
     title: `List ${noun} milestones`,
-    description: `List a ${noun}'s milestones, by due date.`,
+    description: `List a ${noun}'s milestones, by due date. Items leave out project_id and web_url (${names.get} has them).`,
     group: 'milestones',
     mode: 'read',
-    record: 'milestone',
+    record: 'milestone_summary',
     input: input({
       ...parent,
       iids: Type.Optional(listOf(integerId('must be a positive integer (an iid)'), 'Not with include_ancestors.')),
