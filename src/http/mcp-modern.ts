@@ -7,7 +7,6 @@
 // id. No forge check of the credential happens here: that admits legacy sessions only (D7), and a
 // modern request holds no slot. A token of this server's own gets its scope and forge-rejection
 // handling (oauth-scope.ts, D23/D29).
-import { createHash } from 'node:crypto';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Caller } from '../auth/caller';
 import type { CallerResolver } from '../auth/caller-resolver';
@@ -43,7 +42,7 @@ export const MODERN_METHODS = 'POST';
 
 /** The limiter's key for a credential: a hash, so no token is held as a map key. */
 function credentialKey(caller: Caller): string {
-  return createHash('sha256').update(caller.credential.kind).update('\n').update(caller.credential.token).digest('base64url');
+  return Bun.SHA256.hash(`${caller.credential.kind}\n${caller.credential.token}`, 'base64url') as string;
 }
 
 export function createModernMcpHandler(deps: ModernMcpDeps): (req: McpRequest) => Promise<Response> {
