@@ -120,7 +120,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   const limiting = !config.OAUTH_STATELESS_MODE || stores.shared;
   // D7's credential check, in the store: it admits legacy sessions and names the forge user of audit lines (D35).
   const checks = new CredentialChecks({ now, store: stores.open(CREDENTIAL_CHECK_MAX_ENTRIES) });
-  const forgeUser = (caller: Caller, endpoint: ForgeEndpoint) => checks.cachedUsername(caller.credential, endpoint);
+  const forgeUser = (caller: Caller, endpoint: ForgeEndpoint) => checks.username(caller.credential, endpoint);
   const windows = (scope: string) =>
     limiting ? new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now, undefined, undefined, { store: stores.open(100_000), scope, chunk: stores.shared ? config.MAX_REQUESTS_PER_MINUTE / 50 : 1 }) : undefined;
   // OAuth mode (FORGE_MCP_OAUTH): its routes and bearer-checking caller resolver come from src/oauth

@@ -1,5 +1,5 @@
 // The audit trail (D35): one `tool_call` JSON line per tool call on both lanes, with the forge
-// user (as D7's cached credential check found it: no forge call of its own), the forge host, ids and flags of the
+// user (resolved once per credential with D7's check, then remembered), the forge host, ids and flags of the
 // arguments but free text only as its length, the outcome, upstream status and latency; never the
 // token or a text body. On the log at info, or appended to AUDIT_LOG_PATH, opened once.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
@@ -12,6 +12,7 @@ import { capturingLogger } from './support/log-capture';
 import { testConfig } from './support/config';
 import { connect, MCP_URL, structured, toolError, type Lane } from './support/mcp-client';
 import { runToExit } from './support/process';
+import { fileAuditSink, openAuditFile } from '../src/logging/audit';
 
 let forge: FakeForge;
 let app: ForgeApp;
@@ -88,14 +89,22 @@ describe.each(['legacy', 'modern'] as Lane[])('audit lines on the %s lane', (lan
 });
 
 describe('a credential no check has seen (modern lane only)', () => {
-  test('is audited without a forge user, and no forge call is made to find one', async () => {
+  test('its forge user is looked up once, beside its first call, and named on every line', async () => {
     const c = await connect(app, { 'Private-Token': TOKENS.guest }, MCP_URL, { lane: 'modern' });
-    await c.call('get_issue', { project_id: P, issue_iid: 2 });
+    for (let i = 0; i < 3; i++) await c.call('get_issue', { project_id: P, issue_iid: 2 });
     await c.close();
-    const [line] = audits(log.lines);
-    expect(line).toMatchObject({ tool: 'get_issue', lane: 'modern' });
-    expect(line).not.toHaveProperty('forge_user');
-    expect(forge.requests.filter((r) => r.path === '/api/v4/user')).toEqual([]);
+    expect(audits(log.lines).map((l) => [l.tool, l.lane, l.forge_user])).toEqual(Array(3).fill(['get_issue', 'modern', 'gus']));
+    expect(forge.requests.filter((r) => r.path === '/api/v4/user')).toHaveLength(1);
+  });
+
+  test('a credential the forge rejects is audited without a forge user, asked about once', async () => {
+    const c = await connect(app, { 'Private-Token': 'glpat-never-issued-00000000' }, MCP_URL, { lane: 'modern' });
+    for (let i = 0; i < 2; i++) expect(toolError(await c.call('get_issue', { project_id: P, issue_iid: 2 })).kind).toBe('permission');
+    await c.close();
+    const lines = audits(log.lines);
+    expect(lines.map((l) => [l.tool, l.outcome])).toEqual([['get_issue', 'permission'], ['get_issue', 'permission']]);
+    for (const line of lines) expect(line).not.toHaveProperty('forge_user');
+    expect(forge.requests.filter((r) => r.path === '/api/v4/user')).toHaveLength(1);
   });
 });
 
@@ -108,6 +117,19 @@ describe('AUDIT_LOG_PATH', () => {
     expect(lines[0]).toBe('{"earlier":"line"}');
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ event: 'tool_call', tool: 'get_issue', outcome: 'ok', forge_user: 'maria', time: expect.any(String) });
     expect(audits(fileLog.lines)).toEqual([]);
+  });
+
+  test('a line is in the file when its call may answer; close() writes the lines still waiting', async () => {
+    const path = join(dir, 'sink.jsonl');
+    const sink = fileAuditSink(openAuditFile(path), capturingLogger().logger);
+    const written = [1, 2, 3].map((n) => sink({ n }));
+    expect(readFileSync(path, 'utf8')).toBe(''); // gathered until the end of this turn
+    await Promise.all(written);
+    const ns = () => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { n: number; event: string });
+    expect(ns().map((l) => [l.n, l.event])).toEqual([[1, 'tool_call'], [2, 'tool_call'], [3, 'tool_call']]);
+    void sink({ n: 4 });
+    sink.close();
+    expect(ns().map((l) => l.n)).toEqual([1, 2, 3, 4]);
   });
 
   test('a path that cannot be opened stops start-up with one line naming the setting', async () => {

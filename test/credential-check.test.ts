@@ -18,7 +18,7 @@ const forge = Bun.serve({
     if (token?.includes('redirect')) return Response.redirect(`http://127.0.0.1:${target.port}/api/v4/user`, 302);
     if (token?.includes('forbidden')) return Response.json({ message: '403 Forbidden' }, { status: 403 });
     if (token?.includes('busy')) return Response.json({ message: '429 Too Many Requests' }, { status: 429 });
-    return token?.includes('good') ? Response.json({ id: 1 }) : Response.json({ message: '401 Unauthorized' }, { status: 401 });
+    return token?.includes('good') ? Response.json({ id: 1, username: 'ada' }) : Response.json({ message: '401 Unauthorized' }, { status: 401 });
   },
 });
 const endpoint = (prefix = '') => createEndpoint(`http://127.0.0.1:${forge.port}${prefix}/api/v4`, { rejectUnauthorized: true, timeoutMs: 2000 });
@@ -108,5 +108,55 @@ describe('the cache', () => {
     expect(new Set(verdicts)).toEqual(new Set(['accepted']));
     expect(seen).toHaveLength(1);
     expect((checks as unknown as { pending: Map<string, unknown> }).pending.size).toBe(0);
+  });
+});
+
+describe('the username of audit lines (D35)', () => {
+  const good = { kind: 'private', token: 'good-token-audit-00000000' } as const;
+
+  test('looked up once with the check, then known at once without a promise', async () => {
+    const checks = new CredentialChecks();
+    const first = checks.username(good, endpoint());
+    expect(first).toBeInstanceOf(Promise);
+    expect(await first).toBe('ada');
+    expect(checks.username(good, endpoint())).toBe('ada');
+    expect(await checks.check(good, endpoint())).toBe('accepted'); // the check's answer was kept too
+    expect(seen).toHaveLength(1);
+  });
+
+  test('a credential a check already admitted costs no forge call', async () => {
+    const checks = new CredentialChecks();
+    await checks.check(good, endpoint());
+    expect(await checks.username(good, endpoint())).toBe('ada');
+    expect(seen).toHaveLength(1);
+  });
+
+  test('a rejected credential has none, and is not asked about again while the answer lasts', async () => {
+    const checks = new CredentialChecks();
+    const made = { kind: 'private', token: 'made-up-token-audit-0000' } as const;
+    expect(await checks.username(made, endpoint())).toBeUndefined();
+    expect(checks.username(made, endpoint())).toBeUndefined();
+    expect(seen).toHaveLength(1);
+  });
+
+  test('a forge that cannot say is asked again after 30 s, not on every call', async () => {
+    let now = 0;
+    const checks = new CredentialChecks({ now: () => now });
+    const busy = { kind: 'private', token: 'busy-token-audit-00000000' } as const;
+    expect(await checks.username(busy, endpoint())).toBeUndefined();
+    now = 29_999;
+    expect(checks.username(busy, endpoint())).toBeUndefined();
+    expect(seen).toHaveLength(1);
+    now = 30_001;
+    expect(await checks.username(busy, endpoint())).toBeUndefined();
+    expect(seen).toHaveLength(2);
+  });
+
+  test('simultaneous first calls share one lookup; the remembered names are bounded', async () => {
+    const checks = new CredentialChecks({ maxEntries: 3 });
+    expect(await Promise.all(Array.from({ length: 5 }, () => checks.username(good, endpoint())))).toEqual(Array(5).fill('ada'));
+    expect(seen).toHaveLength(1);
+    for (let i = 0; i < 10; i++) await checks.username({ kind: 'private', token: `good-token-many-${i}-000000` }, endpoint());
+    expect((checks as unknown as { names: Map<string, unknown> }).names.size).toBe(3);
   });
 });

@@ -8,6 +8,8 @@
 // The answers live in a store (store/store.ts): this process's memory, or the store replicas
 // share (D37), where one replica's answer serves them all. A store that cannot answer is only a
 // cache miss. What is kept is a small JSON record, so more can be remembered per credential.
+// The username an accepted check found names the caller in audit lines (D35): it is remembered in
+// this process too, so an audit line costs a hash and a map lookup, not a store read per call.
 import { readTextWithin } from '../forge/body';
 import { credentialHeader, type Credential } from '../forge/credential';
 import type { ForgeEndpoint } from '../forge/endpoint';
@@ -19,6 +21,8 @@ export type CredentialVerdict = 'accepted' | 'rejected' | 'unknown';
 
 export const CREDENTIAL_CHECK_TTL_MS = 5 * 60_000;
 export const CREDENTIAL_CHECK_MAX_ENTRIES = 10_000;
+/** How long a check that could not answer ('unknown') keeps an audit line from asking again. */
+export const UNKNOWN_USERNAME_TTL_MS = 30_000;
 
 type FetchLike = (input: string, init: RequestInit & Record<string, unknown>) => Promise<Response>;
 
@@ -62,17 +66,29 @@ function keyOf(credential: Credential, endpoint: ForgeEndpoint): string {
   return storeKey('cred', credential.kind, credential.token, originOf(endpoint.apiUrl));
 }
 
+/** A username remembered in this process for audit lines, until `until`. */
+interface KnownName {
+  username: string | undefined;
+  until: number;
+}
+
 export class CredentialChecks {
   private readonly answers: SharedStore;
   private readonly pending = new Map<string, Promise<Answer>>();
+  /** key → the username audit lines name (D35); insertion-ordered, so the oldest go first at the bound. */
+  private readonly names = new Map<string, KnownName>();
   private readonly ttlMs: number;
+  private readonly maxEntries: number;
+  private readonly now: () => number;
   private readonly fetchImpl: FetchLike;
 
   constructor(options: CredentialCheckOptions = {}) {
     this.ttlMs = options.ttlMs ?? CREDENTIAL_CHECK_TTL_MS;
+    this.maxEntries = options.maxEntries ?? CREDENTIAL_CHECK_MAX_ENTRIES;
+    this.now = options.now ?? Date.now;
     this.fetchImpl = options.fetchImpl ?? (fetch as unknown as FetchLike);
     // Every answer lives ttlMs; in memory the oldest go first once maxEntries are held.
-    this.answers = options.store ?? new MemoryStore({ maxEntries: options.maxEntries ?? CREDENTIAL_CHECK_MAX_ENTRIES, now: options.now });
+    this.answers = options.store ?? new MemoryStore({ maxEntries: this.maxEntries, now: this.now });
   }
 
   /** Answers held in this process's memory (bounded by maxEntries; 0 with a shared store). */
@@ -81,9 +97,37 @@ export class CredentialChecks {
   }
 
   async check(credential: Credential, endpoint: ForgeEndpoint): Promise<CredentialVerdict> {
+    return (await this.answer(keyOf(credential, endpoint), credential, endpoint)).verdict;
+  }
+
+  /**
+   * The forge username a credential acts as, for its audit line (D35): resolved once per credential
+   * with the check above (its cached answer, else the check made now, shared by simultaneous
+   * callers) and then remembered here for the check's lifetime, so later calls get it without a
+   * promise. Undefined when the forge rejected the credential or could not say; never throws.
+   */
+  username(credential: Credential, endpoint: ForgeEndpoint): string | undefined | Promise<string | undefined> {
     const key = keyOf(credential, endpoint);
+    const known = this.names.get(key);
+    if (known && known.until > this.now()) return known.username;
+    return this.answer(key, credential, endpoint).then(
+      (answer) => this.rememberName(key, answer),
+      () => undefined,
+    );
+  }
+
+  private rememberName(key: string, answer: Answer): string | undefined {
+    const username = answer.verdict === 'accepted' ? answer.username : undefined;
+    this.names.delete(key);
+    if (this.names.size >= this.maxEntries) this.names.delete(this.names.keys().next().value as string);
+    this.names.set(key, { username, until: this.now() + (answer.verdict === 'unknown' ? UNKNOWN_USERNAME_TTL_MS : this.ttlMs) });
+    return username;
+  }
+
+  /** The remembered answer for a credential, else the forge's (asked once however many wait for it). */
+  private async answer(key: string, credential: Credential, endpoint: ForgeEndpoint): Promise<Answer> {
     const known = await this.recall(key);
-    if (known) return known.verdict;
+    if (known) return known;
     let pending = this.pending.get(key);
     if (!pending) {
       pending = this.ask(credential, endpoint).finally(() => this.pending.delete(key));
@@ -91,16 +135,7 @@ export class CredentialChecks {
     }
     const answer = await pending;
     if (answer.verdict !== 'unknown') await this.remember(key, { verdict: answer.verdict, ...(answer.username !== undefined ? { username: answer.username } : {}) });
-    return answer.verdict;
-  }
-
-  /**
-   * The forge username of a credential (D35) as the cached check found it, or undefined when no
-   * check of it is cached: an audit line never costs a forge call (a legacy session's admission
-   * made the check; the modern lane makes none, D27).
-   */
-  async cachedUsername(credential: Credential, endpoint: ForgeEndpoint): Promise<string | undefined> {
-    return (await this.recall(keyOf(credential, endpoint)))?.username;
+    return answer;
   }
 
   private async ask(credential: Credential, endpoint: ForgeEndpoint): Promise<Answer> {

@@ -1,12 +1,13 @@
 // The audit trail (D35): one JSON line per tool call, event `tool_call`, on the log at info or
 // appended to AUDIT_LOG_PATH. The file is opened once at start-up (a path that cannot be opened
-// for appending stops start-up, naming the setting) and every line is written synchronously with
-// one append, so a line is on disk before the call's answer leaves, whatever happens next. Callers
+// for appending stops start-up, naming the setting) and every line is written before the call's
+// answer leaves, so no answered call lacks its line, whatever happens next. Callers
 // pass only what may be logged (D5): never a token, never a text body (tools/arg-summary.ts).
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { Logger } from './logger';
 
-export type AuditSink = (fields: Record<string, unknown>) => void;
+/** Takes one audit line; a promise, when given, settles once the line is written. */
+export type AuditSink = (fields: Record<string, unknown>) => void | Promise<void>;
 
 export class AuditFileError extends Error {}
 
@@ -19,20 +20,40 @@ export function openAuditFile(path: string): number {
   }
 }
 
-/** Audit lines appended to an open file; a failed write is reported on the log, never thrown into a call. */
+/**
+ * Audit lines appended to an open file. Lines of calls that end in the same turn of the event loop
+ * are written together, with one append, at the end of that turn; each call's promise settles when
+ * its line has been written, and the call answers only then. A failed write is reported on the log,
+ * never thrown into a call; close() writes what is waiting first.
+ */
 export function fileAuditSink(fd: number, logger: Logger): AuditSink & { close(): void } {
   let failing = false;
-  const sink = ((fields: Record<string, unknown>) => {
+  let waiting: string[] = [];
+  let written: Promise<void> | undefined;
+  const flush = () => {
+    const text = waiting.join('');
+    waiting = [];
+    written = undefined;
+    if (text === '') return;
     try {
-      writeSync(fd, `${JSON.stringify({ time: new Date().toISOString(), event: 'tool_call', ...fields })}\n`);
+      writeSync(fd, text);
       failing = false;
     } catch (error) {
       // Said once per run of failures, not per line.
       if (!failing) logger.error('audit_write_failed', { error: (error as NodeJS.ErrnoException).code ?? 'error' });
       failing = true;
     }
+  };
+  const sink = ((fields: Record<string, unknown>) => {
+    waiting.push(`${JSON.stringify({ time: new Date().toISOString(), event: 'tool_call', ...fields })}\n`);
+    written ??= new Promise<void>((resolve) => setImmediate(() => {
+      flush();
+      resolve();
+    }));
+    return written;
   }) as AuditSink & { close(): void };
   sink.close = () => {
+    flush();
     try {
       closeSync(fd);
     } catch {

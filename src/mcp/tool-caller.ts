@@ -32,7 +32,7 @@ export interface ToolCallerDeps {
   instances?: InstanceDirectory;
   /** Where the audit line of each call goes (D35): AUDIT_LOG_PATH; absent: the log, as the tool_call line. */
   audit?: AuditSink;
-  /** The caller's forge username, resolved once per credential and cached (D35, the D7 check). */
+  /** The caller's forge username, resolved once per credential with the D7 check and remembered (D35). */
   forgeUser?: (caller: Caller, forge: ForgeEndpoint) => string | undefined | Promise<string | undefined>;
 }
 
@@ -75,12 +75,13 @@ export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
     // An audit line is written to AUDIT_LOG_PATH, or to the log when it takes info lines (D35);
     // when neither, nothing of it is worked out.
     const auditing = deps.audit !== undefined || deps.logger.enabled('info');
-    // The username D7's cached check found (D35); a lookup that is a promise is awaited before the line is written.
+    // The caller's forge username (D35): known at once after its first call, else looked up (D7's
+    // check) while the tool runs, and awaited before the line is written.
     const user = auditing ? deps.forgeUser?.(caller, context.forge) : undefined;
     const pendingUser = user instanceof Promise ? user.catch(() => undefined) : undefined;
-    const audit = (outcome: string, args?: Record<string, unknown>): Promise<void> | undefined =>
+    const audit = (outcome: string, args?: Record<string, unknown>): void | Promise<void> =>
       !auditing ? undefined : pendingUser ? pendingUser.then((name) => writeAudit(outcome, args, name)) : writeAudit(outcome, args, user as string | undefined);
-    const writeAudit = (outcome: string, args: Record<string, unknown> | undefined, forgeUser: string | undefined): undefined => {
+    const writeAudit = (outcome: string, args: Record<string, unknown> | undefined, forgeUser: string | undefined): void | Promise<void> => {
       const line = {
         request_id: context.requestId,
         session: caller.sessionTag,
@@ -94,9 +95,8 @@ export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
         upstream_ms: forge ? round(forge.upstreamMs) : undefined,
         ms: round(performance.now() - started),
       };
-      if (deps.audit) deps.audit(line);
-      else deps.logger.info('tool_call', line);
-      return undefined;
+      if (deps.audit) return deps.audit(line);
+      deps.logger.info('tool_call', line);
     };
     try {
       called = await catalogFor(deps, context).call(name, params.arguments, () => {
