@@ -10,7 +10,7 @@ const h = useHarness({ FORGE_TOOLSETS: 'milestones' });
 const P = String(SEED.project);
 const { v1, v09, groupQ1 } = SEED.milestones;
 
-type Milestone = { id: number; iid: number; title: string; state: string; project_id?: number; group_id?: number; due_date: string | null; web_url: string };
+type Milestone = { id: number; iid: number; title: string; description?: string; state: string; project_id?: number; group_id?: number; due_date: string | null; expired?: boolean; web_url?: string };
 type Page<T> = { items: T[]; pagination: { page: number; per_page: number; next_page: number | null; total: number } };
 const api = () => h.forge.model.projects.get(SEED.project)!;
 const ids = (page: Page<{ id: number }>) => page.items.map((x) => x.id);
