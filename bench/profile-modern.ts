@@ -1,5 +1,5 @@
 // Profiling aid: get_issue calls in process for a fixed time on one lane, to run under
-//   bun --cpu-prof-md --cpu-prof-dir=/tmp/prof bench/profile-modern.ts [seconds] [modern|legacy|stateless]
+//   bun --cpu-prof-md --cpu-prof-dir=/tmp/prof bench/profile-modern.ts [seconds] [modern|legacy|stateless|floor]
 // It prints the process's CPU per call, the stub forge's included (bench/overhead.ts subtracts it).
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config/load';
@@ -15,11 +15,25 @@ if (lane === 'stateless') Object.assign(env, { OAUTH_STATELESS_MODE: 'true', OAU
 const config = loadConfig(env);
 const app = createApp(config, { sealer: await sealerFromConfig(config) });
 const base = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': 'glpat-overhead-bench-0001' };
-const post = (headers: Record<string, string>, body: unknown) => app.handle(new Request('http://localhost/mcp', { method: 'POST', headers, body: JSON.stringify(body) }));
+// `floor`: the least work of ../shared/bench/floor-proxy.ts for a tools/call, in process, as a yardstick.
+const upstream = `http://127.0.0.1:${stub.port}/api/v4`;
+async function floor(request: Request): Promise<Response> {
+  const message = (await request.json()) as { id: number; params: { arguments: Record<string, string> } };
+  const a = message.params.arguments;
+  const r = await fetch(`${upstream}/projects/${encodeURIComponent(a.project_id)}/issues/${encodeURIComponent(a.issue_iid)}`, { headers: { 'private-token': request.headers.get('private-token') ?? '' } });
+  const data = await r.json();
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data } }), { headers: { 'content-type': 'application/json' } });
+}
+const handle = lane === 'floor' ? floor : (request: Request) => app.handle(request);
+// With its Content-Length, as every request over HTTP has it (a body without one is read as a stream).
+const post = (headers: Record<string, string>, body: unknown) => {
+  const text = JSON.stringify(body);
+  return handle(new Request('http://localhost/mcp', { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(text)) }, body: text }));
+};
 
 let headers: Record<string, string>;
 let params: Record<string, unknown> = { name: 'get_issue', arguments: { project_id: '42', issue_iid: '1' } };
-if (lane === 'modern') {
+if (lane === 'modern' || lane === 'floor') {
   headers = { ...base, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'get_issue' };
   params = { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'b', version: '1' } } };
 } else {
