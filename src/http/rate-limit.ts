@@ -1,17 +1,18 @@
 // Fixed one-minute windows (D10): at most `limit` JSON-RPC messages per key per window. Windows
-// are aligned to the clock minute, the same on every replica, and each window's counter is a
-// store entry that expires when the window ends (store/store.ts): in process memory by default,
-// where at most `maxKeys` keys are held (keys beyond that are not limited in that window rather
-// than refused, so a flood of forged addresses cannot lock out real clients), or in the store
-// replicas share (D37), which makes the limit global. Keys are hashed: a session id or address
-// never sits in a store in clear. A store that cannot answer lets the request through (D37: rate
+// are aligned to the clock minute, the same on every replica. By default the counters are a map
+// of this process, dropped when the window ends and counted synchronously (the limiter is on
+// every request's path, where a store's asynchronous interface would cost more than the
+// counting); at most `maxKeys` keys are held, and keys beyond that are not limited in that window
+// rather than refused, so a flood of forged addresses cannot lock out real clients. Given the
+// store replicas share (D37), each window's counter is an entry of it that expires with the
+// window, which makes the limit global; keys sent there are hashed, so a session id or address
+// never sits in it in clear. A store that cannot answer lets the request through (D37: rate
 // limits fail open; the store says so in the log).
 //
 // With a shared store a replica may take its units in chunks (`chunk`, a fiftieth of the limit):
 // a busy key then costs a store round trip per chunk instead of per message. Units taken but not
 // used by the window's end still count, so a key may be refused up to `chunk` units early per
-// replica, never let past the limit. A chunk of 1 (the default, and always in memory) is exact.
-import { MemoryStore } from '../store/memory-store';
+// replica, never let past the limit. A chunk of 1 (the default) is exact.
 import { storeKey, type SharedStore } from '../store/store';
 
 export interface RateDecision {
@@ -31,9 +32,12 @@ export interface SharedWindows {
 }
 
 export class FixedWindowLimiter {
-  private readonly store: SharedStore;
+  /** The shared store, or undefined when counting in this process's memory. */
+  private readonly store: SharedStore | undefined;
   private readonly scope: string;
   private window = -1;
+  /** In memory: key → units used in this window, at most maxKeys keys; dropped with the window. */
+  private counts = new Map<string, number>();
   /** Keys refused in this window (logged once), at most maxKeys of them; dropped with the window. */
   private refused = new Set<string>();
   /** key → units this replica took from the store in this window and has not used yet (chunk > 1). */
@@ -49,31 +53,50 @@ export class FixedWindowLimiter {
     private readonly maxKeys = 100_000,
     shared?: SharedWindows,
   ) {
-    this.store = shared?.store ?? new MemoryStore({ maxEntries: maxKeys, now });
+    this.store = shared?.store;
     this.scope = shared?.scope ?? 'rl';
-    this.chunk = Math.max(1, Math.floor(shared?.chunk ?? 1));
+    this.chunk = this.store ? Math.max(1, Math.floor(shared?.chunk ?? 1)) : 1;
   }
 
   /** Counters held, when they are held in this process's memory (0 otherwise). */
   get size(): number {
-    return this.store instanceof MemoryStore ? this.store.size : 0;
+    return this.store ? 0 : this.counts.size;
   }
 
   /**
    * Counts `count` units of work for `key` (D10: each JSON-RPC message of a batch is one). Work that
    * would pass the limit is refused whole and not counted, so a smaller request may still fit.
+   * In memory the decision is made at once; with a shared store it is a promise.
    */
-  async hit(key: string, count = 1): Promise<RateDecision> {
+  hit(key: string, count = 1): RateDecision | Promise<RateDecision> {
     const now = this.now();
     const window = Math.floor(now / this.windowMs);
     if (window !== this.window) {
       this.window = window;
+      this.counts = new Map();
       this.refused = new Set();
       this.allowance = new Map();
       this.hashed = new Map();
     }
     const windowEnd = (window + 1) * this.windowMs;
     const retryAfter = Math.max(1, Math.ceil((windowEnd - now) / 1000));
+    if (!this.store) return this.countHere(key, count, retryAfter);
+    return this.countShared(this.store, key, count, window, windowEnd - now, retryAfter);
+  }
+
+  private countHere(key: string, count: number, retryAfter: number): RateDecision {
+    const used = this.counts.get(key);
+    // Past maxKeys a new key is not limited in this window (a flood of addresses cannot lock others out).
+    if (used === undefined && this.counts.size >= this.maxKeys) return { allowed: true, retryAfter };
+    const total = (used ?? 0) + count;
+    if (total <= this.limit) {
+      this.counts.set(key, total);
+      return { allowed: true, retryAfter };
+    }
+    return this.refuse(key, retryAfter);
+  }
+
+  private async countShared(store: SharedStore, key: string, count: number, window: number, ttlMs: number, retryAfter: number): Promise<RateDecision> {
     const left = this.allowance.get(key) ?? 0;
     if (left >= count) {
       this.allowance.set(key, left - count);
@@ -88,18 +111,23 @@ export class FixedWindowLimiter {
     let added: boolean;
     try {
       const want = Math.max(need, this.chunk);
-      added = (await this.store.addWithin(hashed, want, this.limit, windowEnd - now)).added;
+      added = (await store.addWithin(hashed, want, this.limit, ttlMs)).added;
       if (added && want > need) this.keep(key, want - need);
       else if (!added && want > need) {
-        added = (await this.store.addWithin(hashed, need, this.limit, windowEnd - now)).added; // near the limit: exactly
+        added = (await store.addWithin(hashed, need, this.limit, ttlMs)).added; // near the limit: exactly
         if (added) this.allowance.delete(key);
       } else if (added) this.allowance.delete(key);
     } catch {
-      return { allowed: true, retryAfter }; // full (memory) or unavailable (shared): fail open
+      return { allowed: true, retryAfter }; // unavailable: fail open
     }
     if (added) return { allowed: true, retryAfter };
-    if (this.refused.has(hashed) || this.refused.size >= this.maxKeys) return { allowed: false, retryAfter };
-    this.refused.add(hashed);
+    return this.refuse(hashed, retryAfter);
+  }
+
+  /** A refusal; the first of a key in this window says so, for one log line. */
+  private refuse(key: string, retryAfter: number): RateDecision {
+    if (this.refused.has(key) || this.refused.size >= this.maxKeys) return { allowed: false, retryAfter };
+    this.refused.add(key);
     return { allowed: false, retryAfter, firstRefusal: true };
   }
 

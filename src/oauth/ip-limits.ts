@@ -18,7 +18,7 @@ export interface IpLimitOptions {
   logger: Logger;
   /** Called for each refused request (metrics). */
   onRateLimited?: () => void;
-  /** The store of the windows (one per endpoint in memory, 100k addresses each); absent: this process's memory. */
+  /** The store replicas share for the windows (D37); absent: this process's memory (100k addresses per endpoint). */
   openStore?: (maxEntries: number) => SharedStore;
 }
 

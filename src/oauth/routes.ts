@@ -96,7 +96,7 @@ export function createOAuth(config: Config, deps: OAuthDeps): OAuthMode {
 
   // docs/spec.md stateless rule 7: no in-app limiter in stateless mode, unless replicas share a store (D37).
   const limits = !settings.stateless || deps.stores?.shared;
-  const limited = ipLimited(limits ? { perMinute: settings.requestsPerMinutePerIp, now, ipOf: deps.ipOf, logger, onRateLimited: deps.onRateLimited, openStore: deps.stores?.open } : undefined);
+  const limited = ipLimited(limits ? { perMinute: settings.requestsPerMinutePerIp, now, ipOf: deps.ipOf, logger, onRateLimited: deps.onRateLimited, openStore: deps.stores?.shared ? deps.stores.open : undefined } : undefined);
   // Single use of codes and refresh tokens (D23, D37): in memory per replica, or across replicas.
   const once = (use: string, max: number) => new ReplayGuard(now, max, deps.stores ? { store: deps.stores.open(max), use } : undefined);
   const register = limited('register', registerHandler({ clients, ipOf: deps.ipOf, logger, events }));
