@@ -44,17 +44,25 @@ export async function addAttachmentLinks(value: unknown, fallbackProjectId: stri
     const record = node as Record<string, unknown>;
     const own = record.project_id ?? projectId;
     const ownProject = own === undefined || own === null ? undefined : String(own);
-    const refs = TEXT_FIELDS.flatMap((field) => (typeof record[field] === 'string' ? findAttachments(record[field] as string) : []));
-    if (refs.length > 0 && ownProject) {
+    let refs: AttachmentRef[] | undefined;
+    for (const field of TEXT_FIELDS) {
+      const text = record[field];
+      if (typeof text !== 'string' || !text.includes('/uploads/')) continue;
+      refs = refs ? refs.concat(findAttachments(text)) : findAttachments(text);
+    }
+    if (refs && refs.length > 0 && ownProject) {
       pending.push(
         Promise.all(refs.map(async (ref) => ({ filename: ref.filename, url: await link(ownProject, ref) }))).then((attachments) => {
           record.attachments = attachments;
         }),
       );
     }
-    for (const child of Object.values(record)) if (child && typeof child === 'object') visit(child, depth + 1, ownProject);
+    for (const key in record) {
+      const child = record[key];
+      if (child && typeof child === 'object') visit(child, depth + 1, ownProject);
+    }
   };
   visit(value, 0, fallbackProjectId);
-  await Promise.all(pending);
+  if (pending.length > 0) await Promise.all(pending);
   return value;
 }

@@ -108,7 +108,7 @@ export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
           linkAttachments: deps.sealer && publicBase ? attachmentLinker(deps.sealer, caller, publicBase) : undefined,
           instance: instances ? () => instances.lookup(context.forge, caller.credential) : undefined,
         };
-      });
+      }, auditing);
     } catch (error) {
       // A bug (or a value the result builder could not serialize): answered as a JSON-RPC
       // internal error; only its class is logged (D5). An unknown tool is the client's.

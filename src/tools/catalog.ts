@@ -239,9 +239,9 @@ export class ToolCatalog {
 
   /**
    * Validates and runs a tool. Tool failures come back as isError results with their kind as the
-   * outcome; bugs are thrown.
+   * outcome; bugs are thrown. `summarize`: whether the outcome carries the audit summary (D35).
    */
-  async call(name: string, args: unknown, context: () => ToolContext): Promise<ToolOutcome> {
+  async call(name: string, args: unknown, context: () => ToolContext, summarize = true): Promise<ToolOutcome> {
     const entry = this.entries.get(name);
     if (!entry) {
       if (this.refusedInReadOnly.has(name)) {
@@ -249,7 +249,8 @@ export class ToolCatalog {
       }
       throw new ProtocolError(-32602, `Unknown tool: ${name}`);
     }
-    const summary = entry.summarize(args);
+    // Of the arguments as sent, before validation; only when an audit line will carry it.
+    const summary = summarize ? entry.summarize(args) : undefined;
     try {
       let valid = entry.validator.validate(args);
       entry.tool.check?.(valid as never);

@@ -21,8 +21,9 @@ export interface RestSpec {
 export function restParams(spec: RestSpec, args: Record<string, unknown>): Record<string, unknown> {
   const inPath = pathParameters(spec.path);
   const params: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(args)) {
-    if (inPath.includes(name) || value === undefined) continue;
+  for (const name in args) {
+    const value = args[name];
+    if (value === undefined || inPath.includes(name)) continue;
     params[spec.rename?.[name] ?? name] = value;
   }
   return params;
