@@ -1,12 +1,14 @@
 // Every benchmark figure in one run, each beside the floor and a direct call to the same fake forge
 // measured in the same run (the figures are ratios, so the machine's speed cancels out). Drives the
 // servers with the shared load driver (../../shared/bench/mcp-load.mjs) and prints Markdown tables.
-//   bun run bench [--tool get_issue] [-n 5000] [-c 8] [--repeat 5] [--churn 1000] [--lanes-only]
+//   bun run bench [--tool get_issue] [-n 5000] [-c 8] [--repeat 5] [--prewarm 1] [--churn 1000] [--lanes-only]
 // Processes: the fake forge; the floor (../../shared/bench/floor-proxy.ts: the least work any Bun
-// MCP server must do for get_issue, no SDK); a stateful server, which serves the modern lane
-// (2026-07-28, no session) and the legacy lane (one 2025-06-18 session); a stateless server
-// (legacy lane, sealed session ids); and, for cold start, the compiled binary dist/forge-mcp when it
-// exists (`bun run build`).
+// MCP server must do for get_issue, no SDK); a stateful server for the legacy lane (one 2025-06-18
+// session), the same settings again in a process of its own for the modern lane (2026-07-28, no
+// session), a stateless server (legacy lane, sealed session ids), each measured path in its own
+// process as the floor and the SDK v1 build are (one lane's garbage, collected later, would
+// otherwise be counted in the other lane's round); and, for cold start, the compiled binary
+// dist/forge-mcp when it exists (`bun run build`).
 // Each round measures direct, floor, modern, legacy session and legacy stateless, in an order that
 // rotates from round to round, so drift in the machine's speed hits all alike; ratios to the floor
 // are taken within a round and the figures are medians over rounds, with the range over rounds.
@@ -28,6 +30,10 @@ const { values } = parseArgs({
     c: { type: 'string', short: 'c', default: '8' },
     repeat: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '500' },
+    // Whole rounds run first and not counted: every server JIT-compiles and grows its heap to its
+    // working size in them (this server's first round costs ~30% more CPU a call than its later
+    // ones; the floor, a few lines, warms at once).
+    prewarm: { type: 'string', default: '1' },
     churn: { type: 'string', default: '1000' },
     // The last commit on SDK v1, measured in the same run as "before" for the legacy lane's "no
     // slower than before" (its src/ from `git archive`, run with this checkout's node_modules, which
@@ -142,6 +148,7 @@ async function drive(mode: string, extra: string[], repeat = '1'): Promise<Summa
 const forge = await startForge();
 const floor = withFloor ? await startFloor(forge.apiUrl) : undefined;
 const stateful = await startServerProcess({ FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: 'all', MAX_SESSIONS: '100000' });
+const modern = await startServerProcess({ FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: 'all', MAX_SESSIONS: '100000' });
 const stateless = await startServerProcess({ FORGE_API_URL: forge.apiUrl, OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: SECRET });
 const beforeEntry = values.before ? checkoutBefore(values.before) : undefined;
 const before = beforeEntry ? await startServerProcess({ FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: 'all', MAX_SESSIONS: '100000' }, ['bun', 'run', beforeEntry]) : undefined;
@@ -153,7 +160,7 @@ const KINDS: { kind: Kind; label: string; run: () => Promise<Summary> }[] = [
   { kind: 'direct', label: 'direct upstream call (same fake forge)', run: () => drive('direct', ['--direct-url', `${forge.apiUrl}${tool.direct}`, '-n', values.n!, '--warmup', values.warmup!, '--pid', String(forge.pid)]) },
   // The floor is driven with the modern request (envelope and headers), the same bytes the modern lane gets.
   ...(floor ? [{ kind: 'floor' as Kind, label: 'floor (floor-proxy.ts)', run: () => drive('call', ['--url', `${floor.url}/mcp`, '--protocol-version', MODERN, ...toolArgs, '--pid', String(floor.pid)]) }] : []),
-  { kind: 'modern', label: `modern lane (${MODERN}, no session)`, run: () => drive('call', ['--url', `${stateful.url}/mcp`, '--protocol-version', MODERN, ...toolArgs, '--pid', String(stateful.pid)]) },
+  { kind: 'modern', label: `modern lane (${MODERN}, no session)`, run: () => drive('call', ['--url', `${modern.url}/mcp`, '--protocol-version', MODERN, ...toolArgs, '--pid', String(modern.pid)]) },
   { kind: 'legacy', label: 'legacy lane, one session (2025-06-18, stateful)', run: () => drive('call', ['--url', `${stateful.url}/mcp`, ...toolArgs, '--pid', String(stateful.pid)]) },
   { kind: 'stateless', label: 'legacy lane, stateless mode (sealed session id)', run: () => drive('call', ['--url', `${stateless.url}/mcp`, ...toolArgs, '--pid', String(stateless.pid)]) },
   ...(before && beforeStateless
@@ -183,6 +190,10 @@ const table = (head: string[], rows: string[][]) => {
 try {
   const idle = rssMiB(stateful.pid);
   const list = values['lanes-only'] ? undefined : await drive('list', ['--url', `${stateful.url}/mcp`]);
+  for (let i = 0; i < Number(values.prewarm); i++) {
+    for (const { run } of KINDS) await run();
+    process.stderr.write(`prewarm round ${i + 1}/${values.prewarm} done (not counted)\n`);
+  }
   const rounds: Record<Kind, Summary>[] = [];
   for (let i = 0; i < Number(values.repeat); i++) {
     const round = {} as Record<Kind, Summary>;
@@ -200,7 +211,7 @@ try {
   const churnBefore = before ? await drive('churn', ['--url', `${before.url}/mcp`, ...toolArgs.slice(0, 4), '-n', values.churn!, '--warmup', '50', '--pid', String(before.pid)], '3') : undefined;
   const churnBeforeCpu = churnBefore?.runs.map((r) => r.serverCpuMsPerOp as number);
 
-  console.log(`\n${values.tool} at concurrency ${values.c}, ${rounds.length} interleaved rounds of ${values.n} requests (after ${values.warmup} warm-up) per row; median over rounds, range over rounds in brackets.\n`);
+  console.log(`\n${values.tool} at concurrency ${values.c}, ${rounds.length} interleaved rounds of ${values.n} requests (after ${values.warmup} warm-up) per row, after ${values.prewarm} uncounted round(s) of the same; median over rounds, range over rounds in brackets.\n`);
   const base: Kind = floor ? 'floor' : 'direct';
   table(
     ['path', 'req/s', `% of ${base}'s rate`, 'p50 ms', 'p99 ms', 'server CPU ms/call', `× ${base}'s CPU`],
@@ -272,6 +283,7 @@ try {
   table(['target', 'measured', 'goal', 'verdict', 'note'], targets);
 } finally {
   await stateful.stop();
+  await modern.stop();
   await stateless.stop();
   await before?.stop();
   await beforeStateless?.stop();
