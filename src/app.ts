@@ -13,6 +13,7 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import { createFastToolCall } from './http/fast-tool-call';
 import { createModernMcpHandler } from './http/mcp-modern';
 import { createMcpRoute } from './http/mcp-prelude';
+import { rpcError } from './http/errors';
 import { STATEFUL_METHODS, createStatefulMcpHandler } from './http/mcp-stateful';
 import { STATELESS_METHODS, createStatelessMcpHandler } from './http/mcp-stateless';
 import { createDownloadHandler } from './downloads/route';
@@ -37,6 +38,12 @@ const TOOL_NAMES = new Set(ALL_TOOLS.map((tool) => tool.name));
 import { storesFromConfig, type Stores } from './store/from-config';
 import { readinessResponse } from './http/readiness';
 import { CREDENTIAL_CHECK_MAX_ENTRIES } from './auth/credential-check';
+
+/** Whether a request URL's path is exactly /mcp (a query may follow). */
+function isMcpPath(url: string): boolean {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  return start !== -1 && url.startsWith('/mcp', start) && (url.length === start + 4 || url[start + 4] === '?');
+}
 
 export interface AppOptions {
   logger?: Logger;
@@ -236,6 +243,14 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     { modern: handleModern, legacy: handleLegacy },
   );
 
+  // A failure the route did not answer itself is a bug: the JSON-RPC internal error, and only its
+  // class on the log (D5).
+  const serveMcp = (request: Request): Promise<Response> =>
+    mcpRoute(request).catch((error: unknown) => {
+      logger.error('mcp_request_failed', { error: (error as Error)?.name ?? typeof error });
+      return rpcError(500, 'Internal error', -32603);
+    });
+
   const app = new Elysia()
     .get('/healthz', () => ({ status: 'ok' }))
     .get('/readyz', readinessResponse(stores.kind, () => stores.readiness()))
@@ -243,10 +258,10 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     .get('/metrics.json', metricsRoutes.json)
     .get('/downloads/attachment', ({ request }) => download(request))
     .use(oauth ? oauth.routes : new Elysia())
-    .all('/mcp', ({ request }) => mcpRoute(request), { parse: 'none' })
+    .all('/mcp', ({ request }) => serveMcp(request), { parse: 'none' })
     // D34: the same endpoint with a narrower tool selection (/mcp/readonly, /mcp/x/{groups}[/readonly]).
-    .all('/mcp/readonly', ({ request }) => mcpRoute(request), { parse: 'none' })
-    .all('/mcp/x/*', ({ request }) => mcpRoute(request), { parse: 'none' })
+    .all('/mcp/readonly', ({ request }) => serveMcp(request), { parse: 'none' })
+    .all('/mcp/x/*', ({ request }) => serveMcp(request), { parse: 'none' })
     .onError(({ code }) => {
       if (code === 'NOT_FOUND') return new Response(JSON.stringify({ error: 'Not Found' }), { status: 404, headers: { 'Content-Type': 'application/json' } });
     });
@@ -259,7 +274,8 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     instances,
     handle: (request, socketIp) => {
       if (socketIp) socketIps.set(request, socketIp);
-      return app.handle(request);
+      // /mcp itself, every MCP request, goes straight to its route; Elysia routes the rest.
+      return isMcpPath(request.url) ? serveMcp(request) : app.handle(request);
     },
     close: async () => {
       pool.stop();

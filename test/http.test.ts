@@ -54,6 +54,23 @@ describe('routes', () => {
     expect(response.status).toBe(404);
   });
 
+  test.each([
+    ['/mcp', 200],
+    ['/mcp?trace=1', 200],
+    ['/mcp/', 200],
+    ['/mcpx', 404],
+    ['/mcp-old', 404],
+    ['/MCP', 404],
+  ])('POST %s answers %i (/mcp itself bypasses the router; its neighbours do not reach it)', async (path, status) => {
+    const response = await makeApp().handle(new Request(`http://localhost${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': TOKEN },
+      body: JSON.stringify(INITIALIZE),
+    }));
+    expect(response.status).toBe(status);
+    if (status === 200) expect(response.headers.get('mcp-session-id')).toBeTruthy();
+  });
+
   test('other methods on /mcp answer 405', async () => {
     const response = await makeApp().handle(new Request(MCP_URL, { method: 'PUT' }));
     expect(response.status).toBe(405);
