@@ -2,6 +2,7 @@
 // measured in the same run (the figures are ratios, so the machine's speed cancels out). Drives the
 // servers with the shared load driver (../../shared/bench/mcp-load.mjs) and prints Markdown tables.
 //   bun run bench [--tool get_issue] [-n 5000] [-c 8] [--repeat 5] [--prewarm 1] [--churn 1000] [--lanes-only]
+//                 [--audit] [--issue17-base <commit>]
 // Processes: the fake forge; the floor (../../shared/bench/floor-proxy.ts: the least work any Bun
 // MCP server must do for get_issue, no SDK); a stateful server for the legacy lane (one 2025-06-18
 // session), the same settings again in a process of its own for the modern lane (2026-07-28, no
@@ -12,7 +13,7 @@
 // Each round measures direct, floor, modern, legacy session and legacy stateless, in an order that
 // rotates from round to round, so drift in the machine's speed hits all alike; ratios to the floor
 // are taken within a round and the figures are medians over rounds, with the range over rounds.
-import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -39,6 +40,11 @@ const { values } = parseArgs({
     // slower than before" (its src/ from `git archive`, run with this checkout's node_modules, which
     // still hold @modelcontextprotocol/sdk 1.32.2 as a dev dependency). --before '' skips it.
     before: { type: 'string', default: '14ad5cc' },
+    // Issue 17's cost: the modern lane again with every call's audit line appended to a file
+    // (AUDIT_LOG_PATH), and the modern lane of this commit (the last before issue 17's lean results,
+    // policy, sanitising and audit), each in its own process in the same rounds. '' skips them.
+    'issue17-base': { type: 'string', default: '' },
+    audit: { type: 'boolean', default: false },
     // Only the per-lane rounds and the new session (no cold start, RSS or tools/list size).
     'lanes-only': { type: 'boolean', default: false },
   },
@@ -101,7 +107,8 @@ async function startFloor(upstream: string) {
 }
 
 /** The source tree of `commit` in a temporary folder, runnable with this checkout's node_modules. */
-function checkoutBefore(commit: string): string | undefined {
+function checkoutBefore(commit: string | undefined): string | undefined {
+  if (!commit) return undefined;
   const repo = resolve(import.meta.dir, '..');
   const rev = Bun.spawnSync(['git', '-C', repo, 'rev-parse', '--short', `${commit}^{commit}`]);
   if (rev.exitCode !== 0) return void console.error(`--before ${commit}: no such commit; the legacy lane is judged without it`);
@@ -153,14 +160,20 @@ const stateless = await startServerProcess({ FORGE_API_URL: forge.apiUrl, OAUTH_
 const beforeEntry = values.before ? checkoutBefore(values.before) : undefined;
 const before = beforeEntry ? await startServerProcess({ FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: 'all', MAX_SESSIONS: '100000' }, ['bun', 'run', beforeEntry]) : undefined;
 const beforeStateless = beforeEntry ? await startServerProcess({ FORGE_API_URL: forge.apiUrl, OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: SECRET }, ['bun', 'run', beforeEntry]) : undefined;
+const auditFile = resolve(tmpdir(), `forge-bench-audit-${process.pid}.jsonl`);
+const audited = values.audit ? await startServerProcess({ FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: 'all', MAX_SESSIONS: '100000', AUDIT_LOG_PATH: auditFile }) : undefined;
+const baseEntry = checkoutBefore(values['issue17-base']);
+const base17 = baseEntry ? await startServerProcess({ FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: 'all', MAX_SESSIONS: '100000' }, ['bun', 'run', baseEntry]) : undefined;
 const toolArgs = ['--tool', values.tool!, '--args', JSON.stringify(tool.args), '-n', values.n!, '--warmup', values.warmup!];
 
-type Kind = 'direct' | 'floor' | 'modern' | 'legacy' | 'stateless' | 'before' | 'beforeStateless';
+type Kind = 'direct' | 'floor' | 'modern' | 'legacy' | 'stateless' | 'before' | 'beforeStateless' | 'audited' | 'base17';
 const KINDS: { kind: Kind; label: string; run: () => Promise<Summary> }[] = [
   { kind: 'direct', label: 'direct upstream call (same fake forge)', run: () => drive('direct', ['--direct-url', `${forge.apiUrl}${tool.direct}`, '-n', values.n!, '--warmup', values.warmup!, '--pid', String(forge.pid)]) },
   // The floor is driven with the modern request (envelope and headers), the same bytes the modern lane gets.
   ...(floor ? [{ kind: 'floor' as Kind, label: 'floor (floor-proxy.ts)', run: () => drive('call', ['--url', `${floor.url}/mcp`, '--protocol-version', MODERN, ...toolArgs, '--pid', String(floor.pid)]) }] : []),
   { kind: 'modern', label: `modern lane (${MODERN}, no session)`, run: () => drive('call', ['--url', `${modern.url}/mcp`, '--protocol-version', MODERN, ...toolArgs, '--pid', String(modern.pid)]) },
+  ...(audited ? [{ kind: 'audited' as Kind, label: 'modern lane, every call audited to AUDIT_LOG_PATH', run: () => drive('call', ['--url', `${audited.url}/mcp`, '--protocol-version', MODERN, ...toolArgs, '--pid', String(audited.pid)]) }] : []),
+  ...(base17 ? [{ kind: 'base17' as Kind, label: `modern lane at ${values['issue17-base']} (before issue 17)`, run: () => drive('call', ['--url', `${base17.url}/mcp`, '--protocol-version', MODERN, ...toolArgs, '--pid', String(base17.pid)]) }] : []),
   { kind: 'legacy', label: 'legacy lane, one session (2025-06-18, stateful)', run: () => drive('call', ['--url', `${stateful.url}/mcp`, ...toolArgs, '--pid', String(stateful.pid)]) },
   { kind: 'stateless', label: 'legacy lane, stateless mode (sealed session id)', run: () => drive('call', ['--url', `${stateless.url}/mcp`, ...toolArgs, '--pid', String(stateless.pid)]) },
   ...(before && beforeStateless
@@ -236,6 +249,15 @@ try {
     target('modern lane rate', `${pct(mRate)} of the floor's (${pctRange(ratios('modern', 'floor', 'rps'))})`, '≥ 90% of the floor', mRate >= 0.9);
     target('modern lane server CPU per call', `${med(series('modern', 'serverCpuMsPerOp')).toFixed(3)} ms = ${r2(mCpu)}× the floor's ${med(series('floor', 'serverCpuMsPerOp')).toFixed(3)} ms (${range(ratios('modern', 'floor', 'serverCpuMsPerOp'))}×)`, '≤ 1.3× the floor', mCpu <= 1.3);
   }
+  if (audited) {
+    const r = med(ratios('audited', 'modern', 'serverCpuMsPerOp'));
+    target('audit lines to a file (D35): modern CPU per call', `${med(series('audited', 'serverCpuMsPerOp')).toFixed(3)} ms = ${r2(r)}× the modern lane's without (${range(ratios('audited', 'modern', 'serverCpuMsPerOp'))})`, '≤ 1.1× (issue 17)', r <= 1.1);
+  }
+  if (base17) {
+    const against = audited ? 'audited' : 'modern';
+    const r = med(ratios(against, 'base17', 'serverCpuMsPerOp'));
+    target(`lean results, policy, sanitising${audited ? ' and audit' : ''} (issue 17): modern CPU per call`, `${med(series(against, 'serverCpuMsPerOp')).toFixed(3)} ms = ${r2(r)}× the modern lane at ${values['issue17-base']} (${range(ratios(against, 'base17', 'serverCpuMsPerOp'))})`, '≤ 1.1× (issue 17)', r <= 1.1);
+  }
   // Legacy: no slower than before. Judged against the SDK v1 build measured in this run when there
   // is one (CPU within 5% of it, rate at least 95% of it), else against the issue's figure.
   for (const [kind, was] of [['legacy', 'before'], ['stateless', 'beforeStateless']] as const) {
@@ -284,6 +306,9 @@ try {
 } finally {
   await stateful.stop();
   await modern.stop();
+  await audited?.stop();
+  await base17?.stop();
+  rmSync(auditFile, { force: true });
   await stateless.stop();
   await before?.stop();
   await beforeStateless?.stop();

@@ -80,6 +80,7 @@ const VALID: { label: string; id: string | number; params: Record<string, unknow
   { label: 'get_issue, arguments {}', id: 12, params: { name: 'get_issue', arguments: {} } },
   { label: 'unknown tool (-32602)', id: 13, params: { name: 'no_such_tool', arguments: {} } },
   { label: 'clientInfo and empty capabilities', id: 14, params: { name: 'get_branch', arguments: { project_id: project, branch_name: 'main' } }, meta: { 'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1', title: 'C' }, 'io.modelcontextprotocol/clientCapabilities': { roots: {}, elicitation: {} } } },
+  { label: 'a string id that JSON escapes', id: 'q"\\é\n', params: { name: 'get_issue', arguments: { project_id: project, issue_iid: 1 } } },
   { label: 'charset in Content-Type', id: 15, params: { name: 'get_branch', arguments: { project_id: project, branch_name: 'main' } } },
 ];
 

@@ -7,7 +7,7 @@
 // data? } }` for a thrown error. test/fast-tool-call.test.ts holds it equal to the SDK's answers.
 import { SERVER_INFO_META_KEY, type CallToolResult } from '@modelcontextprotocol/server';
 import type { RequestContext } from '../mcp/request-context';
-import type { ToolCaller } from '../mcp/tool-caller';
+import { structuredContentJson, type ToolCaller } from '../mcp/tool-caller';
 import type { McpRequest } from './mcp-prelude';
 import { isObject, type PlainToolCall } from './plain-tool-call';
 
@@ -48,16 +48,27 @@ function errorBody(id: string | number, error: unknown): Json {
 }
 
 export function createFastToolCall(deps: FastToolCallDeps): FastToolCall {
+  // The answer's text, with structuredContent's JSON taken from the result's own text when the
+  // result says it is that (tools/bounded-result.ts): the same bytes Response.json would print,
+  // without printing the value twice.
+  const serverInfoMeta = JSON.stringify({ [SERVER_INFO_META_KEY]: deps.serverInfo });
+  function printed(id: string | number, result: CallToolResult): string | undefined {
+    const structured = structuredContentJson(result);
+    if (structured === undefined || Object.keys(result).length !== 2) return undefined;
+    return `{"result":{"content":${JSON.stringify(result.content)},"structuredContent":${structured},"resultType":"complete","_meta":${serverInfoMeta}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
+  }
+
   async function answer(call: PlainToolCall, request: Request, context: RequestContext): Promise<Response> {
-    let body: Json;
+    let body: Json | string;
     try {
-      body = { result: encodeResult(await deps.callTool(call.params, context), deps.serverInfo), jsonrpc: '2.0', id: call.id };
+      const result = await deps.callTool(call.params, context);
+      body = printed(call.id, result) ?? { result: encodeResult(result, deps.serverInfo), jsonrpc: '2.0', id: call.id };
     } catch (error) {
       body = errorBody(call.id, error);
     }
     // As the SDK: a client gone before the answer gets 499.
     if (request.signal.aborted) return new Response(null, { status: 499 });
-    return Response.json(body, { status: 200, headers: JSON_HEADERS });
+    return typeof body === 'string' ? new Response(body, { status: 200, headers: JSON_HEADERS }) : Response.json(body, { status: 200, headers: JSON_HEADERS });
   }
 
   return (req, context) => {

@@ -36,6 +36,9 @@ export interface ToolCallerDeps {
   forgeUser?: (caller: Caller, forge: ForgeEndpoint) => string | undefined | Promise<string | undefined>;
 }
 
+/** For answers that print a result themselves (http/fast-tool-call.ts). */
+export { structuredContentJson } from '../tools/bounded-result';
+
 export type ToolCallParams = { name?: unknown; arguments?: unknown } | undefined;
 
 /**

@@ -12,8 +12,22 @@ function bytes(text: string, bound: number): number {
   return text.length * 3 <= bound ? text.length : Buffer.byteLength(text);
 }
 
+/** Marks a result built here, whose text is exactly JSON.stringify(structuredContent) (invisible to JSON and zod). */
+const STRUCTURED_IS_TEXT = Symbol('structuredContent is its text');
+
 function result(structured: Rec, text: string): CallToolResult {
-  return { content: [{ type: 'text', text }], structuredContent: structured };
+  const built = { content: [{ type: 'text', text }], structuredContent: structured } as CallToolResult & { [STRUCTURED_IS_TEXT]?: true };
+  built[STRUCTURED_IS_TEXT] = true;
+  return built;
+}
+
+/**
+ * The JSON of a result's structuredContent when it is already at hand: a success result built
+ * here carries it as its text (D16), so an answer may embed that text rather than print the
+ * value a second time. Undefined for any other result.
+ */
+export function structuredContentJson(value: CallToolResult): string | undefined {
+  return (value as { [STRUCTURED_IS_TEXT]?: true })[STRUCTURED_IS_TEXT] ? (value.content[0] as { text: string }).text : undefined;
 }
 
 function cutItems(structured: Rec & { items: unknown[] }, maxBytes: number): Rec {
