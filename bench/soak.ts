@@ -32,6 +32,9 @@ function report(name: string, samples: [string, number][]) {
   console.log(`\n${name}`);
   for (const [label, rss] of samples) console.log(`  ${label.padEnd(28)} RSS ${rss.toFixed(1)} MiB`);
   console.log(`  final / post-warm-up = ${ratio.toFixed(3)} (limit ${LIMIT}) → ${ok ? 'flat' : 'GROWING'}`);
+  // Said beside the verdict, which it does not change: whether the growth went on after the first
+  // fifth, or was a heap settling to its working size once.
+  if (samples.length > 3) console.log(`  final / after the first fifth = ${(last / samples[2][1]).toFixed(3)} (for reading only)`);
 }
 
 /** `CALLS` get_branch calls through one client, RSS sampled after the warm-up and each fifth. */
