@@ -43,19 +43,21 @@ const sid = await openSession(app);
 const statelessSid = await openSession(statelessApp);
 
 let id = 1;
+// Content-Length, as every request over HTTP has it (a body without one is read as a stream).
+const lengthOf = (body: string) => ({ 'content-length': String(Buffer.byteLength(body)) });
 async function expectResult(r: Response) {
   const text = await r.text();
   if (r.status !== 200 || !text.includes('"structuredContent"')) throw new Error(`call failed: ${r.status} ${text.slice(0, 300)}`);
 }
 const legacyCall = (target: typeof app, session: string) => async () => {
   const body = JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: 'get_issue', arguments: ARGS } });
-  await expectResult(await target.handle(new Request('http://localhost/mcp', { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body })));
+  await expectResult(await target.handle(new Request('http://localhost/mcp', { method: 'POST', headers: { ...headers, 'mcp-session-id': session, ...lengthOf(body) }, body })));
 };
 const META = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'b', version: '1' } };
 const modernHeaders = { ...headers, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'get_issue' };
 const modernCall = (target: typeof app) => async () => {
   const body = JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: 'get_issue', arguments: ARGS, _meta: META } });
-  await expectResult(await target.handle(new Request('http://localhost/mcp', { method: 'POST', headers: modernHeaders, body })));
+  await expectResult(await target.handle(new Request('http://localhost/mcp', { method: 'POST', headers: { ...modernHeaders, ...lengthOf(body) }, body })));
 };
 const direct = async () => {
   const r = await fetch(`${apiUrl}/projects/42/issues/1`, { headers: { 'PRIVATE-TOKEN': 'glpat-overhead-bench-0001' } });
