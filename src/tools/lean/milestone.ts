@@ -2,12 +2,12 @@
 import { compact, flag, pick, type Rec } from './helpers';
 import type { RecordKind } from './kind';
 
-export const milestone: RecordKind = {
-  about: 'A project or group milestone.',
-  lean: (r) => compact({
+/** A lean milestone; a list's summary leaves out the request's own project and the link (D33). */
+function leanMilestone(r: Rec, whole: boolean): Rec {
+  return compact({
     id: r.id,
     iid: r.iid,
-    project_id: r.project_id,
+    project_id: whole ? r.project_id : undefined,
     group_id: r.group_id,
     title: r.title,
     description: r.description,
@@ -16,24 +16,18 @@ export const milestone: RecordKind = {
     due_date: r.due_date,
     expired: flag(r.expired),
     // created_at and updated_at are bookkeeping (the list tools filter on them server-side).
-    web_url: r.web_url,
-  }),
+    web_url: whole ? r.web_url : undefined,
+  });
+}
+
+export const milestone: RecordKind = {
+  about: 'A project or group milestone.',
+  lean: (r) => leanMilestone(r, true),
 };
 
 export const milestoneSummary: RecordKind = {
   about: 'A milestone in a list: what it is called and when it runs (get_milestone adds its project and web_url).',
-  // The list's own project is the request's, and the link is one call away: dropped (D33).
-  lean: (r) => compact({
-    id: r.id,
-    iid: r.iid,
-    group_id: r.group_id,
-    title: r.title,
-    description: r.description,
-    state: r.state,
-    start_date: r.start_date,
-    due_date: r.due_date,
-    expired: flag(r.expired),
-  }),
+  lean: (r) => leanMilestone(r, false),
 };
 
 export const burndownEvent: RecordKind = {
