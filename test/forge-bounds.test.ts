@@ -8,11 +8,11 @@ import { createApp } from '../src/app';
 import { ForgeClient, type ForgeRequest } from '../src/forge/client';
 import { createEndpoint } from '../src/forge/endpoint';
 import { keepsPath } from '../src/forge/path-guard';
-import { ToolError } from '../src/tools/errors';
 import { testConfig } from './support/config';
 import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
 import { briefToolError, startForgeAnswering, startHugeBodyForge, startRawForge, type HostileForge } from './support/hostile-forge';
 import { connect } from './support/mcp-client';
+import { failure } from './support/tool-error';
 
 const MiB = 1024 * 1024;
 const credential = { kind: 'private' as const, token: TOKENS.maintainer };
@@ -21,16 +21,6 @@ const GET: ForgeRequest = { method: 'GET', path: '/projects/1/repository/branche
 function client(apiUrl: string, o: { maxResponseBytes?: number; timeoutMs?: number; toolTimeoutMs?: number } = {}) {
   const endpoint = createEndpoint(apiUrl, { rejectUnauthorized: true, timeoutMs: o.timeoutMs ?? 5000, maxResponseBytes: o.maxResponseBytes ?? MiB });
   return new ForgeClient(endpoint, credential, o.toolTimeoutMs === undefined ? undefined : { toolTimeoutMs: o.toolTimeoutMs });
-}
-
-async function failure(promise: Promise<unknown>): Promise<ToolError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ToolError) return error;
-    throw error;
-  }
-  throw new Error('expected a ToolError');
 }
 
 const stops: (() => unknown)[] = [];

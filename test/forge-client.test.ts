@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { ForgeClient } from '../src/forge/client';
 import { createEndpoint } from '../src/forge/endpoint';
-import { ToolError } from '../src/tools/errors';
 import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
+import { failure } from './support/tool-error';
 
 let forge: FakeForge;
 beforeAll(async () => {
@@ -15,16 +15,6 @@ afterAll(() => forge.stop());
 
 const client = (token: string = TOKENS.maintainer, kind: 'private' | 'bearer' | 'job' = 'private', timeoutMs = 5000) =>
   new ForgeClient(createEndpoint(forge.apiUrl, { rejectUnauthorized: true, timeoutMs }), { kind, token });
-
-async function failure(promise: Promise<unknown>): Promise<ToolError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ToolError) return error;
-    throw error;
-  }
-  throw new Error('expected a ToolError');
-}
 
 const getProject = { method: 'GET' as const, path: `/projects/${SEED.project}` };
 
