@@ -43,6 +43,11 @@ export function users(value: unknown): Rec[] | undefined {
   return Array.isArray(value) ? value.map(user).filter((u): u is Rec => u !== undefined) : undefined;
 }
 
+/** What an issue and a merge request both open with: which one it is, where, what it says, its state. */
+export function issuableHead(r: Rec): Rec {
+  return { id: r.id, iid: r.iid, project_id: r.project_id, title: r.title, description: r.description, state: r.state };
+}
+
 /** A flag shown only when set: its absence reads as false. */
 export function flag(value: unknown): true | undefined {
   return value === true ? true : undefined;

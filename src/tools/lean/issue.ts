@@ -1,16 +1,11 @@
 // Issues, the issues linked to one (RelatedIssue), and a link itself (IssueLink).
-import { compact, count, flag, isRecord, labels, milestoneRef, pick, reference, user, users, type Rec } from './helpers';
+import { compact, count, flag, isRecord, issuableHead, labels, milestoneRef, pick, reference, user, users, type Rec } from './helpers';
 import type { RecordKind } from './kind';
 
 export function leanIssue(r: Rec): Rec {
   const tasks = r.task_completion_status as { count?: number } | undefined;
   return compact({
-    id: r.id,
-    iid: r.iid,
-    project_id: r.project_id,
-    title: r.title,
-    description: r.description,
-    state: r.state,
+    ...issuableHead(r),
     issue_type: r.issue_type,
     labels: labels(r.labels),
     milestone: milestoneRef(r.milestone),

@@ -1,15 +1,10 @@
 // Merge requests (the merge requests of a milestone; the merge request tools use the same kind).
-import { compact, count, flag, labels, milestoneRef, user, users, type Rec } from './helpers';
+import { compact, count, flag, issuableHead, labels, milestoneRef, user, users, type Rec } from './helpers';
 import type { RecordKind } from './kind';
 
 export function leanMergeRequest(r: Rec): Rec {
   return compact({
-    id: r.id,
-    iid: r.iid,
-    project_id: r.project_id,
-    title: r.title,
-    description: r.description,
-    state: r.state,
+    ...issuableHead(r),
     draft: flag(r.draft ?? r.work_in_progress),
     source_branch: r.source_branch,
     target_branch: r.target_branch,
