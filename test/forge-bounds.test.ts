@@ -295,6 +295,20 @@ describe('through the server: every one is a tool result, never a JSON-RPC error
     expect(error.message).toContain('FORGE_MAX_RESPONSE_BYTES (4194304 bytes)');
   });
 
+  test('a thread whose notes are not all records (null, a string) is passed on as sent, not a JSON-RPC error', async () => {
+    const forge = answering(() => Response.json([{ id: 'd1', individual_note: false, notes: [null, '..', { id: 7, body: 'kept', author: { id: 1, username: 'maria', avatar_url: 'x' } }] }]));
+    const app = createApp(testConfig(forge.apiUrl));
+    const session = await connect(app, { 'Private-Token': TOKENS.maintainer });
+    try {
+      const result = await session.call('list_issue_discussions', { project_id: '1', issue_iid: 1 });
+      expect(result.isError).toBeFalsy();
+      expect((result.structuredContent as { items: unknown[] }).items).toEqual([{ id: 'd1', individual_note: false, notes: [null, '..', { id: 7, body: 'kept', author: { id: 1, username: 'maria' } }] }]);
+    } finally {
+      await session.close();
+      await app.close();
+    }
+  });
+
   test('a list answered with malformed JSON → upstream', async () => {
     const forge = answering(() => new Response('[{"name": "main"', { headers: { 'content-type': 'application/json' } }));
     expect(await call(forge.apiUrl, 'list_branches', { project_id: '1' })).toMatchObject({ kind: 'upstream', status: 200 });

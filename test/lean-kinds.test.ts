@@ -70,6 +70,24 @@ describe('what an agent acts on is kept', () => {
   test('a projection never fails on a record missing its fields', () => {
     for (const kind of kinds) expect(() => RECORD_KINDS[kind].lean({})).not.toThrow();
   });
+  // A forge (or whatever answers in its place) may send any JSON in any field.
+  test.each([
+    ['empty strings', ''],
+    ['dots', '..'],
+    ['a huge string', 'x'.repeat(200_000)],
+    ['numbers', -1],
+    ['arrays', [null, '..', { id: '..' }]],
+    ['objects', { id: { nested: true }, username: ['x'] }],
+    ['null', null],
+    ['true', true],
+  ])('a projection never fails when every field holds %s, and prints as JSON', (_, value) => {
+    for (const kind of kinds) {
+      const hostile = Object.fromEntries(Object.keys(GITLAB_RECORDS[kind]).map((key) => [key, structuredClone(value)]));
+      const projected = RECORD_KINDS[kind].lean(hostile);
+      expect(() => JSON.stringify(projected)).not.toThrow();
+      if (kind === 'milestone_summary') expect(projected).not.toContainAnyKeys(['project_id', 'web_url']);
+    }
+  });
 });
 
 describe('declarations', () => {

@@ -1,5 +1,5 @@
 // Comments and comment threads.
-import { compact, flag, user, type Rec } from './helpers';
+import { compact, flag, isRecord, user, type Rec } from './helpers';
 import type { RecordKind } from './kind';
 
 export function leanNote(r: Rec): Rec {
@@ -24,5 +24,5 @@ export const note: RecordKind = { about: 'A comment.', lean: leanNote };
 
 export const discussion: RecordKind = {
   about: 'A comment thread: its id (discussion_id) and its comments.',
-  lean: (r) => compact({ id: r.id, individual_note: r.individual_note, notes: Array.isArray(r.notes) ? r.notes.map((n) => leanNote(n as Rec)) : undefined }),
+  lean: (r) => compact({ id: r.id, individual_note: r.individual_note, notes: Array.isArray(r.notes) ? r.notes.map((n) => (isRecord(n) ? leanNote(n) : n)) : undefined }),
 };
