@@ -3,7 +3,7 @@
 // arguments but free text only as its length, the outcome, upstream status and latency; never the
 // token or a text body. On the log at info, or appended to AUDIT_LOG_PATH, opened once.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type ForgeApp } from '../src/app';
@@ -130,6 +130,29 @@ describe('AUDIT_LOG_PATH', () => {
     void sink({ n: 4 });
     sink.close();
     expect(ns().map((l) => l.n)).toEqual([1, 2, 3, 4]);
+  });
+
+  test('a forge username that tries to start a line of its own stays inside its one line', async () => {
+    const path = join(dir, 'inject.jsonl');
+    const sink = fileAuditSink(openAuditFile(path), capturingLogger().logger);
+    const forged = 'maria"}\n{"event":"tool_call","forge_user":"admin","outcome":"ok"}\r\n\u2028';
+    await Promise.all([sink({ forge_user: forged, tool: 'get_issue' }), sink({ forge_user: '', tool: 'x'.repeat(10_000) })]);
+    sink.close();
+    const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l !== '');
+    expect(lines).toHaveLength(2);
+    expect(JSON.parse(lines[0]).forge_user).toBe(forged);
+  });
+
+  test('a write that fails is said once on the log, never thrown into the call; calls go on', async () => {
+    const path = join(dir, 'closed.jsonl');
+    const log = capturingLogger();
+    const fd = openAuditFile(path);
+    const sink = fileAuditSink(fd, log.logger);
+    closeSync(fd); // the descriptor goes away under the sink (a disk unmounted, a rotated file closed)
+    await sink({ tool: 'a' });
+    await sink({ tool: 'b' });
+    expect(log.entries().filter((e) => e.event === 'audit_write_failed')).toEqual([expect.objectContaining({ level: 'error', error: 'EBADF' })]);
+    sink.close(); // closing an already-closed descriptor is no failure either
   });
 
   test('a path that cannot be opened stops start-up with one line naming the setting', async () => {

@@ -160,3 +160,39 @@ describe('the username of audit lines (D35)', () => {
     expect((checks as unknown as { names: Map<string, unknown> }).names.size).toBe(3);
   });
 });
+
+describe('the username of audit lines: what a forge answers is checked (D35)', () => {
+  // One token per hostile answer to GET /user; each is accepted (200) but names nobody usable.
+  const answers: Record<string, () => Response | Promise<Response>> = {
+    number: () => Response.json({ id: 1, username: 42 }),
+    long: () => Response.json({ id: 1, username: 'u'.repeat(256) }),
+    html: () => new Response('<html><body>Sign in</body></html>', { headers: { 'content-type': 'text/html' } }),
+    empty: () => new Response(''),
+    malformed: () => new Response('{"username": "ada"', { headers: { 'content-type': 'application/json' } }),
+    array: () => Response.json([{ username: 'ada' }]),
+    huge: () => new Response(JSON.stringify({ username: 'ada', padding: 'x'.repeat(200_000) }), { headers: { 'content-type': 'application/json' } }),
+    slow: () => Bun.sleep(1_000).then(() => Response.json({ username: 'ada' })),
+  };
+  const hostile = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch: (request) => (answers[(request.headers.get('private-token') ?? '').split('-')[1]] ?? (() => new Response(null, { status: 401 })))(),
+  });
+  const at = createEndpoint(`http://127.0.0.1:${hostile.port}/api/v4`, { rejectUnauthorized: true, timeoutMs: 300 });
+  afterAll(() => hostile.stop(true));
+
+  test.each(Object.keys(answers).filter((k) => k !== 'slow'))('a username that is %s: none, and the credential still counts as accepted', async (kind) => {
+    const checks = new CredentialChecks();
+    const credential = { kind: 'private', token: `audit-${kind}-token-0000000` } as const;
+    expect(await checks.username(credential, at)).toBeUndefined();
+    expect(checks.username(credential, at)).toBeUndefined(); // remembered: not asked again
+    expect(await checks.check(credential, at)).toBe('accepted');
+  });
+
+  test('an answer slower than the forge timeout: none, and not kept as the check\'s answer', async () => {
+    const checks = new CredentialChecks();
+    const credential = { kind: 'private', token: 'audit-slow-token-00000000' } as const;
+    expect(await checks.username(credential, at)).toBeUndefined();
+    expect(checks.size).toBe(0);
+  });
+});

@@ -107,6 +107,28 @@ describe('plain calls: taken, and answered as the SDK answers them', () => {
     });
   }
 
+  // The answer embeds the result's own JSON text as structuredContent (fast-tool-call.ts): text the
+  // printer must escape, and a result cut to MAX_RESULT_BYTES, come out as the SDK prints them.
+  test.each([
+    ['line and paragraph separators, quotes, a backslash, </script>', { title: 'a\u2028b\u2029c "q" \\ </script>', description: '<!-- hidden -->\u200bshown' }],
+    ['a lone surrogate and control characters', { title: 'x\ud800y\udc00z\u0000\u001f', description: '\t\r\n' }],
+    ['a 300 KB description (cut to MAX_RESULT_BYTES)', { title: 'long', description: `${'é'.repeat(150_000)}\\` }],
+  ])('forge text with %s is answered as the SDK answers it', async (_, fields) => {
+    const p = pair();
+    const message = modernMessage('hostile', 'tools/call', { name: 'get_issue', arguments: { project_id: project, issue_iid: 1 } });
+    const headers = { ...modernHeaders(message), 'Private-Token': TOKEN };
+    const plant = () => Object.assign(forge.model.projects.get(SEED.project)!.issues.get(1)!, fields);
+    plant();
+    const sdk = await answer(await rpc(p.sdk, message, headers));
+    forge.reset();
+    plant();
+    const fast = await answer(await rpc(p.fast, message, headers));
+    expect(p.taken()).toBe(1);
+    expect(fast).toEqual(sdk);
+    const result = (sdk.body as { result: { structuredContent: Record<string, unknown>; content: { text: string }[] } }).result;
+    expect(JSON.parse(result.content[0].text)).toEqual(result.structuredContent);
+  });
+
   test('a bug in the tool (-32603) is answered as the SDK answers it, counted and logged alike', async () => {
     const p = pair();
     for (const app of [p.fast, p.sdk]) {

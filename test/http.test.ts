@@ -55,13 +55,21 @@ describe('routes', () => {
   });
 
   test.each([
-    ['/mcp', 200],
-    ['/mcp?trace=1', 200],
-    ['/mcp/', 200],
-    ['/mcpx', 404],
-    ['/mcp-old', 404],
-    ['/MCP', 404],
-  ])('POST %s answers %i (/mcp itself bypasses the router; its neighbours do not reach it)', async (path, status) => {
+    ['/mcp', 200, '/mcp'],
+    ['/mcp?trace=1', 200, '/mcp?trace=1'],
+    ['/mcp/', 200, '/mcp/'],
+    ['/mcpx', 404, '/mcpx'],
+    ['/mcp-old', 404, '/mcp-old'],
+    ['/MCP', 404, '/MCP'],
+    ['/mcp?', 200, '/mcp?'],
+    ["/mcp?q…q (8,000 characters)", 200, `/mcp?${'q'.repeat(8_000)}`],
+    ['/mcp/../mcp', 200, '/mcp/../mcp'],
+    ['/x/../mcp', 200, '/x/../mcp'],
+    ['//mcp', 404, '//mcp'],
+    ['/%6Dcp', 404, '/%6Dcp'],
+    ['/mcp%2F', 404, '/mcp%2F'],
+    ['/mcp;x', 404, '/mcp;x'],
+])('POST %s answers %d (/mcp itself bypasses the router; its neighbours do not reach it)', async (_, status, path) => {
     const response = await makeApp().handle(new Request(`http://localhost${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': TOKEN },
