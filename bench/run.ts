@@ -49,6 +49,15 @@ const { values } = parseArgs({
     'lanes-only': { type: 'boolean', default: false },
   },
 });
+// Counts must be whole numbers (at least 1, --warmup and --prewarm at least 0), or the run would
+// divide by nothing or silently skip its rounds.
+for (const [name, least] of [['n', 1], ['c', 1], ['repeat', 1], ['churn', 1], ['warmup', 0], ['prewarm', 0]] as const) {
+  const value = values[name] as string;
+  if (!/^[0-9]{1,7}$/.test(value) || Number(value) < least) {
+    console.error(`--${name} must be a whole number of at least ${least} (got ${JSON.stringify(value)})`);
+    process.exit(2);
+  }
+}
 for (const [what, path] of [['load driver', DRIVER], ['floor proxy', FLOOR]]) {
   if (!existsSync(path)) {
     console.error(`${what} not found at ${path} (it lives in the shared folder beside this repository)`);
