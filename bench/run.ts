@@ -1,7 +1,8 @@
 // Every benchmark figure in one run, each beside the floor and a direct call to the same fake forge
 // measured in the same run (the figures are ratios, so the machine's speed cancels out). Drives the
 // servers with the shared load driver (../../shared/bench/mcp-load.mjs) and prints Markdown tables.
-//   bun run bench [--tool get_issue] [-n 5000] [-c 8] [--repeat 5] [--prewarm 1] [--churn 1000] [--lanes-only]
+//   bun run bench [--tool get_issue] [-n 5000] [-c 8] [--repeat 5] [--prewarm 1] [--prewarm-max 8] [--churn 1000]
+//                 [--lanes-only]
 //                 [--audit] [--issue17-base <commit>]
 // Processes: the fake forge; the floor (../../shared/bench/floor-proxy.ts: the least work any Bun
 // MCP server must do for get_issue, no SDK); a stateful server for the legacy lane (one 2025-06-18
@@ -13,7 +14,7 @@
 // Each round measures direct, floor, modern, legacy session and legacy stateless, in an order that
 // rotates from round to round, so drift in the machine's speed hits all alike; ratios to the floor
 // are taken within a round and the figures are medians over rounds, with the range over rounds.
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -32,9 +33,13 @@ const { values } = parseArgs({
     repeat: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '500' },
     // Whole rounds run first and not counted: every server JIT-compiles and grows its heap to its
-    // working size in them (this server's first round costs ~30% more CPU a call than its later
-    // ones; the floor, a few lines, warms at once).
+    // working size in them. At least --prewarm of them, then more, up to --prewarm-max, until each
+    // server has had an uncounted round in which its JIT compiler threads used at most 2% of its
+    // CPU: this server's compiler is still busy in its second and third rounds (~15–20% of its CPU,
+    // then 5–10%), the floor's, a few lines, never is; counted before its first compiling is over,
+    // a one-time cost would be read as a per-call one.
     prewarm: { type: 'string', default: '1' },
+    'prewarm-max': { type: 'string', default: '8' },
     churn: { type: 'string', default: '1000' },
     // The last commit on SDK v1, measured in the same run as "before" for the legacy lane's "no
     // slower than before" (its src/ from `git archive`, run with this checkout's node_modules, which
@@ -51,7 +56,7 @@ const { values } = parseArgs({
 });
 // Counts must be whole numbers (at least 1, --warmup and --prewarm at least 0), or the run would
 // divide by nothing or silently skip its rounds.
-for (const [name, least] of [['n', 1], ['c', 1], ['repeat', 1], ['churn', 1], ['warmup', 0], ['prewarm', 0]] as const) {
+for (const [name, least] of [['n', 1], ['c', 1], ['repeat', 1], ['churn', 1], ['warmup', 0], ['prewarm', 0], ['prewarm-max', 0]] as const) {
   const value = values[name] as string;
   if (!/^[0-9]{1,7}$/.test(value) || Number(value) < least) {
     console.error(`--${name} must be a whole number of at least ${least} (got ${JSON.stringify(value)})`);
@@ -133,11 +138,46 @@ function checkoutBefore(commit: string | undefined): string | undefined {
 
 type Summary = { median: Record<string, number>; runs: Record<string, any>[] } & Record<string, unknown>;
 
-/** CPU time (user + system) the process has used, in ms, from /proc (clock ticks of 10 ms). */
-function cpuMsOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** User + system CPU ms in a /proc stat line (clock ticks of 10 ms). */
+function statCpuMs(stat: string): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** CPU time (user + system) the process has used, in ms, from /proc. */
+function cpuMsOf(pid: number): number {
+  return statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+}
+
+/**
+ * CPU ms used so far by each of the process's JIT compiler threads (JavaScriptCore names them
+ * JITWorker), by thread id. A compiler thread that exits between two readings takes its time with
+ * it, so a round's compile time can only be under-read: the warm-up may then end early, which
+ * counts compile time as per-call, against this server.
+ */
+function jitMsByThread(pid: number): Map<string, number> {
+  const threads = new Map<string, number>();
+  let tids: string[] = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return threads;
+  }
+  for (const tid of tids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      if (/^JIT/.test(stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')))) threads.set(tid, statCpuMs(stat));
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return threads;
+}
+
+function jitMsSince(pid: number, before: Map<string, number>): number {
+  let ms = 0;
+  for (const [tid, now] of jitMsByThread(pid)) ms += now - (before.get(tid) ?? 0);
+  return ms;
 }
 
 async function drive(mode: string, extra: string[], repeat = '1'): Promise<Summary> {
@@ -147,17 +187,24 @@ async function drive(mode: string, extra: string[], repeat = '1'): Promise<Summa
   const pidAt = extra.indexOf('--pid');
   const pid = pidAt >= 0 && (mode === 'call' || mode === 'direct') ? Number(extra[pidAt + 1]) : undefined;
   const cpuBefore = pid ? cpuMsOf(pid) : 0;
+  const jitBefore = pid ? jitMsByThread(pid) : undefined;
   const proc = Bun.spawn(args, { stdout: 'pipe', stderr: 'inherit' });
   const out = await new Response(proc.stdout).text();
   if ((await proc.exited) !== 0) throw new Error(`driver failed (${mode}): ${out}`);
   const cpuUsed = pid ? cpuMsOf(pid) - cpuBefore : 0;
+  const jitUsed = pid && jitBefore ? jitMsSince(pid, jitBefore) : 0;
   const lines = out.trim().split('\n').map((l) => JSON.parse(l));
   const last = lines.at(-1);
   const runs = lines.filter((l) => l.repeat !== undefined);
   const errors = runs.reduce((sum, r) => sum + (r.errors ?? 0), 0);
   if (errors) console.error(`warning: ${errors} failed requests (${mode} ${extra.join(' ')}): ${JSON.stringify(runs.map((r) => r.errorKinds))}`);
   const summary: Summary = last.median ? { ...last, runs } : { ...last, median: { ...last }, runs };
-  if (pid) summary.median.serverCpuMsPerOp = cpuUsed / ((Number(values.n) + Number(values.warmup)) * Number(repeat));
+  if (pid) {
+    const ops = (Number(values.n) + Number(values.warmup)) * Number(repeat);
+    summary.median.serverCpuMsPerOp = cpuUsed / ops;
+    // Already inside serverCpuMsPerOp: shown beside it, and what ends the warm-up.
+    summary.median.jitCpuMsPerOp = jitUsed / ops;
+  }
   return summary;
 }
 
@@ -203,6 +250,8 @@ const range = (xs: number[], digits = 2) => {
   return `${f(Math.min(...xs))}–${f(Math.max(...xs))}`;
 };
 const pct = (x: number) => `${Math.round(x * 100)}%`;
+/** A server's JIT compiler has settled when its threads used at most this share of its CPU in a round. */
+const JIT_SETTLED = 0.02;
 const pctRange = (xs: number[]) => `${Math.round(Math.min(...xs) * 100)}–${Math.round(Math.max(...xs) * 100)}%`;
 const table = (head: string[], rows: string[][]) => {
   console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
@@ -212,10 +261,25 @@ const table = (head: string[], rows: string[][]) => {
 try {
   const idle = rssMiB(stateful.pid);
   const list = values['lanes-only'] ? undefined : await drive('list', ['--url', `${stateful.url}/mcp`]);
-  for (let i = 0; i < Number(values.prewarm); i++) {
-    for (const { run } of KINDS) await run();
-    process.stderr.write(`prewarm round ${i + 1}/${values.prewarm} done (not counted)\n`);
+  // Uncounted rounds: at least --prewarm, then until every server's JIT compiler has settled, that
+  // is, has had one round at ≤ JIT_SETTLED of its CPU. Once is enough: later rounds see the compiler
+  // come back now and then (recompiling, 0–10% of a round), which belongs to the steady state.
+  let prewarmed = 0;
+  const unsettled = new Set<Kind>(KINDS.map(({ kind }) => kind).filter((kind) => kind !== 'direct'));
+  while (prewarmed < Math.max(Number(values.prewarm), Number(values['prewarm-max'])) && !(prewarmed >= Number(values.prewarm) && unsettled.size === 0)) {
+    const busy: string[] = [];
+    for (const { kind, run } of KINDS) {
+      const { median } = await run();
+      const share = median.jitCpuMsPerOp / median.serverCpuMsPerOp;
+      if (!unsettled.has(kind)) continue;
+      if (share <= JIT_SETTLED) unsettled.delete(kind);
+      else busy.push(`${kind} ${pct(share)}`);
+    }
+    prewarmed++;
+    process.stderr.write(`prewarm round ${prewarmed} done (not counted): ${busy.length === 0 ? 'every JIT compiler has settled' : `JIT compiler still busy in ${busy.join(', ')}`}\n`);
   }
+  const settled = unsettled.size === 0;
+  if (!settled) console.error(`warning: after ${prewarmed} uncounted rounds some JIT compiler had not settled; counted rounds include compile time (--prewarm-max)`);
   const rounds: Record<Kind, Summary>[] = [];
   for (let i = 0; i < Number(values.repeat); i++) {
     const round = {} as Record<Kind, Summary>;
@@ -233,10 +297,10 @@ try {
   const churnBefore = before ? await drive('churn', ['--url', `${before.url}/mcp`, ...toolArgs.slice(0, 4), '-n', values.churn!, '--warmup', '50', '--pid', String(before.pid)], '3') : undefined;
   const churnBeforeCpu = churnBefore?.runs.map((r) => r.serverCpuMsPerOp as number);
 
-  console.log(`\n${values.tool} at concurrency ${values.c}, ${rounds.length} interleaved rounds of ${values.n} requests (after ${values.warmup} warm-up) per row, after ${values.prewarm} uncounted round(s) of the same; median over rounds, range over rounds in brackets.\n`);
+  console.log(`\n${values.tool} at concurrency ${values.c}, ${rounds.length} interleaved rounds of ${values.n} requests (after ${values.warmup} warm-up) per row, after ${prewarmed} uncounted round(s) of the same (at least ${values.prewarm}, then until each server's JIT compiler threads had a round at ≤ ${pct(JIT_SETTLED)} of its CPU: ${settled ? 'each had' : 'not each had'}); median over rounds, range over rounds in brackets.\n`);
   const base: Kind = floor ? 'floor' : 'direct';
   table(
-    ['path', 'req/s', `% of ${base}'s rate`, 'p50 ms', 'p99 ms', 'server CPU ms/call', `× ${base}'s CPU`],
+    ['path', 'req/s', `% of ${base}'s rate`, 'p50 ms', 'p99 ms', 'server CPU ms/call', 'of it JIT compiler', `× ${base}'s CPU`],
     KINDS.map(({ kind, label }) => [
       label,
       `${r2(med(series(kind, 'rps')))} (${range(series(kind, 'rps'), 0)})`,
@@ -244,6 +308,7 @@ try {
       `${r2(med(series(kind, 'p50')))} (${range(series(kind, 'p50'))})`,
       `${r2(med(series(kind, 'p99')))} (${range(series(kind, 'p99'))})`,
       `${med(series(kind, 'serverCpuMsPerOp')).toFixed(3)} (${range(series(kind, 'serverCpuMsPerOp'), 3)})` + (kind === 'direct' ? ' (fake forge)' : ''),
+      `${med(series(kind, 'jitCpuMsPerOp')).toFixed(3)} (${range(series(kind, 'jitCpuMsPerOp'), 3)})`,
       kind === base || kind === 'direct' ? '' : `${r2(med(ratios(kind, base, 'serverCpuMsPerOp')))}× (${range(ratios(kind, base, 'serverCpuMsPerOp'))})`,
     ]),
   );
