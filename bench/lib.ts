@@ -1,7 +1,7 @@
 // Shared pieces of the benchmarks: a free loopback port, the server as a child process, RSS and
 // CPU readings from /proc, and a minimal MCP-over-HTTP client with keep-alive (Bun's fetch).
 import { resolve } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 
 export const ENTRY = resolve(import.meta.dir, '../src/index.ts');
 
@@ -65,12 +65,47 @@ export function rssMiB(pid: number): number {
   return Math.round((kb / 1024) * 10) / 10;
 }
 
+/** User + system CPU ms in a /proc stat line (utime and stime, in clock ticks of 10 ms: USER_HZ is 100 on Linux). */
+function statCpuMs(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** User + system CPU time of a process in milliseconds. */
 export function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
-  return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+  return statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+}
+
+/**
+ * CPU ms used so far by each of the process's JIT compiler threads (JavaScriptCore names them
+ * JITWorker), by thread id. A compiler thread that exits between two readings takes its time with
+ * it, so a round's compile time can only be under-read: a warm-up judged by it may then end early,
+ * which counts compile time as per-call, against the server.
+ */
+export function jitMsByThread(pid: number): Map<string, number> {
+  const threads = new Map<string, number>();
+  let tids: string[] = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return threads;
+  }
+  for (const tid of tids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      if (/^JIT/.test(stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')))) threads.set(tid, statCpuMs(stat));
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return threads;
+}
+
+/** CPU ms the process's JIT compiler threads used since `before` (a jitMsByThread reading). */
+export function jitMsSince(pid: number, before: Map<string, number>): number {
+  let ms = 0;
+  for (const [tid, now] of jitMsByThread(pid)) ms += now - (before.get(tid) ?? 0);
+  return ms;
 }
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };

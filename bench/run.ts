@@ -14,13 +14,13 @@
 // Each round measures direct, floor, modern, legacy session and legacy stateless, in an order that
 // rotates from round to round, so drift in the machine's speed hits all alike; ratios to the floor
 // are taken within a round and the figures are medians over rounds, with the range over rounds.
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { TOOL_GROUPS } from '../src/config/schema';
 import { SEED, TOKENS } from '../test/support/fake-forge';
-import { MODERN, freePort, rssMiB, startServerProcess } from './lib';
+import { MODERN, cpuMs, freePort, jitMsByThread, jitMsSince, rssMiB, startServerProcess } from './lib';
 
 const DRIVER = resolve(import.meta.dir, '../../shared/bench/mcp-load.mjs');
 const FLOOR = resolve(import.meta.dir, '../../shared/bench/floor-proxy.ts');
@@ -138,60 +138,18 @@ function checkoutBefore(commit: string | undefined): string | undefined {
 
 type Summary = { median: Record<string, number>; runs: Record<string, any>[] } & Record<string, unknown>;
 
-/** User + system CPU ms in a /proc stat line (clock ticks of 10 ms). */
-function statCpuMs(stat: string): number {
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-/** CPU time (user + system) the process has used, in ms, from /proc. */
-function cpuMsOf(pid: number): number {
-  return statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-}
-
-/**
- * CPU ms used so far by each of the process's JIT compiler threads (JavaScriptCore names them
- * JITWorker), by thread id. A compiler thread that exits between two readings takes its time with
- * it, so a round's compile time can only be under-read: the warm-up may then end early, which
- * counts compile time as per-call, against this server.
- */
-function jitMsByThread(pid: number): Map<string, number> {
-  const threads = new Map<string, number>();
-  let tids: string[] = [];
-  try {
-    tids = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return threads;
-  }
-  for (const tid of tids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      if (/^JIT/.test(stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')))) threads.set(tid, statCpuMs(stat));
-    } catch {
-      // the thread ended between the listing and the read
-    }
-  }
-  return threads;
-}
-
-function jitMsSince(pid: number, before: Map<string, number>): number {
-  let ms = 0;
-  for (const [tid, now] of jitMsByThread(pid)) ms += now - (before.get(tid) ?? 0);
-  return ms;
-}
-
 async function drive(mode: string, extra: string[], repeat = '1'): Promise<Summary> {
   const args = ['node', DRIVER, '--mode', mode, '-c', values.c!, '--repeat', repeat, '--json', '--token', TOKENS.maintainer, ...extra];
   // The driver rounds CPU per call to 0.01 ms, too coarse for ratios near 1.3 at ~0.1 ms a call: for
   // call and direct runs the server's CPU is read here over the whole run (warm-up included) instead.
   const pidAt = extra.indexOf('--pid');
   const pid = pidAt >= 0 && (mode === 'call' || mode === 'direct') ? Number(extra[pidAt + 1]) : undefined;
-  const cpuBefore = pid ? cpuMsOf(pid) : 0;
+  const cpuBefore = pid ? cpuMs(pid) : 0;
   const jitBefore = pid ? jitMsByThread(pid) : undefined;
   const proc = Bun.spawn(args, { stdout: 'pipe', stderr: 'inherit' });
   const out = await new Response(proc.stdout).text();
   if ((await proc.exited) !== 0) throw new Error(`driver failed (${mode}): ${out}`);
-  const cpuUsed = pid ? cpuMsOf(pid) - cpuBefore : 0;
+  const cpuUsed = pid ? cpuMs(pid) - cpuBefore : 0;
   const jitUsed = pid && jitBefore ? jitMsSince(pid, jitBefore) : 0;
   const lines = out.trim().split('\n').map((l) => JSON.parse(l));
   const last = lines.at(-1);
