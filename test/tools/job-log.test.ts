@@ -245,9 +245,11 @@ describe('a 50 MB log', () => {
     expect(log.log.split('\n')).toEqual(['ok build step output', 'ok build step output', 'ok build step output', 'ok build step output', LAST]);
     expect(source.pulled()).toBeGreaterThan(CHUNKS); // all of it went through
     console.log(`job log: ${CHUNKS} MiB tail read, peak above the baseline: RSS ${(peak / MIB).toFixed(1)} MiB, heap in use ${(peakHeap / MIB).toFixed(1)} MiB`);
-    // Streamed: RSS 8-28 MiB on a busy 2-core machine, heap under 1 MiB. Reading the body whole first: RSS 45-48 MiB, heap 45 MiB.
-    expect(peak).toBeLessThan(40 * MIB);
-    expect(peakHeap).toBeLessThan(16 * MIB);
+    // Streamed: heap in use under 1 MiB; reading the body whole first: 45 MiB. The heap counts array
+    // buffers, so it is the live memory this test is about. RSS is logged, not judged: it was 8-28 MiB
+    // alone, but in the whole suite's one process the allocator keeps pages other files freed, and
+    // it read 53.6 MiB once with the heap at 0.2 MiB, while the whole-body read gives 45-48 MiB.
+    expect(peakHeap).toBeLessThan(8 * MIB);
   }, 60_000);
 
   test('a range near the start stops reading: the forge\'s answer is abandoned far before its end', async () => {
