@@ -19,19 +19,21 @@ export function paginationHeaders(ctx: Ctx, info: PageInfo): Headers {
     'x-page': String(page), 'x-per-page': String(perPage), 'x-total': String(total),
     'x-total-pages': String(totalPages), 'x-next-page': next, 'x-prev-page': prev,
   });
-  // Links keep every other query param and point at the path exactly as the client sent it.
-  const link = (n: number, rel: string) => {
-    const q = new URLSearchParams(ctx.url.search);
-    q.set('page', String(n));
-    q.set('per_page', String(perPage));
-    return `<${ctx.url.origin}${ctx.rawPath}?${q}>; rel="${rel}"`;
-  };
+  const link = (n: number, rel: string) => pageLink(ctx, perPage, n, rel);
   const links = [];
   if (prev) links.push(link(page - 1, 'prev'));
   if (next) links.push(link(page + 1, 'next'));
   links.push(link(1, 'first'), link(totalPages, 'last'));
   h.set('link', links.join(', '));
   return h;
+}
+
+/** A Link header entry: it keeps every other query param and points at the path exactly as the client sent it. */
+function pageLink(ctx: Ctx, perPage: number, page: number, rel: string): string {
+  const q = new URLSearchParams(ctx.url.search);
+  q.set('page', String(page));
+  q.set('per_page', String(perPage));
+  return `<${ctx.url.origin}${ctx.rawPath}?${q}>; rel="${rel}"`;
 }
 
 /** Slice `items` for the requested page and answer 200 with the pagination headers. */
@@ -54,12 +56,7 @@ export function uncountedListResponse<T>(ctx: Ctx, items: T[], present: (item: T
   const next = slice.length === perPage ? String(page + 1) : '';
   const prev = page > 1 ? String(page - 1) : '';
   const h = new Headers({ 'x-page': String(page), 'x-per-page': String(perPage), 'x-next-page': next, 'x-prev-page': prev });
-  const link = (n: number, rel: string) => {
-    const q = new URLSearchParams(ctx.url.search);
-    q.set('page', String(n));
-    q.set('per_page', String(perPage));
-    return `<${ctx.url.origin}${ctx.rawPath}?${q}>; rel="${rel}"`;
-  };
+  const link = (n: number, rel: string) => pageLink(ctx, perPage, n, rel);
   const links = [];
   if (prev) links.push(link(page - 1, 'prev'));
   if (next) links.push(link(page + 1, 'next'));
