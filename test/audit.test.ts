@@ -44,6 +44,8 @@ afterAll(async () => {
 
 const P = String(SEED.project);
 const SECRET_TEXT = 'the launch codes are 0000';
+/** What must never reach a log or audit line as itself: DEL, C1 controls, D36's invisible and bidi characters, U+2028/9. */
+const DECEPTIVE = /[\u{7F}-\u{9F}\u{200B}-\u{200F}\u{2028}-\u{202E}\u{2060}-\u{2064}\u{2066}-\u{2069}\u{FEFF}\u{E0000}-\u{E007F}]/u;
 const audits = (lines: string[]) => lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((e) => e.event === 'tool_call');
 
 describe.each(['legacy', 'modern'] as Lane[])('audit lines on the %s lane', (lane) => {
@@ -106,6 +108,22 @@ describe('a credential no check has seen (modern lane only)', () => {
     for (const line of lines) expect(line).not.toHaveProperty('forge_user');
     expect(forge.requests.filter((r) => r.path === '/api/v4/user')).toHaveLength(1);
   });
+
+  test('a forge username written to deceive (bidi override, zero-width, C1 escape) is in the line as \\u escapes, never raw', async () => {
+    // The forge's answer is not to be trusted either: this username would display as "admin…".
+    const username = `adm\u202Enim\u200B\u009B31m\u{E0041}\u2029x\u007F`;
+    const token = 'glpat-deceptive-user-00000000';
+    forge.model.users.set(99, { id: 99, username, name: 'Deceptive', email: 'd@example.test' });
+    forge.model.tokens.set(token, { userId: 99, kind: 'personal' });
+    const c = await connect(app, { 'Private-Token': token }, MCP_URL, { lane: 'modern' });
+    await c.call('get_issue', { project_id: P, issue_iid: 1 });
+    await c.close();
+    const raw = log.lines.filter((l) => l.includes('"event":"tool_call"'));
+    expect(raw).toHaveLength(1);
+    expect(raw[0]).not.toMatch(DECEPTIVE);
+    expect(raw[0]).toContain('adm\\u202enim\\u200b\\u009b31m\\udb40\\udc41\\u2029x\\u007f');
+    expect(JSON.parse(raw[0]).forge_user).toBe(username);
+  });
 });
 
 describe('AUDIT_LOG_PATH', () => {
@@ -141,6 +159,7 @@ describe('AUDIT_LOG_PATH', () => {
     const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l !== '');
     expect(lines).toHaveLength(2);
     expect(JSON.parse(lines[0]).forge_user).toBe(forged);
+    expect(lines[0]).not.toMatch(DECEPTIVE);
   });
 
   test('a write that fails is said once on the log, never thrown into the call; calls go on', async () => {

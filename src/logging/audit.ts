@@ -4,6 +4,7 @@
 // answer leaves, so no answered call lacks its line, whatever happens next. Callers
 // pass only what may be logged (D5): never a token, never a text body (tools/arg-summary.ts).
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { jsonLine } from './json-line';
 import type { Logger } from './logger';
 
 /** Takes one audit line; a promise, when given, settles once the line is written. */
@@ -45,7 +46,7 @@ export function fileAuditSink(fd: number, logger: Logger): AuditSink & { close()
     }
   };
   const sink = ((fields: Record<string, unknown>) => {
-    waiting.push(`${JSON.stringify({ time: new Date().toISOString(), event: 'tool_call', ...fields })}\n`);
+    waiting.push(`${jsonLine({ time: new Date().toISOString(), event: 'tool_call', ...fields })}\n`);
     written ??= new Promise<void>((resolve) => setImmediate(() => {
       flush();
       resolve();

@@ -2,6 +2,7 @@
 // what may be logged: never a token, secret, sealed value or Authorization header. Session ids
 // appear as a short hash (see sessionTag), never as themselves.
 import { createHash } from 'node:crypto';
+import { jsonLine } from './json-line';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -22,7 +23,7 @@ export function createLogger(minLevel: LogLevel, sink: LogSink = stderrSink): Lo
   const min = RANK[minLevel];
   const write = (level: LogLevel) => (event: string, fields?: Record<string, unknown>) => {
     if (RANK[level] < min) return;
-    sink(`${JSON.stringify({ level, time: new Date().toISOString(), event, ...fields })}\n`);
+    sink(`${jsonLine({ level, time: new Date().toISOString(), event, ...fields })}\n`);
   };
   return {
     debug: write('debug'),
