@@ -204,7 +204,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   });
   const metricsRoutes = metricsResponses(
     metrics,
-    { activeSessions: () => sessions.size, authenticatedSessions: () => sessions.countAuthenticated(), poolSize: () => pool.size },
+    { settle: () => sessions.sweep(), activeSessions: () => sessions.size, authenticatedSessions: () => sessions.countAuthenticated(), poolSize: () => pool.size },
     {
       maxSessions: config.MAX_SESSIONS,
       maxRequestsPerMinute: config.MAX_REQUESTS_PER_MINUTE,

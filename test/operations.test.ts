@@ -67,6 +67,18 @@ describe('/metrics.json', () => {
     expect(m).toMatchObject({ activeSessions: 0, expiredSessions: 2, authenticatedSessions: 0 });
   });
 
+  test('a session past its timeout counts as expired at once, in both views, before any periodic sweep', async () => {
+    let now = 20_000_000;
+    const app = makeApp({ SESSION_TIMEOUT_SECONDS: '60' }, () => now);
+    await connect(app, { 'Private-Token': TOKENS.maintainer });
+    await connect(app, { 'Private-Token': TOKENS.developer });
+    now += 30_000;
+    expect(await json(app)).toMatchObject({ activeSessions: 2, expiredSessions: 0, authenticatedSessions: 2 });
+    now += 31_000; // 61 s idle: both expired; the sweep (every 60 s of real time) has not run
+    expect(await text(app)).toContain('forge_mcp_active_sessions 0\n');
+    expect(await json(app)).toMatchObject({ activeSessions: 0, expiredSessions: 2, authenticatedSessions: 0 });
+  });
+
   test('static-token sessions are not counted as authenticated', async () => {
     const app = makeApp({ REMOTE_AUTHORIZATION: 'false', FORGE_PERSONAL_ACCESS_TOKEN: TOKENS.maintainer });
     await connect(app, {});

@@ -56,6 +56,8 @@ export class Metrics {
 
 /** Live values the registry does not own (sessions, pool), read when a snapshot is taken. */
 export interface Gauges {
+  /** Called before the values are read: ends sessions already expired, which never count (D7). */
+  settle?(): void;
   activeSessions(): number;
   authenticatedSessions(): number;
   poolSize(): number;
