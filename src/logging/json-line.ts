@@ -4,9 +4,10 @@
 // a C1 control (U+009B starts an escape sequence in some terminals) would display, in a terminal or
 // a log viewer, as something it is not. Those characters, the invisible ones of D36 included, are
 // written as \u escapes instead: the line parses to the same value and reads as what it holds.
+import { INVISIBLE_CHARACTERS } from '../text/invisible';
 
-/** DEL and C1 controls, D36's invisible and bidirectional characters, and U+2028/U+2029 (line breaks to some viewers). */
-const DECEPTIVE = /[\u{7F}-\u{9F}\u{200B}-\u{200F}\u{2028}-\u{202E}\u{2060}-\u{2064}\u{2066}-\u{2069}\u{FEFF}\u{E0000}-\u{E007F}]/gu;
+/** DEL and C1 controls, U+2028/U+2029 (line breaks to some viewers) and D36's invisible and bidirectional characters. */
+const DECEPTIVE = new RegExp(`[\\u{7F}-\\u{9F}\\u{2028}\\u{2029}${INVISIBLE_CHARACTERS}]`, 'gu');
 const ANY_DECEPTIVE = new RegExp(DECEPTIVE.source, 'u');
 
 /** `\uXXXX` for each UTF-16 unit of the character (a surrogate pair for the tag characters). */

@@ -4,7 +4,9 @@
 // someone else wrote can look like something it is not; wherever such text is shown it goes
 // through here first.
 
-const INVISIBLE = /[\u{200B}-\u{200F}\u{202A}-\u{202E}\u{2060}-\u{2064}\u{2066}-\u{2069}\u{FEFF}\u{E0000}-\u{E007F}]/gu;
+/** The D36 characters as the inside of a regular expression's character class (with the `u` flag). */
+export const INVISIBLE_CHARACTERS = '\\u{200B}-\\u{200F}\\u{202A}-\\u{202E}\\u{2060}-\\u{2064}\\u{2066}-\\u{2069}\\u{FEFF}\\u{E0000}-\\u{E007F}';
+const INVISIBLE = new RegExp(`[${INVISIBLE_CHARACTERS}]`, 'gu');
 const ANY_INVISIBLE = new RegExp(INVISIBLE.source, 'u');
 
 /** `text` without any of the D36 characters (unchanged when it has none). */
