@@ -1,38 +1,15 @@
 // GitLab's IssuesFinder as far as the issue tools use it: scope, state, people, labels, milestone,
 // dates, search, type and the Grape parameter checks (mutually exclusive pairs, enum values).
-import type { ForgeModel, Issue, Milestone } from '../model';
+import type { Issue } from '../model';
 import { paidTier } from '../edition';
-import { paramError, type Ctx, type Params } from './http';
+import { idNoneAny, list, milestoneTitle } from './finder-params';
+import { paramError, type Ctx } from './http';
 
 const SCOPES = ['created_by_me', 'assigned_to_me', 'all', 'created-by-me', 'assigned-to-me'] as const;
 const DUE_DATES = ['0', 'none', 'any', 'today', 'tomorrow', 'overdue', 'week', 'month', 'next_month_and_previous_two_weeks'] as const;
 const ISSUE_TYPES = ['issue', 'incident', 'test_case', 'task'] as const;
 const EXCLUSIVE: [string, string][] = [['assignee_id', 'assignee_username'], ['author_id', 'author_username'],
   ['milestone', 'milestone_id'], ['iteration_id', 'iteration_title']];
-
-/** Rack gives `a[]=x` as an array and `a=x,y` as a string; GitLab accepts both for label-like lists. */
-function list(input: Params, name: string): string[] | undefined {
-  const raw = input.raw(name);
-  if (raw === undefined || raw === null) return undefined;
-  const items = Array.isArray(raw) ? raw.map(String) : String(raw).split(',');
-  return items.map((s) => s.trim()).filter(Boolean);
-}
-
-/** integer_none_any parameters: a user id, or None / Any in any case. */
-function idNoneAny(input: Params, name: string): number | 'none' | 'any' | undefined {
-  const v = input.str(name);
-  if (v === undefined) return undefined;
-  const lower = v.toLowerCase();
-  if (lower === 'none' || lower === 'any') return lower;
-  if (/^\d+$/.test(v)) return Number(v);
-  throw paramError(`${name} should be an integer, none or any`);
-}
-
-function milestoneTitle(m: ForgeModel, id: number | null): string | undefined {
-  if (id === null) return undefined;
-  const all: Milestone[] = [...[...m.projects.values()].flatMap((p) => p.milestones), ...[...m.groups.values()].flatMap((g) => g.milestones)];
-  return all.find((x) => x.id === id)?.title;
-}
 
 function dueDateMatch(filter: (typeof DUE_DATES)[number], i: Issue, today: string): boolean {
   const due = i.due_date;

@@ -2,7 +2,8 @@
 // as GitLab's lib/api/merge_requests.rb answers them (status codes and error bodies included).
 import type { DiffFile, ForgeModel, MergeRequest, Project } from '../model';
 import { fakeSha, type MrState, type MrVersion } from '../model-merge-requests';
-import { ACCESS, ApiError, forbidden, json, loadProject, paramError, route, unauthorized, type Ctx, type Params, type Route } from './http';
+import { idNoneAny, list, milestoneTitle } from './finder-params';
+import { ACCESS, ApiError, forbidden, json, loadProject, paramError, route, unauthorized, type Ctx, type Route } from './http';
 import { canMergeInto, canReadMergeRequests, canUpdateMergeRequest, detailedMergeStatus, isDraft, loadMergeRequest } from './merge-request-access';
 import { listResponse } from './paginate';
 import { presentMergeRequest } from './present-merge-requests';
@@ -18,13 +19,6 @@ const invalid = (field: string, problem: string) => new ApiError(400, { message:
 /** handle_merge_request_errors!: error!(errors[:x], 422) / conflict!(…) with the messages as a list. */
 const unprocessable = (message: string) => new ApiError(422, { message: [message] });
 
-function list(input: Params, name: string): string[] | undefined {
-  const raw = input.raw(name);
-  if (raw === undefined || raw === null) return undefined;
-  const items = Array.isArray(raw) ? raw.map(String) : String(raw).split(',');
-  return items.map((s) => s.trim()).filter(Boolean);
-}
-
 function idList(ctx: Ctx, p: Project, name: string): number[] | undefined {
   const raw = ctx.input.raw(name);
   if (raw === undefined || raw === null) return undefined;
@@ -33,21 +27,6 @@ function idList(ctx: Ctx, p: Project, name: string): number[] | undefined {
     return Number(v);
   });
   return ids.filter((id) => id !== 0 && ctx.model.users.has(id) && ctx.model.canSee(p, id));
-}
-
-function idNoneAny(input: Params, name: string): number | 'none' | 'any' | undefined {
-  const v = input.str(name);
-  if (v === undefined) return undefined;
-  const lower = v.toLowerCase();
-  if (lower === 'none' || lower === 'any') return lower;
-  if (/^\d+$/.test(v)) return Number(v);
-  throw paramError(`${name} should be an integer, none or any`);
-}
-
-function milestoneTitle(m: ForgeModel, id: number | null): string | undefined {
-  if (id === null) return undefined;
-  const all = [...[...m.projects.values()].flatMap((p) => p.milestones), ...[...m.groups.values()].flatMap((g) => g.milestones)];
-  return all.find((x) => x.id === id)?.title;
 }
 
 /** MergeRequestsFinder as far as the tools use it. */
