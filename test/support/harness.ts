@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach } from 'bun:test';
 import { createApp, type ForgeApp } from '../../src/app';
 import { testConfig } from './config';
 import { startFakeForge, TOKENS, type FakeForge } from './fake-forge';
-import { connect, type Connected } from './mcp-client';
+import { connect, MCP_URL, type Connected, type Lane } from './mcp-client';
 
 export interface Harness {
   forge: FakeForge;
@@ -16,11 +16,15 @@ export interface Harness {
    * token, D7) and has revoked since: every later forge call with it gets 401.
    */
   asRevoked(): Promise<Connected>;
+  /** A client on the given lane (D27) acting with the token; the credential check of connecting is left out of the record. */
+  on(lane: Lane, token?: string): Promise<Connected>;
   /**
    * Upstream requests recorded since the test began, as "METHOD /path", without the credential
    * check a client's connect makes (D7; `as` drops it from the record): what the tools sent.
    */
   upstream(): string[];
+  /** `upstream()` without the credential check the modern lane makes beside a credential's first call (D35). */
+  toolUpstream(): string[];
 }
 
 export function useHarness(overrides: Record<string, string> = {}): Harness {
@@ -57,6 +61,15 @@ export function useHarness(overrides: Record<string, string> = {}): Harness {
     harness.forge.model.tokens.delete(token);
     return client;
   };
+  harness.on = async (lane, token = TOKENS.maintainer) => {
+    if (lane === 'legacy') return harness.as(token);
+    const before = harness.forge.requests.length;
+    const client = await connect(harness.app, { 'Private-Token': token }, MCP_URL, { lane: 'modern' });
+    harness.forge.requests.splice(before);
+    clients.push(client);
+    return client;
+  };
   harness.upstream = () => harness.forge.requests.map((r) => `${r.method} ${r.path}`);
+  harness.toolUpstream = () => harness.upstream().filter((r) => r !== 'GET /api/v4/user');
   return harness;
 }

@@ -4,7 +4,7 @@
 import { beforeEach, describe, expect, test } from 'bun:test';
 import { MR_SEED, SEED, TOKENS } from '../support/fake-forge';
 import { useHarness } from '../support/harness';
-import { connect, MCP_URL, structured, toolError, type Connected, type Lane } from '../support/mcp-client';
+import { structured, toolError, type Lane } from '../support/mcp-client';
 
 const h = useHarness({ FORGE_TOOLSETS: 'merge_requests' });
 // These tests mean the Free tier unless they say otherwise (the fake forge plays Premium by default).
@@ -23,14 +23,8 @@ const threadsOf1 = () => h.forge.model.tracker.discussionsOf(SEED.project, 'Merg
 const seededThread = () => threadsOf1().find((d) => d.notes[0].id === MR_SEED.diffNote)!;
 const LANES: Lane[] = ['legacy', 'modern'];
 
-async function client(lane: Lane, token: string = TOKENS.maintainer): Promise<Connected> {
-  if (lane === 'legacy') return h.as(token);
-  const before = h.forge.requests.length;
-  const c = await connect(h.app, { 'Private-Token': token }, MCP_URL, { lane: 'modern' });
-  h.forge.requests.splice(before);
-  return c;
-}
-const sent = () => h.upstream().filter((r) => r !== 'GET /api/v4/user');
+const client = (lane: Lane, token?: string) => h.on(lane, token);
+const sent = () => h.toolUpstream();
 const CHECK = [`GET ${MR1}/versions`, `GET ${MR1}/versions/${MR_SEED.versions.latest}`];
 const app = MR_SEED.appFile;
 

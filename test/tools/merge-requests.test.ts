@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, test } from 'bun:test';
 import { ALL_TOOLS, toolListing } from '../../src/tools/catalog';
 import { ACCESS, MR_SEED, SEED, TOKENS } from '../support/fake-forge';
 import { useHarness } from '../support/harness';
-import { connect, MCP_URL, structured, toolError, type Connected, type Lane } from '../support/mcp-client';
+import { structured, toolError, type Lane } from '../support/mcp-client';
 
 const h = useHarness({ FORGE_TOOLSETS: 'merge_requests' });
 // These tests mean the Free tier unless they say otherwise (the fake forge plays Premium by default).
@@ -22,17 +22,9 @@ const project = () => h.forge.model.projects.get(SEED.project)!;
 const mr = (iid: number) => project().mergeRequests.find((m) => m.iid === iid)!;
 const state = (iid: number) => h.forge.model.reviews.of(mr(iid));
 
-/** A client on the given lane (D27); the credential check of connecting is left out of the record. */
-async function client(lane: Lane, token: string = TOKENS.maintainer): Promise<Connected> {
-  if (lane === 'legacy') return h.as(token);
-  const before = h.forge.requests.length;
-  const c = await connect(h.app, { 'Private-Token': token }, MCP_URL, { lane: 'modern' });
-  h.forge.requests.splice(before);
-  return c;
-}
+const client = (lane: Lane, token?: string) => h.on(lane, token);
 const LANES: Lane[] = ['legacy', 'modern'];
-/** Upstream requests of the tool, without any credential check the modern lane makes per request. */
-const sent = () => h.upstream().filter((r) => r !== 'GET /api/v4/user');
+const sent = () => h.toolUpstream();
 
 describe('tools/list of the merge_requests group', () => {
   test('stays under 12 KB of JSON (the group budget of the issue)', () => {
