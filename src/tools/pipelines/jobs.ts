@@ -4,9 +4,9 @@
 import { Type } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
-import { ToolError } from '../errors';
 import { pagination, projectId } from '../params';
 import { restTool } from '../rest';
+import { canceled } from './cancel-outcome';
 import { jobId, pipelineId, status } from './params';
 
 const JOB_PATH = '/projects/{project_id}/jobs/{job_id}';
@@ -53,9 +53,6 @@ export const retryPipelineJob = restTool({
   rest: { method: 'POST', path: `${JOB_PATH}/retry` },
 });
 
-/** Finished statuses other than canceled: nothing is left to cancel. */
-const FINISHED = new Set(['success', 'failed', 'skipped']);
-
 export const cancelPipelineJob = defineTool({
   name: 'cancel_pipeline_job',
   title: 'Cancel job',
@@ -68,11 +65,8 @@ export const cancelPipelineJob = defineTool({
   input: Type.Object({ project_id: projectId(), job_id: jobId(), force: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
   async handler(args, { forge }) {
     const body = args.force === undefined ? undefined : { force: args.force };
-    const job = await forge.json<{ status?: string }>({ method: 'POST', path: fillPath(`${JOB_PATH}/cancel`, args), body });
-    if (job && typeof job.status === 'string' && FINISHED.has(job.status)) {
-      throw new ToolError('conflict', `job ${args.job_id} has already finished (${job.status}); nothing was canceled`, 201);
-    }
-    return job;
+    const job = await forge.json<{ status?: string } | null>({ method: 'POST', path: fillPath(`${JOB_PATH}/cancel`, args), body });
+    return canceled(job, `job ${args.job_id}`, 201);
   },
 });
 

@@ -5,9 +5,10 @@
 import { Type } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
-import { invalidArgument, ToolError } from '../errors';
+import { invalidArgument } from '../errors';
 import { isoDateTime, LIMITS, listOf, pagination, projectId, refName, shortName } from '../params';
 import { restTool } from '../rest';
+import { canceled } from './cancel-outcome';
 import { mergeRequestIid, pipelineId, status } from './params';
 
 const PIPELINE_PATH = '/projects/{project_id}/pipelines/{pipeline_id}';
@@ -114,9 +115,6 @@ export const retryPipeline = restTool({
   rest: { method: 'POST', path: `${PIPELINE_PATH}/retry` },
 });
 
-/** Finished statuses other than canceled (GitLab's Ci::HasStatus::COMPLETED_STATUSES): nothing is left to cancel. */
-const FINISHED = new Set(['success', 'failed', 'skipped']);
-
 export const cancelPipeline = defineTool({
   name: 'cancel_pipeline',
   title: 'Cancel pipeline',
@@ -128,11 +126,8 @@ export const cancelPipeline = defineTool({
   endpoint: `POST ${PIPELINE_PATH}/cancel`,
   input: Type.Object({ project_id: projectId(), pipeline_id: pipelineId() }, { additionalProperties: false }),
   async handler(args, { forge }) {
-    const pipeline = await forge.json<{ status?: string }>({ method: 'POST', path: fillPath(`${PIPELINE_PATH}/cancel`, args) });
-    if (pipeline && typeof pipeline.status === 'string' && FINISHED.has(pipeline.status)) {
-      throw new ToolError('conflict', `pipeline ${args.pipeline_id} has already finished (${pipeline.status}); nothing was canceled`, 200);
-    }
-    return pipeline;
+    const pipeline = await forge.json<{ status?: string } | null>({ method: 'POST', path: fillPath(`${PIPELINE_PATH}/cancel`, args) });
+    return canceled(pipeline, `pipeline ${args.pipeline_id}`, 200);
   },
 });
 
