@@ -10,7 +10,7 @@ const seconds = Number(process.argv[2] ?? 5);
 const lane = process.argv[3] ?? 'modern';
 const issue = JSON.stringify({ id: 501, iid: 1, project_id: 42, title: 'Login fails with SSO', description: 'x'.repeat(600), state: 'opened', labels: ['bug', 'auth'], author: { id: 1, username: 'maria' }, web_url: 'http://forge.test/acme/platform/api/-/issues/1', updated_at: '2024-01-03T11:00:00.000Z' });
 const stub = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(issue, { headers: { 'content-type': 'application/json' } }) });
-const env: Record<string, string> = { STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: `http://127.0.0.1:${stub.port}/api/v4`, LOG_LEVEL: 'warn', MAX_REQUESTS_PER_MINUTE: '1000000', ...(process.env.BENCH_AUDIT ? { AUDIT_LOG_PATH: process.env.BENCH_AUDIT } : {}) };
+const env: Record<string, string> = { STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: `http://127.0.0.1:${stub.port}/api/v4`, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', MAX_REQUESTS_PER_MINUTE: '1000000', ...(process.env.BENCH_AUDIT ? { AUDIT_LOG_PATH: process.env.BENCH_AUDIT } : {}) };
 if (lane === 'stateless') Object.assign(env, { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 5).toString('base64url') });
 const config = loadConfig(env);
 const app = createApp(config, { sealer: await sealerFromConfig(config) });

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { serveStdio as serveMcpOnStdio } from '@modelcontextprotocol/server/stdio';
 import { buildCore, createApp, staticTokenCaller, type AppOptions } from './app';
-import { createLogger, type Logger } from './logging/logger';
+import { createLogger, stderrLines, type Logger } from './logging/logger';
 import { helpText } from './config/docs';
 import { AuditFileError, openAuditFile } from './logging/audit';
 import { ConfigError, loadConfig, loadPort, wantsHealthcheck, wantsHelp, type Config } from './config/load';
@@ -15,7 +15,8 @@ import { sealerFromConfig } from './sealing/from-config';
 const EXIT_CONFIG = 2;
 
 function refuse(message: string): never {
-  process.stderr.write(`forge-mcp: ${message}\n`);
+  // After the log lines already waiting, which the exit writes first (logging/turn-batch.ts).
+  stderrLines(`forge-mcp: ${message}\n`);
   process.exit(EXIT_CONFIG);
 }
 

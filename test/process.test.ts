@@ -49,6 +49,21 @@ describe('start-up refusals (exit 2, one line naming the setting)', () => {
     }
   });
 
+  test('a refusal after log lines comes after them: the lines waiting for their write are not lost at the exit', async () => {
+    const taken = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('taken') });
+    try {
+      // The ignored static token is logged as a warning before the port is tried (src/index.ts).
+      const { code, stderr } = await runToExit([], { STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', FORGE_PERSONAL_ACCESS_TOKEN: TOKENS.maintainer, PORT: String(taken.port) });
+      expect(code).toBe(2);
+      const lines = stderr.trim().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(JSON.parse(lines[0])).toMatchObject({ level: 'warn', event: 'setting_ignored' });
+      expect(lines[1]).toBe(`forge-mcp: PORT: ${taken.port} is already in use on 127.0.0.1`);
+    } finally {
+      taken.stop(true);
+    }
+  });
+
   test('MCP_SERVER_URL must be the base URL: the message says to drop /mcp', async () => {
     const { stderr } = await runToExit([], { STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', MCP_SERVER_URL: 'https://mcp.example.com/mcp' });
     expect(stderr).toContain('drop the trailing /mcp');

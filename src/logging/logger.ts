@@ -3,6 +3,7 @@
 // appear as a short hash (see sessionTag), never as themselves.
 import { createHash } from 'node:crypto';
 import { jsonLine } from './json-line';
+import { turnBatch, type TurnBatch } from './turn-batch';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -17,7 +18,14 @@ export interface Logger {
 
 export type LogSink = (line: string) => void;
 
-const stderrSink: LogSink = (line) => process.stderr.write(line);
+/**
+ * The process's stderr, a turn's lines written at once (turn-batch.ts); whatever waits is written
+ * when the process exits, so a refusal or a shutdown's last lines are not lost.
+ */
+export const stderrLines: TurnBatch = turnBatch((text) => process.stderr.write(text));
+process.on('exit', stderrLines.flush);
+
+const stderrSink: LogSink = stderrLines;
 
 export function createLogger(minLevel: LogLevel, sink: LogSink = stderrSink): Logger {
   const min = RANK[minLevel];
