@@ -36,3 +36,21 @@ test('flush writes what waits at once, and the turn then has nothing left to wri
   await nextTurn();
   expect(writes).toEqual(['x\ny\n', 'z\n']);
 });
+
+test('a warning or an error is written at once, after the info lines waiting: a process killed in the same turn keeps them', async () => {
+  const logger = new URL('../src/logging/logger.ts', import.meta.url).pathname;
+  const script = `import { createLogger } from ${JSON.stringify(logger)};
+const log = createLogger('info');
+setTimeout(() => {
+  log.info('first');
+  log.error('second');
+  log.info('third');
+  process.kill(process.pid, 'SIGKILL');
+}, 1);`;
+  const child = Bun.spawn(['bun', '-e', script], { stdout: 'ignore', stderr: 'pipe' });
+  const stderr = await new Response(child.stderr).text();
+  expect(await child.exited).not.toBe(0);
+  const events = stderr.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line).event);
+  // 'third' waited for the end of a turn that never came: a killed process runs no exit handler.
+  expect(events).toEqual(['first', 'second']);
+});

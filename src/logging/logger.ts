@@ -16,7 +16,8 @@ export interface Logger {
   enabled(level: LogLevel): boolean;
 }
 
-export type LogSink = (line: string) => void;
+/** Takes one line; a sink that gathers lines (turn-batch.ts) has `flush` to write them now. */
+export type LogSink = ((line: string) => void) & { flush?(): void };
 
 /**
  * The process's stderr, a turn's lines written at once (turn-batch.ts); whatever waits is written
@@ -25,13 +26,14 @@ export type LogSink = (line: string) => void;
 export const stderrLines: TurnBatch = turnBatch((text) => process.stderr.write(text));
 process.on('exit', stderrLines.flush);
 
-const stderrSink: LogSink = stderrLines;
-
-export function createLogger(minLevel: LogLevel, sink: LogSink = stderrSink): Logger {
+export function createLogger(minLevel: LogLevel, sink: LogSink = stderrLines): Logger {
   const min = RANK[minLevel];
   const write = (level: LogLevel) => (event: string, fields?: Record<string, unknown>) => {
     if (RANK[level] < min) return;
     sink(`${jsonLine({ level, time: new Date().toISOString(), event, ...fields })}\n`);
+    // A warning or an error leaves at once, with what waits before it: a process killed in the
+    // same turn (no exit handler runs then) keeps it. They are rare; the audit lines are info.
+    if (RANK[level] >= RANK.warn) sink.flush?.();
   };
   return {
     debug: write('debug'),
