@@ -4,6 +4,8 @@
 // http, so they are allowed as `http://127.0.0.1:PORT` (D7/D8: a port alone means https).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { createApp, type ForgeApp } from '../src/app';
+import { sealerFromConfig } from '../src/sealing/from-config';
+import type { Sealer } from '../src/sealing/sealer';
 import { testConfig } from './support/config';
 import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
 import { capturingLogger } from './support/log-capture';
@@ -32,8 +34,8 @@ afterAll(async () => {
   evil.stop(true);
 });
 
-function makeApp(overrides: Record<string, string>, logger = capturingLogger().logger) {
-  const app = createApp(testConfig(one.apiUrl, { ENABLE_DYNAMIC_API_URL: 'true', FORGE_ALLOWED_HOSTS: new URL(two.apiUrl).origin, ...overrides }), { logger });
+function makeApp(overrides: Record<string, string>, logger = capturingLogger().logger, sealer?: Sealer) {
+  const app = createApp(testConfig(one.apiUrl, { ENABLE_DYNAMIC_API_URL: 'true', FORGE_ALLOWED_HOSTS: new URL(two.apiUrl).origin, ...overrides }), { logger, sealer });
   apps.push(app);
   return app;
 }
@@ -84,6 +86,32 @@ describe('ENABLE_DYNAMIC_API_URL=true', () => {
     const response = await rpc(app, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'get_branch', arguments: args } }, { 'mcp-session-id': sid, 'X-Forge-API-URL': `http://127.0.0.1:${evil.port}` });
     expect(response.status).toBe(400);
     expect(evilHits).toBe(0);
+  });
+
+  test.each([
+    ['stateful', {}],
+    ['stateless', { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 3).toString('base64url') }],
+  ])('%s: the token a session keeps goes only to its own forge; a request bringing its own may name another', async (_, mode) => {
+    const capture = capturingLogger();
+    const config = testConfig(one.apiUrl, mode);
+    const app = makeApp(mode, capture.logger, config.OAUTH_STATELESS_MODE ? await sealerFromConfig(config) : undefined);
+    const session = await connect(app, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': two.apiUrl });
+    const sid = session.transport.sessionId!;
+    const call = { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'get_branch', arguments: args } };
+    one.reset();
+    two.reset();
+    // Only the session id, naming the deployment's other allowed forge: refused, nothing sent.
+    const moved = await rpc(app, call, { 'mcp-session-id': sid, 'X-Forge-API-URL': one.apiUrl });
+    expect(moved.status).toBe(400);
+    expect(((await moved.json()) as { error: { message: string } }).error.message).toBe('Invalid custom API URL provided');
+    expect(one.requests.length + two.requests.length).toBe(0);
+    expect(capture.entries().find((e) => e.event === 'forge_url_refused')).toMatchObject({ level: 'warn', reason: 'session opened for another forge' });
+    // Naming the session's own forge is the same as naming none.
+    expect((await rpc(app, call, { 'mcp-session-id': sid, 'X-Forge-API-URL': two.apiUrl })).status).toBe(200);
+    expect(two.requests.map((r) => r.headers.get('private-token'))).toEqual([TOKENS.maintainer]);
+    // A request with its own credential is served with it, at the forge it names (D9).
+    expect((await rpc(app, call, { 'mcp-session-id': sid, 'Private-Token': TOKENS.developer, 'X-Forge-API-URL': one.apiUrl })).status).toBe(200);
+    expect(one.requests.filter((r) => r.path.includes('/repository/')).map((r) => r.headers.get('private-token'))).toEqual([TOKENS.developer]);
   });
 
   test('a custom path prefix is kept: https://h/gitlab → https://h/gitlab/api/v4', async () => {

@@ -31,3 +31,12 @@ export function callerAt(caller: Caller, forgeUrl: string | undefined): Caller |
   if (forgeUrl === undefined || forgeUrl === caller.apiUrl) return caller;
   return caller.grant ? undefined : { ...caller, apiUrl: forgeUrl };
 }
+
+/**
+ * The caller a legacy session kept, for a request that brings no credential of its own: its token
+ * goes only to the forge the session was opened for (docs/spec.md dynamic API URL rule 5), so a
+ * request naming another forge is refused (undefined) rather than sending it there (D8).
+ */
+export function keptCallerAt(caller: Caller, forgeUrl: string | undefined): Caller | undefined {
+  return forgeUrl === undefined || forgeUrl === caller.apiUrl ? caller : undefined;
+}

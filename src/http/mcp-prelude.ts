@@ -90,6 +90,16 @@ export interface McpPreludeDeps {
 
 const METHODS = new Set<string>(['GET', 'POST', 'DELETE']);
 
+/**
+ * 400 "Invalid custom API URL provided" (D8) for a forge a request may not reach: a host not
+ * allowed, or a forge other than the one a token is kept for (a sealed token, D23; a legacy
+ * session's, docs/spec.md dynamic API URL rule 5). The warning names only the reason or the host.
+ */
+export function refuseForgeUrl(logger: Logger, req: Pick<McpRequest, 'requestId' | 'lane' | 'replyId'>, why: { host: string } | { reason: string }): Response {
+  logger.warn('forge_url_refused', { request_id: req.requestId, lane: req.lane, ...why });
+  return rpcError(400, MESSAGES.invalidApiUrl, RPC_CODES.generic, {}, req.replyId);
+}
+
 /** Whether a GET or DELETE names the modern revision: D27 answers those on the modern lane (405). */
 function namesModernRevision(request: Request): boolean {
   return request.headers.get('mcp-protocol-version')?.trim() === MODERN_PROTOCOL_VERSION;
@@ -154,14 +164,10 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
       return unauthorized(found.reason === 'too_short' ? MESSAGES.tokenTooShort : MESSAGES.missingCredentials, callers.challenge, replyId);
     }
     const forgeUrl = forgeUrlFromHeaders(request.headers, deps.forgeUrlPolicy);
-    if (forgeUrl.status === 'invalid') {
-      logger.warn('forge_url_refused', { request_id: requestId, lane, host: forgeUrl.host });
-      return rpcError(400, MESSAGES.invalidApiUrl, RPC_CODES.generic, {}, replyId);
-    }
+    if (forgeUrl.status === 'invalid') return refuseForgeUrl(logger, { requestId, lane, replyId }, { host: forgeUrl.host });
     // A token sealed for one forge is never sent to another (D23).
     if (found.status === 'ok' && forgeUrl.status === 'ok' && !callerAt(found.caller, forgeUrl.apiUrl)) {
-      logger.warn('forge_url_refused', { request_id: requestId, lane, reason: 'token sealed for another forge' });
-      return rpcError(400, MESSAGES.invalidApiUrl, RPC_CODES.generic, {}, replyId);
+      return refuseForgeUrl(logger, { requestId, lane, replyId }, { reason: 'token sealed for another forge' });
     }
     return (lane === 'modern' ? lanes.modern : lanes.legacy)({
       request,

@@ -9,14 +9,14 @@ import type { ForgePool } from '../forge/pool';
 import type { Logger } from '../logging/logger';
 import { sessionTag } from '../logging/logger';
 import type { Metrics } from '../metrics/registry';
-import { callerAt, type Caller } from '../auth/caller';
+import { callerAt, keptCallerAt, type Caller } from '../auth/caller';
 import { bindRequestContext } from '../mcp/request-context';
 import { createJsonTransport } from '../mcp/transport';
 import type { MemorySessionStore, Session } from '../session/memory-store';
 import { isInitializeMessage } from './body';
 import type { CredentialGate } from './credential-gate';
 import { MESSAGES, rateLimited, rpcError, sessionNotFound, unauthorized } from './errors';
-import type { McpRequest } from './mcp-prelude';
+import { refuseForgeUrl, type McpRequest } from './mcp-prelude';
 import { serveWatched, stepUpRefusal, type GrantGuard } from './oauth-scope';
 import type { FixedWindowLimiter } from './rate-limit';
 
@@ -149,11 +149,11 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
       }
       const session = await liveSession(sessionId, req.messages);
       if (session instanceof Response) return session;
-      // The session's token and forge URL, unless this request names its own (D8, D9); a token
-      // sealed for one forge stays with it (D23).
-      const base = found.status === 'ok' ? found.caller : session.caller;
-      const pinned = callerAt(base, req.forgeUrl ?? session.caller.apiUrl);
-      if (!pinned) return rpcError(400, MESSAGES.invalidApiUrl);
+      // The session's token and forge URL, unless this request brings its own credential, which may
+      // name its own forge (D8, D9); the session's token stays with the session's forge, and a
+      // token sealed for one forge with that one (D23).
+      const pinned = found.status === 'ok' ? callerAt(found.caller, req.forgeUrl ?? session.caller.apiUrl) : keptCallerAt(session.caller, req.forgeUrl);
+      if (!pinned) return refuseForgeUrl(logger, req, { reason: found.status === 'ok' ? 'token sealed for another forge' : 'session opened for another forge' });
       const caller: Caller = { ...pinned, sessionTag: session.caller.sessionTag, policy: session.caller.policy };
       const stepUp = stepUpRefusal(deps.grants, caller, req.body, null);
       if (stepUp) return stepUp;

@@ -9,7 +9,7 @@ import type { CallerResolver } from '../auth/caller-resolver';
 import type { ForgePool } from '../forge/pool';
 import type { Logger } from '../logging/logger';
 import { sessionTag } from '../logging/logger';
-import { callerAt, type Caller } from '../auth/caller';
+import { callerAt, keptCallerAt, type Caller } from '../auth/caller';
 import { bindRequestContext } from '../mcp/request-context';
 import { createJsonTransport } from '../mcp/transport';
 import type { Metrics } from '../metrics/registry';
@@ -17,7 +17,7 @@ import type { SealedSessions } from '../session/sealed-session';
 import { isInitializeMessage } from './body';
 import type { CredentialGate } from './credential-gate';
 import { MESSAGES, RPC_CODES, rpcError, sessionNotFound, unauthorized } from './errors';
-import type { McpRequest } from './mcp-prelude';
+import { refuseForgeUrl, type McpRequest } from './mcp-prelude';
 import { serveWatched, stepUpRefusal, type GrantGuard } from './oauth-scope';
 
 export interface StatelessMcpDeps {
@@ -105,8 +105,9 @@ export function createStatelessMcpHandler(deps: StatelessMcpDeps): (req: McpRequ
     } else {
       return authenticationRequired(req);
     }
-    const pinned = callerAt(caller, req.forgeUrl);
-    if (!pinned) return rpcError(400, MESSAGES.invalidApiUrl);
+    // A token the sealed id carries (the request brought none) stays with the session's forge.
+    const pinned = found.status === 'ok' ? callerAt(caller, req.forgeUrl) : keptCallerAt(caller, req.forgeUrl);
+    if (!pinned) return refuseForgeUrl(logger, req, { reason: found.status === 'ok' ? 'token sealed for another forge' : 'session opened for another forge' });
     const stepUp = stepUpRefusal(deps.grants, pinned, req.body, null);
     if (stepUp) return stepUp;
     return serve(req, pinned, found.status === 'ok');
