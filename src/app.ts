@@ -180,7 +180,16 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   const stateless = config.OAUTH_STATELESS_MODE;
   if (stateless && !options.sealer) throw new Error('stateless mode needs the sealer (sealerFromConfig) in the app options');
   const handleLegacy = stateless
-    ? createStatelessMcpHandler({ ...common, sealed: new SealedSessions(options.sealer!), authenticateEveryMethod: Boolean(oauth) })
+    ? createStatelessMcpHandler({
+        ...common,
+        // An id opens only here and for a forge this deployment may call (session/sealed-session.ts).
+        sealed: new SealedSessions(options.sealer!, {
+          audience: config.MCP_SERVER_URL?.replace(/\/+$/, '') ?? '',
+          forgeAllowed: (apiUrl) => config.forgeApiUrls.includes(apiUrl) || forgeUrlPolicy?.(apiUrl) === apiUrl,
+          now: options.now,
+        }),
+        authenticateEveryMethod: Boolean(oauth),
+      })
     : createStatefulMcpHandler({
         ...common,
         sessions,

@@ -47,7 +47,7 @@ describe('issue', () => {
 describe('open', () => {
   test('an access token opens as what was sealed, for this audience only', async () => {
     const body = await tokens().issue(GRANT, FORGE);
-    expect(await tokens().openAccess(body.access_token)).toEqual({ ok: true, forgeToken: FORGE.access_token, grant: GRANT });
+    expect(await tokens().openAccess(body.access_token)).toEqual({ ok: true, forgeToken: FORGE.access_token, grant: GRANT, expiresAt: nowMs / 1000 + 3600 });
     expect(await tokens('https://other.example/mcp').openAccess(body.access_token)).toEqual({ ok: false, reason: 'audience' });
   });
 

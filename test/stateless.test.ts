@@ -232,3 +232,28 @@ describe('refusals', () => {
     expect(() => createApp(config)).toThrow('sealer');
   });
 });
+
+describe('an id opens only where it was sealed (session/sealed-session.ts)', () => {
+  test('another deployment sharing the secret (another MCP_SERVER_URL, or a forge it may not call) answers 404 and calls nothing', async () => {
+    const here = await statelessApp({ MCP_SERVER_URL: 'https://mcp-a.example.com' });
+    const sid = (await rpc(here, INITIALIZE, { 'Private-Token': TOKENS.developer })).headers.get('mcp-session-id')!;
+    expect((await rpc(here, call(2), { 'mcp-session-id': sid })).status).toBe(200);
+    const elsewhere = await statelessApp({ MCP_SERVER_URL: 'https://mcp-b.example.com' });
+    // Same public URL, but its only forge is another one: the id's forge is not one it may call.
+    const otherForge = await startFakeForge();
+    try {
+      const config = testConfig(otherForge.apiUrl, { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: SECRET, MCP_SERVER_URL: 'https://mcp-a.example.com' });
+      const sameUrl = createApp(config, { sealer: await sealerFromConfig(config, () => now), now: () => now });
+      apps.push(sameUrl);
+      forge.reset();
+      for (const app of [elsewhere, sameUrl]) {
+        const response = await rpc(app, call(3), { 'mcp-session-id': sid });
+        expect(response.status).toBe(404);
+        expect(await messageOf(response)).toBe('Session not found');
+      }
+      expect(forge.requests.length + otherForge.requests.length).toBe(0);
+    } finally {
+      await otherForge.stop();
+    }
+  });
+});

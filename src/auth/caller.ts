@@ -15,7 +15,11 @@ export interface Caller {
    * Present when the credential came sealed in this server's own access token (D23): its scope,
    * and the forge it is pinned to (`apiUrl`, never another).
    */
-  readonly grant?: { readonly scope: GrantedScope };
+  readonly grant?: {
+    readonly scope: GrantedScope;
+    /** When the access token it came in ends (seconds since the epoch): a session sealed from it ends then too. */
+    readonly expiresAt?: number;
+  };
   /**
    * The request's narrowing of the tool selection (D34) as a catalog key (mcp/policy.ts); a legacy
    * session keeps the one of its initialize. Absent: the deployment's own selection.

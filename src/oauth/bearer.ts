@@ -58,7 +58,7 @@ export function oauthCallers(options: BearerCheckOptions): CallerResolver {
         const opened = await options.tokens.openAccess(credential.token);
         if (!opened.ok) return refuse(opened.reason);
         const { grant } = opened;
-        return { status: 'ok', caller: { credential: { kind: 'bearer', token: opened.forgeToken }, apiUrl: grant.apiUrl, grant: { scope: grant.scope } } };
+        return { status: 'ok', caller: { credential: { kind: 'bearer', token: opened.forgeToken }, apiUrl: grant.apiUrl, grant: { scope: grant.scope, expiresAt: opened.expiresAt } } };
       }
       // Another sealed value (a refresh token, a session id) is never a forge token.
       if (credential.token.startsWith('v1.')) return refuse('not_access_token');

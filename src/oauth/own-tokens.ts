@@ -48,7 +48,8 @@ export interface TokenResponseBody {
 
 export type TokenRefusal = 'malformed' | 'invalid' | 'expired' | 'audience';
 
-export type AccessCheck = { ok: true; forgeToken: string; grant: Grant } | { ok: false; reason: TokenRefusal };
+/** `expiresAt`: when the access token ends, in seconds since the epoch. */
+export type AccessCheck = { ok: true; forgeToken: string; grant: Grant; expiresAt: number } | { ok: false; reason: TokenRefusal };
 export type RefreshCheck = { ok: true; forgeRefreshToken: string; grant: Grant; expiresAt: number } | { ok: false; reason: TokenRefusal };
 
 export interface OwnTokenSettings {
@@ -103,7 +104,7 @@ export class OwnTokens {
     if (!grant || typeof p.f !== 'string' || typeof p.e !== 'number' || typeof p.a !== 'string') return { ok: false, reason: 'malformed' };
     if (p.e <= Math.floor(this.now() / 1000)) return { ok: false, reason: 'expired' };
     if (p.a !== this.s.resource) return { ok: false, reason: 'audience' };
-    return { ok: true, forgeToken: p.f, grant };
+    return { ok: true, forgeToken: p.f, grant, expiresAt: p.e };
   }
 
   async openRefresh(value: string): Promise<RefreshCheck> {
