@@ -9,6 +9,8 @@ import { LIMITS, projectId } from '../params';
 import { slimConfirmation, type Issue } from './issues';
 import { issueIid } from './params';
 import { applyPatch, parsePatch } from './patch/apply';
+import { lineDiff } from './patch/line-diff';
+import { cleanProse } from '../../text/untrusted';
 
 const ISSUE_PATH = '/projects/{project_id}/issues/{issue_iid}';
 
@@ -55,8 +57,13 @@ export const updateIssueDescriptionPatch = defineTool({
     const applied = applyPatch(patch, before, args.allow_multiple === true);
     // GitLab runs quick actions in a saved description (D36): the patched text is checked as a whole.
     checkUserText?.('patch', applied.description);
+    // The diff shows the description as the result does (D36): a hidden comment in the text others
+    // wrote reaches the agent in neither; the summary still counts every line the patch changed.
+    const shownBefore = cleanProse(before);
+    const shownAfter = cleanProse(applied.description);
+    const diff = shownBefore === before && shownAfter === applied.description ? applied.diff : lineDiff(shownBefore, shownAfter).diff;
     if (args.dry_run) {
-      return { dry_run: true, iid: read.iid, web_url: read.web_url, description: applied.description, diff: applied.diff, summary: applied.summary };
+      return { dry_run: true, iid: read.iid, web_url: read.web_url, description: applied.description, diff, summary: applied.summary };
     }
     if (applied.description === before) {
       return { updated: false, ...slimConfirmation(read), diff: '', summary: 'the patch leaves the description unchanged; nothing was written' };
@@ -67,7 +74,7 @@ export const updateIssueDescriptionPatch = defineTool({
       throw new ToolError('conflict', `issue #${read.iid} changed while the patch was being applied (updated_at ${read.updated_at} → ${current.updated_at}); nothing was written. Read the issue again and rebuild the patch`);
     }
     const updated = await forge.json<Issue>({ method: 'PUT', path, body: { description: applied.description } });
-    const result = { updated: true, ...slimConfirmation(updated), diff: applied.diff, summary: applied.summary };
+    const result = { updated: true, ...slimConfirmation(updated), diff, summary: applied.summary };
     if (!args.create_note) return result;
     try {
       const note = await forge.json<{ id: number }>({ method: 'POST', path: `${path}/notes`, body: { body: `Updated the description: ${applied.summary}.` } });
