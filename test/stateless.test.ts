@@ -188,14 +188,30 @@ describe('refusals', () => {
     const oauthApp = () => statelessApp({ REMOTE_AUTHORIZATION: 'false', FORGE_MCP_OAUTH: 'true', MCP_SERVER_URL: 'https://mcp.example.org', FORGE_OAUTH_CLIENT_ID: 'forge-app-id' });
     const send = (app: ForgeApp, method: string, headers: Record<string, string>) => app.handle(new Request(MCP_URL, { method, headers: { accept: 'text/event-stream', ...headers } }));
 
-    test.each(['GET', 'DELETE'])('%s without a credential or a sealed id → 401 "Authentication required" with the OAuth challenge', async (method) => {
+    test.each(['GET', 'DELETE'])('%s without a credential or a session id → 401 "Authentication required" with the OAuth challenge', async (method) => {
       const app = await oauthApp();
-      const attempts: Record<string, string>[] = [{}, { 'mcp-session-id': 'v1.sid.forged' }, { 'mcp-session-id': '' }, { 'mcp-session-id': '..' }, { 'mcp-session-id': 'x'.repeat(4000) }];
-      for (const headers of attempts) {
+      for (const headers of [{}, { 'mcp-session-id': '' }] as Record<string, string>[]) {
         const response = await send(app, method, headers);
         expect(response.status).toBe(401);
         expect(response.headers.get('www-authenticate')).toBe('Bearer resource_metadata="https://mcp.example.org/.well-known/oauth-protected-resource/mcp", scope="api"');
         expect(await messageOf(response)).toBe('Authentication required');
+      }
+    });
+
+    test.each(['GET', 'DELETE'])('%s with a malformed, forged or expired id and no credential → 404 "Session not found", as a POST (rule 3)', async (method) => {
+      const app = await oauthApp();
+      const sid = (await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer })).headers.get('mcp-session-id')!;
+      now += 601_000; // past SESSION_TIMEOUT_SECONDS: expired
+      try {
+        for (const id of ['v1.sid.forged', '..', 'x'.repeat(4000), sid]) {
+          const response = await send(app, method, { 'mcp-session-id': id });
+          expect(response.status).toBe(404);
+          expect(await messageOf(response)).toBe('Session not found');
+          const post = await rpc(app, call(9), { 'mcp-session-id': id });
+          expect(post.status).toBe(404);
+        }
+      } finally {
+        now -= 601_000;
       }
     });
 

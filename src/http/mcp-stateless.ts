@@ -86,7 +86,11 @@ export function createStatelessMcpHandler(deps: StatelessMcpDeps): (req: McpRequ
   return async function handle(req: McpRequest): Promise<Response> {
     const { found, sessionId } = req;
     if (req.method !== 'POST') {
-      if (deps.authenticateEveryMethod && found.status !== 'ok' && !(sessionId && (await sealed.open(sessionId)))) return authenticationRequired(req);
+      if (deps.authenticateEveryMethod && found.status !== 'ok') {
+        if (!sessionId) return authenticationRequired(req);
+        // Stateless rule 3, for every method: an id that does not open reaches the session rules (404).
+        if (!(await sealed.open(sessionId))) return sessionNotFound();
+      }
       return METHOD_NOT_ALLOWED();
     }
     const fromId = sessionId ? await sealed.open(sessionId) : undefined;
