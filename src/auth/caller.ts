@@ -28,19 +28,11 @@ export interface Caller {
 }
 
 /**
- * The caller with the forge a request names (D8), or undefined when the caller's token was sealed
- * for another forge: a sealed token is never sent anywhere else (D23).
+ * The caller with the forge a request names (D8), or undefined when the caller's token stays with
+ * its own forge: a token sealed for one (D23), or, `kept`, the token a legacy session kept for a
+ * request that brought none (docs/spec.md dynamic API URL rule 5).
  */
-export function callerAt(caller: Caller, forgeUrl: string | undefined): Caller | undefined {
+export function callerAt(caller: Caller, forgeUrl: string | undefined, kept = false): Caller | undefined {
   if (forgeUrl === undefined || forgeUrl === caller.apiUrl) return caller;
-  return caller.grant ? undefined : { ...caller, apiUrl: forgeUrl };
-}
-
-/**
- * The caller a legacy session kept, for a request that brings no credential of its own: its token
- * goes only to the forge the session was opened for (docs/spec.md dynamic API URL rule 5), so a
- * request naming another forge is refused (undefined) rather than sending it there (D8).
- */
-export function keptCallerAt(caller: Caller, forgeUrl: string | undefined): Caller | undefined {
-  return forgeUrl === undefined || forgeUrl === caller.apiUrl ? caller : undefined;
+  return caller.grant || kept ? undefined : { ...caller, apiUrl: forgeUrl };
 }

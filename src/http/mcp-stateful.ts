@@ -9,7 +9,7 @@ import type { ForgePool } from '../forge/pool';
 import type { Logger } from '../logging/logger';
 import { sessionTag } from '../logging/logger';
 import type { Metrics } from '../metrics/registry';
-import { callerAt, keptCallerAt, type Caller } from '../auth/caller';
+import { callerAt, type Caller } from '../auth/caller';
 import { bindRequestContext } from '../mcp/request-context';
 import { createJsonTransport } from '../mcp/transport';
 import type { MemorySessionStore, Session } from '../session/memory-store';
@@ -152,8 +152,9 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
       // The session's token and forge URL, unless this request brings its own credential, which may
       // name its own forge (D8, D9); the session's token stays with the session's forge, and a
       // token sealed for one forge with that one (D23).
-      const pinned = found.status === 'ok' ? callerAt(found.caller, req.forgeUrl ?? session.caller.apiUrl) : keptCallerAt(session.caller, req.forgeUrl);
-      if (!pinned) return refuseForgeUrl(logger, req, { reason: found.status === 'ok' ? 'token sealed for another forge' : 'session opened for another forge' });
+      const kept = found.status !== 'ok';
+      const pinned = callerAt(kept ? session.caller : found.caller, req.forgeUrl ?? session.caller.apiUrl, kept);
+      if (!pinned) return refuseForgeUrl(logger, req, { reason: kept ? 'session opened for another forge' : 'token sealed for another forge' });
       const caller: Caller = { ...pinned, sessionTag: session.caller.sessionTag, policy: session.caller.policy };
       const stepUp = stepUpRefusal(deps.grants, caller, req.body, null);
       if (stepUp) return stepUp;

@@ -9,7 +9,7 @@ import type { CallerResolver } from '../auth/caller-resolver';
 import type { ForgePool } from '../forge/pool';
 import type { Logger } from '../logging/logger';
 import { sessionTag } from '../logging/logger';
-import { callerAt, keptCallerAt, type Caller } from '../auth/caller';
+import { callerAt, type Caller } from '../auth/caller';
 import { bindRequestContext } from '../mcp/request-context';
 import { createJsonTransport } from '../mcp/transport';
 import type { Metrics } from '../metrics/registry';
@@ -110,8 +110,9 @@ export function createStatelessMcpHandler(deps: StatelessMcpDeps): (req: McpRequ
       return authenticationRequired(req);
     }
     // A token the sealed id carries (the request brought none) stays with the session's forge.
-    const pinned = found.status === 'ok' ? callerAt(caller, req.forgeUrl) : keptCallerAt(caller, req.forgeUrl);
-    if (!pinned) return refuseForgeUrl(logger, req, { reason: found.status === 'ok' ? 'token sealed for another forge' : 'session opened for another forge' });
+    const kept = found.status !== 'ok';
+    const pinned = callerAt(caller, req.forgeUrl, kept);
+    if (!pinned) return refuseForgeUrl(logger, req, { reason: kept ? 'session opened for another forge' : 'token sealed for another forge' });
     const stepUp = stepUpRefusal(deps.grants, pinned, req.body, null);
     if (stepUp) return stepUp;
     return serve(req, pinned, found.status === 'ok');
