@@ -12,6 +12,7 @@ import { createCredentialGate } from './http/credential-gate';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { createFastToolCall } from './http/fast-tool-call';
 import { createModernMcpHandler } from './http/mcp-modern';
+import { createAddressGuard } from './http/address-guard';
 import { createMcpRoute } from './http/mcp-prelude';
 import { rpcError } from './http/errors';
 import { STATEFUL_METHODS, createStatefulMcpHandler } from './http/mcp-stateful';
@@ -43,6 +44,12 @@ import { CREDENTIAL_CHECK_MAX_ENTRIES } from './auth/credential-check';
 function isMcpPath(url: string): boolean {
   const start = url.indexOf('/', url.indexOf('//') + 2);
   return start !== -1 && url.startsWith('/mcp', start) && (url.length === start + 4 || url[start + 4] === '?');
+}
+
+/** Whether a request URL's path lies below /mcp (/mcp/readonly, /mcp/x/…). */
+function isBelowMcp(url: string): boolean {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  return start !== -1 && url.startsWith('/mcp/', start);
 }
 
 export interface AppOptions {
@@ -234,10 +241,14 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   });
   // The socket address travels beside the request: Elysia hands handlers the same Request object.
   const socketIps = new WeakMap<Request, string>();
+  const guardAddress = createAddressGuard(
+    createHostPolicy(config.HOST, config.MCP_SERVER_URL, config.MCP_ALLOWED_ORIGINS),
+    createOriginPolicy(config.MCP_SERVER_URL, config.MCP_ALLOWED_ORIGINS),
+    logger,
+  );
   const mcpRoute = createMcpRoute(
     {
-      hostAllowed: createHostPolicy(config.HOST, config.MCP_SERVER_URL, config.MCP_ALLOWED_ORIGINS),
-      originAllowed: createOriginPolicy(config.MCP_SERVER_URL, config.MCP_ALLOWED_ORIGINS),
+      guardAddress,
       ipLimiter: windows('ip'),
       ipOf: (request) => clientIp(request, socketIps.get(request), config.trustedProxies),
       maxBodyBytes: config.MAX_REQUEST_BODY_BYTES,
@@ -283,8 +294,13 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     instances,
     handle: (request, socketIp) => {
       if (socketIp) socketIps.set(request, socketIp);
-      // /mcp itself, every MCP request, goes straight to its route; Elysia routes the rest.
-      return isMcpPath(request.url) ? serveMcp(request) : app.handle(request);
+      // /mcp itself, every MCP request, goes straight to its route; Elysia routes the rest, each
+      // behind the same Host and Origin check as /mcp (D12), refused in its route's shape: a
+      // JSON-RPC error below /mcp (the narrowed endpoints, D34), `{error}` elsewhere.
+      if (isMcpPath(request.url)) return serveMcp(request);
+      const refused = guardAddress(request);
+      if (!refused) return app.handle(request);
+      return Promise.resolve(isBelowMcp(request.url) ? rpcError(403, refused) : Response.json({ error: refused }, { status: 403 }));
     },
     close: async () => {
       pool.stop();

@@ -479,6 +479,29 @@ describe('origin check (DNS rebinding)', () => {
     if (status === 200) expect(response.headers.get('access-control-expose-headers')).toContain('Mcp-Session-Id');
   });
 
+  const OTHER_PATHS = ['/healthz', '/readyz', '/metrics', '/metrics.json', '/downloads/attachment?project_id=1&secret=s&filename=f&_token=t', '/nope'];
+
+  test.each(OTHER_PATHS)('every path, not only /mcp: %s refuses a foreign Origin and, on loopback, a foreign Host (D12)', async (path) => {
+    const app = makeApp({ MCP_SERVER_URL: 'https://mcp.example.org', MCP_ALLOWED_ORIGINS: 'https://app.example.net' });
+    const byOrigin = await app.handle(new Request(`http://localhost${path}`, { headers: { Origin: 'http://evil.example.com' } }));
+    expect(byOrigin.status).toBe(403);
+    expect(await byOrigin.json()).toEqual({ error: 'Forbidden: Origin not allowed' });
+    const byHost = await app.handle(new Request(`http://localhost${path}`, { headers: { Host: 'evil.example.com:3002' } }));
+    expect(byHost.status).toBe(403);
+    expect(await byHost.json()).toEqual({ error: 'Forbidden: Host not allowed' });
+    const allowed: Record<string, string>[] = [{}, { Origin: 'http://localhost:6274' }, { Origin: 'https://app.example.net', Host: 'mcp.example.org' }];
+    for (const headers of allowed) {
+      expect((await app.handle(new Request(`http://localhost${path}`, { headers }))).status).not.toBe(403);
+    }
+  });
+
+  test('the narrowed endpoints (/mcp/readonly, D34) refuse a foreign Origin as /mcp does', async () => {
+    const app = makeApp();
+    const response = await app.handle(new Request('http://localhost/mcp/readonly', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': TOKEN, Origin: 'http://evil.example.com' }, body: JSON.stringify(INITIALIZE) }));
+    expect(response.status).toBe(403);
+    expect((await errorOf(response)).message).toBe('Forbidden: Origin not allowed');
+  });
+
   test('a CORS preflight from an allowed origin lists the auth and session headers', async () => {
     const app = makeApp();
     const response = await app.handle(new Request(MCP_URL, { method: 'OPTIONS', headers: { Origin: 'http://localhost:6274' } }));

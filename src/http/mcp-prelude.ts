@@ -10,16 +10,14 @@
 import { isLegacyRequest } from '@modelcontextprotocol/server';
 import type { CallerResolver } from '../auth/caller-resolver';
 import { forgeUrlFromHeaders } from '../auth/caller-resolver';
-import { credentialValues } from '../auth/credentials';
 import type { ForgeUrlPolicy } from '../auth/forge-url';
-import { loggableHost } from '../auth/loggable-host';
 import type { Logger } from '../logging/logger';
 import { callerAt, type Caller } from '../auth/caller';
 import type { Metrics } from '../metrics/registry';
+import type { AddressGuard } from './address-guard';
 import { readJsonBody } from './body';
 import { preflight, withCors } from './cors';
 import { MESSAGES, RPC_CODES, challengeWithError, idOf, rateLimited, rpcError, unauthorized, type RpcId } from './errors';
-import type { HostPolicy } from './origin';
 import { isPlainLegacyRequest } from './plain-legacy';
 import { plainModernToolCall, type PlainToolCall } from './plain-tool-call';
 import { MODERN_PROTOCOL_VERSION } from './revision';
@@ -70,8 +68,8 @@ export interface McpLanes {
 }
 
 export interface McpPreludeDeps {
-  hostAllowed: HostPolicy;
-  originAllowed(origin: string | null): boolean;
+  /** Host and Origin (D12), judged before anything else of the request is read. */
+  guardAddress: AddressGuard;
   /** Per client IP (D10); absent where no in-app limiter runs (docs/spec.md stateless rule 7). */
   ipLimiter?: FixedWindowLimiter;
   ipOf(request: Request): string;
@@ -187,17 +185,9 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
   }
 
   return async (request) => {
-    if (!deps.hostAllowed(request)) {
-      // The header is the client's to write: only a plain host name of it is logged (D5).
-      logger.warn('host_refused', { host: loggableHost(`http://${request.headers.get('host') ?? ''}`, credentialValues(request.headers)) });
-      return rpcError(403, MESSAGES.forbiddenHost);
-    }
+    const refused = deps.guardAddress(request);
+    if (refused) return rpcError(403, refused);
     const origin = request.headers.get('origin');
-    if (!deps.originAllowed(origin)) {
-      // The header is the client's to write: only a plain host name of it is logged (D5).
-      logger.warn('origin_refused', { origin_host: origin === null ? null : loggableHost(origin, credentialValues(request.headers)) });
-      return rpcError(403, MESSAGES.forbiddenOrigin);
-    }
     if (request.method === 'OPTIONS') return preflight(origin);
     const requestId = `${requestIdPrefix}${(++requestCounter).toString(36)}`;
     return withCors(await prelude(request, requestId), origin);
