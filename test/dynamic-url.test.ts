@@ -126,9 +126,17 @@ describe('ENABLE_DYNAMIC_API_URL=true', () => {
 });
 
 describe('the scheme is part of what is allowed (D7/D8)', () => {
+  test('a host:port entry allows that host and port, as docs/spec.md rule 3 compares them: plain http is served', async () => {
+    const app = makeApp({ FORGE_ALLOWED_HOSTS: new URL(two.apiUrl).host });
+    const session = await connect(app, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': two.apiUrl });
+    structured(await session.call('get_branch', args));
+    expect(two.requests.map((r) => r.headers.get('private-token'))).toEqual([TOKENS.maintainer, TOKENS.maintainer]);
+    expect(one.requests).toHaveLength(0);
+  });
+
   test.each([
-    ['a host:port entry means https there: plain http to it is refused', () => new URL(two.apiUrl).host, () => two.apiUrl],
     ['an https:// entry: plain http to it is refused', () => `https://${new URL(two.apiUrl).host}`, () => two.apiUrl],
+    ['a bare host entry means https on 443: plain http on another port is refused', () => new URL(two.apiUrl).hostname, () => two.apiUrl],
   ])('%s, and the token goes nowhere', async (_, allowed, named) => {
     const app = makeApp({ FORGE_ALLOWED_HOSTS: allowed() });
     const response = await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': named() });

@@ -75,7 +75,7 @@ export const ConfigSchema = Type.Object({
 
   // Dynamic forge URL and upstream pool
   ENABLE_DYNAMIC_API_URL: bool(false, 'Let each session name its forge in X-Forge-API-URL; needs REMOTE_AUTHORIZATION and STREAMABLE_HTTP.'),
-  FORGE_ALLOWED_HOSTS: list(undefined, 'Extra forges allowed in X-Forge-API-URL, comma-separated: host (https on 443), host:port (https on that port), host:80 (plain http), or with an explicit http:// or https:// scheme.'),
+  FORGE_ALLOWED_HOSTS: list(undefined, 'Extra forges allowed in X-Forge-API-URL, comma-separated: host (https on 443), host:port (http or https on that port; host:443 https only), or with an explicit http:// or https:// scheme (that scheme only).'),
   FORGE_POOL_MAX_SIZE: int(100, 1, 100000, 'Most upstream pool clients (one per forge origin: scheme, host and port); the least recently used idle one is evicted.'),
   FORGE_POOL_IDLE_TIMEOUT: int(300000, 1000, 86400000, 'Milliseconds after which an idle pool client is removed.'),
   FORGE_POOL_CLEANUP_INTERVAL: int(60000, 1000, 86400000, 'Milliseconds between sweeps for idle pool clients.'),
