@@ -109,12 +109,33 @@ describe('request errors go back to the registered redirect URI (RFC 6749 §4.1.
     expect(forge.requests).toEqual([]);
   });
 
-  test('resource naming this server is accepted in any spelling of its scheme and host', async () => {
+  test('resource naming this server\'s /mcp is accepted in any spelling of its scheme and host', async () => {
     const id = await registerClient(served.url);
-    for (const resource of [`${served.url}/mcp`, `${served.url}/mcp/`, served.url, served.url.replace('http://', 'HTTP://')]) {
+    for (const resource of [`${served.url}/mcp`, `${served.url.replace('http://', 'HTTP://')}/mcp`]) {
       const response = await get(authorizeUrl(served.url, { client_id: id, code_challenge: pkce().challenge, resource }));
       expect(response.status).toBe(200);
     }
+  });
+
+  // D29: the resource is `{MCP_SERVER_URL}/mcp` itself, not the server's base URL or a variant of it.
+  test.each([
+    ['the base URL', ''],
+    ['the base URL with a trailing slash', '/'],
+    ['/mcp with a trailing slash', '/mcp/'],
+    ['/mcp with a query', '/mcp?tenant=1'],
+    ['/mcp with an empty query', '/mcp?'],
+    ['/mcp with a fragment', '/mcp#top'],
+    ['another path', '/mcp/x'],
+  ])('resource naming %s → invalid_target back to the client', async (_, suffix) => {
+    const id = await registerClient(served.url);
+    const response = await get(authorizeUrl(served.url, { client_id: id, code_challenge: pkce().challenge, state: 'st-r', resource: `${served.url}${suffix}` }));
+    expect(response.status).toBe(302);
+    const location = new URL(response.headers.get('location')!);
+    expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+    expect(location.searchParams.get('error')).toBe('invalid_target');
+    expect(location.searchParams.get('error_description')).toBe(`resource must be ${served.url}/mcp`);
+    expect(location.searchParams.get('state')).toBe('st-r');
+    expect(forge.requests).toEqual([]);
   });
 });
 

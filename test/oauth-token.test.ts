@@ -146,6 +146,14 @@ describe('authorization_code', () => {
     expect((await redeem(served.url, codeGrant(s, { resource: `${served.url}/mcp` }))).status).toBe(200);
   });
 
+  test('resource naming the base URL or /mcp/ is not this server\'s resource either (D29): invalid_target, the code still works', async () => {
+    const s = await signIn(served.url);
+    for (const resource of [served.url, `${served.url}/`, `${served.url}/mcp/`, `${served.url}/mcp?x=1`]) {
+      await expectError(await redeem(served.url, codeGrant(s, { resource })), 400, 'invalid_target', `resource must be ${served.url}/mcp`);
+    }
+    expect((await redeem(served.url, codeGrant(s, { resource: `${served.url}/mcp` }))).status).toBe(200);
+  });
+
   test('stateless: a v1.pc. code from one replica is redeemed on another, once there', async () => {
     const s = await signIn(replicas.url);
     replicas.route = () => 1;
