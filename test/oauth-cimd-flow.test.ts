@@ -1,8 +1,9 @@
 // Client ID Metadata Documents over HTTP (D28, D24): a client id that is a URL, served from a
 // Bun.serve on 127.0.0.1 with OAUTH_CIMD_ALLOW_INSECURE_LOOPBACK=true. /authorize matches the
-// document's redirect URIs (loopback on any port, custom schemes), refuses unusable documents with
-// 400 invalid_client and never a redirect, the consent page shows the document's host, and a whole
-// sign-in through the fake forge ends in a token that works on /mcp.
+// document's redirect URIs (loopback on any port, custom schemes), refuses unusable documents as
+// unknown clients (D22: 400 "Unregistered redirect_uri", then why) and never with a redirect, the
+// consent page shows the document's host, and a whole sign-in through the fake forge ends in a token
+// that works on /mcp.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startFakeForge, type FakeForge } from './support/fake-forge';
@@ -31,7 +32,9 @@ beforeAll(async () => {
     fetch(request) {
       const path = new URL(request.url).pathname;
       hits.set(path, (hits.get(path) ?? 0) + 1);
-      return bodies.has(path) ? Response.json(bodies.get(path)) : new Response('not found', { status: 404 });
+      if (!bodies.has(path)) return new Response('not found', { status: 404 });
+      const body = bodies.get(path);
+      return typeof body === 'string' ? new Response(body) : Response.json(body);
     },
   });
   docBase = `http://127.0.0.1:${documents.port}`;
@@ -57,10 +60,11 @@ const get = (url: string) => fetch(url, { redirect: 'manual' });
 const authorize = (base: string, clientId: string, redirectUri = REDIRECT) =>
   get(authorizeUrl(base, { client_id: clientId, redirect_uri: redirectUri, code_challenge: pkce().challenge }));
 
-async function expectRefused(response: Response, description: string) {
+/** D22: a client whose document cannot be used is an unknown client; the reason follows docs/spec.md's text. */
+async function expectRefused(response: Response, reason: string) {
   expect(response.status).toBe(400);
   expect(response.headers.get('location')).toBeNull();
-  expect(await response.json()).toEqual({ error: 'invalid_client', error_description: description });
+  expect(await response.json()).toEqual({ error: 'invalid_request', error_description: `Unregistered redirect_uri: ${reason}` });
 }
 
 async function expectUnregistered(response: Response) {
@@ -121,7 +125,7 @@ describe('redirect URIs of a document', () => {
   });
 });
 
-describe('unusable documents at /authorize: 400 invalid_client saying why, never a redirect', () => {
+describe('unusable documents at /authorize: D22\'s 400 "Unregistered redirect_uri" saying why, never a redirect', () => {
   test('a document for another client_id', async () => {
     const clientId = publish('/liar.json', [REDIRECT], { client_id: `${docBase}/someone-else.json` });
     await expectRefused(await authorize(served.url, clientId), 'the client metadata document\'s client_id is not the URL it was fetched from');
@@ -130,6 +134,16 @@ describe('unusable documents at /authorize: 400 invalid_client saying why, never
 
   test('a document that is not there', async () => {
     await expectRefused(await authorize(stateless.url, `${docBase}/nothing.json`), 'the client metadata document\'s URL answered HTTP 404');
+  });
+
+  test('a document that is not JSON, or on a host that cannot be reached', async () => {
+    bodies.set('/text.json', 'client_id: nope');
+    for (const s of [served, stateless]) {
+      await expectRefused(await authorize(s.url, `${docBase}/text.json`), 'the client metadata document is not JSON');
+      // Port 1 on loopback: nothing listens there.
+      await expectRefused(await authorize(s.url, 'http://127.0.0.1:1/gone.json'), 'the client metadata document could not be fetched (connection failed)');
+    }
+    expect(forge.requests).toEqual([]);
   });
 
   test('without the insecure-loopback allowance a loopback client id is refused before any request', async () => {

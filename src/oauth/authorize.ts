@@ -2,7 +2,7 @@
 // page (D24) or, with MCP_OAUTH_CONSENT=false, goes straight to the forge. Until the
 // redirect URI is known to be registered nothing redirects anywhere: an unknown client or an
 // unregistered redirect URI is a 400 (D22, in every mode), and so is a Client ID Metadata Document
-// that cannot be used (D28, client-check.ts); errors after that go back to the client's redirect
+// that cannot be used, an unknown client as well (client-check.ts); errors after that go back to the client's redirect
 // URI as RFC 6749 §4.1.2.1 says. The `scope` asked for decides the scope granted, and `resource`,
 // when sent, must name this server (D29).
 import { checkClient } from './client-check';

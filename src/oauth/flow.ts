@@ -62,7 +62,8 @@ export interface FlowDeps {
 
 /** docs/spec.md's text for an unknown client or a redirect URI it did not register (D22). */
 export const UNREGISTERED = 'Unregistered redirect_uri';
-export const unregistered = () => oauthError(400, 'invalid_request', UNREGISTERED);
+/** D22's 400; `reason`, when known (an unusable metadata document, D28), follows docs/spec.md's text. */
+export const unregistered = (reason?: string) => oauthError(400, 'invalid_request', reason ? `${UNREGISTERED}: ${reason}` : UNREGISTERED);
 
 /**
  * Redirects the browser to the forge's /oauth/authorize; the state remembers the client's request.
