@@ -1,5 +1,6 @@
 // GET /callback (docs/spec.md Errors, D22): an unknown or expired state is a 400 page with docs/spec.md's
-// text; a forge error is a clear 400 page; otherwise the forge code is exchanged with this server's
+// text; with a valid state, a forge error goes back to the client's redirect URI (RFC 6749 §4.1.2.1,
+// RFC 9207) with its state and `iss`; otherwise the forge code is exchanged with this server's
 // verifier and the browser goes to the client with its state and a proxy code.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { createHash } from 'node:crypto';
@@ -38,6 +39,16 @@ async function upToCallback(base: string): Promise<{ browser: TinyBrowser; callb
   const back = (await browser.request(toForge)).headers.get('location')!;
   expect(back).toStartWith(`${base}/callback?`);
   return { browser, callback: back, forgeChallenge };
+}
+
+/** The same, for an authorization request without a state. */
+async function upToCallbackWithoutState(base: string): Promise<{ browser: TinyBrowser; callback: string }> {
+  const id = await registerClient(base);
+  const browser = new TinyBrowser();
+  const start = authorizeUrl(base, { client_id: id, code_challenge: pkce().challenge });
+  const form = parseConsentForm(await (await browser.request(start)).text(), start)!;
+  const toForge = (await browser.submitConsent(form, 'approve')).headers.get('location')!;
+  return { browser, callback: (await browser.request(toForge)).headers.get('location')! };
 }
 
 async function expectUnknownState(response: Response) {
@@ -83,6 +94,18 @@ describe('state', () => {
     expect(tokenRequests()).toEqual([]);
   });
 
+  test.each(['memory', 'stateless'])('a forge error with an unknown or expired state → 400 "Unknown or expired state parameter", no redirect (%s)', async (mode) => {
+    const base = mode === 'memory' ? served.url : stateless.url;
+    await expectUnknownState(await fetch(`${base}/callback?error=access_denied&state=made-up-state`, { redirect: 'manual' }));
+    await expectUnknownState(await fetch(`${base}/callback?error=access_denied`, { redirect: 'manual' }));
+    const { browser, callback } = await upToCallback(base);
+    const url = new URL(callback);
+    url.searchParams.delete('code');
+    url.searchParams.set('error', 'access_denied');
+    clock = 601_000;
+    await expectUnknownState(await browser.request(url.href));
+  });
+
   test('a state is used once (memory mode)', async () => {
     const { browser, callback } = await upToCallback(served.url);
     expect((await browser.request(callback)).status).toBe(302);
@@ -91,15 +114,46 @@ describe('state', () => {
 });
 
 describe('forge answers', () => {
-  test('the forge reports an error (the user refused there) → 400 page naming it', async () => {
+  test.each(['memory', 'stateless'])('the user denies access at the forge → access_denied, the client\'s state and iss at its redirect URI (%s)', async (mode) => {
+    const base = mode === 'memory' ? served.url : stateless.url;
     forge.oauth.denyNext = true;
-    const id = await registerClient(served.url);
+    const id = await registerClient(base);
     const browser = new TinyBrowser();
-    const error = await browser.signIn(authorizeUrl(served.url, { client_id: id, code_challenge: pkce().challenge }), REDIRECT).catch((e: Error) => e.message);
-    expect(error).toContain('400');
-    expect(error).toContain('The forge did not authorize access');
-    expect(error).toContain('access_denied');
+    const landing = await browser.signIn(authorizeUrl(base, { client_id: id, code_challenge: pkce().challenge, state: 'st-deny' }), REDIRECT);
+    expect(`${landing.url.origin}${landing.url.pathname}`).toBe(REDIRECT);
+    expect(Object.fromEntries(landing.url.searchParams)).toEqual({ error: 'access_denied', error_description: 'The forge did not authorize access: access_denied', state: 'st-deny', iss: base });
+    // The forge's own description is not passed on.
+    expect(landing.url.href).not.toContain('resource owner');
+    // The consent cookie is cleared, and nothing was exchanged at the forge.
+    expect([...(browser.cookies.get('127.0.0.1') ?? new Map()).keys()]).toEqual([]);
     expect(tokenRequests()).toEqual([]);
+  });
+
+  test('a client that sent no state gets the error without one', async () => {
+    const { browser, callback } = await upToCallbackWithoutState(served.url);
+    const url = new URL(callback);
+    url.searchParams.delete('code');
+    url.searchParams.set('error', 'access_denied');
+    const response = await browser.request(url.href);
+    expect(response.status).toBe(302);
+    const location = new URL(response.headers.get('location')!);
+    expect(Object.fromEntries(location.searchParams)).toEqual({ error: 'access_denied', error_description: 'The forge did not authorize access: access_denied', iss: served.url });
+  });
+
+  test.each(['invalid_request', 'unauthorized_client', 'unsupported_response_type', 'invalid_scope', 'server_error', 'temporarily_unavailable'])('the forge\'s RFC 6749 error %s is passed on to the client', async (code) => {
+    const { browser, callback } = await upToCallback(served.url);
+    const url = new URL(callback);
+    url.searchParams.delete('code');
+    url.searchParams.set('error', code);
+    const response = await browser.request(url.href);
+    expect(response.status).toBe(302);
+    const location = new URL(response.headers.get('location')!);
+    expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+    expect(location.searchParams.get('error')).toBe(code);
+    expect(location.searchParams.get('state')).toBe('st-cb');
+    expect(location.searchParams.get('iss')).toBe(served.url);
+    // The state is spent.
+    expect((await browser.request(url.href)).status).toBe(400);
   });
 
   test('the forge refuses the code exchange → 400 page', async () => {
@@ -126,19 +180,18 @@ describe('forge answers', () => {
     expect(tokenRequests()).toEqual([]);
   });
 
-  test('an error sent back in the address is shown short, as a plain word, without invisible characters', async () => {
+  test('an error code that is not RFC 6749\'s reaches the client as server_error; no text from the address is passed on', async () => {
     const { browser, callback } = await upToCallback(served.url);
     const url = new URL(callback);
     url.searchParams.delete('code');
     url.searchParams.set('error', 'access_denied\u202E<b>');
     url.searchParams.set('error_description', `Denied\u200B\u202Eyb ${'x'.repeat(10_000)}`);
+    url.searchParams.set('error_uri', 'https://evil.example/explain');
     const response = await browser.request(url.href);
-    expect(response.status).toBe(400);
-    const html = await response.text();
-    expect(html).toContain('The forge answered &#34;invalid&#34;: Denied');
-    expect(html).not.toMatch(/[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/);
-    expect(html).not.toContain('x'.repeat(301));
-    expect(html.length).toBeLessThan(3000);
+    expect(response.status).toBe(302);
+    const location = new URL(response.headers.get('location')!);
+    expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+    expect(Object.fromEntries(location.searchParams)).toEqual({ error: 'server_error', error_description: 'The forge did not authorize access', state: 'st-cb', iss: served.url });
     expect(tokenRequests()).toEqual([]);
   });
 

@@ -3,7 +3,9 @@
 // forge's code is exchanged with this server's own verifier, and the browser goes on to the client's
 // redirect URI with the client's state and a proxy code holding the forge's tokens (`v1.pc.` sealed
 // in stateless mode, TTL 120 s by default), redeemable once at /token with the client's verifier.
-import { stripInvisible } from '../text/invisible';
+// When the forge answers with an error instead (the user denied access there), the state already
+// names the client's redirect URI, checked at /authorize, so the error goes back to it as RFC 6749
+// §4.1.2.1 says, with the client's state and `iss` (authorization-server metadata advertises it).
 import { browserHolds, clearBindingCookie } from './binding';
 import type { CodeData, FlowDeps, StateData } from './flow';
 import { htmlPage, redirect } from './http';
@@ -11,8 +13,13 @@ import { withParams } from './redirect-uris';
 import { errorCode, isWellFormedToken } from './token-shape';
 
 export const UNKNOWN_STATE = 'Unknown or expired state parameter';
-/** The forge's error_description arrives in the URL: only this much of it is shown. */
-export const MAX_SHOWN_DESCRIPTION = 300;
+
+/**
+ * RFC 6749 §4.1.2.1's error codes of an authorization response: the forge's code is passed on to the
+ * client only when it is one of these, anything else becomes `server_error`. The forge's
+ * error_description is never passed on: whoever holds the browser can write it.
+ */
+const AUTHORIZATION_ERRORS: ReadonlySet<string> = new Set(['invalid_request', 'unauthorized_client', 'access_denied', 'unsupported_response_type', 'invalid_scope', 'server_error', 'temporarily_unavailable']);
 
 const unknownState = (detail = 'Start signing in again from your application.') => htmlPage(400, UNKNOWN_STATE, `${UNKNOWN_STATE}. ${detail}`);
 
@@ -39,12 +46,11 @@ export function callbackHandler(deps: FlowDeps): (request: Request) => Promise<R
 
     const forgeError = query.get('error');
     if (forgeError !== null) {
-      // Whoever holds the browser can write these parameters: the code is reduced to a word, the
-      // description shown short and without invisible characters (D36).
-      const error = errorCode(forgeError);
-      const description = stripInvisible(query.get('error_description') ?? '').slice(0, MAX_SHOWN_DESCRIPTION);
-      logger.warn('oauth_callback_refused', { reason: 'forge error', error });
-      return htmlPage(400, 'The forge did not authorize access', `The forge answered "${error}"${description ? `: ${description}` : ''}. Start signing in again from your application.`, headers);
+      const error = AUTHORIZATION_ERRORS.has(forgeError) ? forgeError : 'server_error';
+      // Logged as a word (token-shape.ts): whoever holds the browser can write this parameter.
+      logger.warn('oauth_callback_refused', { reason: 'forge error', error: errorCode(forgeError) });
+      const description = error === forgeError ? `The forge did not authorize access: ${error}` : 'The forge did not authorize access';
+      return redirect(withParams(clientRequest.r, { error, error_description: description, state: clientRequest.s, iss: settings.serverUrl }), headers);
     }
     const code = query.get('code');
     if (!code) return htmlPage(400, 'No authorization code', 'The forge sent no authorization code. Start signing in again from your application.', headers);
