@@ -201,13 +201,30 @@ describe('request errors', () => {
     ['an invalid UTF-8 sequence', Buffer.from('%C0%AF:').toString('base64')],
     ['text that is not base64', '!!!not-base64!!!'],
     ['padding in the middle of the base64', `${Buffer.from('a:').toString('base64')}${Buffer.from('x').toString('base64')}`],
-  ])('a malformed HTTP Basic client id (%s) → 400 invalid_client, not a server error', async (_, basic) => {
+  ])('a malformed HTTP Basic client id (%s) → 401 invalid_client with a Basic challenge (RFC 6749 §5.2), not a server error', async (_, basic) => {
     const response = await fetch(`${served.url}/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },
       body: new URLSearchParams({ grant_type: 'authorization_code', code: 'c', code_verifier: pkce().verifier }).toString(),
     });
-    await expectError(response, 400, 'invalid_client', 'not valid HTTP Basic');
+    expect(response.headers.get('www-authenticate')).toBe(`Basic realm="${served.url}"`);
+    await expectError(response, 401, 'invalid_client', 'not valid HTTP Basic');
+  });
+
+  test('an unknown client in HTTP Basic → 401 invalid_client with WWW-Authenticate: Basic (RFC 6749 §5.2), for either grant', async () => {
+    const basic = `Basic ${Buffer.from(`${encodeURIComponent('nobody')}:`).toString('base64')}`;
+    const grants: Record<string, string>[] = [{ grant_type: 'authorization_code', code: 'c', code_verifier: pkce().verifier }, { grant_type: 'refresh_token', refresh_token: 'v1.rt.x' }];
+    for (const params of grants) {
+      const response = await fetch(`${served.url}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic },
+        body: new URLSearchParams(params).toString(),
+      });
+      expect(response.headers.get('www-authenticate')).toBe(`Basic realm="${served.url}"`);
+      // Browser-based clients may read it (CORS).
+      expect(response.headers.get('access-control-expose-headers')).toContain('WWW-Authenticate');
+      await expectError(response, 401, 'invalid_client', 'register again');
+    }
   });
 
   test('an unsupported body type and malformed JSON', async () => {

@@ -44,6 +44,9 @@ const invalidGrant = (description: string) => oauthError(400, 'invalid_grant', d
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const MALFORMED = Symbol('malformed Basic credentials');
 
+/** Whether the client tried to authenticate with HTTP Basic (RFC 6749 §2.3.1). */
+const usesBasic = (request: Request) => /^Basic(\s|$)/i.test(request.headers.get('authorization') ?? '');
+
 /**
  * client_id from the body, or from HTTP Basic for clients that send it there (base64 of
  * `percent-encoded id:secret`); MALFORMED when the Basic value cannot be decoded.
@@ -159,10 +162,15 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
     return oauthError(502, 'server_error', `the forge refused the refresh (${result.error}: ${result.description})`);
   }
 
+  // RFC 6749 §5.2: a client that tried to authenticate in the Authorization header gets 401 with a
+  // challenge of the scheme it used, so it knows its credentials, not its request, were refused.
+  const basicChallenge = { 'WWW-Authenticate': `Basic realm="${settings.serverUrl}"` };
+  const invalidClient = (request: Request, description: string) => oauthError(401, 'invalid_client', description, usesBasic(request) ? basicChallenge : {});
+
   async function grantResponse(request: Request, params: Record<string, string>, grant: 'authorization_code' | 'refresh_token'): Promise<Response> {
     const clientId = clientIdOf(request, params);
-    if (clientId === MALFORMED) return oauthError(400, 'invalid_client', 'the Authorization header is not valid HTTP Basic: base64 of client_id:secret, each percent-encoded');
-    if (!clientId || !(await deps.clients.lookup(clientId))) return oauthError(401, 'invalid_client', 'unknown or expired client_id: register again');
+    if (clientId === MALFORMED) return invalidClient(request, 'the Authorization header is not valid HTTP Basic: base64 of client_id:secret, each percent-encoded');
+    if (!clientId || !(await deps.clients.lookup(clientId))) return invalidClient(request, 'unknown or expired client_id: register again');
     if (params.resource !== undefined && !isOurResource(params.resource, settings)) return oauthError(400, 'invalid_target', `resource must be ${settings.resource}`);
     return grant === 'authorization_code' ? redeemCode(params, clientId) : refresh(params, clientId);
   }
