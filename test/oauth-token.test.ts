@@ -47,6 +47,9 @@ interface ErrorBody {
 
 async function expectError(response: Response, status: number, error: string, description?: string) {
   expect(response.status).toBe(status);
+  // RFC 6749 §5.1/§5.2: token answers, errors included, are never cached.
+  expect(response.headers.get('cache-control')).toBe('no-store');
+  expect(response.headers.get('pragma')).toBe('no-cache');
   const body = (await response.json()) as ErrorBody;
   expect(body.error).toBe(error);
   if (description) expect(body.error_description).toContain(description);
@@ -57,7 +60,9 @@ describe('authorization_code', () => {
     const s = await signIn(served.url);
     const response = await redeem(served.url, codeGrant(s));
     expect(response.status).toBe(200);
+    // RFC 6749 §5.1.
     expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('pragma')).toBe('no-cache');
     const tokens = (await response.json()) as TokenBody;
     expect(Object.keys(tokens).sort()).toEqual(['access_token', 'expires_in', 'refresh_token', 'scope', 'token_type']);
     expect(tokens.access_token).toStartWith('v1.at.');
@@ -239,6 +244,8 @@ describe('refresh_token', () => {
     const forgeBefore = forge.oauth.accessTokens[0];
     const response = await redeem(served.url, refreshGrant(first.clientId, first.refresh_token!));
     expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('pragma')).toBe('no-cache');
     const second = (await response.json()) as TokenBody;
     expect(second.access_token).toStartWith('v1.at.');
     expect(second.refresh_token).toStartWith('v1.rt.');
