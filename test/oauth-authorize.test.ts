@@ -139,6 +139,65 @@ describe('request errors go back to the registered redirect URI (RFC 6749 §4.1.
   });
 });
 
+/** `url` with `name` added once more (the helpers set each parameter once). */
+function withAgain(url: string, name: string, value: string): string {
+  const u = new URL(url);
+  u.searchParams.append(name, value);
+  return u.href;
+}
+
+describe('a parameter sent more than once (RFC 6749 §3.1)', () => {
+  test.each(['client_id', 'redirect_uri'])('%s twice, even with the same value → 400 invalid_request naming it, no redirect, nothing sent to the forge', async (name) => {
+    for (const s of [served, stateless]) {
+      const id = await registerClient(s.url);
+      const url = authorizeUrl(s.url, { client_id: id, code_challenge: pkce().challenge, state: 'st-2' });
+      const response = await get(withAgain(url, name, new URL(url).searchParams.get(name)!));
+      expect(response.status).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+      expect(await response.json()).toEqual({ error: 'invalid_request', error_description: `${name} must not be included more than once` });
+    }
+    expect(forge.requests).toEqual([]);
+  });
+
+  test.each([
+    ['response_type', 'code'],
+    ['code_challenge_method', 'S256'],
+    ['code_challenge', pkce().challenge],
+    ['scope', 'read_api'],
+    ['state', 'st-other'],
+  ])('%s twice → invalid_request naming it, back to the client', async (name, value) => {
+    for (const s of [served, stateless]) {
+      const id = await registerClient(s.url);
+      const response = await get(withAgain(authorizeUrl(s.url, { client_id: id, code_challenge: pkce().challenge, state: 'st-2', scope: 'api' }), name, value));
+      expect(response.status).toBe(302);
+      const location = new URL(response.headers.get('location')!);
+      expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+      expect(location.searchParams.get('error')).toBe('invalid_request');
+      expect(location.searchParams.get('error_description')).toBe(`${name} must not be included more than once`);
+      expect(location.searchParams.get('state')).toBe('st-2');
+      expect(location.searchParams.get('iss')).toBe(s.url);
+    }
+    expect(forge.requests).toEqual([]);
+  });
+
+  test('resource may come more than once (RFC 8707), but each must name this server (D29)', async () => {
+    const id = await registerClient(served.url);
+    const url = authorizeUrl(served.url, { client_id: id, code_challenge: pkce().challenge, state: 'st-3', resource: `${served.url}/mcp` });
+    expect((await get(withAgain(url, 'resource', `${served.url}/mcp`))).status).toBe(200);
+    const response = await get(withAgain(url, 'resource', 'https://other.example/mcp'));
+    expect(response.status).toBe(302);
+    const location = new URL(response.headers.get('location')!);
+    expect(location.searchParams.get('error')).toBe('invalid_target');
+    expect(location.searchParams.get('state')).toBe('st-3');
+  });
+
+  test('a parameter this endpoint does not read may repeat: it is ignored (RFC 6749 §3.1)', async () => {
+    const id = await registerClient(served.url);
+    const url = withAgain(withAgain(authorizeUrl(served.url, { client_id: id, code_challenge: pkce().challenge }), 'prompt', 'consent'), 'prompt', 'login');
+    expect((await get(url)).status).toBe(200);
+  });
+});
+
 describe('the consent page (D24)', () => {
   test('names the client, its redirect host, the forge and the scope, with Approve and Deny', async () => {
     const id = await registerClient(served.url, [REDIRECT], 'Claude Code');

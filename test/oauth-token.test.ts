@@ -238,6 +238,57 @@ describe('request errors', () => {
   });
 });
 
+describe('a parameter sent more than once (RFC 6749 §3.2)', () => {
+  const form = (pairs: [string, string][]) =>
+    fetch(`${served.url}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(pairs).toString() });
+  /** A JSON object with members written in order, repeats included (JSON.stringify cannot). */
+  const json = (pairs: [string, string][]) =>
+    fetch(`${served.url}/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{${pairs.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}` });
+
+  test.each(['grant_type', 'client_id', 'code', 'code_verifier', 'redirect_uri'])('%s twice in the code grant → 400 invalid_request naming it, form or JSON; the code still works', async (name) => {
+    const s = await signIn(served.url);
+    const pairs = Object.entries(codeGrant(s));
+    const twice: [string, string][] = [...pairs, [name, pairs.find(([k]) => k === name)![1]]];
+    for (const send of [form, json]) await expectError(await send(twice), 400, 'invalid_request', `${name} must not be included more than once`);
+    expect(forge.requests.filter((r) => r.path === '/oauth/token').length).toBe(1); // the sign-in's own exchange
+    expect((await form(pairs)).status).toBe(200);
+  });
+
+  test.each(['refresh_token', 'scope'])('%s twice in the refresh grant → 400 invalid_request naming it; the refresh token still works', async (name) => {
+    const first = await ownTokens(served.url);
+    const pairs = Object.entries(refreshGrant(first.clientId, first.refresh_token!, { scope: 'api' }));
+    const twice: [string, string][] = [...pairs, [name, pairs.find(([k]) => k === name)![1]]];
+    forge.requests.length = 0;
+    for (const send of [form, json]) await expectError(await send(twice), 400, 'invalid_request', `${name} must not be included more than once`);
+    expect(forge.requests).toEqual([]);
+    expect((await form(pairs)).status).toBe(200);
+  });
+
+  test('a repeated JSON member is seen whatever sits between (nested objects, escaped quotes)', async () => {
+    const s = await signIn(served.url);
+    const grant = codeGrant(s);
+    const body = `{"grant_type":"authorization_code","extra":{"code":"x\\\"}","list":[1,{"a":"]"}]},"code":${JSON.stringify(grant.code)},"client_id":${JSON.stringify(grant.client_id)},"code":"other","code_verifier":${JSON.stringify(grant.code_verifier)},"redirect_uri":${JSON.stringify(grant.redirect_uri)}}`;
+    expect(() => JSON.parse(body)).not.toThrow();
+    const response = await fetch(`${served.url}/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    await expectError(response, 400, 'invalid_request', 'code must not be included more than once');
+    // The same body with the member once, nested look-alikes and all, is redeemed.
+    const once = body.replace(',"code":"other"', '');
+    expect((await fetch(`${served.url}/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: once })).status).toBe(200);
+  });
+
+  test('resource may come more than once (RFC 8707), but each must name this server (D29)', async () => {
+    const s = await signIn(served.url);
+    const pairs = Object.entries(codeGrant(s));
+    await expectError(await form([...pairs, ['resource', `${served.url}/mcp`], ['resource', 'https://other.example/mcp']]), 400, 'invalid_target', `resource must be ${served.url}/mcp`);
+    expect((await form([...pairs, ['resource', `${served.url}/mcp`], ['resource', `${served.url}/mcp`]])).status).toBe(200);
+  });
+
+  test('a parameter this endpoint does not read may repeat: it is ignored', async () => {
+    const s = await signIn(served.url);
+    expect((await form([...Object.entries(codeGrant(s)), ['client_secret', 'a'], ['client_secret', 'b']])).status).toBe(200);
+  });
+});
+
 describe('refresh_token', () => {
   test('refreshes the forge token server-side with this server\'s application and issues a new pair; the used one is refused (replay)', async () => {
     const first = await ownTokens(served.url);

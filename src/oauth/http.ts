@@ -2,6 +2,7 @@
 // HTML pages for the browser legs, redirects, bounded body reading, cookies and CORS for the
 // endpoints browser-based clients call directly.
 import { readBoundedText } from '../http/body';
+import { jsonMembers } from './json-members';
 
 /** Bodies of /register, /token and the consent form are small; anything larger is refused. */
 export const MAX_OAUTH_BODY_BYTES = 64 * 1024;
@@ -65,7 +66,39 @@ export function readBodyText(request: Request, limit = MAX_OAUTH_BODY_BYTES): Pr
   return readBoundedText(request, limit);
 }
 
-export type ParamsResult = { ok: true; params: Record<string, string> } | { ok: false; response: Response };
+/**
+ * `params`: each parameter's value (the last, where one was sent twice). `repeated`: every value of
+ * each parameter sent more than once, for the endpoint to refuse (RFC 6749 §3.1, §3.2) or, for
+ * `resource`, to check each (RFC 8707 allows several).
+ */
+export type ParamsResult =
+  | { ok: true; params: Record<string, string>; repeated: ReadonlyMap<string, readonly string[]> }
+  | { ok: false; response: Response };
+
+/** The parameters of `entries`, and those that came more than once with all their values. */
+export function collectParams(entries: Iterable<[string, string]>): { params: Record<string, string>; repeated: Map<string, string[]> } {
+  const all = new Map<string, string[]>();
+  for (const [name, value] of entries) {
+    const values = all.get(name);
+    if (values) values.push(value);
+    else all.set(name, [value]);
+  }
+  const params: Record<string, string> = {};
+  const repeated = new Map<string, string[]>();
+  for (const [name, values] of all) {
+    params[name] = values[values.length - 1];
+    if (values.length > 1) repeated.set(name, values);
+  }
+  return { params, repeated };
+}
+
+/** The first of `names` that came more than once, if any. */
+export function firstRepeated(repeated: ReadonlyMap<string, readonly string[]>, names: readonly string[]): string | undefined {
+  return names.find((name) => repeated.has(name));
+}
+
+/** The error_description of a parameter sent more than once (RFC 6749 §3.1, §3.2). */
+export const repeatedParameter = (name: string) => `${name} must not be included more than once`;
 
 /** Parameters of a form-encoded or JSON body (D22: /token takes either). */
 export async function readParams(request: Request): Promise<ParamsResult> {
@@ -80,12 +113,13 @@ export async function readParams(request: Request): Promise<ParamsResult> {
       return { ok: false, response: oauthError(400, 'invalid_request', 'the body is not valid JSON') };
     }
     if (!value || typeof value !== 'object' || Array.isArray(value)) return { ok: false, response: oauthError(400, 'invalid_request', 'the body must be a JSON object') };
-    const params: Record<string, string> = {};
-    for (const [name, v] of Object.entries(value)) if (typeof v === 'string' || typeof v === 'number') params[name] = String(v);
-    return { ok: true, params };
+    // Members read in order, so that one written twice is seen (JSON.parse keeps only the last).
+    const entries: [string, string][] = [];
+    for (const [name, v] of jsonMembers(text)) if (typeof v === 'string' || typeof v === 'number') entries.push([name, String(v)]);
+    return { ok: true, ...collectParams(entries) };
   }
   if (type === '' || type.includes('application/x-www-form-urlencoded')) {
-    return { ok: true, params: Object.fromEntries(new URLSearchParams(text)) };
+    return { ok: true, ...collectParams(new URLSearchParams(text)) };
   }
   return { ok: false, response: oauthError(415, 'invalid_request', 'send application/x-www-form-urlencoded or application/json') };
 }

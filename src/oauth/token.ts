@@ -6,13 +6,14 @@
 // forge's. refresh_token: only a `v1.rt.` this server issued to the same client, once (a hash-keyed
 // replay cache per replica, or the shared store); the forge token inside is refreshed server-side
 // and a new pair issued.
-// A `resource` parameter must name this server (D29, else invalid_target). Errors are
-// `{error, error_description}`.
+// A `resource` parameter must name this server (D29, else invalid_target), every one of them when
+// several are sent (RFC 8707 allows that); any other parameter this endpoint reads may come only once
+// (RFC 6749 §3.2, else invalid_request naming it). Errors are `{error, error_description}`.
 import type { ClientRegistry } from './clients';
 import type { ForgeOAuthClient } from './forge-oauth';
 import type { OAuthEvents } from './events';
 import type { CodeData } from './flow';
-import { jsonResponse, oauthError, readParams } from './http';
+import { firstRepeated, jsonResponse, oauthError, readParams, repeatedParameter } from './http';
 import type { Logger } from '../logging/logger';
 import type { OwnTokens, TokenResponseBody } from './own-tokens';
 import { REFRESH_PREFIX } from './own-tokens';
@@ -37,6 +38,9 @@ export interface TokenDeps {
   /** Told of each grant and refresh, ok or refused (metrics, D11). */
   events?: OAuthEvents;
 }
+
+/** The parameters /token reads, each of which may come only once (`resource` may come more often). */
+const SINGLE_PARAMETERS = ['grant_type', 'client_id', 'code', 'code_verifier', 'redirect_uri', 'refresh_token', 'scope'] as const;
 
 const invalidRequest = (description: string) => oauthError(400, 'invalid_request', description);
 const invalidGrant = (description: string) => oauthError(400, 'invalid_grant', description);
@@ -167,26 +171,29 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
   const basicChallenge = { 'WWW-Authenticate': `Basic realm="${settings.serverUrl}"` };
   const invalidClient = (request: Request, description: string) => oauthError(401, 'invalid_client', description, usesBasic(request) ? basicChallenge : {});
 
-  async function grantResponse(request: Request, params: Record<string, string>, grant: 'authorization_code' | 'refresh_token'): Promise<Response> {
+  async function grantResponse(request: Request, params: Record<string, string>, resources: readonly string[], grant: 'authorization_code' | 'refresh_token'): Promise<Response> {
     const clientId = clientIdOf(request, params);
     if (clientId === MALFORMED) return invalidClient(request, 'the Authorization header is not valid HTTP Basic: base64 of client_id:secret, each percent-encoded');
     if (!clientId || !(await deps.clients.lookup(clientId))) return invalidClient(request, 'unknown or expired client_id: register again');
-    if (params.resource !== undefined && !isOurResource(params.resource, settings)) return oauthError(400, 'invalid_target', `resource must be ${settings.resource}`);
+    if (!resources.every((resource) => isOurResource(resource, settings))) return oauthError(400, 'invalid_target', `resource must be ${settings.resource}`);
     return grant === 'authorization_code' ? redeemCode(params, clientId) : refresh(params, clientId);
   }
 
   return async (request) => {
     const body = await readParams(request);
     if (!body.ok) return body.response;
-    const params = body.params;
+    const { params, repeated } = body;
+    const twice = firstRepeated(repeated, SINGLE_PARAMETERS);
+    if (twice) return invalidRequest(repeatedParameter(twice));
+    const resources = repeated.get('resource') ?? (params.resource === undefined ? [] : [params.resource]);
     const grant = params.grant_type;
     if (!grant) return invalidRequest('grant_type is required');
     if (grant !== 'authorization_code' && grant !== 'refresh_token') return oauthError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
     // Metrics (D11), by grant type once it is known: a token pair is `ok`; every other answer from
     // here on (unknown client, wrong resource, bad code or verifier, replay, spent refresh token,
-    // a full replay cache, a forge that cannot refresh) is `refused`. A body that cannot be read or
-    // names no supported grant type counts under neither.
-    const response = await grantResponse(request, params, grant);
+    // a full replay cache, a forge that cannot refresh) is `refused`. A body that cannot be read,
+    // repeats a parameter or names no supported grant type counts under neither.
+    const response = await grantResponse(request, params, resources, grant);
     deps.events?.({ kind: 'token', grant, outcome: response.status === 200 ? 'ok' : 'refused' });
     return response;
   };
