@@ -239,6 +239,21 @@ describe('scopes (D29)', () => {
     expect(forge.requests).toEqual([]);
   });
 
+  test('an access token a refresh narrowed to read_api (RFC 6749 §6) sees read tools only and gets the step-up 403', async () => {
+    const tokens = await ownTokens(served.url);
+    const refreshed = await redeem(served.url, refreshGrant(tokens.clientId, tokens.refresh_token!, { scope: 'read_api' }));
+    const { access_token: token } = (await refreshed.json()) as { access_token: string };
+    const session = await openSession(served.url, token);
+    const names = await toolNames(await mcp(served.url, { Authorization: `Bearer ${token}`, 'mcp-session-id': session }, list));
+    expect(names).toContain('get_branch');
+    expect(names).not.toContain('create_branch');
+    forge.requests.length = 0;
+    const response = await mcp(served.url, { Authorization: `Bearer ${token}`, 'mcp-session-id': session }, createBranch);
+    expect(response.status).toBe(403);
+    expect(response.headers.get('www-authenticate')).toBe(`Bearer error="insufficient_scope", scope="api", resource_metadata="${prm(response)}"`);
+    expect(forge.requests).toEqual([]);
+  });
+
   test('stateless: the scope travels in the sealed session id', async () => {
     const token = await accessToken(stateless.url, 'read_api');
     const sid = (await mcp(stateless.url, { Authorization: `Bearer ${token}` })).headers.get('mcp-session-id')!;

@@ -315,6 +315,39 @@ describe('refresh_token', () => {
     expect((await redeem(served.url, refreshGrant(first.clientId, second.refresh_token))).status).toBe(200);
   });
 
+  test.each([
+    ['read_api', 'api'],
+    ['read_api', 'read_api api'],
+    ['read_api', 'read_api write_repository'],
+    ['api', 'api openid'],
+    ['api', 'sudo'],
+  ])('granted %s, a refresh asking for scope "%s" (more than granted) → 400 invalid_scope (RFC 6749 §6); nothing sent to the forge, the refresh token still works', async (granted, asked) => {
+    const first = await ownTokens(served.url, { scope: granted });
+    expect(first.scope).toBe(granted);
+    forge.requests.length = 0;
+    for (const asJson of [false, true]) {
+      await expectError(await redeem(served.url, refreshGrant(first.clientId, first.refresh_token!, { scope: asked }), asJson), 400, 'invalid_scope', 'scope may only name what was granted');
+    }
+    expect(forge.requests).toEqual([]);
+    const again = await redeem(served.url, refreshGrant(first.clientId, first.refresh_token!));
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as TokenBody).scope).toBe(granted);
+  });
+
+  test('a refresh may name the scope granted, or less: an api grant refreshed for read_api gets a read_api access token, and its new refresh token keeps api (RFC 6749 §6)', async () => {
+    const first = await ownTokens(served.url);
+    expect(first.scope).toBe('api');
+    const same = (await (await redeem(served.url, refreshGrant(first.clientId, first.refresh_token!, { scope: 'read_api api' }))).json()) as TokenBody;
+    expect(same.scope).toBe('api');
+    const narrowed = await redeem(served.url, refreshGrant(first.clientId, same.refresh_token, { scope: 'read_api' }));
+    expect(narrowed.status).toBe(200);
+    const read = (await narrowed.json()) as TokenBody;
+    expect(read.scope).toBe('read_api');
+    // The refresh token of a narrowed refresh still carries the original grant.
+    const widened = (await (await redeem(served.url, refreshGrant(first.clientId, read.refresh_token))).json()) as TokenBody;
+    expect(widened.scope).toBe('api');
+  });
+
   test('a refresh token issued to another client → invalid_grant; the rightful client can still use it', async () => {
     const first = await ownTokens(served.url);
     const other = await registerClient(served.url);

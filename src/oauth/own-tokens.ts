@@ -76,17 +76,19 @@ export class OwnTokens {
   /**
    * A fresh pair for `grant` around the forge's tokens. `forgeExpiresAt` (Unix seconds) is when the
    * forge token runs out: the access token never outlives it. No forge refresh token, no refresh token.
+   * `accessScope` narrows the access token alone (a refresh asking for less, RFC 6749 §6); the refresh
+   * token keeps the grant's scope, which RFC 6749 §6 requires of a rotated refresh token.
    */
-  async issue(grant: Grant, forge: ForgeTokens, forgeExpiresAt?: number): Promise<TokenResponseBody> {
+  async issue(grant: Grant, forge: ForgeTokens, forgeExpiresAt?: number, accessScope: Scope = grant.scope): Promise<TokenResponseBody> {
     const sealer = await this.sealer;
     const nowS = Math.floor(this.now() / 1000);
     const expiresAt = Math.max(nowS, Math.min(nowS + this.s.accessTtlSeconds, forgeExpiresAt ?? Number.POSITIVE_INFINITY));
-    const access: AccessPayload = { f: forge.access_token, u: grant.apiUrl, s: grant.scope, c: grant.clientId, a: this.s.resource, e: expiresAt };
+    const access: AccessPayload = { f: forge.access_token, u: grant.apiUrl, s: accessScope, c: grant.clientId, a: this.s.resource, e: expiresAt };
     const body: TokenResponseBody = {
       access_token: await sealer.seal('at', access as unknown as Record<string, unknown>),
       token_type: 'Bearer',
       expires_in: expiresAt - nowS,
-      scope: grant.scope,
+      scope: accessScope,
     };
     if (forge.refresh_token) {
       const refresh: RefreshPayload = { f: forge.refresh_token, u: grant.apiUrl, s: grant.scope, c: grant.clientId, e: nowS + this.s.refreshTtlSeconds };

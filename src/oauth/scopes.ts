@@ -2,6 +2,7 @@
 // `api` reads and writes, `read_api` only reads. A client that names neither gets the server's
 // default (`api`, or `read_api` in read-only mode); a read-only server never grants `api`.
 // Names the server does not know are passed over (clients may ask for every scope they saw listed).
+// A refresh is held to what was granted (RFC 6749 §6): it may ask for less, never for more.
 
 export type Scope = 'api' | 'read_api';
 
@@ -14,6 +15,20 @@ export function grantedScope(requested: string | null | undefined, serverDefault
   if (serverDefault === 'api' && names.includes('api')) return 'api';
   if (names.includes('read_api')) return 'read_api';
   return serverDefault;
+}
+
+/**
+ * The scope of the access token a refresh grant asks for (RFC 6749 §6): absent or empty, the scope
+ * granted; otherwise only names the grant covers (`api` covers `read_api`), and the token gets what is
+ * asked. Undefined when a name asks for more than was granted, or for a scope this server does not
+ * grant at all: `invalid_scope`.
+ */
+export function refreshedScope(requested: string | undefined, granted: Scope): Scope | undefined {
+  const names = (requested ?? '').split(' ').filter((name) => name !== '');
+  if (names.length === 0) return granted;
+  const covered: readonly string[] = granted === 'api' ? ['api', 'read_api'] : ['read_api'];
+  if (!names.every((name) => covered.includes(name))) return undefined;
+  return names.includes('api') ? 'api' : 'read_api';
 }
 
 export function isScope(value: unknown): value is Scope {

@@ -5,7 +5,8 @@
 // the answer is this server's own token pair around the forge's tokens (own-tokens.ts), never the
 // forge's. refresh_token: only a `v1.rt.` this server issued to the same client, once (a hash-keyed
 // replay cache per replica, or the shared store); the forge token inside is refreshed server-side
-// and a new pair issued.
+// and a new pair issued. A `scope` may narrow the new access token, never widen it (RFC 6749 §6,
+// else invalid_scope, and the refresh token is not spent).
 // A `resource` parameter must name this server (D29, else invalid_target), every one of them when
 // several are sent (RFC 8707 allows that); any other parameter this endpoint reads may come only once
 // (RFC 6749 §3.2, else invalid_request naming it). Errors are `{error, error_description}`.
@@ -20,6 +21,7 @@ import { REFRESH_PREFIX } from './own-tokens';
 import { isVerifier, verifierMatches } from './pkce';
 import type { ReplayGuard } from './replay-guard';
 import { isOurResource } from './resource';
+import { refreshedScope } from './scopes';
 import type { OAuthSettings } from './settings';
 import type { Vault } from './vault';
 
@@ -132,6 +134,8 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
       return invalidGrant('the refresh token was issued to another client');
     }
     if (opened.grant.apiUrl !== settings.forgeApiUrl) return invalidGrant('the refresh token is for another forge: sign in again');
+    const scope = refreshedScope(params.scope, opened.grant.scope);
+    if (scope === undefined) return oauthError(400, 'invalid_scope', `scope may only name what was granted (${opened.grant.scope === 'api' ? 'api or read_api' : 'read_api'}); leave it out to keep it`);
     switch (await deps.refreshGuard.reserve(value, opened.expiresAt)) {
       case 'consumed':
         logger.warn('oauth_refresh_replayed', {});
@@ -149,11 +153,11 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
     const result = await deps.forge.refresh(opened.forgeRefreshToken);
     if (result.ok) {
       await deps.refreshGuard.consume(value);
-      logger.info('oauth_token', { grant: 'refresh_token', scope: opened.grant.scope });
+      logger.info('oauth_token', { grant: 'refresh_token', scope });
       // A forge that does not rotate its refresh token keeps the one it had.
       const forgeTokens = { ...result.tokens, refresh_token: result.tokens.refresh_token ?? opened.forgeRefreshToken };
       const forgeExpiresAt = forgeTokens.expires_in === undefined ? undefined : issuedAt + forgeTokens.expires_in;
-      return tokenResponse(await deps.tokens.issue(opened.grant, forgeTokens, forgeExpiresAt));
+      return tokenResponse(await deps.tokens.issue(opened.grant, forgeTokens, forgeExpiresAt, scope));
     }
     logger.warn('oauth_forge_token_failed', { grant: 'refresh_token', status: result.status, error: result.error });
     if (result.error === 'invalid_grant') {
