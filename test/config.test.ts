@@ -108,6 +108,33 @@ describe('loadConfig', () => {
     expect([...loadConfig({ ...HTTP_REMOTE, USE_MILESTONE: 'true' }).toolGroups].sort()).toEqual(['branches', 'issues', 'milestones']);
   });
 
+  // D2: a flag is the setting under another name. An empty environment variable counts as not
+  // given; so does an empty flag, which once read FORGE_TOOLSETS as "no groups" (a server with no tools).
+  test('an empty --forge-toolsets= gives the default groups, as FORGE_TOOLSETS= does', () => {
+    const defaults: string[] = ['branches', 'issues'];
+    expect([...loadConfig({ ...HTTP_REMOTE, FORGE_TOOLSETS: '' }).toolGroups].sort() as string[]).toEqual(defaults);
+    expect([...loadConfig(HTTP_REMOTE, ['--forge-toolsets=']).toolGroups].sort() as string[]).toEqual(defaults);
+    expect([...loadConfig(HTTP_REMOTE, ['--forge-toolsets', '']).toolGroups].sort() as string[]).toEqual(defaults);
+    // Not given: the environment's value stays in force, as it would under an empty variable.
+    expect([...loadConfig({ ...HTTP_REMOTE, FORGE_TOOLSETS: 'milestones' }, ['--forge-toolsets=']).toolGroups]).toEqual(['milestones']);
+  });
+
+  test.each(SETTING_NAMES.map((name) => [name]))('an empty flag for %s means what the empty variable means', (name) => {
+    const outcome = (load: () => unknown) => {
+      try {
+        return load();
+      } catch (error) {
+        if (error instanceof ConfigError) return error.message;
+        throw error;
+      }
+    };
+    const flag = `--${name.toLowerCase().replaceAll('_', '-')}=`;
+    const { [name as keyof typeof HTTP_REMOTE]: _given, ...base } = HTTP_REMOTE;
+    const viaEnv = outcome(() => loadConfig({ ...base, [name]: '' }));
+    expect(outcome(() => loadConfig(base, [flag]))).toEqual(viaEnv);
+    expect(viaEnv).toEqual(outcome(() => loadConfig(base)));
+  });
+
   test('every setting has a description', () => {
     const { ConfigSchema } = require('../src/config/schema');
     for (const name of SETTING_NAMES) expect(ConfigSchema.properties[name].description?.length).toBeGreaterThan(10);

@@ -6,6 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
 import { connect, structured } from './support/mcp-client';
 import { ENTRY, runToExit, startServer } from './support/process';
+import { ALL_TOOLS } from '../src/tools/catalog';
 
 setDefaultTimeout(20_000);
 let forge: FakeForge;
@@ -128,6 +129,21 @@ describe('HTTP server on a real port', () => {
     expect(await exited).toBe(0);
     slow.stop(true);
   });
+});
+
+// D2: an empty flag is not given, as an empty variable is; --forge-toolsets= once started a server
+// listing no tools at all.
+test('--forge-toolsets= (empty) serves the default tool groups, as FORGE_TOOLSETS= does', async () => {
+  const server = await startServer({ REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: '' }, ['--forge-toolsets=']);
+  try {
+    const session = await connect({ handle: (r) => fetch(r) }, { 'Private-Token': TOKENS.maintainer }, `${server.url}/mcp`);
+    const { tools } = await session.client.listTools();
+    const defaults = ALL_TOOLS.filter((tool) => tool.group === 'branches' || tool.group === 'issues').map((tool) => tool.name);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(defaults.sort());
+    await session.close();
+  } finally {
+    await server.stop();
+  }
 });
 
 test('SIGINT also shuts down cleanly with exit code 0', async () => {

@@ -34,6 +34,7 @@ export function helpText(): string {
     '       forge-mcp --help              print this text',
     '',
     'Every setting is an environment variable and may also be given as --name=value (the flag wins).',
+    'An empty value (NAME= or --name=) counts as not given.',
     'Booleans take true/false/1/0; lists are comma-separated.',
     '',
   ];

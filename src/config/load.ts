@@ -51,7 +51,12 @@ export function loadPort(env: Record<string, string | undefined>, argv: readonly
   return value as number;
 }
 
-/** Collects raw string values: environment first, flags override. */
+/**
+ * Collects raw string values: environment first, flags override. An empty value counts as not
+ * given, in the environment and as a flag alike (`FORGE_TOOLSETS=` and `--forge-toolsets=` both
+ * leave the setting to the next source or its default; docs/decisions.md D2): a flag is the same
+ * setting under another name, so it must not read an empty value differently.
+ */
 function rawValues(env: Record<string, string | undefined>, argv: readonly string[]): Map<SettingName, string> {
   const raw = new Map<SettingName, string>();
   for (const name of SETTING_NAMES) {
@@ -71,7 +76,7 @@ function rawValues(env: Record<string, string | undefined>, argv: readonly strin
     else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) value = argv[++i];
     else if (settingSchema(name).type === 'boolean') value = 'true';
     else throw new ConfigError(name, `flag ${flag} needs a value`);
-    raw.set(name, value);
+    if (value !== '') raw.set(name, value);
   }
   return raw;
 }
