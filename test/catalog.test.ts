@@ -5,6 +5,7 @@ import { createApp, type ForgeApp } from '../src/app';
 import { TOOL_GROUPS, type ToolGroup } from '../src/config/schema';
 import type { TSchema } from '@sinclair/typebox';
 import { ALL_TOOLS, selectTools, toolListing } from '../src/tools/catalog';
+import { restAdvice } from '../src/tools/bounded-result';
 import { testConfig } from './support/config';
 import { connect, rpc, INITIALIZE } from './support/mcp-client';
 import { pathParametersOf } from './tools/arguments';
@@ -91,6 +92,13 @@ describe('tools/list', () => {
       expect(typeof tool.annotations?.readOnlyHint).toBe('boolean');
       expect(typeof tool.annotations?.destructiveHint).toBe('boolean');
       expect(typeof tool.annotations?.idempotentHint).toBe('boolean');
+    }
+  });
+
+  test('the advice of a result cut at MAX_RESULT_BYTES names only parameters of its tool (D33)', () => {
+    for (const tool of ALL_TOOLS) {
+      const named = restAdvice(tool)(3).match(/\b[a-z]+(?:_[a-z]+)+\b/g) ?? [];
+      expect([tool.name, named.filter((word) => !(word in tool.input.properties))]).toEqual([tool.name, []]);
     }
   });
 

@@ -6,6 +6,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { isRecord, type Rec } from './lean/helpers';
 import { asObject } from './result';
 import { mayNeedCleaning, sanitizeResult } from './sanitize';
+import type { ToolDefinition } from './define';
 
 /** UTF-8 bytes of a JSON text; a UTF-16 unit is at most 3 bytes, so short texts skip the count. */
 function bytes(text: string, bound: number): number {
@@ -30,10 +31,25 @@ export function structuredContentJson(value: CallToolResult): string | undefined
   return (value as { [STRUCTURED_IS_TEXT]?: true })[STRUCTURED_IS_TEXT] ? (value.content[0] as { text: string }).text : undefined;
 }
 
-function cutItems(structured: Rec & { items: unknown[] }, maxBytes: number): Rec {
+/**
+ * How a cut list tells the agent to get the rest (D33): only through parameters the tool has. A
+ * tool with `per_page` pages on; one without says the rest is out of its reach, or names its own
+ * way to ask for less (`narrowing` on its definition). Built once per tool by the catalog, so a
+ * call that is not cut does nothing more.
+ */
+export type RestAdvice = (shown: number) => string;
+
+const PAGED: RestAdvice = (shown) => `for the rest ask again with per_page=${Math.max(1, shown)} and the next pages, or narrow the filter`;
+
+export function restAdvice(tool: Pick<ToolDefinition, 'input' | 'narrowing'>): RestAdvice {
+  if ('per_page' in tool.input.properties) return PAGED;
+  const text = `this tool takes no page parameters: ${tool.narrowing ?? 'the items left out cannot be fetched through it'}`;
+  return () => text;
+}
+
+function cutItems(structured: Rec & { items: unknown[] }, maxBytes: number, rest: RestAdvice): Rec {
   const total = structured.items.length;
-  const advice = (shown: number) =>
-    `cut to ${shown} of ${total} items to stay within MAX_RESULT_BYTES (${maxBytes} bytes); for the rest ask again with per_page=${Math.max(1, shown)} and the next pages, or narrow the filter`;
+  const advice = (shown: number) => `cut to ${shown} of ${total} items to stay within MAX_RESULT_BYTES (${maxBytes} bytes); ${rest(shown)}`;
   const frame = { ...structured, items: [] as unknown[], truncated: true, truncation: advice(total) };
   let used = Buffer.byteLength(JSON.stringify(frame));
   let kept = 0;
@@ -80,9 +96,9 @@ function cutTexts(structured: Rec, maxBytes: number): Rec {
 
 /**
  * The CallToolResult of a successful value (D16), its text cleaned unless `asSent` (D36, a
- * full_response), cut to `maxBytes` when it is larger (D33).
+ * full_response), cut to `maxBytes` when it is larger (D33), a cut list saying what `rest` advises.
  */
-export function boundedResult(value: unknown, maxBytes: number, asSent = false): CallToolResult {
+export function boundedResult(value: unknown, maxBytes: number, asSent = false, rest: RestAdvice = PAGED): CallToolResult {
   const structured = asObject(value);
   let text = JSON.stringify(structured);
   if (!asSent && mayNeedCleaning(text)) {
@@ -90,6 +106,6 @@ export function boundedResult(value: unknown, maxBytes: number, asSent = false):
     text = JSON.stringify(structured);
   }
   if (bytes(text, maxBytes) <= maxBytes) return result(structured, text);
-  const cut = Array.isArray(structured.items) ? cutItems(structured as Rec & { items: unknown[] }, maxBytes) : cutTexts(structured, maxBytes);
+  const cut = Array.isArray(structured.items) ? cutItems(structured as Rec & { items: unknown[] }, maxBytes, rest) : cutTexts(structured, maxBytes);
   return result(cut, JSON.stringify(cut));
 }

@@ -4,7 +4,7 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type { ToolGroup } from '../config/schema';
 import { findQuickAction, quickActionProblem } from '../text/quick-actions';
-import { boundedResult } from './bounded-result';
+import { boundedResult, restAdvice, type RestAdvice } from './bounded-result';
 import { annotationsOf, hasFullResponse, type ToolContext, type ToolDefinition } from './define';
 import { invalidArgument, ToolError, type ErrorKind } from './errors';
 import { compileArgSummary } from './arg-summary';
@@ -142,9 +142,9 @@ export interface ToolOutcome {
  * (D30), not a JSON-RPC internal error. Checked here, where the text is made anyway, rather than
  * by scanning every answer before it is parsed (which cost twice the parse).
  */
-function resultOf(value: unknown, maxBytes: number, asSent: boolean, forge: ToolContext['forge']): CallToolResult {
+function resultOf(value: unknown, maxBytes: number, asSent: boolean, rest: RestAdvice, forge: ToolContext['forge']): CallToolResult {
   try {
-    return boundedResult(value, maxBytes, asSent);
+    return boundedResult(value, maxBytes, asSent, rest);
   } catch (error) {
     if (error instanceof RangeError) throw new ToolError('upstream', 'the forge answered with JSON nested too deeply to pass on; it was not read', forge.lastStatus);
     throw error;
@@ -160,6 +160,8 @@ interface Entry {
   fullResponse: boolean;
   /** The audit line's argument summary (D35). */
   summarize: (args: unknown) => Record<string, unknown>;
+  /** What a result cut at MAX_RESULT_BYTES says about the rest: only parameters the tool has (D33). */
+  rest: RestAdvice;
 }
 
 /** What a deployment sets for every tool call (config: MAX_RESULT_BYTES, FORGE_ALLOW_QUICK_ACTIONS). */
@@ -211,6 +213,7 @@ export class ToolCatalog {
         validator: compileValidator(tool.input, { allowQuickActions }),
         fullResponse: hasFullResponse(tool),
         summarize: compileArgSummary(tool.input),
+        rest: restAdvice(tool),
       });
     }
     if (selection.readOnly) {
@@ -264,7 +267,7 @@ export class ToolCatalog {
       let value = await entry.tool.handler(valid as never, ctx);
       if (!full && entry.tool.record) value = applyLean(entry.tool.record, value);
       if (entry.tool.attachments && ctx.linkAttachments) value = await ctx.linkAttachments(value, valid.project_id as string | undefined);
-      return { result: resultOf(value, this.maxResultBytes, full, ctx.forge), outcome: 'ok', args: summary };
+      return { result: resultOf(value, this.maxResultBytes, full, entry.rest, ctx.forge), outcome: 'ok', args: summary };
     } catch (error) {
       if (error instanceof ToolError) return failed(error, summary);
       throw error;

@@ -54,6 +54,11 @@ export interface ToolDefinition<S extends TObject = TObject> {
    * text as the forge sent it, uncleaned (D33, D36).
    */
   readonly text?: true;
+  /**
+   * For a tool that returns a list but takes no per_page: how to ask for less when its result is
+   * cut at MAX_RESULT_BYTES, naming only its own parameters (D33; tools/bounded-result.ts).
+   */
+  readonly narrowing?: string;
   /** Rules the schema cannot express (exclusive or paired parameters); throws invalidArgument. */
   readonly check?: (args: Static<S>) => void;
   readonly handler: (args: Static<S>, ctx: ToolContext) => Promise<unknown>;

@@ -102,6 +102,48 @@ describe('MAX_RESULT_BYTES (D33)', () => {
     expect(page.pagination).toMatchObject({ page: 1 });
   });
 
+  // The advice names only parameters the tool has: a tool without per_page cannot be paged on.
+  const project = () => small.forge.model.projects.get(SEED.project)!;
+  const big = 'x'.repeat(600);
+  test.each([
+    ['list_issue_links', { project_id: P, issue_iid: 1, full_response: true }, () => {
+      for (const iid of [3, 4, 5]) small.forge.model.tracker.links.push({ id: 100 + iid, source: { project_id: SEED.project, iid: 1 }, target: { project_id: SEED.project, iid }, link_type: 'relates_to', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' });
+      for (const iid of [2, 3, 4, 5]) project().issues.get(iid)!.description = big;
+    }],
+    ['list_issue_emoji_reactions', { project_id: P, issue_iid: 1 }, () => {
+      const tracker = small.forge.model.tracker;
+      const model = tracker.awards.find((a) => a.awardable_type === 'Issue')!;
+      for (let i = 0; i < 40; i++) tracker.awards.push({ ...model, id: 1000 + i });
+    }],
+    ['get_commit_diff', { project_id: P, sha: SEED.headSha }, () => {
+      const commit = project().commits.get(SEED.headSha)!;
+      commit.diffs = Array.from({ length: 10 }, (_, i) => ({ ...commit.diffs[0], new_path: `f${i}.txt`, old_path: `f${i}.txt`, diff: big }));
+    }],
+    ['get_commit_diff', { project_id: P, sha: SEED.headSha, full_diff: true }, () => {
+      const commit = project().commits.get(SEED.headSha)!;
+      commit.diffs = Array.from({ length: 10 }, (_, i) => ({ ...commit.diffs[0], new_path: `f${i}.txt`, old_path: `f${i}.txt`, diff: big }));
+    }],
+  ] as const)('%s %j: a cut list without per_page says the tool cannot page, naming no page parameter', async (name, args, grow) => {
+    grow();
+    const c = await small.as();
+    const cut = structured<{ items: unknown[]; truncated: boolean; truncation: string }>(await c.call(name, args));
+    expect(cut.truncated).toBe(true);
+    expect(cut.items.length).toBeGreaterThan(0);
+    expect(cut.truncation).toStartWith(`cut to ${cut.items.length} of `);
+    expect(cut.truncation).toContain('this tool takes no page parameters: the items left out cannot be fetched through it');
+    expect(cut.truncation).not.toMatch(/per_page|next page/);
+  });
+
+  test('get_file_blame: a cut blame says to ask for fewer lines with its own range parameters', async () => {
+    const file = project().files.get(SEED.nestedFile)!;
+    file.blame = Array.from({ length: 12 }, (_, i) => ({ ...file.blame[0], lines: [`${i} ${big}`] }));
+    const c = await small.as();
+    const cut = structured<{ items: unknown[]; truncated: boolean; truncation: string }>(await c.call('get_file_blame', { project_id: P, file_path: SEED.nestedFile, ref: 'main' }));
+    expect(cut.truncated).toBe(true);
+    expect(cut.truncation).toContain('this tool takes no page parameters: ask for fewer lines at a time with range_start and range_end');
+    expect(cut.truncation).not.toMatch(/per_page|next page/);
+  });
+
   test('a single record over the bound has its longest text cut, still within the bound', async () => {
     small.forge.model.projects.get(SEED.project)!.issues.get(1)!.description = 'x'.repeat(10_000);
     const c = await small.as();

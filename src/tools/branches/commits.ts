@@ -81,6 +81,7 @@ export const getFileBlame = defineTool({
   mode: 'read',
   record: 'blame_range',
   endpoint: 'GET /projects/{project_id}/repository/files/{file_path}/blame',
+  narrowing: 'ask for fewer lines at a time with range_start and range_end',
   input: Type.Object(
     {
       project_id: projectId(),
