@@ -63,5 +63,7 @@ describe('milestone parameter errors', () => {
       { created_at: '2024-01-03T10:00:00.000Z', weight: 3, action: 'created' },
       { created_at: '2024-01-04T10:00:00.000Z', weight: null, action: 'created' },
     ]);
+    // Served whole, as GitLab does (docs/forge-editions.md): page parameters change nothing.
+    expect((await api(`${M}/${SEED.milestones.v1}/burndown_events?page=2&per_page=1`)).body).toEqual(r.body);
   });
 });

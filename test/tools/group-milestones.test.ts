@@ -220,10 +220,62 @@ describe('burndown events', () => {
   });
 });
 
-// GitLab answers every burndown event at once (ee/lib/ee/api/milestone_responses.rb); list_issue_links and
-// get_file_blame are not paginated either: none of them takes page parameters that would do nothing.
+// GitLab answers every burndown event at once (docs/forge-editions.md), yet docs/spec.md gives both
+// burndown tools page and per_page: the server pages the one answer itself.
+describe('burndown events come in pages made from GitLab\'s one answer (docs/spec.md: page, per_page)', () => {
+  /** Twelve more closed issues in the milestone: 26 events with the seeded two. */
+  function longBurndown(milestoneId: number) {
+    h.forge.model.premium = true;
+    const issues = [...api().issues.values()];
+    const model = issues[0];
+    for (let n = 1; n <= 12; n++) {
+      const day = String(n + 10).padStart(2, '0');
+      const iid = 900 + n;
+      api().issues.set(iid, { ...model, id: 90_000 + n, iid, milestone_id: milestoneId, confidential: false, state: 'closed',
+        created_at: `2024-02-${day}T08:00:00.000Z`, closed_at: `2024-02-${day}T18:00:00.000Z` });
+    }
+  }
+  type Event = { created_at: string; action: string };
+
+  test.each([
+    ['get_milestone_burndown_events', { project_id: SEED.projectPath, milestone_id: String(v09) }, v09],
+    ['get_group_milestone_burndown_events', { group_id: G, milestone_id: Q1 }, groupQ1],
+  ] as const)('%s: page 1 of 20 by default, exact totals, the pages add up to every event', async (name, args, milestoneId) => {
+    longBurndown(milestoneId);
+    const c = await h.as();
+    const all = structured<Page<Event>>(await c.call(name, { ...args, per_page: 100 }));
+    expect(all.items.length).toBeGreaterThanOrEqual(24);
+    const total = all.items.length;
+    const first = structured<Page<Event> & { pagination: Record<string, unknown> }>(await c.call(name, args));
+    expect(first.items).toEqual(all.items.slice(0, 20));
+    expect(first.pagination).toEqual({ page: 1, per_page: 20, next_page: 2, total, total_pages: 2 });
+    const second = structured<Page<Event> & { pagination: Record<string, unknown> }>(await c.call(name, { ...args, page: 2 }));
+    expect(second.items).toEqual(all.items.slice(20));
+    expect(second.pagination).toEqual({ page: 2, per_page: 20, next_page: null, total, total_pages: 2 });
+    const small = structured<Page<Event>>(await c.call(name, { ...args, page: 3, per_page: 5 }));
+    expect(small.items).toEqual(all.items.slice(10, 15));
+    expect(structured<Page<Event>>(await c.call(name, { ...args, page: 9 })).items).toEqual([]);
+    // One request per call, without page parameters GitLab would ignore.
+    const sent = h.forge.requests.filter((r) => r.path.endsWith('/burndown_events'));
+    expect(sent).toHaveLength(5);
+    for (const r of sent) expect([r.query.get('page'), r.query.get('per_page')]).toEqual([null, null]);
+  });
+
+  test.each(['get_milestone_burndown_events', 'get_group_milestone_burndown_events'])('%s: page and per_page are checked like every list tool\'s, before any upstream call', async (name) => {
+    const tool = ALL_TOOLS.find((t) => t.name === name)!;
+    const c = await h.as();
+    for (const [paging, parameter] of [[{ per_page: 101 }, 'per_page'], [{ per_page: 0 }, 'per_page'], [{ page: 0 }, 'page'], [{ page: 1.5 }, 'page']] as const) {
+      const error = toolError(await c.call(name, { ...baselineArguments(tool), ...paging }));
+      expect([error.kind, error.message.startsWith(`${parameter}: `)]).toEqual(['validation', true]);
+    }
+    expect(h.upstream()).toEqual([]);
+  });
+});
+
+// list_issue_links and get_file_blame are not paginated by GitLab and answer in one piece: neither
+// takes page parameters that would do nothing.
 describe('tools over endpoints GitLab does not paginate take no page parameters', () => {
-  test.each(['get_milestone_burndown_events', 'get_group_milestone_burndown_events', 'list_issue_links', 'get_file_blame'])('%s', async (name) => {
+  test.each(['list_issue_links', 'get_file_blame'])('%s', async (name) => {
     const tool = ALL_TOOLS.find((t) => t.name === name)!;
     expect(['page', 'per_page'].filter((p) => p in tool.input.properties)).toEqual([]);
     if (tool.group !== 'milestones') return; // the others are not served by this file's deployment
