@@ -152,6 +152,51 @@ describe('every tool, every path parameter, straight to the handler (no schema c
   });
 });
 
+// D26: GitLab's project and group paths never hold `%`, so percent-encoding in such an id is an
+// encoded form, decoded once wherever the id goes: a path segment encodes the plain path once, a
+// JSON body carries it plain. Names, refs and file paths keep a `%` they hold when they also hold `/`.
+describe('project and group ids: every form reaches GitLab as GitLab reads it, decoded once', () => {
+  test.each([
+    ['acme/platform/api', 'acme%2Fplatform%2Fapi'],
+    ['acme%2Fplatform%2Fapi', 'acme%2Fplatform%2Fapi'],
+    ['acme/platform%2Fapi', 'acme%2Fplatform%2Fapi'],
+    ['acme%2fplatform/api', 'acme%2Fplatform%2Fapi'],
+    ['acme%252Fplatform', 'acme%252Fplatform'],
+    ['42', '42'],
+  ])('project_id %p → /projects/%s/…', (value, segment) => {
+    expect(fillPath('/projects/{project_id}/repository/files/{file_path}', { project_id: value, file_path: 'docs/100%2Fdone.md' }))
+      .toBe(`/projects/${segment}/repository/files/docs%2F100%252Fdone.md`);
+    expect(fillPath('/groups/{group_id}/milestones', { group_id: value })).toBe(`/groups/${segment}/milestones`);
+  });
+
+  test('a partly encoded project or group id through the client is encoded once, not twice', async () => {
+    const c = await h.as();
+    expect(structured<{ name: string }>(await c.call('get_branch', { project_id: 'acme/platform%2Fapi', branch_name: 'main' })).name).toBe('main');
+    structured(await c.call('list_group_milestones', { group_id: 'acme%2fplatform' }));
+    expect(h.upstream()).toEqual(['GET /api/v4/projects/acme%2Fplatform%2Fapi/repository/branches/main', 'GET /api/v4/groups/acme%2Fplatform/milestones']);
+  });
+
+  // Project ids a tool sends in its body rather than its path (create_issue_link's target_project_id).
+  const bodyIds = ALL_TOOLS.flatMap((tool) => Object.keys(tool.input.properties)
+    .filter((name) => /(?:^|_)(?:project|group)_id$/.test(name) && !pathParametersOf(tool).includes(name) && (tool.input.properties[name] as { identifier?: boolean }).identifier)
+    .map((name) => [tool.name, name, tool] as const));
+
+  test('the tools that send a project id in a body are known', () => {
+    expect(bodyIds.map(([tool, name]) => `${tool}.${name}`)).toEqual(['create_issue_link.target_project_id']);
+  });
+
+  test.each(bodyIds)('%s %s: no hostile value is sent, encoded or not', async (_, parameter, tool) => {
+    const client = await h.as();
+    for (const value of [...HOSTILE, 'acme%2F..%2Fx', 'acme/%2e%2e/x', 'acme%252F..%252Fx', '%25252e%25252e', 'acme%2F%2E%2E']) {
+      const before = h.forge.requests.length;
+      const result = await client.call(tool.name, { ...baselineArguments(tool), [parameter]: value });
+      const label = `${tool.name} ${parameter}=${JSON.stringify(value)}`;
+      expect([label, result.isError && toolError(result).kind, toolError(result).message.startsWith(`${parameter}: `), h.forge.requests.slice(before)])
+        .toEqual([label, 'validation', true, []]);
+    }
+  });
+});
+
 describe('the critical cases of D31', () => {
   test('unprotect_branch with branch_name ".." is refused; the project and its rules stay', async () => {
     const c = await h.as();

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { CallerResolver } from '../auth/caller-resolver';
 import { ForgeClient } from '../forge/client';
 import type { Credential } from '../forge/credential';
-import { encodeSegment, identifierProblem } from '../forge/encode';
+import { encodeNamespace, encodeSegment, identifierProblem } from '../forge/encode';
 import type { ForgePool } from '../forge/pool';
 import type { FixedWindowLimiter, RateDecision } from '../http/rate-limit';
 import type { Logger } from '../logging/logger';
@@ -108,7 +108,7 @@ export function createDownloadHandler(deps: DownloadDeps): (request: Request) =>
     if (!lease) return problem(503, 'upstream', 'Server capacity reached');
     let upstream: Response;
     try {
-      const path = `/projects/${encodeSegment(projectId, 'project_id')}/uploads/${encodeSegment(secret)}/${encodeURIComponent(filename)}`;
+      const path = `/projects/${encodeNamespace(projectId, 'project_id')}/uploads/${encodeSegment(secret)}/${encodeURIComponent(filename)}`;
       upstream = await new ForgeClient(lease.endpoint, credential).send({ method: 'GET', path });
     } catch (error) {
       if (error instanceof ToolError) return problem(error.status ?? 502, error.kind, error.message);

@@ -1,9 +1,10 @@
 // Identifiers in URL paths reach the forge encoded exactly once (D26): a project path
-// `group/sub/project`, its already-encoded form `group%2Fsub%2Fproject`, branch names, refs and
-// file paths with `/` all become `%2F`-encoded single path segments. A value that could turn into
-// an empty, `.` or `..` segment anywhere on its way (as given, once the forge decodes it, or read
-// with look-alike dots) is refused before it is encoded (D31): the runtime and the forge collapse
-// dot segments, which would send the request to another endpoint.
+// `group/sub/project`, its already-encoded form `group%2Fsub%2Fproject` (or a partly encoded one),
+// branch names, refs and file paths with `/` all become `%2F`-encoded single path segments; a
+// project id sent in a body is the plain path such a segment decodes to (namespacePath). A value
+// that could turn into an empty, `.` or `..` segment anywhere on its way (as given, once the forge
+// decodes it, or read with look-alike dots) is refused before it is encoded (D31): the runtime and
+// the forge collapse dot segments, which would send the request to another endpoint.
 import { ToolError } from './errors';
 
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
@@ -64,14 +65,43 @@ export function identifierProblem(value: string): string | undefined {
   return undefined;
 }
 
-/**
- * Encodes one path segment; a value that arrives already %2F-encoded is decoded first. A value
- * that breaks the identifier rule is a validation error naming `parameter`.
- */
-export function encodeSegment(value: string | number, parameter = 'identifier'): string {
+function checked(value: string | number, parameter: string): string {
   const text = String(value);
   const problem = identifierProblem(text);
   if (problem) throw new ToolError('validation', `${parameter}: ${problem}`);
+  return text;
+}
+
+/**
+ * A project or group id as GitLab reads it (D26): a numeric id or the plain path. GitLab's project
+ * and group paths never hold `%`, so percent-encoding in one is an encoded form, whole
+ * (`group%2Fproject`) or partial (`group/sub%2Fproject`): it is decoded once, never more, so a
+ * value encoded twice stays encoded once and names no project. The value is checked first (D31:
+ * every reading, decoded or not, is free of `.` and `..` parts). A body that names a project
+ * (create_issue_link's target_project_id) carries this value; a path carries it encoded once.
+ */
+export function namespacePath(value: string | number, parameter = 'project_id'): string {
+  const text = checked(value, parameter);
+  if (!text.includes('%')) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text; // not percent-encoding after all: it names no project, and reaches GitLab as given
+  }
+}
+
+/** Encodes a project or group id as its one path segment: namespacePath's plain path, encoded once. */
+export function encodeNamespace(value: string | number, parameter = 'project_id'): string {
+  return encodeURIComponent(namespacePath(value, parameter));
+}
+
+/**
+ * Encodes one path segment; a value that arrives already %2F-encoded is decoded first. A value
+ * that breaks the identifier rule is a validation error naming `parameter`. Branch names, refs and
+ * file paths may hold a literal `%`, so one that also holds a `/` is taken as written.
+ */
+export function encodeSegment(value: string | number, parameter = 'identifier'): string {
+  const text = checked(value, parameter);
   if (!text.includes('/') && /%2f/i.test(text)) {
     try {
       return encodeURIComponent(decodeURIComponent(text));
@@ -86,7 +116,12 @@ interface CompiledPath {
   /** Literal text around the placeholders: always one more than `names`. */
   literals: string[];
   names: string[];
+  /** Per placeholder: it is the project or group id of a `/projects/{…}` or `/groups/{…}` path (encodeNamespace). */
+  namespaces: boolean[];
 }
+
+/** A literal that ends where GitLab takes a project or group id: `/projects/{project_id}`, `/groups/{group_id}`. */
+const NAMESPACE_SLOT = /\/(?:projects|groups)\/$/;
 
 // Templates are a fixed set of strings in tool definitions: split each once, not per call.
 const compiled = new Map<string, CompiledPath>();
@@ -103,7 +138,7 @@ function compile(template: string): CompiledPath {
       last = (match.index ?? 0) + match[0].length;
     }
     literals.push(template.slice(last));
-    found = { literals, names };
+    found = { literals, names, namespaces: names.map((_, i) => NAMESPACE_SLOT.test(literals[i])) };
     compiled.set(template, found);
   }
   return found;
@@ -115,18 +150,20 @@ export function pathParameters(template: string): readonly string[] {
 }
 
 /**
- * Fills `{name}` placeholders of a path template from the arguments, each encoded as one segment.
+ * Fills `{name}` placeholders of a path template from the arguments, each encoded as one segment
+ * (a project or group id by encodeNamespace, anything else by encodeSegment).
  * Templates are fixed strings in tool definitions; a missing argument is a programming error. A
  * value breaking the identifier rule is a validation error naming its parameter, so a handler that
  * fills a path late can never send it (D31).
  */
 export function fillPath(template: string, args: Record<string, unknown>): string {
-  const { literals, names } = compile(template);
+  const { literals, names, namespaces } = compile(template);
   let path = literals[0];
   for (let i = 0; i < names.length; i++) {
     const value = args[names[i]];
     if (value === undefined || value === null) throw new Error(`path parameter ${names[i]} missing for ${template}`);
-    path += encodeSegment(value as string | number, names[i]) + literals[i + 1];
+    const encode = namespaces[i] ? encodeNamespace : encodeSegment;
+    path += encode(value as string | number, names[i]) + literals[i + 1];
   }
   return path;
 }

@@ -48,6 +48,29 @@ describe('create_issue_link', () => {
     expect(h.forge.model.tracker.links).toHaveLength(2);
   });
 
+  // D26: a project id reaches GitLab in the form GitLab reads. In a path that is the once-encoded
+  // segment; in a JSON body GitLab decodes nothing and looks the project up by the value as sent,
+  // so the body carries the plain path, whichever form the caller used.
+  test.each([
+    ['the plain path', SEED.projectPath],
+    ['the encoded path', SEED.projectPathEncoded],
+    ['a path partly encoded', 'acme/platform%2Fapi'],
+    ['a path encoded in lower case', 'acme%2fplatform%2fapi'],
+  ])('target_project_id as %s reaches GitLab as the plain path', async (_, target) => {
+    const c = await h.as();
+    const link = structured<Link>(await c.call('create_issue_link', { project_id: P, issue_iid: '1', target_project_id: target, target_issue_iid: '3' }));
+    expect(link).toMatchObject({ source_issue: { iid: 1 }, target_issue: { iid: 3 }, link_type: 'relates_to' });
+    expect(h.forge.requests[0].body).toEqual({ target_project_id: SEED.projectPath, target_issue_iid: '3', link_type: 'relates_to' });
+  });
+
+  test('a double-encoded target is decoded once, as in a path: GitLab finds no such project and nothing is linked', async () => {
+    const c = await h.as();
+    const result = await c.call('create_issue_link', { project_id: P, issue_iid: '1', target_project_id: 'acme%252Fplatform%252Fapi', target_issue_iid: '3' });
+    expect(toolError(result)).toMatchObject({ kind: 'not_found', status: 404 });
+    expect(h.forge.requests[0].body).toMatchObject({ target_project_id: 'acme%2Fplatform%2Fapi' });
+    expect(h.forge.model.tracker.links).toHaveLength(1);
+  });
+
   test('is_blocked_by (paid tier) is seen as blocks from the other issue', async () => {
     h.forge.model.premium = true;
     const c = await h.as();

@@ -1,6 +1,6 @@
 // Issue links (related issues): list, get, create, delete.
 import { Type } from '@sinclair/typebox';
-import { fillPath } from '../../forge/encode';
+import { fillPath, namespacePath } from '../../forge/encode';
 import { defineTool } from '../define';
 import { numericId, projectId } from '../params';
 import { restTool } from '../rest';
@@ -54,7 +54,8 @@ export const createIssueLink = defineTool({
     forge.json({
       method: 'POST',
       path: fillPath(LINKS_PATH, args),
-      body: { target_project_id: args.target_project_id, target_issue_iid: args.target_issue_iid, link_type: args.link_type ?? 'relates_to' },
+      // GitLab finds the target by the body's value as sent (no decoding in a JSON body): the plain path (D26).
+      body: { target_project_id: namespacePath(args.target_project_id, 'target_project_id'), target_issue_iid: args.target_issue_iid, link_type: args.link_type ?? 'relates_to' },
     }),
 });
 
