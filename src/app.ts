@@ -214,6 +214,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     pool,
     credentialLimiter: windows('credential'),
     oauth: Boolean(oauth),
+    stateless,
     grants,
     logger,
     metrics,

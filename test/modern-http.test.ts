@@ -394,14 +394,24 @@ describe('stateless mode: nothing sealed on the modern lane', () => {
     expect(upstream().filter((r) => r.endsWith('/user'))).toEqual([]);
   });
 
-  test('no credential → 401 "Authentication required" with the id; a sealed id is no credential here', async () => {
+  test('no credential → 401 "Authentication required" (SPEC\'s stateless row, as the legacy lane says it) with the id; a sealed id is no credential here', async () => {
     const app = await statelessApp();
     const sid = (await rpc(app, INITIALIZE, { 'Private-Token': TOKEN })).headers.get('mcp-session-id')!;
     for (const headers of [{}, { 'mcp-session-id': sid }] as Record<string, string>[]) {
-      const response = await modernRpc(app, 'a', 'tools/call', getBranch(), headers);
-      expect(response.status).toBe(401);
-      expect((await errorOf(response, 'a')).message).toBe('Missing Authorization or Private-Token header');
+      for (const [id, method, params] of [['a', 'tools/call', getBranch()], ['b', 'tools/list', {}]] as const) {
+        const response = await modernRpc(app, id, method, params, headers);
+        expect(response.status).toBe(401);
+        expect(response.headers.get('www-authenticate')).toBe('Bearer');
+        expect((await errorOf(response, id)).message).toBe('Authentication required');
+      }
     }
+    const legacy = await rpc(app, INITIALIZE);
+    expect(legacy.status).toBe(401);
+    expect((await errorOf(legacy, null)).message).toBe('Authentication required');
+    // A short token is a credential SPEC's other row refuses, on this lane as on the legacy one.
+    const short = await modernRpc(app, 'c', 'tools/call', getBranch(), { 'Private-Token': 'short-token' });
+    expect((await errorOf(short, 'c')).message).toStartWith('Missing Authorization or Private-Token header');
+    expect(forge.requests.filter((r) => !r.path.endsWith('/user'))).toEqual([]);
   });
 
   test('the v2 client pinned to 2026-07-28 runs the whole tool set', async () => {

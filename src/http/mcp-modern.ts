@@ -29,8 +29,13 @@ export interface ModernMcpDeps {
   pool: ForgePool;
   /** Per credential (D10); absent where no in-app limiter runs (docs/spec.md stateless rule 7). */
   credentialLimiter?: FixedWindowLimiter;
-  /** OAuth mode: a request without a credential is refused with "Authentication required". */
+  /** OAuth mode: GET and DELETE are refused without a credential before their 405 (D27). */
   oauth: boolean;
+  /**
+   * Stateless mode: a request without a credential gets docs/spec.md's stateless 401 "Authentication
+   * required", as on the legacy lane; otherwise "Missing Authorization or Private-Token header" (D6, D27).
+   */
+  stateless: boolean;
   /** OAuth mode: step-up and forge rejection for this server's own tokens (D23, D29). */
   grants?: GrantGuard;
   logger: Logger;
@@ -47,11 +52,15 @@ function credentialKey(caller: Caller): string {
 
 export function createModernMcpHandler(deps: ModernMcpDeps): (req: McpRequest) => Promise<Response> {
   const { callers, logger, metrics } = deps;
+  // docs/spec.md's Errors table: in stateless mode a request with no credential gets the stateless
+  // row's text (this lane reads no session id), as the legacy lane answers it; elsewhere the remote
+  // authorization row's.
+  const noCredentialMessage = deps.stateless ? MESSAGES.authenticationRequired : MESSAGES.missingCredentials;
 
   function refuseNoCredential(req: McpRequest): Response {
     metrics.authFailures++;
     logger.warn('auth_failed', { request_id: req.requestId, lane: 'modern', reason: 'no credential' });
-    return unauthorized(deps.oauth ? MESSAGES.authenticationRequired : MESSAGES.missingCredentials, callers.challenge, req.replyId);
+    return unauthorized(noCredentialMessage, callers.challenge, req.replyId);
   }
 
   return async function handle(req: McpRequest): Promise<Response> {
