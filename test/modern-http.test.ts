@@ -345,6 +345,57 @@ describe('body limits', () => {
   });
 });
 
+describe('a body that is no JSON-RPC message, sent with a legacy session id: the session\'s lane answers it', () => {
+  const NOT_MESSAGES: [string, unknown][] = [
+    ['null', null],
+    ['a string', 'abc'],
+    ['a number', 123],
+    ['an empty object', {}],
+    ['an id alone', { jsonrpc: '2.0', id: 9 }],
+    ['a method that is not a string', { jsonrpc: '2.0', id: 'm', method: 9 }],
+    ['a batch with a member that is no message', [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, 1]],
+  ];
+  const send = (app: ForgeApp, body: unknown, headers: Record<string, string>) => rpc(app, JSON.stringify(body), headers);
+
+  test.each(NOT_MESSAGES)('%s: a live session id without a credential → 400 -32700 (not 401); an unknown id → 404', async (_, body) => {
+    for (const app of [makeApp(), await statelessApp()]) {
+      const sid = (await rpc(app, INITIALIZE, { 'Private-Token': TOKEN })).headers.get('mcp-session-id')!;
+      forge.reset();
+      for (const headers of [{ 'mcp-session-id': sid }, { 'mcp-session-id': sid, 'mcp-protocol-version': MODERN_VERSION }, { 'mcp-session-id': sid, 'Private-Token': TOKEN }] as Record<string, string>[]) {
+        const response = await send(app, body, headers);
+        expect(response.status).toBe(400);
+        expect(response.headers.get('www-authenticate')).toBeNull();
+        expect(await errorOf(response, null)).toEqual({ code: -32700, message: 'Parse error: Invalid JSON-RPC message' });
+      }
+      const unknown = await send(app, body, { 'mcp-session-id': 'v1.sid.no-such-session' });
+      expect(unknown.status).toBe(404);
+      expect((await errorOf(unknown, null)).message).toBe('Session not found');
+      expect(forge.requests.filter((r) => !r.path.endsWith('/user'))).toEqual([]);
+    }
+  });
+
+  test.each(NOT_MESSAGES)('%s without a session id: no credential → 401 (docs/spec.md\'s row, the challenge clients discover by), a credential → 400 -32600', async (_, body) => {
+    const app = makeApp();
+    const refused = await send(app, body, {});
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toBe('Bearer');
+    const invalid = await send(app, body, { 'Private-Token': TOKEN });
+    expect(invalid.status).toBe(400);
+    expect(((await invalid.json()) as { error: { code: number } }).error.code).toBe(-32600);
+    expect(forge.requests).toEqual([]);
+  });
+
+  test('a body that is no JSON at all, with a live legacy session id and no credential → 400 parse error (-32700) without an id', async () => {
+    const app = makeApp();
+    const sid = (await rpc(app, INITIALIZE, { 'Private-Token': TOKEN })).headers.get('mcp-session-id')!;
+    for (const text of ['{"jsonrpc":"2.0","id":5,', '', 'not json']) {
+      const response = await rpc(app, text, { 'mcp-session-id': sid });
+      expect(response.status).toBe(400);
+      expect((await errorOf(response, null)).code).toBe(-32700);
+    }
+  });
+});
+
 describe('dynamic forge URL: each request names its own', () => {
   const dynamic = () => makeApp({ ENABLE_DYNAMIC_API_URL: 'true', FORGE_ALLOWED_HOSTS: new URL(two.apiUrl).origin });
 

@@ -2,12 +2,12 @@
 // limits → body → lane → credential → forge URL. What it learns travels down as one value
 // (McpRequest), read once; the lanes only decide what is theirs: the modern lane (mcp-modern.ts)
 // serves each request on its own, the legacy session regimes (mcp-stateful.ts, mcp-stateless.ts)
-// decide about sessions. The lane is the SDK's own classification (isLegacyRequest, D27), taken
-// without asking it for the plain requests whose answer is known (plain-tool-call.ts, plain-legacy.ts).
+// decide about sessions. The lane is the SDK's own classification (the call its isLegacyRequest makes,
+// classify.ts, D27), taken without asking it for the plain requests whose answer is known
+// (plain-tool-call.ts, plain-legacy.ts); a body that is no JSON-RPC message goes with its session id.
 // Limits count JSON-RPC messages, each message of a batch (D10): the request's first
 // message is counted before its body is read, so an address over its limit costs no read, and the
 // rest of a batch once the body shows how many there are.
-import { isLegacyRequest } from '@modelcontextprotocol/server';
 import type { CallerResolver } from '../auth/caller-resolver';
 import { forgeUrlFromHeaders } from '../auth/caller-resolver';
 import type { ForgeUrlPolicy } from '../auth/forge-url';
@@ -16,6 +16,7 @@ import { callerAt, type Caller } from '../auth/caller';
 import type { Metrics } from '../metrics/registry';
 import type { AddressGuard } from './address-guard';
 import { readJsonBody } from './body';
+import { classifyPost, isNoMessage } from './classify';
 import { preflight, withCors } from './cors';
 import { MESSAGES, RPC_CODES, challengeWithError, idOf, rateLimited, rpcError, unauthorized, type RpcId } from './errors';
 import { isPlainLegacyRequest } from './plain-legacy';
@@ -143,11 +144,18 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
     // legacy (plain-tool-call.ts, plain-legacy.ts): its classification, zod-checking the whole
     // body, is skipped for these.
     const plainCall = method === 'POST' ? plainModernToolCall(request, body) : undefined;
-    const lane: McpLane = plainCall
-      ? 'modern'
-      : method !== 'POST'
-        ? namesModernRevision(request) ? 'modern' : 'legacy'
-        : isPlainLegacyRequest(request, body) || (await isLegacyRequest(request, body)) ? 'legacy' : 'modern';
+    let lane: McpLane;
+    if (plainCall) lane = 'modern';
+    else if (method !== 'POST') lane = namesModernRevision(request) ? 'modern' : 'legacy';
+    else if (isPlainLegacyRequest(request, body)) lane = 'legacy';
+    else {
+      const outcome = classifyPost(request, body);
+      // A body that is no JSON-RPC message has no lane by its content. Sent with an Mcp-Session-Id,
+      // which only the legacy lane reads, it is that session's: the legacy rules answer it (a live
+      // session: the transport's 400 -32700; an unknown id: 404) instead of the modern lane, which
+      // reads no id and would ask the session's client for a credential (D27).
+      lane = outcome.kind === 'legacy' || (isNoMessage(outcome) && request.headers.get('mcp-session-id')) ? 'legacy' : 'modern';
+    }
     metrics.laneRequest(lane);
     const replyId = lane === 'modern' ? idOf(body) : null;
     // D34: before the credential, so a malformed policy costs no credential check.
