@@ -170,10 +170,18 @@ describe('server/discover and the revision\'s own checks', () => {
     expect(error).toMatchObject({ code: -32602, message: 'Unknown tool: no_such_tool' });
   });
 
-  test('a non-JSON Content-Type → 415', async () => {
-    const message = modernMessage(15, 'tools/list');
-    const response = await rpc(makeApp(), message, { ...modernHeaders(message), 'Private-Token': TOKEN, 'content-type': 'text/plain' });
-    expect(response.status).toBe(415);
+  test('a non-JSON Content-Type → 415 with the id (the prelude has read the body the SDK answers without)', async () => {
+    const app = makeApp();
+    for (const [id, method, params] of [[15, 'tools/list', {}], ['call-15', 'tools/call', getBranch()]] as const) {
+      const message = modernMessage(id, method, params);
+      for (const contentType of ['text/plain', 'application/x-www-form-urlencoded']) {
+        const response = await rpc(app, message, { ...modernHeaders(message), 'Private-Token': TOKEN, 'content-type': contentType });
+        expect(response.status).toBe(415);
+        expect(response.headers.get('content-type')).toStartWith('application/json');
+        expect((await errorOf(response, id)).message).toBe('Unsupported Media Type: Content-Type must be application/json');
+      }
+    }
+    expect(forge.requests).toEqual([]);
   });
 });
 
@@ -315,6 +323,24 @@ describe('origin and host (D12)', () => {
     const legacy = await rpc(app, INITIALIZE, { 'Private-Token': TOKEN, Host: host });
     expect(legacy.status).toBe(status);
     if (status === 403) expect((await errorOf(legacy, null)).message).toBe('Forbidden: Host not allowed');
+  });
+
+  test('refusals made before the body is read carry id null, not the unread body\'s id (D27)', async () => {
+    const app = makeApp({ MCP_TRUST_PROXY: '1', MAX_REQUESTS_PER_MINUTE: '1', MAX_REQUEST_BODY_BYTES: '2048' });
+    const refusals: [number, Record<string, string>][] = [
+      [403, { Host: 'evil.example.com' }],
+      [403, { Origin: 'http://evil.example.com' }],
+      [413, { 'content-length': '999999', 'X-Forwarded-For': '10.9.0.1' }],
+    ];
+    for (const [status, headers] of refusals) {
+      const response = await modernRpc(app, 'unread', 'tools/list', {}, { 'Private-Token': TOKEN, ...headers });
+      expect(response.status).toBe(status);
+      await errorOf(response, null);
+    }
+    expect((await modernRpc(app, 1, 'tools/list', {}, { 'Private-Token': TOKEN, 'X-Forwarded-For': '10.9.0.2' })).status).toBe(200);
+    const limited = await modernRpc(app, 'unread', 'tools/list', {}, { 'Private-Token': TOKEN, 'X-Forwarded-For': '10.9.0.2' });
+    expect(limited.status).toBe(429);
+    await errorOf(limited, null);
   });
 
   test('a server listening on all addresses sits behind its own names: the Host header is not judged', async () => {

@@ -37,6 +37,32 @@ export function idOf(body: unknown): RpcId {
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 }
 
+/**
+ * The SDK's error answer to a modern request, carrying the request's id (D27). The SDK answers some
+ * faults before it reads a body (a Content-Type that is not JSON: 415), so with id null, though the
+ * prelude has parsed the body and knows the id. Only an error status with a JSON-RPC error body
+ * whose id is null is rewritten; anything else, every success included, is returned as it is.
+ */
+export function withRequestId(response: Response, id: RpcId): Response | Promise<Response> {
+  // A success (the common case) is returned at once, not behind a promise.
+  if (id === null || response.status < 400) return response;
+  return errorWithId(response, id);
+}
+
+async function errorWithId(response: Response, id: string | number): Promise<Response> {
+  if (!response.headers.get('content-type')?.includes('json')) return response;
+  let body: unknown;
+  try {
+    body = await response.clone().json();
+  } catch {
+    return response;
+  }
+  if (body === null || typeof body !== 'object' || (body as { id?: unknown }).id !== null || !('error' in body)) return response;
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  return new Response(JSON.stringify({ ...body, id }), { status: response.status, statusText: response.statusText, headers });
+}
+
 export function rpcError(status: number, message: string, code: number = RPC_CODES.generic, headers: Record<string, string> = {}, id: RpcId = null): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }), {
     status,

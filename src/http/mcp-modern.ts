@@ -14,7 +14,7 @@ import type { ForgePool } from '../forge/pool';
 import type { Logger } from '../logging/logger';
 import { bindRequestContext, type RequestContext } from '../mcp/request-context';
 import type { Metrics } from '../metrics/registry';
-import { MESSAGES, RPC_CODES, rateLimited, rpcError, unauthorized } from './errors';
+import { MESSAGES, RPC_CODES, rateLimited, rpcError, unauthorized, withRequestId } from './errors';
 import type { FastToolCall } from './fast-tool-call';
 import type { McpRequest } from './mcp-prelude';
 import { serveWatched, stepUpRefusal, type GrantGuard } from './oauth-scope';
@@ -98,7 +98,7 @@ export function createModernMcpHandler(deps: ModernMcpDeps): (req: McpRequest) =
         const fast = deps.fastToolCall?.(req, context);
         if (fast) return await fast;
         bindRequestContext(req.request, context);
-        return await deps.handler.fetch(req.request, { parsedBody: req.body });
+        return withRequestId(await deps.handler.fetch(req.request, { parsedBody: req.body }), req.replyId);
       });
     } finally {
       lease.release();
