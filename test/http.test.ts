@@ -2,9 +2,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { createApp, type ForgeApp } from '../src/app';
 import type { Logger } from '../src/logging/logger';
+import { sealerFromConfig } from '../src/sealing/from-config';
 import { testConfig } from './support/config';
 import { capturingLogger } from './support/log-capture';
-import { TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
+import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
 import { INITIALIZE, MCP_URL, connect, rpc } from './support/mcp-client';
 
 // Sessions open only for a token the forge accepts (D7): the fake forge answers that check.
@@ -402,6 +403,51 @@ describe('session slots (D7): only tokens the forge accepted hold one', () => {
     expect((await pending).isError).toBeFalsy();
     expect((await rpc(app, INITIALIZE, { 'Private-Token': TOKEN })).status).toBe(200);
     slow.stop(true);
+  });
+});
+
+describe('protocol version negotiation on the legacy lane (D27: 2025-03-26 to 2025-11-25)', () => {
+  const stateless = async () => {
+    const config = testConfig(forge.apiUrl, { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 7).toString('base64url') });
+    const app = createApp(config, { sealer: await sealerFromConfig(config) });
+    apps.push(app);
+    return app;
+  };
+  const initialize = (app: ForgeApp, protocolVersion: string) =>
+    rpc(app, { ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion } }, { 'Private-Token': TOKEN });
+
+  test.each([
+    ['2025-11-25', '2025-11-25'],
+    ['2025-06-18', '2025-06-18'],
+    ['2025-03-26', '2025-03-26'],
+    ['2024-11-05', '2025-11-25'],
+    ['2024-10-07', '2025-11-25'],
+    ['2099-01-01', '2025-11-25'],
+  ])('initialize asking for %s → answered with %s, in stateful and stateless mode', async (asked, answered) => {
+    for (const app of [makeApp(), await stateless()]) {
+      const response = await initialize(app, asked);
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { result: { protocolVersion: string } }).result.protocolVersion).toBe(answered);
+    }
+  });
+
+  test('a client that offers 2024-11-05 first and also 2025-11-25 goes on with 2025-11-25; one that speaks only 2024-11-05 is told no', async () => {
+    const app = makeApp();
+    const client = await connect(app, { 'Private-Token': TOKEN }, MCP_URL, { versions: ['2024-11-05', '2025-11-25'] });
+    expect(client.client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+    expect((await client.call('get_branch', { project_id: String(SEED.project), branch_name: 'main' })).isError).toBeFalsy();
+    await client.close();
+    await expect(connect(app, { 'Private-Token': TOKEN }, MCP_URL, { versions: ['2024-11-05'] })).rejects.toThrow(/protocol version/i);
+  });
+
+  test('a request of a session naming a 2024 revision in MCP-Protocol-Version → 400', async () => {
+    const app = makeApp();
+    const sid = await openSession(app);
+    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+    expect((await rpc(app, list, { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' })).status).toBe(200);
+    const refused = await rpc(app, list, { 'mcp-session-id': sid, 'mcp-protocol-version': '2024-11-05' });
+    expect(refused.status).toBe(400);
+    expect((await errorOf(refused)).message).toContain('Unsupported protocol version');
   });
 });
 

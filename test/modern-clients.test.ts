@@ -106,6 +106,8 @@ describe('stdio with the v2 client', () => {
   test.each([
     ['legacy (initialize)', {}, '2025-11-25'],
     ['pinned to 2026-07-28 (server/discover)', { versionNegotiation: { mode: { pin: MODERN_VERSION } } }, MODERN_VERSION],
+    // D27: the HTTP legacy lane negotiates 2025-03-26 to 2025-11-25 only; stdio keeps the SDK's revisions.
+    ['speaking only 2024-11-05', { supportedProtocolVersions: ['2024-11-05'] as string[] }, '2024-11-05'],
   ] as const)('%s', async (_, options, version) => {
     const transport = new StdioClientTransport({
       command: 'bun',

@@ -70,9 +70,17 @@ export function sdkErrorLogger(logger: Logger) {
   };
 }
 
-/** `era`: the revision family the server will serve (createMcpHandler and serveStdio say which). */
-export function createMcpServer(deps: McpDeps, era: 'modern' | 'legacy' = 'legacy'): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
+/**
+ * `era`: the revision family the server will serve (createMcpHandler and serveStdio say which).
+ * `versions`: the revisions it negotiates at initialize, newest first; absent: the SDK's own list.
+ */
+export function createMcpServer(deps: McpDeps, era: 'modern' | 'legacy' = 'legacy', versions?: readonly string[]): Server {
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false } },
+    instructions: INSTRUCTIONS,
+    cacheHints: CACHE_HINTS,
+    ...(versions && { supportedProtocolVersions: [...versions] }),
+  });
   // Faults inside the SDK (a response that could not be sent) are otherwise silent. Logged
   // without any message content the SDK quotes (D5: nothing a caller sent).
   server.onerror = sdkErrorLogger(deps.logger);
