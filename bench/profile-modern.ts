@@ -24,7 +24,8 @@ async function floor(request: Request): Promise<Response> {
   const data = await r.json();
   return new Response(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data } }), { headers: { 'content-type': 'application/json' } });
 }
-const handle = lane === 'floor' ? floor : (request: Request) => app.handle(request);
+// The socket address, as Bun.serve's fetch hands it to app.handle (src/index.ts).
+const handle = lane === 'floor' ? floor : (request: Request) => app.handle(request, '127.0.0.1');
 // With its Content-Length, as every request over HTTP has it (a body without one is read as a stream).
 const post = (headers: Record<string, string>, body: unknown) => {
   const text = JSON.stringify(body);

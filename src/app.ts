@@ -253,7 +253,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     {
       guardAddress,
       ipLimiter: windows('ip'),
-      ipOf: (request) => clientIp(request, socketIps.get(request), config.trustedProxies),
+      ipOf: (request, socketIp) => clientIp(request, socketIp ?? socketIps.get(request), config.trustedProxies),
       maxBodyBytes: config.MAX_REQUEST_BODY_BYTES,
       callers,
       forgeUrlPolicy,
@@ -268,8 +268,8 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
 
   // A failure the route did not answer itself is a bug: the JSON-RPC internal error, and only its
   // class on the log (D5).
-  const serveMcp = (request: Request): Promise<Response> =>
-    mcpRoute(request).catch((error: unknown) => {
+  const serveMcp = (request: Request, socketIp?: string): Promise<Response> =>
+    mcpRoute(request, socketIp).catch((error: unknown) => {
       logger.error('mcp_request_failed', { error: (error as Error)?.name ?? typeof error });
       return rpcError(500, 'Internal error', -32603);
     });
@@ -296,11 +296,12 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     metrics,
     instances,
     handle: (request, socketIp) => {
-      if (socketIp) socketIps.set(request, socketIp);
       // /mcp itself, every MCP request, goes straight to its route; Elysia routes the rest, each
       // behind the same Host and Origin check as /mcp (D12), refused in its route's shape: a
       // JSON-RPC error below /mcp (the narrowed endpoints, D34), `{error}` elsewhere.
-      if (isMcpPath(request.url)) return serveMcp(request);
+      // The socket address goes to /mcp as an argument; the other routes find it by the request.
+      if (isMcpPath(request.url)) return serveMcp(request, socketIp);
+      if (socketIp) socketIps.set(request, socketIp);
       const refused = guardAddress(request);
       if (!refused) return app.handle(request);
       return Promise.resolve(isBelowMcp(request.url) ? rpcError(403, refused) : Response.json({ error: refused }, { status: 403 }));

@@ -73,7 +73,8 @@ export interface McpPreludeDeps {
   guardAddress: AddressGuard;
   /** Per client IP (D10); absent where no in-app limiter runs (docs/spec.md stateless rule 7). */
   ipLimiter?: FixedWindowLimiter;
-  ipOf(request: Request): string;
+  /** The client address of a request (D10), from its socket address where the server knows it. */
+  ipOf(request: Request, socketIp: string | undefined): string;
   maxBodyBytes: number;
   callers: CallerResolver;
   forgeUrlPolicy?: ForgeUrlPolicy;
@@ -104,23 +105,23 @@ function namesModernRevision(request: Request): boolean {
   return request.headers.get('mcp-protocol-version')?.trim() === MODERN_PROTOCOL_VERSION;
 }
 
-export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request: Request) => Promise<Response> {
+export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request: Request, socketIp?: string) => Promise<Response> {
   const { callers, logger, metrics } = deps;
   let requestCounter = 0;
   const requestIdPrefix = crypto.randomUUID().slice(0, 4);
   // D23: a bearer OAuth mode refused is answered with error="invalid_token", so clients refresh or sign in.
   const invalidTokenChallenge = challengeWithError(callers.challenge, 'invalid_token');
 
-  async function overLimit(request: Request, messages: number): Promise<Response | undefined> {
-    const limit = await deps.ipLimiter?.hit(deps.ipOf(request), messages);
+  async function overLimit(request: Request, socketIp: string | undefined, messages: number): Promise<Response | undefined> {
+    const limit = await deps.ipLimiter?.hit(deps.ipOf(request, socketIp), messages);
     if (!limit || limit.allowed) return undefined;
     metrics.rejectedByRateLimit++;
     if (limit.firstRefusal) logger.warn('rate_limited', { scope: 'ip', retry_after: limit.retryAfter });
     return rateLimited(limit.retryAfter);
   }
 
-  async function prelude(request: Request, requestId: string): Promise<Response> {
-    const refusedFirst = await overLimit(request, 1);
+  async function prelude(request: Request, socketIp: string | undefined, requestId: string): Promise<Response> {
+    const refusedFirst = await overLimit(request, socketIp, 1);
     if (refusedFirst) return refusedFirst;
     metrics.requestsProcessed++;
     const method = request.method;
@@ -135,7 +136,7 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
       if (Array.isArray(body)) {
         if (body.length === 0) return rpcError(400, MESSAGES.emptyBatch, RPC_CODES.invalidRequest);
         messages = body.length;
-        const refusedRest = messages > 1 ? await overLimit(request, messages - 1) : undefined;
+        const refusedRest = messages > 1 ? await overLimit(request, socketIp, messages - 1) : undefined;
         if (refusedRest) return refusedRest;
       }
     }
@@ -192,12 +193,12 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
     });
   }
 
-  return async (request) => {
+  return async (request, socketIp) => {
     const refused = deps.guardAddress(request);
     if (refused) return rpcError(403, refused);
     const origin = request.headers.get('origin');
     if (request.method === 'OPTIONS') return preflight(origin);
     const requestId = `${requestIdPrefix}${(++requestCounter).toString(36)}`;
-    return withCors(await prelude(request, requestId), origin);
+    return withCors(await prelude(request, socketIp, requestId), origin);
   };
 }
