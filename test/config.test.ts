@@ -68,6 +68,8 @@ describe('loadConfig', () => {
     [{ MAX_SESSIONS: '0' }, 'MAX_SESSIONS: must be between 1 and 1000000 (got 0)'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: must be one of debug, info, warn, error (got "loud")'],
     [{ FORGE_TOOLSETS: 'branches,wiki' }, 'FORGE_TOOLSETS: unknown tool group "wiki" (known: milestones, branches, issues, merge_requests, pipelines, repository, all)'],
+    [{ FORGE_TOOLSETS: ',' }, 'FORGE_TOOLSETS: names no tool group (known: milestones, branches, issues, merge_requests, pipelines, repository, all)'],
+    [{ FORGE_TOOLSETS: ' , ,' }, 'FORGE_TOOLSETS: names no tool group (known: milestones, branches, issues, merge_requests, pipelines, repository, all)'],
     [{ FORGE_API_URL: 'ftp://x' }, 'FORGE_API_URL: must be http(s) URLs without credentials (got "ftp://x")'],
     [{ MCP_SERVER_URL: 'not a url' }, 'MCP_SERVER_URL: must be an http(s) URL (got "not a url")'],
   ])('a bad value names the setting: %p', (env, message) => {

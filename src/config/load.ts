@@ -163,6 +163,9 @@ function checkCrossRules(s: Settings): void {
   // D37: judged here, before anything connects; the problem never repeats the value (it may hold a password).
   const redisProblem = s.REDIS_URL === undefined ? undefined : redisUrlProblem(s.REDIS_URL);
   if (redisProblem) throw new ConfigError('REDIS_URL', redisProblem);
+  // A value of commas or spaces names no group: a server without tools is a mistake, not a choice
+  // (an empty value is not given at all, and means the default).
+  if (s.FORGE_TOOLSETS.length === 0) throw new ConfigError('FORGE_TOOLSETS', `names no tool group (known: ${TOOL_GROUPS.join(', ')}, all)`);
   for (const group of s.FORGE_TOOLSETS) {
     if (group !== 'all' && !(TOOL_GROUPS as readonly string[]).includes(group)) {
       throw new ConfigError('FORGE_TOOLSETS', `unknown tool group "${group}" (known: ${TOOL_GROUPS.join(', ')}, all)`);
