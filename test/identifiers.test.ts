@@ -176,6 +176,16 @@ describe('project and group ids: every form reaches GitLab as GitLab reads it, d
     expect(h.upstream()).toEqual(['GET /api/v4/projects/acme%2Fplatform%2Fapi/repository/branches/main', 'GET /api/v4/groups/acme%2Fplatform/milestones']);
   });
 
+  // Decoded once, these would put a control character in the path GitLab reads or in a body.
+  const ENCODED_CONTROLS = ['p%00', 'g%0d%0ap', 'acme%2Fp%7F', 'acme/p%09x'];
+
+  test.each(ENCODED_CONTROLS)('project_id %p: an encoded control character is refused, nothing sent', async (value) => {
+    const c = await h.as();
+    const result = await c.call('get_branch', { project_id: value, branch_name: 'main' });
+    expect([toolError(result).kind, toolError(result).message]).toEqual(['validation', 'project_id: must not contain control characters']);
+    expect(h.upstream()).toEqual([]);
+  });
+
   // Project ids a tool sends in its body rather than its path (create_issue_link's target_project_id).
   const bodyIds = ALL_TOOLS.flatMap((tool) => Object.keys(tool.input.properties)
     .filter((name) => /(?:^|_)(?:project|group)_id$/.test(name) && !pathParametersOf(tool).includes(name) && (tool.input.properties[name] as { identifier?: boolean }).identifier)
@@ -187,7 +197,7 @@ describe('project and group ids: every form reaches GitLab as GitLab reads it, d
 
   test.each(bodyIds)('%s %s: no hostile value is sent, encoded or not', async (_, parameter, tool) => {
     const client = await h.as();
-    for (const value of [...HOSTILE, 'acme%2F..%2Fx', 'acme/%2e%2e/x', 'acme%252F..%252Fx', '%25252e%25252e', 'acme%2F%2E%2E']) {
+    for (const value of [...HOSTILE, 'acme%2F..%2Fx', 'acme/%2e%2e/x', 'acme%252F..%252Fx', '%25252e%25252e', 'acme%2F%2E%2E', ...ENCODED_CONTROLS]) {
       const before = h.forge.requests.length;
       const result = await client.call(tool.name, { ...baselineArguments(tool), [parameter]: value });
       const label = `${tool.name} ${parameter}=${JSON.stringify(value)}`;

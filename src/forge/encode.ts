@@ -83,11 +83,15 @@ function checked(value: string | number, parameter: string): string {
 export function namespacePath(value: string | number, parameter = 'project_id'): string {
   const text = checked(value, parameter);
   if (!text.includes('%')) return text;
+  let decoded: string;
   try {
-    return decodeURIComponent(text);
+    decoded = decodeURIComponent(text);
   } catch {
     return text; // not percent-encoding after all: it names no project, and reaches GitLab as given
   }
+  // The decoded path is what GitLab reads (and what a body carries): held to the written value's rule.
+  if (CONTROL_CHARACTERS.test(decoded)) throw new ToolError('validation', `${parameter}: ${CONTROL}`);
+  return decoded;
 }
 
 /** Encodes a project or group id as its one path segment: namespacePath's plain path, encoded once. */

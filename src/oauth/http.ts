@@ -138,7 +138,11 @@ export function cookieHeader(name: string, value: string, maxAgeSeconds: number,
   return `${name}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
 }
 
-/** Discovery, registration and token requests may come from browser-based clients of any origin. */
+/**
+ * Discovery, registration and token requests may come from browser-based clients. Only an Origin
+ * that passed D12's check gets this far (http/address-guard.ts), so `*` names no one else; these
+ * answers set no cookie and need none.
+ */
 export function withPublicCors(response: Response): Response {
   response.headers.set('Access-Control-Allow-Origin', '*');
   response.headers.set('Access-Control-Expose-Headers', 'WWW-Authenticate, Retry-After');
