@@ -177,10 +177,28 @@ describe('request errors', () => {
   test.each([
     ['no grant_type', { client_id: 'x' }, 400, 'invalid_request', 'grant_type is required'],
     ['an unsupported grant', { grant_type: 'password' }, 400, 'unsupported_grant_type', 'authorization_code or refresh_token'],
-    ['an unknown client', { grant_type: 'authorization_code', client_id: 'nobody', code: 'c', code_verifier: 'v' }, 401, 'invalid_client', 'register again'],
-    ['no client at all', { grant_type: 'refresh_token', refresh_token: 'r' }, 401, 'invalid_client', 'register again'],
+    // RFC 6749 §5.2: invalid_client is a 400 unless the client used HTTP authentication (below).
+    ['an unknown client', { grant_type: 'authorization_code', client_id: 'nobody', code: 'c', code_verifier: 'v' }, 400, 'invalid_client', 'register again'],
+    ['no client at all', { grant_type: 'refresh_token', refresh_token: 'r' }, 400, 'invalid_client', 'register again'],
   ])('%s', async (_, params, status, error, description) => {
     await expectError(await redeem(served.url, params as Record<string, string>), status, error, description);
+  });
+
+  test('a client that named itself in the body and is refused as a client → 400 invalid_client without a challenge (RFC 6749 §5.2), form or JSON, either grant', async () => {
+    const grants: Record<string, string>[] = [
+      { grant_type: 'authorization_code', client_id: 'nobody', code: 'c', code_verifier: pkce().verifier },
+      { grant_type: 'refresh_token', client_id: 'nobody', refresh_token: 'v1.rt.x' },
+    ];
+    for (const base of [served.url, replicas.url]) {
+      for (const params of grants) {
+        for (const asJson of [false, true]) {
+          const response = await redeem(base, params, asJson);
+          // RFC 7235: a 401 would need a challenge, and there is no scheme for a public client to answer.
+          expect(response.headers.get('www-authenticate')).toBeNull();
+          await expectError(response, 400, 'invalid_client', 'register again');
+        }
+      }
+    }
   });
 
   test('missing code or code_verifier', async () => {

@@ -170,10 +170,14 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
     return oauthError(502, 'server_error', `the forge refused the refresh (${result.error}: ${result.description})`);
   }
 
-  // RFC 6749 §5.2: a client that tried to authenticate in the Authorization header gets 401 with a
-  // challenge of the scheme it used, so it knows its credentials, not its request, were refused.
+  // RFC 6749 §5.2: invalid_client is a 400, except for a client that tried to authenticate in the
+  // Authorization header: that one gets 401 with a challenge of the scheme it used, so it knows its
+  // credentials, not its request, were refused. A client that named itself in the body used no HTTP
+  // authentication scheme (every client here is public: the metadata advertises only `none`), and a
+  // 401 would owe it a challenge (RFC 7235) for a scheme it has no use for.
   const basicChallenge = { 'WWW-Authenticate': `Basic realm="${settings.serverUrl}"` };
-  const invalidClient = (request: Request, description: string) => oauthError(401, 'invalid_client', description, usesBasic(request) ? basicChallenge : {});
+  const invalidClient = (request: Request, description: string) =>
+    usesBasic(request) ? oauthError(401, 'invalid_client', description, basicChallenge) : oauthError(400, 'invalid_client', description);
 
   async function grantResponse(request: Request, params: Record<string, string>, resources: readonly string[], grant: 'authorization_code' | 'refresh_token'): Promise<Response> {
     const clientId = clientIdOf(request, params);
