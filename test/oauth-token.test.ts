@@ -307,6 +307,52 @@ describe('a parameter sent more than once (RFC 6749 §3.2)', () => {
   });
 });
 
+describe('a JSON parameter that is not a string (RFC 6749 parameters are strings)', () => {
+  const tokenRequests = () => forge.requests.filter((r) => r.path === '/oauth/token').length;
+
+  test('resource as an array naming another server → 400 invalid_request naming resource, not a token for the other server (D29); the code still works', async () => {
+    const s = await signIn(served.url);
+    const before = tokenRequests();
+    await expectError(await redeem(served.url, { ...codeGrant(s), resource: ['https://evil.example/mcp'] } as unknown as Record<string, string>, true), 400, 'invalid_request', 'resource must be a string, not an array');
+    expect(tokenRequests()).toBe(before);
+    expect((await redeem(served.url, codeGrant(s), true)).status).toBe(200);
+  });
+
+  test('scope as a number in a refresh → 400 invalid_request naming scope; nothing sent to the forge, the refresh token still works', async () => {
+    const first = await ownTokens(served.url, { scope: 'read_api' });
+    forge.requests.length = 0;
+    await expectError(await redeem(served.url, { ...refreshGrant(first.clientId, first.refresh_token!), scope: 5 } as unknown as Record<string, string>, true), 400, 'invalid_request', 'scope must be a string, not a number');
+    expect(forge.requests).toEqual([]);
+    const again = await redeem(served.url, refreshGrant(first.clientId, first.refresh_token!), true);
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as TokenBody).scope).toBe('read_api');
+  });
+
+  test.each(['grant_type', 'client_id', 'code', 'code_verifier', 'redirect_uri', 'resource'])('%s as a number, boolean, null, array or object → 400 invalid_request naming it, in both modes; the code still works', async (name) => {
+    for (const base of [served.url, replicas.url]) {
+      const s = await signIn(base);
+      const grant = codeGrant(s) as Record<string, unknown>;
+      for (const [value, type] of [[42, 'a number'], [true, 'a boolean'], [null, 'null'], [[grant[name] ?? `${base}/mcp`], 'an array'], [{ value: grant[name] ?? `${base}/mcp` }, 'an object']] as const) {
+        await expectError(await redeem(base, { ...grant, [name]: value } as unknown as Record<string, string>, true), 400, 'invalid_request', `${name} must be a string, not ${type}`);
+      }
+      expect((await redeem(base, codeGrant(s), true)).status).toBe(200);
+    }
+  });
+
+  test.each(['refresh_token', 'scope'])('%s as an array in a refresh → 400 invalid_request naming it; the refresh token still works', async (name) => {
+    const first = await ownTokens(served.url);
+    const grant = refreshGrant(first.clientId, first.refresh_token!, { scope: 'api' }) as Record<string, unknown>;
+    await expectError(await redeem(served.url, { ...grant, [name]: [grant[name]] } as unknown as Record<string, string>, true), 400, 'invalid_request', `${name} must be a string, not an array`);
+    expect((await redeem(served.url, refreshGrant(first.clientId, first.refresh_token!), true)).status).toBe(200);
+  });
+
+  test('members /token does not read may have any type: they are ignored (D22)', async () => {
+    const s = await signIn(served.url);
+    const body = { ...codeGrant(s), client_secret: null, expires_in: 3600, extra: [1, { code: 'x' }], flag: true };
+    expect((await redeem(served.url, body as unknown as Record<string, string>, true)).status).toBe(200);
+  });
+});
+
 describe('refresh_token', () => {
   test('refreshes the forge token server-side with this server\'s application and issues a new pair; the used one is refused (replay)', async () => {
     const first = await ownTokens(served.url);

@@ -32,7 +32,7 @@ export function consentDecisionHandler(deps: FlowDeps): (request: Request) => Pr
       deps.logger.warn('oauth_consent_refused', { reason: 'foreign origin' });
       return htmlPage(403, 'Refused', 'The consent decision must be sent from this server\'s own page.');
     }
-    const body = await readParams(request);
+    const body = await readParams(request, ['consent', 'decision']);
     if (!body.ok) return htmlPage(400, 'Bad request', 'The consent form could not be read.');
     const { consent, decision } = body.params;
     const opened = consent ? await deps.vault.open<ConsentData>('consent', consent) : undefined;

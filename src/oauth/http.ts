@@ -100,8 +100,19 @@ export function firstRepeated(repeated: ReadonlyMap<string, readonly string[]>, 
 /** The error_description of a parameter sent more than once (RFC 6749 §3.1, §3.2). */
 export const repeatedParameter = (name: string) => `${name} must not be included more than once`;
 
-/** Parameters of a form-encoded or JSON body (D22: /token takes either). */
-export async function readParams(request: Request): Promise<ParamsResult> {
+const jsonType = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`);
+
+/** `name` is one of the endpoint's own parameter names, so no text of the request is echoed. */
+const notAString = (name: string, value: unknown) => `${name} must be a string, not ${jsonType(value)}`;
+
+/**
+ * Parameters of a form-encoded or JSON body (D22: /token takes either). `reads`: the parameters the
+ * endpoint reads. In a JSON body each of them must be a string, as every RFC 6749 parameter is: an
+ * array, number, object, boolean or null there is refused as invalid_request naming it, since
+ * dropping it would skip that parameter's checks (a `resource` sent as an array would name no
+ * resource at all). Members the endpoint does not read are ignored, whatever their type (D22).
+ */
+export async function readParams(request: Request, reads: readonly string[]): Promise<ParamsResult> {
   const text = await readBodyText(request);
   if (text === undefined) return { ok: false, response: oauthError(413, 'invalid_request', `request body exceeds ${MAX_OAUTH_BODY_BYTES} bytes`) };
   const type = (request.headers.get('content-type') ?? '').toLowerCase();
@@ -115,7 +126,10 @@ export async function readParams(request: Request): Promise<ParamsResult> {
     if (!value || typeof value !== 'object' || Array.isArray(value)) return { ok: false, response: oauthError(400, 'invalid_request', 'the body must be a JSON object') };
     // Members read in order, so that one written twice is seen (JSON.parse keeps only the last).
     const entries: [string, string][] = [];
-    for (const [name, v] of jsonMembers(text)) if (typeof v === 'string' || typeof v === 'number') entries.push([name, String(v)]);
+    for (const [name, v] of jsonMembers(text)) {
+      if (typeof v === 'string') entries.push([name, v]);
+      else if (reads.includes(name)) return { ok: false, response: oauthError(400, 'invalid_request', notAString(name, v)) };
+    }
     return { ok: true, ...collectParams(entries) };
   }
   if (type === '' || type.includes('application/x-www-form-urlencoded')) {

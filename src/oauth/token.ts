@@ -9,7 +9,8 @@
 // else invalid_scope, and the refresh token is not spent).
 // A `resource` parameter must name this server (D29, else invalid_target), every one of them when
 // several are sent (RFC 8707 allows that); any other parameter this endpoint reads may come only once
-// (RFC 6749 §3.2, else invalid_request naming it). Errors are `{error, error_description}`.
+// (RFC 6749 §3.2, else invalid_request naming it), and in a JSON body each must be a string (http.ts,
+// else invalid_request naming it). Errors are `{error, error_description}`.
 import type { ClientRegistry } from './clients';
 import type { ForgeOAuthClient } from './forge-oauth';
 import type { OAuthEvents } from './events';
@@ -43,6 +44,8 @@ export interface TokenDeps {
 
 /** The parameters /token reads, each of which may come only once (`resource` may come more often). */
 const SINGLE_PARAMETERS = ['grant_type', 'client_id', 'code', 'code_verifier', 'redirect_uri', 'refresh_token', 'scope'] as const;
+/** Every parameter /token reads: in a JSON body each must be a string (http.ts). */
+const READ_PARAMETERS: readonly string[] = [...SINGLE_PARAMETERS, 'resource'];
 
 const invalidRequest = (description: string) => oauthError(400, 'invalid_request', description);
 const invalidGrant = (description: string) => oauthError(400, 'invalid_grant', description);
@@ -188,7 +191,7 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
   }
 
   return async (request) => {
-    const body = await readParams(request);
+    const body = await readParams(request, READ_PARAMETERS);
     if (!body.ok) return body.response;
     const { params, repeated } = body;
     const twice = firstRepeated(repeated, SINGLE_PARAMETERS);
