@@ -6,6 +6,8 @@
 // When the forge answers with an error instead (the user denied access there), the state already
 // names the client's redirect URI, checked at /authorize, so the error goes back to it as RFC 6749
 // §4.1.2.1 says, with the client's state and `iss` (authorization-server metadata advertises it).
+// So does every later failure (no or a malformed code, the forge refusing the exchange: server_error;
+// the forge unreachable, timing out or failing: temporarily_unavailable), never with the forge's text.
 import { browserHolds, clearBindingCookie } from './binding';
 import type { CodeData, FlowDeps, StateData } from './flow';
 import { htmlPage, redirect } from './http';
@@ -43,6 +45,11 @@ export function callbackHandler(deps: FlowDeps): (request: Request) => Promise<R
       headers.append('Set-Cookie', clearBindingCookie(settings, { k, n }));
     }
     deps.vault.discard('state', stateValue);
+    // The state is valid: every answer from here on goes to the client's redirect URI, where the
+    // client waits for it, with its state and `iss`; a page in the browser would leave it waiting.
+    const back = (params: Record<string, string>) => redirect(withParams(clientRequest.r, { ...params, state: clientRequest.s, iss: settings.serverUrl }), headers);
+    /** A failure of the forge or of its redirect (RFC 6749 §4.1.2.1), in words of our own. */
+    const fail = (error: 'server_error' | 'temporarily_unavailable', description: string) => back({ error, error_description: description });
 
     const forgeError = query.get('error');
     if (forgeError !== null) {
@@ -50,25 +57,31 @@ export function callbackHandler(deps: FlowDeps): (request: Request) => Promise<R
       // Logged as a word (token-shape.ts): whoever holds the browser can write this parameter.
       logger.warn('oauth_callback_refused', { reason: 'forge error', error: errorCode(forgeError) });
       const description = error === forgeError ? `The forge did not authorize access: ${error}` : 'The forge did not authorize access';
-      return redirect(withParams(clientRequest.r, { error, error_description: description, state: clientRequest.s, iss: settings.serverUrl }), headers);
+      return back({ error, error_description: description });
     }
+    // A redirect from the forge without a code is the forge's fault, not the client's: server_error.
     const code = query.get('code');
-    if (!code) return htmlPage(400, 'No authorization code', 'The forge sent no authorization code. Start signing in again from your application.', headers);
+    if (!code) {
+      logger.warn('oauth_callback_refused', { reason: 'no code' });
+      return fail('server_error', 'The forge sent no authorization code');
+    }
     // Only something shaped like a forge code goes to the forge with this server's application credentials.
     if (!isWellFormedToken(code)) {
       logger.warn('oauth_callback_refused', { reason: 'malformed code' });
-      return htmlPage(400, 'Malformed authorization code', 'The authorization code in this address is not one the forge issues. Start signing in again from your application.', headers);
+      return fail('server_error', 'The forge sent a malformed authorization code');
     }
 
     const exchanged = await deps.forge.exchangeCode(code, verifier);
     if (!exchanged.ok) {
-      logger.warn('oauth_forge_token_failed', { grant: 'authorization_code', status: exchanged.status, error: exchanged.error });
-      return exchanged.status === 0 || exchanged.status >= 500
-        ? htmlPage(502, 'The forge is not available', 'The forge could not complete the sign-in. Start signing in again from your application in a moment.', headers)
-        : htmlPage(400, 'The forge refused the sign-in', `The forge refused the authorization code (${exchanged.error}: ${exchanged.description}). Start signing in again from your application.`, headers);
+      // The forge's status and error code (a short word, token-shape.ts) say why; its description stays out of the redirect.
+      const unavailable = exchanged.status === 0 || exchanged.status >= 500;
+      logger.warn('oauth_forge_token_failed', { grant: 'authorization_code', status: exchanged.status, error: exchanged.error, reason: unavailable ? 'forge unavailable' : 'forge refused the code' });
+      return unavailable
+        ? fail('temporarily_unavailable', 'The forge could not be reached to complete the sign-in; try again')
+        : fail('server_error', 'The forge refused the authorization code');
     }
     const proxyCode = await deps.vault.put<CodeData>('code', { ...clientRequest, t: exchanged.tokens, at: Math.floor(deps.now() / 1000) }, deps.ipOf(request));
     logger.info('oauth_callback', { outcome: 'ok' });
-    return redirect(withParams(clientRequest.r, { code: proxyCode, state: clientRequest.s, iss: settings.serverUrl }), headers);
+    return back({ code: proxyCode });
   };
 }

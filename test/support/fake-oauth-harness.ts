@@ -30,6 +30,8 @@ export interface ServeOptions {
   /** Register this server's application at the fake forge as confidential (with a secret). */
   confidential?: boolean;
   logger?: Logger;
+  /** FORGE_API_URL when it is not the fake forge's own (a forge that cannot be reached, or does not answer). */
+  apiUrl?: string;
 }
 
 /** The settings of OAuth mode against `forge` for a server reached at `url`. */
@@ -67,7 +69,7 @@ export async function serveOAuth(forge: FakeForge, options: ServeOptions = {}): 
     },
   });
   served.url = `http://127.0.0.1:${server.port}`;
-  const config = testConfig(forge.apiUrl, oauthEnv(forge, served.url, options.env, options.confidential));
+  const config = testConfig(options.apiUrl ?? forge.apiUrl, oauthEnv(forge, served.url, options.env, options.confidential));
   for (let i = 0; i < (options.replicas ?? 1); i++) {
     // Each replica derives its own keys from the shared secret, as separate processes would.
     apps.push(createApp(config, { now: options.now, logger: options.logger, sealer: await sealerFromConfig(config, options.now) }));
