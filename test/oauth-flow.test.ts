@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import { Client, StreamableHTTPClientTransport, UnauthorizedError, type CallToolResult } from '@modelcontextprotocol/client';
 import { SEED, startFakeForge, type FakeForge } from './support/fake-forge';
 import { TestOAuthProvider } from './support/fake-oauth-client';
-import { FORGE_APP_SECRET, registerForgeApp, serveOAuth, type ServedOAuth, type ServeOptions } from './support/fake-oauth-harness';
+import { FORGE_APP_SECRET, SECRET, registerForgeApp, serveOAuth, type ServedOAuth, type ServeOptions } from './support/fake-oauth-harness';
 import { capturingLogger } from './support/log-capture';
 import { structured, toolError } from './support/mcp-client';
 
@@ -124,6 +124,59 @@ describe('the SDK client signs in and calls a tool', () => {
     const error = toolError(await call(client, { name: 'create_branch', arguments: { project_id: String(SEED.project), branch: 'x', ref: 'main' } }));
     expect(error.kind).toBe('permission');
     await client.close();
+  });
+});
+
+describe('the registration\'s lifetime and the refresh token\'s (D23)', () => {
+  const DAY = 86_400_000;
+
+  test.each(['stateful', 'stateless'])('%s: a day after sign-in, past the registration\'s lifetime, the SDK refreshes and the call succeeds, with no new registration or sign-in', async (mode) => {
+    const served = await serve(mode === 'stateless' ? { env: { OAUTH_STATELESS_MODE: 'true' } } : {});
+    const { provider, client } = await signInWithSdk(served);
+    await client.close();
+    const { client_id: clientId } = provider.clientInformation()!;
+    const signInStarted = provider.authorizationUrl;
+    const before = provider.tokens()!;
+    // The access token (one hour) and the registration (OAUTH_STATELESS_CLIENT_TTL_SECONDS, one day)
+    // have run out. The client connects again, so one request meets the expired token and the SDK
+    // refreshes once.
+    clock = DAY + 60_000;
+    const again = connectWith(served, provider);
+    await again.connect();
+    expect(structured<{ name: string }>(await call(again.client, getMain)).name).toBe('main');
+    expect(provider.tokens()!.refresh_token).not.toBe(before.refresh_token);
+    expect(provider.clientInformation()!.client_id).toBe(clientId);
+    expect(provider.authorizationUrl).toBe(signInStarted);
+    await again.client.close();
+  });
+
+  test('stateful with OAUTH_STATELESS_SECRET: after a restart, which forgets the registration, the SDK refreshes and the call succeeds', async () => {
+    const served = await serve({ env: { OAUTH_STATELESS_SECRET: SECRET } });
+    const { provider, client } = await signInWithSdk(served);
+    await client.close();
+    const { client_id: clientId } = provider.clientInformation()!;
+    await served.restart();
+    clock = 2 * 3_600_000; // the access token has run out
+    const again = connectWith(served, provider);
+    await again.connect();
+    expect(structured<{ name: string }>(await call(again.client, getMain)).name).toBe('main');
+    expect(provider.clientInformation()!.client_id).toBe(clientId);
+    await again.client.close();
+  });
+
+  test('once the refresh token has run out too, the SDK is told invalid_client, so it registers again before it sends the user to sign in', async () => {
+    const served = await serve({ env: { OAUTH_STATELESS_MODE: 'true' } });
+    const { provider, client } = await signInWithSdk(served);
+    await client.close();
+    const { client_id: clientId } = provider.clientInformation()!;
+    clock = 31 * DAY;
+    await expect(connectWith(served, provider).connect()).rejects.toThrow(UnauthorizedError);
+    // A new registration, whose id /authorize accepts: the sign-in completes.
+    const renewed = provider.clientInformation()!.client_id;
+    expect(renewed).not.toBe(clientId);
+    expect(provider.authorizationUrl!.searchParams.get('client_id')).toBe(renewed);
+    const landing = await provider.completeSignIn();
+    expect(landing.code).toStartWith('v1.pc.');
   });
 });
 

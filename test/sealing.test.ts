@@ -95,6 +95,25 @@ describe('refusals', () => {
     expect(await s.open(kind, value)).toEqual({ ok: false, reason: 'expired' });
   });
 
+  test('anyAge: a value past its TTL still opens, under the current or the previous secret; tampered, foreign or future ones do not', async () => {
+    const s = await sealer(secret(2), secret(1));
+    const value = await s.seal('cid', { r: ['https://client.example/cb'] });
+    const previous = await (await sealer(secret(1))).seal('cid', { r: ['https://client.example/cb'] });
+    const foreign = await (await sealer(secret(3))).seal('cid', { r: ['https://client.example/cb'] });
+    nowMs += 365 * 86_400_000;
+    expect(await s.open('cid', value)).toEqual({ ok: false, reason: 'expired' });
+    expect((await s.open('cid', value, { anyAge: true })).ok).toBe(true);
+    expect((await s.open('cid', previous, { anyAge: true })).ok).toBe(true);
+    expect(await s.open('cid', foreign, { anyAge: true })).toEqual({ ok: false, reason: 'invalid' });
+    const dot = value.lastIndexOf('.');
+    const tampered = `${value.slice(0, dot + 1)}${value[dot + 1] === 'A' ? 'B' : 'A'}${value.slice(dot + 2)}`;
+    expect(await s.open('cid', tampered, { anyAge: true })).toEqual({ ok: false, reason: 'invalid' });
+    nowMs += 120_000;
+    const future = await s.seal('cid', { r: ['https://client.example/cb'] });
+    nowMs -= 120_000;
+    expect(await s.open('cid', future, { anyAge: true })).toEqual({ ok: false, reason: 'future' });
+  });
+
   test('values from the future beyond the skew are refused', async () => {
     const s = await sealer();
     nowMs += 120_000;

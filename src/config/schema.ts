@@ -98,7 +98,7 @@ export const ConfigSchema = Type.Object({
   OAUTH_STATELESS_MODE: bool(false, 'Carry all session and OAuth state in sealed values so any replica can serve any request.'),
   OAUTH_STATELESS_SECRET: optStr('Sealing secret shared by all replicas: base64url of at least 32 bytes. Also keys the OAuth tokens this server issues, in stateful mode too, so they survive a restart.', { secret: true }),
   OAUTH_STATELESS_SECRET_PREVIOUS: optStr('Previous sealing secret, accepted for reading only during a rotation.', { secret: true }),
-  OAUTH_STATELESS_CLIENT_TTL_SECONDS: int(86400, 1, 365 * 86400, 'Maximum age of a signed client_id (v1.cid.).'),
+  OAUTH_STATELESS_CLIENT_TTL_SECONDS: int(86400, 1, 365 * 86400, 'Maximum age of a client registration (a signed v1.cid. client_id in stateless mode) for starting a sign-in; the refresh tokens issued under it outlive it (D23).'),
   OAUTH_STATELESS_PENDING_TTL_SECONDS: int(600, 1, 86400, 'Maximum age of a sealed OAuth state (v1.ps.).'),
   OAUTH_STATELESS_STORED_TTL_SECONDS: int(120, 1, 86400, 'Maximum age of a sealed proxy code (v1.pc.).'),
   OAUTH_STATELESS_SESSION_TTL_SECONDS: optInt(1, 30 * 86400, 'Inactivity timeout of a sealed Mcp-Session-Id (v1.sid.); defaults to SESSION_TIMEOUT_SECONDS.'),

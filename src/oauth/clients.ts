@@ -2,8 +2,10 @@
 // that itself holds the redirect URIs and name, so any replica can read it (docs/spec.md stateless table);
 // otherwise registrations live in this process, counted per client address (owned-entries.ts) so
 // that one address registering without end only ever pushes out its own registrations. Both forget
-// a client after the client lifetime. ClientDirectory puts them beside Client ID Metadata
-// Documents (D28): a client id that is an http(s) URL is looked up as a document (cimd.ts).
+// a client after the client lifetime, for new authorizations: a refresh token outlives it and
+// is checked by its own binding to the client id (D23, `admitsRefresh`). ClientDirectory puts them
+// beside Client ID Metadata Documents (D28): a client id that is an http(s) URL is looked up as a
+// document (cimd.ts).
 import { MAX_SEALED_LENGTH } from '../sealing/kinds';
 import type { Sealer } from '../sealing/sealer';
 import type { MetadataDocuments } from './cimd';
@@ -25,8 +27,18 @@ export interface ClientRegistry {
    * RegistrationTooLarge when the registration cannot be held (a stateless id would not open).
    */
   register(redirectUris: string[], name: string | undefined, owner: string): Promise<RegisteredClient>;
-  /** The client, or undefined when the id is unknown, forged or too old. */
+  /**
+   * The client, or undefined when the id is unknown, forged or too old. This is what admits a client
+   * to a new authorization (/authorize, the consent, the authorization_code grant).
+   */
   lookup(clientId: string): Promise<RegisteredClient | undefined>;
+  /**
+   * Whether a refresh token bound to `clientId` may still be used once `lookup` no longer finds the
+   * client (D23): the registration's lifetime governs new authorizations, while a refresh is checked
+   * against the refresh token's own sealed binding to the client id. False for an id this registry
+   * can tell it never issued (a forged or foreign signed id).
+   */
+  admitsRefresh(clientId: string): Promise<boolean>;
   /** The client, or why not: `reason` says why a metadata document was refused (absent: unknown id). */
   resolve(clientId: string): Promise<ClientResolution>;
 }
@@ -70,8 +82,17 @@ export class SealedClients implements ClientRegistry {
     return { clientId, redirectUris, name, issuedAt: Math.floor(this.now() / 1000) };
   }
 
-  async lookup(clientId: string): Promise<RegisteredClient | undefined> {
-    const opened = await this.sealer.open<CidPayload>('cid', clientId);
+  lookup(clientId: string): Promise<RegisteredClient | undefined> {
+    return this.read(clientId, false);
+  }
+
+  /** A signed id whose signature still verifies, however old: its age is not held against a refresh (D23). */
+  async admitsRefresh(clientId: string): Promise<boolean> {
+    return (await this.read(clientId, true)) !== undefined;
+  }
+
+  private async read(clientId: string, anyAge: boolean): Promise<RegisteredClient | undefined> {
+    const opened = await this.sealer.open<CidPayload>('cid', clientId, { anyAge });
     if (!opened.ok) return undefined;
     const { r, n, iat } = opened.payload;
     if (!Array.isArray(r) || r.length === 0 || !r.every((u) => typeof u === 'string')) return undefined;
@@ -112,6 +133,16 @@ export class MemoryClients implements ClientRegistry {
     return client && !this.expired(client) ? client : undefined;
   }
 
+  /**
+   * Always: a registration in memory ends with its lifetime, is pushed out by its address's quota or
+   * lost in a restart, while the refresh tokens issued to it live on (sealed, and with
+   * OAUTH_STATELESS_SECRET across restarts, D23). An id this process no longer holds cannot be told
+   * from one it never issued, so the refresh token's binding to the id is the whole check.
+   */
+  async admitsRefresh(): Promise<boolean> {
+    return true;
+  }
+
   resolve(clientId: string): Promise<ClientResolution> {
     return resolveByLookup(this, clientId);
   }
@@ -136,6 +167,14 @@ export class ClientDirectory implements ClientRegistry {
   async lookup(clientId: string): Promise<RegisteredClient | undefined> {
     const resolved = await this.resolve(clientId);
     return resolved.ok ? resolved.client : undefined;
+  }
+
+  /**
+   * A metadata-document client refreshes only while its document can be used (D28): it has no
+   * registration whose lifetime could run out, and `lookup` has just tried the document.
+   */
+  async admitsRefresh(clientId: string): Promise<boolean> {
+    return !isMetadataDocumentId(clientId) && this.registrations.admitsRefresh(clientId);
   }
 
   async resolve(clientId: string): Promise<ClientResolution> {

@@ -4,7 +4,8 @@
 // by the client it was issued to, with the verifier of the challenge it sent to /authorize;
 // the answer is this server's own token pair around the forge's tokens (own-tokens.ts), never the
 // forge's. refresh_token: only a `v1.rt.` this server issued to the same client, once (a hash-keyed
-// replay cache per replica, or the shared store); the forge token inside is refreshed server-side
+// replay cache per replica, or the shared store), whether or not the client's registration would
+// still admit it to a new authorization (D23); the forge token inside is refreshed server-side
 // and a new pair issued. A `scope` may narrow the new access token, never widen it (RFC 6749 §6,
 // else invalid_scope, and the refresh token is not spent).
 // A `resource` parameter must name this server (D29, else invalid_target), every one of them when
@@ -85,6 +86,15 @@ const storeDown = (what: string) =>
 export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Response> {
   const { logger, settings } = deps;
 
+  // RFC 6749 §5.2: invalid_client is a 400, except for a client that tried to authenticate in the
+  // Authorization header: that one gets 401 with a challenge of the scheme it used, so it knows its
+  // credentials, not its request, were refused. A client that named itself in the body used no HTTP
+  // authentication scheme (every client here is public: the metadata advertises only `none`), and a
+  // 401 would owe it a challenge (RFC 7235) for a scheme it has no use for.
+  const basicChallenge = { 'WWW-Authenticate': `Basic realm="${settings.serverUrl}"` };
+  const invalidClient = (request: Request, description: string) =>
+    usesBasic(request) ? oauthError(401, 'invalid_client', description, basicChallenge) : oauthError(400, 'invalid_client', description);
+
   async function redeemCode(params: Record<string, string>, clientId: string): Promise<Response> {
     const { code, code_verifier: verifier, redirect_uri: redirectUri } = params;
     if (!code) return invalidRequest('code is required');
@@ -122,29 +132,36 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
     return tokenResponse(await deps.tokens.issue({ apiUrl: settings.forgeApiUrl, scope: data.sc, clientId }, data.t, forgeExpiresAt));
   }
 
-  async function refresh(params: Record<string, string>, clientId: string): Promise<Response> {
+  /**
+   * `registered`: the client's registration still admits it to new authorizations. When it does not
+   * (lapsed, or gone with a restart), the refresh token's binding is the client check (D23), and a
+   * refresh that fails is invalid_client rather than invalid_grant: invalid_grant tells a client to
+   * sign in again with the same client_id, which /authorize would refuse, so it must register first.
+   */
+  async function refresh(request: Request, params: Record<string, string>, clientId: string, registered: boolean): Promise<Response> {
+    const refuse = registered ? invalidGrant : (description: string) => invalidClient(request, `unknown or expired client_id: register again (${description})`);
     const value = params.refresh_token;
     if (!value) return invalidRequest('refresh_token is required');
     // Anything but our own refresh token (a forge token from before D23, an access token) is refused here.
-    if (!value.startsWith(REFRESH_PREFIX)) return invalidGrant('the refresh token was not issued by this server: sign in again');
+    if (!value.startsWith(REFRESH_PREFIX)) return refuse('the refresh token was not issued by this server: sign in again');
     const opened = await deps.tokens.openRefresh(value);
     if (!opened.ok) {
       logger.warn('oauth_refresh_refused', { reason: opened.reason });
-      return invalidGrant(opened.reason === 'expired' ? 'the refresh token has expired: sign in again' : 'the refresh token is invalid: sign in again');
+      return refuse(opened.reason === 'expired' ? 'the refresh token has expired: sign in again' : 'the refresh token is invalid: sign in again');
     }
     if (opened.grant.clientId !== clientId) {
       logger.warn('oauth_refresh_refused', { reason: 'another client' });
-      return invalidGrant('the refresh token was issued to another client');
+      return refuse('the refresh token was issued to another client');
     }
-    if (opened.grant.apiUrl !== settings.forgeApiUrl) return invalidGrant('the refresh token is for another forge: sign in again');
+    if (opened.grant.apiUrl !== settings.forgeApiUrl) return refuse('the refresh token is for another forge: sign in again');
     const scope = refreshedScope(params.scope, opened.grant.scope);
     if (scope === undefined) return oauthError(400, 'invalid_scope', `scope may only name what was granted (${opened.grant.scope === 'api' ? 'api or read_api' : 'read_api'}); leave it out to keep it`);
     switch (await deps.refreshGuard.reserve(value, opened.expiresAt)) {
       case 'consumed':
         logger.warn('oauth_refresh_replayed', {});
-        return invalidGrant('the refresh token was already used');
+        return refuse('the refresh token was already used');
       case 'pending':
-        return invalidGrant('the refresh token is being used by another request');
+        return refuse('the refresh token is being used by another request');
       case 'full':
         logger.warn('oauth_replay_cache_full', { size: deps.refreshGuard.size, of: 'refresh' });
         return cacheFull('refresh tokens');
@@ -165,7 +182,7 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
     logger.warn('oauth_forge_token_failed', { grant: 'refresh_token', status: result.status, error: result.error });
     if (result.error === 'invalid_grant') {
       await deps.refreshGuard.consume(value); // the forge's refresh token is spent: so is ours
-      return invalidGrant(`the forge refused the refresh (${result.description}): sign in again`);
+      return refuse(`the forge refused the refresh (${result.description}): sign in again`);
     }
     // The forge could not say: the client may try the same refresh token again.
     await deps.refreshGuard.release(value);
@@ -173,21 +190,19 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
     return oauthError(502, 'server_error', `the forge refused the refresh (${result.error}: ${result.description})`);
   }
 
-  // RFC 6749 §5.2: invalid_client is a 400, except for a client that tried to authenticate in the
-  // Authorization header: that one gets 401 with a challenge of the scheme it used, so it knows its
-  // credentials, not its request, were refused. A client that named itself in the body used no HTTP
-  // authentication scheme (every client here is public: the metadata advertises only `none`), and a
-  // 401 would owe it a challenge (RFC 7235) for a scheme it has no use for.
-  const basicChallenge = { 'WWW-Authenticate': `Basic realm="${settings.serverUrl}"` };
-  const invalidClient = (request: Request, description: string) =>
-    usesBasic(request) ? oauthError(401, 'invalid_client', description, basicChallenge) : oauthError(400, 'invalid_client', description);
-
   async function grantResponse(request: Request, params: Record<string, string>, resources: readonly string[], grant: 'authorization_code' | 'refresh_token'): Promise<Response> {
     const clientId = clientIdOf(request, params);
     if (clientId === MALFORMED) return invalidClient(request, 'the Authorization header is not valid HTTP Basic: base64 of client_id:secret, each percent-encoded');
-    if (!clientId || !(await deps.clients.lookup(clientId))) return invalidClient(request, 'unknown or expired client_id: register again');
+    const unknownClient = () => invalidClient(request, 'unknown or expired client_id: register again');
+    if (!clientId) return unknownClient();
+    // D23: the registration's lifetime (OAUTH_STATELESS_CLIENT_TTL_SECONDS) admits a client to new
+    // authorizations, and a code is one. A refresh token outlives it: it was issued to this client
+    // and is sealed with its id (RFC 6749 §6; every client here is public), so on that grant the
+    // binding is the client check, provided the id is not one the registry knows it never issued.
+    const registered = (await deps.clients.lookup(clientId)) !== undefined;
+    if (!registered && (grant === 'authorization_code' || !(await deps.clients.admitsRefresh(clientId)))) return unknownClient();
     if (!resources.every((resource) => isOurResource(resource, settings))) return oauthError(400, 'invalid_target', `resource must be ${settings.resource}`);
-    return grant === 'authorization_code' ? redeemCode(params, clientId) : refresh(params, clientId);
+    return grant === 'authorization_code' ? redeemCode(params, clientId) : refresh(request, params, clientId, registered);
   }
 
   return async (request) => {

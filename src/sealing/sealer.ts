@@ -65,7 +65,12 @@ export class Sealer {
     return prefix + b64(body);
   }
 
-  async open<T = Record<string, unknown>>(kind: SealedKind, value: string): Promise<OpenResult<T>> {
+  /**
+   * `anyAge`: the value opens however old it is (never when issued in the future). For a reader that
+   * must know only whether this deployment issued a value, not whether it is still fresh (a client id
+   * named by a refresh token, D23).
+   */
+  async open<T = Record<string, unknown>>(kind: SealedKind, value: string, { anyAge = false }: { anyAge?: boolean } = {}): Promise<OpenResult<T>> {
     const prefix = `${WIRE_VERSION}.${kind}.`;
     if (typeof value !== 'string' || value.length > MAX_SEALED_LENGTH || !value.startsWith(prefix)) return { ok: false, reason: 'malformed' };
     const body = value.slice(prefix.length);
@@ -88,7 +93,7 @@ export class Sealer {
     if (!payload || typeof payload !== 'object' || typeof payload.iat !== 'number') return { ok: false, reason: 'malformed' };
     const age = Math.floor(this.now() / 1000) - payload.iat;
     if (age < -FUTURE_SKEW_SECONDS) return { ok: false, reason: 'future' };
-    if (age > this.ttlSeconds[kind]) return { ok: false, reason: 'expired' };
+    if (!anyAge && age > this.ttlSeconds[kind]) return { ok: false, reason: 'expired' };
     return { ok: true, payload };
   }
 

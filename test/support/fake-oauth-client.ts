@@ -153,6 +153,14 @@ export class TestOAuthProvider implements OAuthClientProvider {
   discoveryState() {
     return this.discovery;
   }
+  // What the SDK discards before it starts over: after invalid_client the client registration and
+  // tokens, after invalid_grant the tokens (as real clients do).
+  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery') {
+    if (scope === 'all' || scope === 'client') this.info = undefined;
+    if (scope === 'all' || scope === 'tokens') this.saved = undefined;
+    if (scope === 'all' || scope === 'verifier') this.verifier = undefined;
+    if (scope === 'all' || scope === 'discovery') this.discovery = undefined;
+  }
 
   /** Completes the sign-in the SDK started, in the tiny browser; resolves to where it landed. */
   completeSignIn(decision: ConsentChoice = 'approve'): Promise<Landing> {

@@ -19,6 +19,11 @@ export interface ServedOAuth {
   /** Which replica answers a request; `hits` counts per replica. */
   route: (request: Request) => number;
   hits: number[];
+  /**
+   * Replaces replica `i` with a new app of the same settings, as a restarted process: everything it
+   * held in memory is gone, and its keys are derived again (from OAUTH_STATELESS_SECRET when set).
+   */
+  restart(i?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -70,11 +75,16 @@ export async function serveOAuth(forge: FakeForge, options: ServeOptions = {}): 
   });
   served.url = `http://127.0.0.1:${server.port}`;
   const config = testConfig(options.apiUrl ?? forge.apiUrl, oauthEnv(forge, served.url, options.env, options.confidential));
+  // Each replica derives its own keys (from the shared secret when set), as separate processes would.
+  const start = async () => createApp(config, { now: options.now, logger: options.logger, sealer: await sealerFromConfig(config, options.now) });
   for (let i = 0; i < (options.replicas ?? 1); i++) {
-    // Each replica derives its own keys from the shared secret, as separate processes would.
-    apps.push(createApp(config, { now: options.now, logger: options.logger, sealer: await sealerFromConfig(config, options.now) }));
+    apps.push(await start());
     hits.push(0);
   }
+  served.restart = async (i = 0) => {
+    await apps[i].close();
+    apps[i] = await start();
+  };
   served.stop = async () => {
     await server.stop(true);
     await Promise.all(apps.map((a) => a.close()));
