@@ -15,6 +15,12 @@ export const SEALED_KINDS = {
   at: { protection: 'aead' },
   /** OAuth refresh token this server issues (D23): the forge refresh token, forge URL, scope, client id, expiry. */
   rt: { protection: 'aead' },
+  /**
+   * A refresh answer remembered for its grace period (D23, oauth/refresh-reuse.ts): the token pair a
+   * refresh handed out and the request it answered. Never leaves the server: it is kept in memory or
+   * in the shared store of D37, which thus holds no token in clear.
+   */
+  ra: { protection: 'aead' },
 } as const;
 
 export type SealedKind = keyof typeof SEALED_KINDS;
@@ -24,6 +30,15 @@ export type TokenKind = 'at' | 'rt';
 
 /** Defaults of OAUTH_ACCESS_TOKEN_TTL_SECONDS and OAUTH_REFRESH_TOKEN_TTL_SECONDS (D23). */
 export const DEFAULT_TOKEN_TTL_SECONDS: Readonly<Record<TokenKind, number>> = { at: 3600, rt: 2592000 };
+
+/** The kinds whose lifetime has a default here, so a caller need not name it. */
+export type DefaultedKind = TokenKind | 'ra';
+
+/**
+ * A remembered refresh answer opens for a minute at most, whatever a store keeps; the grace period
+ * itself (oauth/refresh-reuse.ts, a few seconds) is checked to the millisecond on the payload.
+ */
+export const DEFAULT_TTL_SECONDS: Readonly<Record<DefaultedKind, number>> = { ...DEFAULT_TOKEN_TTL_SECONDS, ra: 60 };
 
 export const WIRE_VERSION = 'v1';
 

@@ -1,7 +1,7 @@
 // Sealed values for stateless mode: opaque strings any replica sharing the secret can open.
 //
 // Wire format (every value):  v1.<kind>.<body>
-//   kind  cid | ps | pc | sid | dl | at | rt (see kinds.ts)
+//   kind  cid | ps | pc | sid | dl | at | rt | ra (see kinds.ts)
 //   body  HMAC kinds:  base64url(JSON payload) "." base64url(HMAC-SHA256(subkey, "v1.<kind>." + that JSON part))
 //         AEAD kinds:  base64url(12-byte IV ‖ AES-256-GCM ciphertext ‖ 16-byte tag), with "v1.<kind>." as
 //                      additional authenticated data
@@ -11,7 +11,7 @@
 // previous one (rotation: reading only), its age is within the kind's TTL and it was not issued more
 // than FUTURE_SKEW_SECONDS in the future. New values are always sealed with the current secret.
 import { deriveKeys, decodeSecret, type KindKeys } from './keys';
-import { DEFAULT_TOKEN_TTL_SECONDS, FUTURE_SKEW_SECONDS, MAX_SEALED_LENGTH, SEALED_KINDS, WIRE_VERSION, type SealedKind, type TokenKind } from './kinds';
+import { DEFAULT_TTL_SECONDS, FUTURE_SKEW_SECONDS, MAX_SEALED_LENGTH, SEALED_KINDS, WIRE_VERSION, type DefaultedKind, type SealedKind } from './kinds';
 
 export type OpenFailure = 'malformed' | 'invalid' | 'expired' | 'future';
 export type OpenResult<T> = { ok: true; payload: T & { iat: number } } | { ok: false; reason: OpenFailure };
@@ -19,8 +19,8 @@ export type OpenResult<T> = { ok: true; payload: T & { iat: number } } | { ok: f
 export interface SealerOptions {
   secret: string;
   previousSecret?: string;
-  /** Maximum age in seconds per kind; the OAuth token kinds default to D23's lifetimes. */
-  ttlSeconds: Record<Exclude<SealedKind, TokenKind>, number> & Partial<Record<TokenKind, number>>;
+  /** Maximum age in seconds per kind; the OAuth token kinds default to D23's lifetimes (DEFAULT_TTL_SECONDS). */
+  ttlSeconds: Record<Exclude<SealedKind, DefaultedKind>, number> & Partial<Record<DefaultedKind, number>>;
   now?: () => number;
 }
 
@@ -45,7 +45,7 @@ export class Sealer {
   static async create(options: SealerOptions): Promise<Sealer> {
     const current = await deriveKeys(decodeSecret(options.secret));
     const previous = options.previousSecret ? await deriveKeys(decodeSecret(options.previousSecret)) : undefined;
-    return new Sealer(current, previous, { ...DEFAULT_TOKEN_TTL_SECONDS, ...options.ttlSeconds }, options.now ?? Date.now);
+    return new Sealer(current, previous, { ...DEFAULT_TTL_SECONDS, ...options.ttlSeconds }, options.now ?? Date.now);
   }
 
   async seal(kind: SealedKind, data: Record<string, unknown>): Promise<string> {
