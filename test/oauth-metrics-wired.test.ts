@@ -5,6 +5,7 @@
 // decisions (D24; MCP_OAUTH_CONSENT=false counts as approved), code grants and refreshes at /token
 // (D23), and bearers refused on /mcp by reason. No label ever holds a token or a client id.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { REFRESH_REUSE_GRACE_MS } from '../src/oauth/refresh-reuse';
 import { startFakeForge, TOKENS, type FakeForge } from './support/fake-forge';
 import { resetForge, serveOAuth, stopAll, type ServedOAuth } from './support/fake-oauth-harness';
 import { REDIRECT, authorizeUrl, codeGrant, ownTokens, pkce, redeem, refreshGrant, registerClient, signIn } from './support/fake-oauth-steps';
@@ -156,15 +157,18 @@ describe('OAuth counters moved by requests', () => {
     })).toEqual({ 'tokenGrants.ok': 1 });
   });
 
-  test('refreshes: ok, then refused when the same refresh token is replayed', async () => {
+  test('refreshes: ok, ok again for a repeat within its grace period (the same pair, D23), then refused when the same refresh token is replayed after it', async () => {
     const tokens = await ownTokens(served.url);
     secrets.push(tokens.clientId, tokens.access_token, tokens.refresh_token!);
     const grant = refreshGrant(tokens.clientId, tokens.refresh_token!);
-    expect(await moved(served.url, async () => {
-      const response = await redeem(served.url, grant);
-      expect(response.status).toBe(200);
-      secrets.push(((await response.json()) as { refresh_token: string }).refresh_token);
-    })).toEqual({ 'tokenRefreshes.ok': 1 });
+    for (let i = 0; i < 2; i++) {
+      expect(await moved(served.url, async () => {
+        const response = await redeem(served.url, grant);
+        expect(response.status).toBe(200);
+        secrets.push(((await response.json()) as { refresh_token: string }).refresh_token);
+      })).toEqual({ 'tokenRefreshes.ok': 1 });
+    }
+    clock += REFRESH_REUSE_GRACE_MS + 1;
     expect(await moved(served.url, async () => expect((await redeem(served.url, grant)).status).toBe(400))).toEqual({ 'tokenRefreshes.refused': 1 });
   });
 

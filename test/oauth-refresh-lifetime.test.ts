@@ -8,6 +8,7 @@
 // registers again before it signs in again.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { OwnTokens } from '../src/oauth/own-tokens';
+import { REFRESH_REUSE_GRACE_MS } from '../src/oauth/refresh-reuse';
 import { sealerFromConfig } from '../src/sealing/from-config';
 import { Sealer } from '../src/sealing/sealer';
 import { testConfig } from './support/config';
@@ -85,7 +86,8 @@ describe.each(['stateful', 'stateless'])('%s: past the registration\'s lifetime'
     clock = 58 * DAY;
     const fourth = await refreshed(served().url, first.clientId, third.refresh_token);
     await expectUsable(served().url, fourth.access_token);
-    // Rotation and single use are unchanged.
+    // Rotation and single use are unchanged, once a repeat's grace period (D23) is over.
+    clock += REFRESH_REUSE_GRACE_MS + 1;
     await expectError(await redeem(served().url, refreshGrant(first.clientId, third.refresh_token)), 400, 'invalid_client', 'already used');
   });
 

@@ -7,6 +7,7 @@ import { silentLogger } from '../src/logging/logger';
 import { MemoryClients } from '../src/oauth/clients';
 import { OwnTokens } from '../src/oauth/own-tokens';
 import { Sealer } from '../src/sealing/sealer';
+import { REFRESH_REUSE_GRACE_MS, RefreshReuse } from '../src/oauth/refresh-reuse';
 import { ReplayGuard } from '../src/oauth/replay-guard';
 import { tokenHandler } from '../src/oauth/token';
 import { MemoryVault } from '../src/oauth/vault';
@@ -373,6 +374,8 @@ describe('refresh_token', () => {
     expect(forge.oauth.accessTokens).not.toContain(forgeBefore);
     expect(JSON.stringify(second)).not.toContain(forge.oauth.accessTokens[0]);
     forge.requests.length = 0;
+    // Past the grace period of a repeat (D23), the used one is refused and nothing reaches the forge.
+    clock += REFRESH_REUSE_GRACE_MS + 1;
     await expectError(await redeem(served.url, refreshGrant(first.clientId, first.refresh_token!)), 400, 'invalid_grant', 'already used');
     expect(forge.requests).toEqual([]);
     // The new one works, once.
@@ -457,6 +460,7 @@ describe('refresh_token', () => {
     replicas.route = () => 1;
     const second = await redeem(replicas.url, refreshGrant(first.clientId, first.refresh_token!));
     expect(second.status).toBe(200);
+    clock += REFRESH_REUSE_GRACE_MS + 1;
     await expectError(await redeem(replicas.url, refreshGrant(first.clientId, first.refresh_token!)), 400, 'invalid_grant', 'already used');
   });
 
@@ -534,7 +538,7 @@ describe('the replay cache (SPEC stateless rule 5)', () => {
     const sealer = Sealer.create({ secret: Buffer.alloc(32, 5).toString('base64url'), ttlSeconds: { cid: 1, ps: 1, pc: 1, sid: 1, dl: 1 }, now: () => t });
     const tokens = new OwnTokens(sealer, { resource: settings.resource, accessTtlSeconds: 3600, refreshTtlSeconds: 86400 }, () => t);
     const refreshGuard = new ReplayGuard(() => t);
-    const handle = tokenHandler({ settings, clients, vault, guard, refreshGuard, tokens, forge: { refresh: async () => ({ ok: false, status: 0, error: 'x', description: 'x' }) }, logger: silentLogger, now: () => t });
+    const handle = tokenHandler({ settings, clients, vault, guard, refreshGuard, reuse: new RefreshReuse(sealer, () => t), tokens, forge: { refresh: async () => ({ ok: false, status: 0, error: 'x', description: 'x' }) }, logger: silentLogger, now: () => t });
     const client = await clients.register([REDIRECT], 'c', '10.0.0.1');
     const p = pkce();
     const put = () => vault.put('code', { c: client.clientId, r: REDIRECT, rp: true, cc: p.challenge, sc: 'api', t: { access_token: 'forge-token', token_type: 'Bearer' }, at: 0 }, '10.0.0.1');

@@ -24,9 +24,10 @@ import { noOAuthEvents, type OAuthEvents } from './events';
 import { AS_METADATA_PATH, PRM_PATH, authorizationServerMetadata, bearerChallenge, protectedResourceMetadata, stepUpChallenge } from './metadata';
 import { OwnTokens } from './own-tokens';
 import { registerHandler } from './register';
+import { RefreshReuse } from './refresh-reuse';
 import { MAX_GUARDED_CODES, MAX_GUARDED_REFRESH_TOKENS, ReplayGuard } from './replay-guard';
 import { oauthSettings } from './settings';
-import { tokenHandler } from './token';
+import { tokenHandler, type RefreshOutcome } from './token';
 import type { SharedStore } from '../store/store';
 import { MemoryVault, SealedVault, type PurposeTtls, type Vault } from './vault';
 
@@ -103,7 +104,10 @@ export function createOAuth(config: Config, deps: OAuthDeps): OAuthMode {
   const authorize = limited('authorize', authorizeHandler(flow));
   const consent = limited('consent', consentDecisionHandler(flow));
   const callback = limited('callback', callbackHandler(flow));
-  const token = limited('token', tokenHandler({ settings, clients, vault, guard: once('code', MAX_GUARDED_CODES), refreshGuard: once('refresh', MAX_GUARDED_REFRESH_TOKENS), tokens, forge, logger, now, events }));
+  // A refresh repeated within its grace period gets the first answer (D23), remembered sealed, in
+  // memory per replica.
+  const reuse = new RefreshReuse<RefreshOutcome>(tokenSealer, now);
+  const token = limited('token', tokenHandler({ settings, clients, vault, guard: once('code', MAX_GUARDED_CODES), refreshGuard: once('refresh', MAX_GUARDED_REFRESH_TOKENS), reuse, tokens, forge, logger, now, events }));
   const prm = protectedResourceMetadata(settings);
   const asMetadata = authorizationServerMetadata(settings);
 

@@ -6,7 +6,9 @@
 // forge's. refresh_token: only a `v1.rt.` this server issued to the same client, once (a hash-keyed
 // replay cache per replica, or the shared store), whether or not the client's registration would
 // still admit it to a new authorization (D23); the forge token inside is refreshed server-side
-// and a new pair issued. A `scope` may narrow the new access token, never widen it (RFC 6749 §6,
+// and a new pair issued. The same token sent again by the same client with the same parameters,
+// while its exchange is in flight or within the grace period after it, gets that exchange's answer
+// (refresh-reuse.ts, D23). A `scope` may narrow the new access token, never widen it (RFC 6749 §6,
 // else invalid_scope, and the refresh token is not spent).
 // A `resource` parameter must name this server (D29, else invalid_target), every one of them when
 // several are sent (RFC 8707 allows that); any other parameter this endpoint reads may come only once
@@ -18,12 +20,13 @@ import type { OAuthEvents } from './events';
 import type { CodeData } from './flow';
 import { firstRepeated, jsonResponse, oauthError, readParams, repeatedParameter } from './http';
 import type { Logger } from '../logging/logger';
-import type { OwnTokens, TokenResponseBody } from './own-tokens';
+import type { OwnTokens, RefreshCheck, TokenResponseBody } from './own-tokens';
 import { REFRESH_PREFIX } from './own-tokens';
 import { isVerifier, verifierMatches } from './pkce';
+import { sameRequest, type Answered, type RefreshRequest, type RefreshReuse } from './refresh-reuse';
 import type { ReplayGuard } from './replay-guard';
 import { isOurResource } from './resource';
-import { refreshedScope } from './scopes';
+import { refreshedScope, type Scope } from './scopes';
 import type { OAuthSettings } from './settings';
 import type { Vault } from './vault';
 
@@ -35,6 +38,8 @@ export interface TokenDeps {
   guard: ReplayGuard;
   /** Single use of refresh tokens (D23). */
   refreshGuard: ReplayGuard;
+  /** The answers a repeated refresh gets within its grace period (D23). */
+  reuse: RefreshReuse<RefreshOutcome>;
   tokens: OwnTokens;
   forge: Pick<ForgeOAuthClient, 'refresh'>;
   logger: Logger;
@@ -76,6 +81,21 @@ function clientIdOf(request: Request, params: Record<string, string>): string | 
 }
 
 const tokenResponse = (body: TokenResponseBody) => jsonResponse(body);
+
+/**
+ * What one exchange of a refresh token came to, kept so that its repeats get the same (D23): the
+ * pair handed out, or the refusal as it was sent.
+ */
+export type RefreshOutcome = { ok: true; answered: Answered } | { ok: false; status: number; headers: [string, string][]; body: string };
+
+/** A refresh token that opened and passed the checks of this request. */
+type OpenedRefresh = Extract<RefreshCheck, { ok: true }>;
+/** How a refresh is refused: invalid_grant, or invalid_client for a lapsed registration (D23). */
+type Refuse = (description: string) => Response;
+
+async function refusal(response: Response): Promise<RefreshOutcome> {
+  return { ok: false, status: response.status, headers: [...response.headers], body: await response.text() };
+}
 
 const cacheFull = (what: string) =>
   oauthError(503, 'temporarily_unavailable', `Too many ${what} are being redeemed on this server; try again in a minute`, { 'Retry-After': '60' });
@@ -138,8 +158,8 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
    * refresh that fails is invalid_client rather than invalid_grant: invalid_grant tells a client to
    * sign in again with the same client_id, which /authorize would refuse, so it must register first.
    */
-  async function refresh(request: Request, params: Record<string, string>, clientId: string, registered: boolean): Promise<Response> {
-    const refuse = registered ? invalidGrant : (description: string) => invalidClient(request, `unknown or expired client_id: register again (${description})`);
+  async function refresh(request: Request, params: Record<string, string>, resources: readonly string[], clientId: string, registered: boolean): Promise<Response> {
+    const refuse: Refuse = registered ? invalidGrant : (description: string) => invalidClient(request, `unknown or expired client_id: register again (${description})`);
     const value = params.refresh_token;
     if (!value) return invalidRequest('refresh_token is required');
     // Anything but our own refresh token (a forge token from before D23, an access token) is refused here.
@@ -156,38 +176,91 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
     if (opened.grant.apiUrl !== settings.forgeApiUrl) return refuse('the refresh token is for another forge: sign in again');
     const scope = refreshedScope(params.scope, opened.grant.scope);
     if (scope === undefined) return oauthError(400, 'invalid_scope', `scope may only name what was granted (${opened.grant.scope === 'api' ? 'api or read_api' : 'read_api'}); leave it out to keep it`);
-    switch (await deps.refreshGuard.reserve(value, opened.expiresAt)) {
-      case 'consumed':
-        logger.warn('oauth_refresh_replayed', {});
-        return refuse('the refresh token was already used');
-      case 'pending':
+    // Every check above ran for this request itself, so a repeat is answered only for a token that
+    // is still ours, still live and still this client's. Then single use, with its reuse interval:
+    // a repeat of an exchange in flight here joins it (no await between the look and the run, so
+    // two requests never both run it); anything else runs the exchange below.
+    const asked: RefreshRequest = { clientId, scope: params.scope, resources };
+    const key = deps.reuse.keyOf(value);
+    const running = deps.reuse.inFlight(key);
+    if (running) {
+      if (!sameRequest(running.request, asked)) {
+        logger.warn('oauth_refresh_replayed', { reason: 'another request at once' });
         return refuse('the refresh token is being used by another request');
+      }
+      const outcome = await running.outcome;
+      if (outcome.ok) logger.info('oauth_refresh_repeated', { within: 'exchange' });
+      return answer(outcome);
+    }
+    return answer(await deps.reuse.run(key, asked, () => exchange(value, opened, asked, key, scope, refuse)));
+  }
+
+  /** The response for an outcome: the same pair (its expires_in counting down since it was issued), or the same refusal. */
+  function answer(outcome: RefreshOutcome): Response {
+    if (!outcome.ok) return new Response(outcome.body, { status: outcome.status, headers: outcome.headers });
+    const { body, issuedAt } = outcome.answered;
+    const elapsed = Math.max(0, Math.floor((deps.now() - issuedAt) / 1000));
+    return tokenResponse({ ...body, expires_in: Math.max(0, body.expires_in - elapsed) });
+  }
+
+  /** A repeat of a refresh that handed out a pair: that pair, only for the same request (D23). */
+  function repeated(answered: Answered, asked: RefreshRequest, refuse: Refuse): Promise<RefreshOutcome> | RefreshOutcome {
+    if (!sameRequest(answered.request, asked)) {
+      logger.warn('oauth_refresh_replayed', { reason: 'another request' });
+      return refusal(refuse('the refresh token was already used'));
+    }
+    logger.info('oauth_refresh_repeated', { within: 'grace' });
+    return { ok: true, answered };
+  }
+
+  /** Single use of the refresh token, then the forge refresh and a new pair. */
+  async function exchange(value: string, opened: OpenedRefresh, asked: RefreshRequest, key: string, scope: Scope, refuse: Refuse): Promise<RefreshOutcome> {
+    switch (await deps.refreshGuard.reserve(value, opened.expiresAt)) {
+      case 'reserved':
+        return refreshAtForge(value, opened, asked, key, scope, refuse);
+      case 'consumed': {
+        // The pair is remembered before the token is marked used, so a used token's answer, if it
+        // is still within its grace period, is there to be found.
+        const answered = await deps.reuse.recall(key);
+        if (answered) return repeated(answered, asked, refuse);
+        logger.warn('oauth_refresh_replayed', {});
+        return refusal(refuse('the refresh token was already used'));
+      }
+      case 'pending':
+        // This replica's own exchanges were joined before: this one runs elsewhere.
+        return refusal(refuse('the refresh token is being used by another request'));
       case 'full':
         logger.warn('oauth_replay_cache_full', { size: deps.refreshGuard.size, of: 'refresh' });
-        return cacheFull('refresh tokens');
+        return refusal(cacheFull('refresh tokens'));
       case 'unavailable':
         logger.warn('oauth_single_use_unavailable', { grant: 'refresh_token' });
-        return storeDown('refresh token');
+        return refusal(storeDown('refresh token'));
     }
+  }
+
+  async function refreshAtForge(value: string, opened: OpenedRefresh, asked: RefreshRequest, key: string, scope: Scope, refuse: Refuse): Promise<RefreshOutcome> {
     const issuedAt = Math.floor(deps.now() / 1000);
     const result = await deps.forge.refresh(opened.forgeRefreshToken);
     if (result.ok) {
-      await deps.refreshGuard.consume(value);
       logger.info('oauth_token', { grant: 'refresh_token', scope });
       // A forge that does not rotate its refresh token keeps the one it had.
       const forgeTokens = { ...result.tokens, refresh_token: result.tokens.refresh_token ?? opened.forgeRefreshToken };
       const forgeExpiresAt = forgeTokens.expires_in === undefined ? undefined : issuedAt + forgeTokens.expires_in;
-      return tokenResponse(await deps.tokens.issue(opened.grant, forgeTokens, forgeExpiresAt, scope));
+      const answered: Answered = { request: asked, body: await deps.tokens.issue(opened.grant, forgeTokens, forgeExpiresAt, scope), issuedAt: deps.now() };
+      // Remembered before the token is marked used: a repeat that finds it used finds the answer too.
+      await deps.reuse.remember(key, answered, opened.expiresAt);
+      await deps.refreshGuard.consume(value);
+      return { ok: true, answered };
     }
     logger.warn('oauth_forge_token_failed', { grant: 'refresh_token', status: result.status, error: result.error });
     if (result.error === 'invalid_grant') {
       await deps.refreshGuard.consume(value); // the forge's refresh token is spent: so is ours
-      return refuse(`the forge refused the refresh (${result.description}): sign in again`);
+      return refusal(refuse(`the forge refused the refresh (${result.description}): sign in again`));
     }
     // The forge could not say: the client may try the same refresh token again.
     await deps.refreshGuard.release(value);
-    if (result.status === 0 || result.status >= 500) return oauthError(502, 'temporarily_unavailable', 'the forge is not available; try again');
-    return oauthError(502, 'server_error', `the forge refused the refresh (${result.error}: ${result.description})`);
+    if (result.status === 0 || result.status >= 500) return refusal(oauthError(502, 'temporarily_unavailable', 'the forge is not available; try again'));
+    return refusal(oauthError(502, 'server_error', `the forge refused the refresh (${result.error}: ${result.description})`));
   }
 
   async function grantResponse(request: Request, params: Record<string, string>, resources: readonly string[], grant: 'authorization_code' | 'refresh_token'): Promise<Response> {
@@ -202,7 +275,7 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
     const registered = (await deps.clients.lookup(clientId)) !== undefined;
     if (!registered && (grant === 'authorization_code' || !(await deps.clients.admitsRefresh(clientId)))) return unknownClient();
     if (!resources.every((resource) => isOurResource(resource, settings))) return oauthError(400, 'invalid_target', `resource must be ${settings.resource}`);
-    return grant === 'authorization_code' ? redeemCode(params, clientId) : refresh(request, params, clientId, registered);
+    return grant === 'authorization_code' ? redeemCode(params, clientId) : refresh(request, params, resources, clientId, registered);
   }
 
   return async (request) => {
