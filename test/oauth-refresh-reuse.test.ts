@@ -4,8 +4,8 @@
 // first is in flight it waits for it (the same pair, or the same refusal), and within
 // REFRESH_REUSE_GRACE_MS after it succeeded it gets the same pair again; only for the same client,
 // scope and resource. After the grace period a reused refresh token is refused as before, and the
-// grace never outlives the token nor widens its scope. What is remembered is sealed, keyed by the
-// token's hash and bounded. No token is logged.
+// grace never outlives the token nor widens its scope. With a shared store (REDIS_URL, D37) a repeat
+// on another replica is answered too, from an answer the store keeps sealed. No token is logged.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError, type CallToolResult } from '@modelcontextprotocol/client';
 import { REFRESH_REUSE_GRACE_MS, RefreshReuse, type Answered } from '../src/oauth/refresh-reuse';
@@ -18,12 +18,15 @@ import { TestOAuthProvider } from './support/fake-oauth-client';
 import { serveOAuth, resetForge, type ServedOAuth, type ServeOptions } from './support/fake-oauth-harness';
 import { ownTokens, redeem, refreshGrant, registerClient, type OwnTokens } from './support/fake-oauth-steps';
 import { capturingLogger } from './support/log-capture';
+import { startRedis, type RealRedis } from './support/redis';
 
 setDefaultTimeout(20_000);
 let forge: FakeForge;
 let gate: ForgeGate;
+let redis: RealRedis;
 let stateful: ServedOAuth;
 let stateless: ServedOAuth;
+let shared: ServedOAuth;
 const extra: ServedOAuth[] = [];
 let clock = 0;
 const now = () => Date.now() + clock;
@@ -40,23 +43,25 @@ async function serve(options: ServeOptions = {}): Promise<ServedOAuth> {
 }
 
 beforeAll(async () => {
-  forge = await startFakeForge();
+  [forge, redis] = await Promise.all([startFakeForge(), startRedis()]);
   gate = startForgeGate(forge);
   stateful = await serve();
   stateless = await serve({ replicas: 2, env: { OAUTH_STATELESS_MODE: 'true' } });
+  shared = await serve({ replicas: 2, env: { OAUTH_STATELESS_MODE: 'true', REDIS_URL: redis.url } });
 });
 beforeEach(() => {
   clock = 0;
-  resetForge(forge, stateful, stateless, ...extra);
+  resetForge(forge, stateful, stateless, shared, ...extra);
   stateless.route = () => 0;
+  shared.route = (request) => Number(request.headers.get('x-replica') ?? 0);
 });
 afterEach(() => {
   for (const r of forge.requests) for (const v of Object.values((r.body as Record<string, unknown>) ?? {})) if (typeof v === 'string' && v.length >= 20) secrets.add(v);
 });
 afterAll(async () => {
-  await Promise.all([stateful, stateless, ...extra].map((s) => s?.stop()));
+  await Promise.all([stateful, stateless, shared, ...extra].map((s) => s?.stop()));
   await gate?.stop();
-  await forge?.stop();
+  await Promise.all([forge?.stop(), redis?.stop()]);
 });
 
 interface TokenBody {
@@ -76,9 +81,10 @@ async function signedIn(served: ServedOAuth, options: { scope?: string } = {}): 
   return keep(await ownTokens(served.url, options));
 }
 
-/** POST /token. */
-function token(served: ServedOAuth, params: Record<string, string>): Promise<Response> {
-  return redeem(served.url, params);
+/** POST /token, to replica `replica` of a store-sharing deployment when given. */
+function token(served: ServedOAuth, params: Record<string, string>, replica?: number): Promise<Response> {
+  if (replica === undefined) return redeem(served.url, params);
+  return fetch(`${served.url}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-replica': String(replica) }, body: new URLSearchParams(params).toString() });
 }
 
 async function pair(response: Response): Promise<TokenBody> {
@@ -380,6 +386,66 @@ describe.each(['stateful', 'stateless'])('%s: the same refresh token sent twice'
     await pair(await token(short, grant));
     clock = 61_000; // within the grace period of the refresh, past the token's own 60 s
     await expectError(await token(short, grant), 400, 'invalid_grant', 'expired');
+  });
+});
+
+describe('replicas sharing a store (REDIS_URL, D37)', () => {
+  test('a repeat on the other replica within the grace period gets the same pair; another scope or client is refused; after it, both replicas refuse', async () => {
+    const first = await signedIn(shared);
+    const other = await registerClient(shared.url);
+    const grant = refreshGrant(first.clientId, first.refresh_token!);
+    const one = await pair(await token(shared, grant, 0));
+    clock += 3_000;
+    expect(await pair(await token(shared, grant, 1))).toEqual({ ...one, expires_in: one.expires_in - 3 });
+    await expectError(await token(shared, { ...grant, scope: 'read_api' }, 1), 400, 'invalid_grant', 'already used');
+    await expectError(await token(shared, { ...grant, client_id: other }, 1), 400, 'invalid_grant', 'issued to another client');
+    expect(forgeRefreshes()).toBe(1);
+    clock += REFRESH_REUSE_GRACE_MS;
+    for (const replica of [0, 1]) await expectError(await token(shared, grant, replica), 400, 'invalid_grant', 'already used');
+  });
+
+  test('the same token at both replicas, the first held at the forge: the other replica waits for its answer and gets the same pair', async () => {
+    const first = await signedIn(shared);
+    const grant = refreshGrant(first.clientId, first.refresh_token!);
+    const held = gate.holdNextRefresh();
+    const a = token(shared, grant, 0);
+    await held.arrived;
+    const b = token(shared, grant, 1);
+    await Bun.sleep(100);
+    held.release();
+    const [one, two] = [await pair(await a), await pair(await b)];
+    expect(two).toEqual(one);
+    expect(forgeRefreshes()).toBe(1);
+    expect(events('oauth_refresh_repeated').at(-1)).toMatchObject({ within: 'exchange' });
+  });
+
+  test('while one replica exchanges it and the forge refuses: the other replica\'s repeat is refused too', async () => {
+    const first = await signedIn(shared);
+    const grant = refreshGrant(first.clientId, first.refresh_token!);
+    forge.failNext({ pathIncludes: '/oauth/token', status: 400, body: { error: 'invalid_grant', error_description: 'revoked' } });
+    const held = gate.holdNextRefresh();
+    const a = token(shared, grant, 0);
+    await held.arrived;
+    const b = token(shared, grant, 1);
+    await Bun.sleep(100);
+    held.release();
+    await expectError(await a, 400, 'invalid_grant', 'the forge refused the refresh');
+    await expectError(await b, 400, 'invalid_grant', 'already used');
+  });
+
+  test('the store keeps the answer sealed under the token\'s hash, for the grace period only', async () => {
+    const first = await signedIn(shared);
+    const one = await pair(await token(shared, refreshGrant(first.clientId, first.refresh_token!), 0));
+    const raw = await redis.client();
+    const key = `forge-mcp:${storeKey('refresh-answer', first.refresh_token!)}`;
+    const ttl = Number(await raw.send('PTTL', [key]));
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(REFRESH_REUSE_GRACE_MS);
+    const value = String(await raw.send('GET', [key]));
+    expect(value).toStartWith('v1.ra.');
+    for (const t of [first.refresh_token!, one.access_token, one.refresh_token]) expect(value).not.toContain(t.slice(6, 30));
+    const keys = (await raw.send('KEYS', ['forge-mcp:refresh-answer:*'])) as string[];
+    for (const k of keys) for (const t of [...secrets]) expect(k).not.toContain(t.slice(6, 30));
   });
 });
 

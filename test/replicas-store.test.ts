@@ -1,11 +1,13 @@
 // Three stateless replicas as real processes behind a round-robin proxy, sharing one real
-// redis-server (D37): a proxy code and a refresh token redeemed on one replica are refused on the
-// others; a client over MAX_REQUESTS_PER_MINUTE across the three gets 429 (the limit is global);
+// redis-server (D37): a proxy code redeemed on one replica is refused on the others, and so is a
+// refresh token, once the grace period of a repeat is over (within it, every replica answers a
+// repeat with the same pair, D23); a client over MAX_REQUESTS_PER_MINUTE across the three gets 429 (the limit is global);
 // with the store killed, sign-ins answer 503, tool calls go on without limits and the log says so;
 // with the store back, everything recovers without restarting a replica. /readyz follows each
 // state while /healthz stays 200. Then an attack: the store holds no code or token in clear, and
 // every key has a TTL.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { REFRESH_REUSE_GRACE_MS } from '../src/oauth/refresh-reuse';
 import { SEED, startFakeForge, type FakeForge } from './support/fake-forge';
 import { FORGE_APP_ID, SECRET, registerForgeApp } from './support/fake-oauth-harness';
 import { codeGrant, redeem, refreshGrant, signIn, type OwnTokens } from './support/fake-oauth-steps';
@@ -127,19 +129,42 @@ describe('three stateless replicas sharing one store', () => {
     }
   });
 
-  test('a refresh token used on one replica is refused on the others', async () => {
+  test('a refresh token used on one replica: a repeat within the grace period gets the same pair on the others (D23); another scope, or any repeat after it, is refused on every replica', async () => {
     const tokens = await tokensFrom(replicas[0]);
-    const refreshed = await redeem(replicas[1].url, refreshGrant(tokens.clientId, tokens.refresh_token!));
+    const grant = refreshGrant(tokens.clientId, tokens.refresh_token!);
+    const refreshed = await redeem(replicas[1].url, grant);
     expect(refreshed.status).toBe(200);
     const next = (await refreshed.json()) as OwnTokens;
     secrets.push(next.access_token, next.refresh_token!);
     for (const other of [replicas[0], replicas[2]]) {
-      const replay = await redeem(other.url, refreshGrant(tokens.clientId, tokens.refresh_token!));
+      const repeat = await redeem(other.url, grant);
+      expect(repeat.status).toBe(200);
+      expect(await json(repeat)).toMatchObject({ access_token: next.access_token, refresh_token: next.refresh_token });
+      const narrower = await redeem(other.url, refreshGrant(tokens.clientId, tokens.refresh_token!, { scope: 'read_api' }));
+      expect(narrower.status).toBe(400);
+      expect(await json(narrower)).toMatchObject({ error: 'invalid_grant', error_description: 'the refresh token was already used' });
+    }
+    await Bun.sleep(REFRESH_REUSE_GRACE_MS + 250);
+    for (const r of replicas) {
+      const replay = await redeem(r.url, grant);
       expect(replay.status).toBe(400);
       expect(await json(replay)).toMatchObject({ error: 'invalid_grant', error_description: 'the refresh token was already used' });
     }
     // The rotated one still works, once.
     expect((await redeem(replicas[2].url, refreshGrant(tokens.clientId, next.refresh_token!))).status).toBe(200);
+  });
+
+  test('the same refresh token sent to two replicas at once: one forge refresh, the same pair for both (D23)', async () => {
+    const tokens = await tokensFrom(replicas[0]);
+    const grant = refreshGrant(tokens.clientId, tokens.refresh_token!);
+    const refreshesBefore = forge.requests.filter((r) => r.path === '/oauth/token' && (r.body as Record<string, string>).grant_type === 'refresh_token').length;
+    const answers = await Promise.all([redeem(replicas[1].url, grant), redeem(replicas[2].url, grant)]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    const [a, b] = (await Promise.all(answers.map((r) => r.json()))) as OwnTokens[];
+    secrets.push(a.access_token, a.refresh_token!);
+    expect(b.access_token).toBe(a.access_token);
+    expect(b.refresh_token).toBe(a.refresh_token);
+    expect(forge.requests.filter((r) => r.path === '/oauth/token' && (r.body as Record<string, string>).grant_type === 'refresh_token').length).toBe(refreshesBefore + 1);
   });
 
   test('MAX_REQUESTS_PER_MINUTE is global: over it across the three replicas → 429', async () => {
@@ -220,6 +245,8 @@ describe('three stateless replicas sharing one store', () => {
     const kinds = new Set(keys.map((k) => k.split(':')[1]));
     expect(kinds.has('code')).toBe(true);
     expect(kinds.has('refresh')).toBe(true);
+    // The pair of the refresh just made, sealed for its grace period (D23).
+    expect(kinds.has('refresh-answer')).toBe(true);
     for (const key of keys) {
       expect(key.startsWith('forge-mcp:')).toBe(true);
       expect(Number(await raw.send('PTTL', [key]))).toBeGreaterThan(0);

@@ -10,11 +10,13 @@
 // resource, or a repeat after the grace period, is refused as a used token.
 //
 // What is remembered is keyed by the token's hash (storeKey), sealed (kind `ra`), and lives only for
-// the grace period, never past the refresh token's own expiry, in one bounded store per replica (so
-// with the shared store of D37 a repeat that lands on another replica is refused as used). A full
-// store drops its oldest answer, as a cache does (memory-store.ts `set`), rather than refusing
-// refreshes as the replay guard must: losing an answer only turns a repeat back into the single-use
-// refusal, never into a second redemption.
+// the grace period, never past the refresh token's own expiry. In memory it is one bounded store per
+// replica. With the shared store of D37 every replica sees it, so a repeat that lands on another
+// replica is answered too (token.ts waits there for an exchange still in flight); sealed with the
+// deployment's key, it puts no token into the store in clear. A full memory store drops its oldest
+// answer, as a cache does (memory-store.ts `set`), rather than refusing refreshes as the replay guard
+// must: losing an answer only turns a repeat back into the single-use refusal, never into a second
+// redemption.
 import type { Sealer } from '../sealing/sealer';
 import { MemoryStore } from '../store/memory-store';
 import { storeKey, type SharedStore } from '../store/store';
@@ -70,14 +72,18 @@ export function sameRequest(a: RefreshRequest, b: RefreshRequest): boolean {
 }
 
 export interface RefreshReuseOptions {
-  /** The answers' store (default: a bounded one in this process; tests look at what it holds). */
+  /** The answers' store: the shared store of D37, or (default) a bounded one in this process. */
   store?: SharedStore;
+  /** Whether other replicas read `store` too (REDIS_URL). */
+  shared?: boolean;
   maxAnswers?: number;
 }
 
 export class RefreshReuse<T> {
   private readonly running = new Map<string, Running<T>>();
   private readonly store: SharedStore;
+  /** Whether a repeat may find its answer on another replica (then it waits for one in flight there). */
+  readonly shared: boolean;
 
   constructor(
     /** The sealer of this server's own tokens (D23): the answers are sealed with it. */
@@ -86,6 +92,7 @@ export class RefreshReuse<T> {
     options: RefreshReuseOptions = {},
   ) {
     this.store = options.store ?? new MemoryStore({ maxEntries: options.maxAnswers ?? MAX_REMEMBERED_REFRESHES, now });
+    this.shared = options.shared ?? false;
   }
 
   /** The key of a refresh token: its hash, never the token. */
@@ -139,7 +146,7 @@ export class RefreshReuse<T> {
     try {
       sealed = await this.store.get(key);
     } catch {
-      return undefined; // the store cannot say: the single-use refusal stands
+      return undefined; // the store cannot say: the replay guard decides (and fails closed)
     }
     if (sealed === undefined) return undefined;
     const opened = await (await this.sealer).open<AnswerPayload>('ra', sealed);

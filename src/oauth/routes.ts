@@ -24,7 +24,7 @@ import { noOAuthEvents, type OAuthEvents } from './events';
 import { AS_METADATA_PATH, PRM_PATH, authorizationServerMetadata, bearerChallenge, protectedResourceMetadata, stepUpChallenge } from './metadata';
 import { OwnTokens } from './own-tokens';
 import { registerHandler } from './register';
-import { RefreshReuse } from './refresh-reuse';
+import { MAX_REMEMBERED_REFRESHES, RefreshReuse } from './refresh-reuse';
 import { MAX_GUARDED_CODES, MAX_GUARDED_REFRESH_TOKENS, ReplayGuard } from './replay-guard';
 import { oauthSettings } from './settings';
 import { tokenHandler, type RefreshOutcome } from './token';
@@ -104,9 +104,9 @@ export function createOAuth(config: Config, deps: OAuthDeps): OAuthMode {
   const authorize = limited('authorize', authorizeHandler(flow));
   const consent = limited('consent', consentDecisionHandler(flow));
   const callback = limited('callback', callbackHandler(flow));
-  // A refresh repeated within its grace period gets the first answer (D23), remembered sealed, in
-  // memory per replica.
-  const reuse = new RefreshReuse<RefreshOutcome>(tokenSealer, now);
+  // A refresh repeated within its grace period gets the first answer (D23): remembered sealed, in
+  // memory per replica, or in the shared store so that a repeat on another replica finds it (D37).
+  const reuse = new RefreshReuse<RefreshOutcome>(tokenSealer, now, deps.stores ? { store: deps.stores.open(MAX_REMEMBERED_REFRESHES), shared: deps.stores.shared } : {});
   const token = limited('token', tokenHandler({ settings, clients, vault, guard: once('code', MAX_GUARDED_CODES), refreshGuard: once('refresh', MAX_GUARDED_REFRESH_TOKENS), reuse, tokens, forge, logger, now, events }));
   const prm = protectedResourceMetadata(settings);
   const asMetadata = authorizationServerMetadata(settings);

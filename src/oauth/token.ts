@@ -23,7 +23,7 @@ import type { Logger } from '../logging/logger';
 import type { OwnTokens, RefreshCheck, TokenResponseBody } from './own-tokens';
 import { REFRESH_PREFIX } from './own-tokens';
 import { isVerifier, verifierMatches } from './pkce';
-import { sameRequest, type Answered, type RefreshRequest, type RefreshReuse } from './refresh-reuse';
+import { REFRESH_REUSE_GRACE_MS, sameRequest, type Answered, type RefreshRequest, type RefreshReuse } from './refresh-reuse';
 import type { ReplayGuard } from './replay-guard';
 import { isOurResource } from './resource';
 import { refreshedScope, type Scope } from './scopes';
@@ -96,6 +96,9 @@ type Refuse = (description: string) => Response;
 async function refusal(response: Response): Promise<RefreshOutcome> {
   return { ok: false, status: response.status, headers: [...response.headers], body: await response.text() };
 }
+
+/** A repeat of another replica's exchange waits for its answer this long between looks, doubling up to the last. */
+const REPEAT_PAUSES_MS = [20, 40, 80, 160, 250];
 
 const cacheFull = (what: string) =>
   oauthError(503, 'temporarily_unavailable', `Too many ${what} are being redeemed on this server; try again in a minute`, { 'Retry-After': '60' });
@@ -203,38 +206,53 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
     return tokenResponse({ ...body, expires_in: Math.max(0, body.expires_in - elapsed) });
   }
 
-  /** A repeat of a refresh that handed out a pair: that pair, only for the same request (D23). */
-  function repeated(answered: Answered, asked: RefreshRequest, refuse: Refuse): Promise<RefreshOutcome> | RefreshOutcome {
+  /**
+   * A repeat of a refresh that handed out a pair: that pair, only for the same request (D23).
+   * `within`: what the log says it repeated: an exchange still settling elsewhere, or its grace period.
+   */
+  function repeated(answered: Answered, asked: RefreshRequest, refuse: Refuse, within: 'exchange' | 'grace'): Promise<RefreshOutcome> | RefreshOutcome {
     if (!sameRequest(answered.request, asked)) {
       logger.warn('oauth_refresh_replayed', { reason: 'another request' });
       return refusal(refuse('the refresh token was already used'));
     }
-    logger.info('oauth_refresh_repeated', { within: 'grace' });
+    logger.info('oauth_refresh_repeated', { within });
     return { ok: true, answered };
   }
 
   /** Single use of the refresh token, then the forge refresh and a new pair. */
   async function exchange(value: string, opened: OpenedRefresh, asked: RefreshRequest, key: string, scope: Scope, refuse: Refuse): Promise<RefreshOutcome> {
-    switch (await deps.refreshGuard.reserve(value, opened.expiresAt)) {
-      case 'reserved':
-        return refreshAtForge(value, opened, asked, key, scope, refuse);
-      case 'consumed': {
-        // The pair is remembered before the token is marked used, so a used token's answer, if it
-        // is still within its grace period, is there to be found.
-        const answered = await deps.reuse.recall(key);
-        if (answered) return repeated(answered, asked, refuse);
-        logger.warn('oauth_refresh_replayed', {});
-        return refusal(refuse('the refresh token was already used'));
+    let waitedMs = 0;
+    for (let look = 0; ; look++) {
+      switch (await deps.refreshGuard.reserve(value, opened.expiresAt)) {
+        case 'reserved':
+          return refreshAtForge(value, opened, asked, key, scope, refuse);
+        case 'consumed': {
+          // The pair is remembered before the token is marked used, so a used token's answer, if it
+          // is still within its grace period, is there to be found.
+          const answered = await deps.reuse.recall(key);
+          if (answered) return repeated(answered, asked, refuse, waitedMs > 0 ? 'exchange' : 'grace');
+          logger.warn('oauth_refresh_replayed', {});
+          return refusal(refuse('the refresh token was already used'));
+        }
+        case 'pending': {
+          // Being exchanged elsewhere: on another replica sharing the store (this replica's own
+          // exchanges were joined before), or by a reservation whose holder lost track of it. Another
+          // replica's answer appears in the shared store; wait for it, within the grace period.
+          const answered = await deps.reuse.recall(key);
+          if (answered) return repeated(answered, asked, refuse, 'exchange');
+          const pause = REPEAT_PAUSES_MS[Math.min(look, REPEAT_PAUSES_MS.length - 1)];
+          if (!deps.reuse.shared || waitedMs + pause > REFRESH_REUSE_GRACE_MS) return refusal(refuse('the refresh token is being used by another request'));
+          await Bun.sleep(pause);
+          waitedMs += pause;
+          continue;
+        }
+        case 'full':
+          logger.warn('oauth_replay_cache_full', { size: deps.refreshGuard.size, of: 'refresh' });
+          return refusal(cacheFull('refresh tokens'));
+        case 'unavailable':
+          logger.warn('oauth_single_use_unavailable', { grant: 'refresh_token' });
+          return refusal(storeDown('refresh token'));
       }
-      case 'pending':
-        // This replica's own exchanges were joined before: this one runs elsewhere.
-        return refusal(refuse('the refresh token is being used by another request'));
-      case 'full':
-        logger.warn('oauth_replay_cache_full', { size: deps.refreshGuard.size, of: 'refresh' });
-        return refusal(cacheFull('refresh tokens'));
-      case 'unavailable':
-        logger.warn('oauth_single_use_unavailable', { grant: 'refresh_token' });
-        return refusal(storeDown('refresh token'));
     }
   }
 
