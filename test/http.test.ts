@@ -227,6 +227,24 @@ describe('sessions', () => {
     await response.body?.cancel();
   });
 
+  test('over a real socket the notification stream opens at once, before any event (it begins with an SSE comment)', async () => {
+    const app = makeApp();
+    const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (request, s) => app.handle(request, s.requestIP(request)?.address) });
+    try {
+      const id = await openSession(app);
+      // Bun.serve sends a streamed answer's headers with its first chunk: without one, this fetch
+      // would not resolve until the session's first notification (none comes here).
+      const response = await fetch(`http://127.0.0.1:${server.port}/mcp`, { headers: { 'mcp-session-id': id, accept: 'text/event-stream', 'mcp-protocol-version': '2025-06-18' } });
+      expect([response.status, response.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
+      const first = await response.body!.getReader().read();
+      expect(new TextDecoder().decode(first.value)).toBe(': stream opened\n\n');
+      await response.body?.cancel().catch(() => {});
+    } finally {
+      server.stop(true);
+    }
+  });
+
+
   test('the SDK client connects, lists tools and closes its session', async () => {
     const app = makeApp();
     const session = await connect(app, { 'Private-Token': TOKEN });

@@ -165,6 +165,21 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
     if (!sessionId) return found.status === 'ok' ? rpcError(400, MESSAGES.sessionIdRequired) : refuseNoCredential(req);
     const session = await liveSession(sessionId, req.messages);
     if (session instanceof Response) return session;
-    return serveInSession(session, req);
+    const response = await serveInSession(session, req);
+    return req.method === 'GET' ? openedAtOnce(response) : response;
   };
+}
+
+// An SSE comment: every event-stream reader skips it.
+const STREAM_OPENED = new TextEncoder().encode(': stream opened\n\n');
+
+/**
+ * Bun.serve sends a streamed response's status and headers with its first chunk, and the
+ * notification stream may wait long for its first event: a client waiting for the stream to open
+ * would wait as long. The stream therefore begins with a comment, so it opens at once.
+ */
+function openedAtOnce(response: Response): Response {
+  if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
+  const body = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ start: (controller) => controller.enqueue(STREAM_OPENED) }));
+  return new Response(body, { status: response.status, headers: response.headers });
 }
