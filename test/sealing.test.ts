@@ -141,3 +141,62 @@ describe('rotation', () => {
     expect(await (await sealer(secret(3))).open('cid', value)).toEqual({ ok: false, reason: 'invalid' });
   });
 });
+
+// Session ids and access tokens are presented again and again: once verified, a value of those kinds
+// is remembered by its text, so WebCrypto runs once for it (src/sealing/sealer.ts).
+describe('remembered values', () => {
+  /** Counts WebCrypto's AES-GCM decryptions while `run` runs. */
+  async function decryptions(run: () => Promise<unknown>): Promise<number> {
+    const original = crypto.subtle.decrypt.bind(crypto.subtle);
+    let count = 0;
+    crypto.subtle.decrypt = ((...args: Parameters<typeof original>) => (count++, original(...args))) as typeof crypto.subtle.decrypt;
+    try {
+      await run();
+    } finally {
+      crypto.subtle.decrypt = original;
+    }
+    return count;
+  }
+
+  test.each(['sid', 'at'] as const)('%s: a value this sealer issued, or opened once, opens again without decrypting', async (kind) => {
+    const issuer = await sealer();
+    const reader = await sealer();
+    const value = await issuer.seal(kind, { token: 'glpat-secret-token-value' });
+    expect(await decryptions(() => issuer.open(kind, value))).toBe(0);
+    expect(await decryptions(() => reader.open(kind, value))).toBe(1);
+    expect(await decryptions(async () => expect((await reader.open(kind, value)).ok).toBe(true))).toBe(0);
+  });
+
+  test('every open still judges the age: a remembered session id past its TTL is expired', async () => {
+    const s = await sealer();
+    const value = await s.seal('sid', { a: 1 });
+    nowMs += (TTL.sid + 1) * 1000;
+    try {
+      expect(await s.open('sid', value)).toEqual({ ok: false, reason: 'expired' });
+    } finally {
+      nowMs -= (TTL.sid + 1) * 1000;
+    }
+  });
+
+  test('a remembered value opens as its own kind only, and a changed copy of it is verified (and refused)', async () => {
+    const s = await sealer();
+    const value = await s.seal('sid', { a: 1 });
+    expect(await s.open('at', value.replace('v1.sid.', 'v1.at.'))).toEqual({ ok: false, reason: 'invalid' });
+    const at = value.length - 10; // inside the tag (the last character may carry unused bits)
+    const changed = value.slice(0, at) + (value[at] === 'A' ? 'B' : 'A') + value.slice(at + 1);
+    expect(await decryptions(async () => expect((await s.open('sid', changed)).ok).toBe(false))).toBe(1);
+  });
+
+  test('other kinds are verified on every open', async () => {
+    const s = await sealer();
+    const value = await s.seal('dl', { a: 1 });
+    expect(await decryptions(() => Promise.all([s.open('dl', value), s.open('dl', value)]))).toBe(2);
+  });
+
+  test('the memory is bounded: past maxRemembered the oldest value is verified afresh', async () => {
+    const s = await Sealer.create({ secret: secret(1), ttlSeconds: TTL, now: () => nowMs, maxRemembered: 2 });
+    const [first, second, third] = [await s.seal('sid', { n: 1 }), await s.seal('sid', { n: 2 }), await s.seal('sid', { n: 3 })];
+    expect(await decryptions(() => Promise.all([s.open('sid', second), s.open('sid', third)]))).toBe(0);
+    expect(await decryptions(() => s.open('sid', first))).toBe(1);
+  });
+});
