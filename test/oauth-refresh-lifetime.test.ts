@@ -14,7 +14,7 @@ import { Sealer } from '../src/sealing/sealer';
 import { testConfig } from './support/config';
 import { startFakeForge, type FakeForge } from './support/fake-forge';
 import { SECRET, oauthEnv, serveOAuth, type ServedOAuth, resetForge, stopAll } from './support/fake-oauth-harness';
-import { REDIRECT, authorizeUrl, codeGrant, ownTokens, pkce, redeem, refreshGrant, registerClient, signIn } from './support/fake-oauth-steps';
+import { authorizeUrl, codeGrant, expectError, ownTokens, pkce, redeem, REDIRECT, refreshGrant, registerClient, signIn } from './support/fake-oauth-steps';
 import { INITIALIZE } from './support/mcp-client';
 
 let forge: FakeForge;
@@ -43,14 +43,6 @@ interface TokenBody {
   access_token: string;
   refresh_token: string;
   scope: string;
-}
-
-async function expectError(response: Response, status: number, error: string, description?: string) {
-  expect(response.status).toBe(status);
-  const body = (await response.json()) as { error: string; error_description: string };
-  expect(body.error).toBe(error);
-  if (description !== undefined) expect(body.error_description).toContain(description);
-  return body;
 }
 
 async function refreshed(base: string, clientId: string, refreshToken: string): Promise<TokenBody> {

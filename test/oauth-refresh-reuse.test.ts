@@ -16,7 +16,7 @@ import { SEED, startFakeForge, type FakeForge } from './support/fake-forge';
 import { startForgeGate, type ForgeGate } from './support/forge-gate';
 import { TestOAuthProvider } from './support/fake-oauth-client';
 import { serveOAuth, resetForge, type ServedOAuth, type ServeOptions } from './support/fake-oauth-harness';
-import { ownTokens, redeem, refreshGrant, registerClient, type OwnTokens } from './support/fake-oauth-steps';
+import { expectError, ownTokens, redeem, refreshGrant, registerClient, type OwnTokens } from './support/fake-oauth-steps';
 import { capturingLogger } from './support/log-capture';
 import { startRedis, type RealRedis } from './support/redis';
 
@@ -90,14 +90,6 @@ function token(served: ServedOAuth, params: Record<string, string>, replica?: nu
 async function pair(response: Response): Promise<TokenBody> {
   expect(response.status).toBe(200);
   return keep((await response.json()) as TokenBody);
-}
-
-async function expectError(response: Response, status: number, error: string, description?: string) {
-  expect(response.status).toBe(status);
-  const body = (await response.json()) as { error: string; error_description: string };
-  expect(body.error).toBe(error);
-  if (description !== undefined) expect(body.error_description).toContain(description);
-  return body;
 }
 
 const forgeRefreshes = () => forge.requests.filter((r) => r.path === '/oauth/token' && (r.body as Record<string, string>).grant_type === 'refresh_token').length;

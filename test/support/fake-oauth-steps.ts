@@ -1,5 +1,6 @@
 // The steps of a sign-in as raw HTTP, for tests that look at one endpoint at a time: register a
 // client, build its authorize URL, run the browser part, redeem the proxy code.
+import { expect } from 'bun:test';
 import { createHash, randomBytes } from 'node:crypto';
 import { TinyBrowser, type ConsentChoice, type Landing } from './fake-oauth-client';
 
@@ -86,3 +87,12 @@ export const refreshGrant = (clientId: string, refreshToken: string, overrides: 
   refresh_token: refreshToken,
   ...overrides,
 });
+
+/** An OAuth error answer (RFC 6749 body): its status, its error code and, when given, part of its description. */
+export async function expectError(response: Response, status: number, error: string, description?: string) {
+  expect(response.status).toBe(status);
+  const body = (await response.json()) as { error: string; error_description: string };
+  expect(body.error).toBe(error);
+  if (description !== undefined) expect(body.error_description).toContain(description);
+  return body;
+}
