@@ -167,6 +167,24 @@ describe('authorization_code', () => {
     await expectError(await redeem(replicas.url, codeGrant(s)), 400, 'invalid_grant', 'already used');
   });
 
+  test('stateless: a v1.pc. code respelled (its last character\'s unused bits changed) is no second code', async () => {
+    const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    let s = await signIn(replicas.url);
+    let respelled: string[] = [];
+    // A code whose base64url text ends in a character with unused bits (its length decides).
+    for (let tries = 0; respelled.length === 0 && tries < 10; tries++) {
+      if (tries > 0) s = await signIn(replicas.url);
+      const code = s.landing.code!;
+      const body = code.slice(code.lastIndexOf('.') + 1);
+      const bytes = Buffer.from(body, 'base64url');
+      respelled = [...ALPHABET].map((c) => code.slice(0, -1) + c).filter((v) => v !== code && Buffer.from(v.slice(v.lastIndexOf('.') + 1), 'base64url').equals(bytes));
+    }
+    expect(respelled.length).toBeGreaterThan(0);
+    expect((await redeem(replicas.url, codeGrant(s))).status).toBe(200);
+    for (const code of respelled) await expectError(await redeem(replicas.url, codeGrant(s, { code })), 400, 'invalid_grant');
+    expect(forge.requests.filter((r) => r.path === '/oauth/token')).toHaveLength(1);
+  });
+
   test('stateless: a wrong verifier then the right one', async () => {
     const s = await signIn(replicas.url);
     await expectError(await redeem(replicas.url, codeGrant(s, { code_verifier: pkce().verifier })), 400, 'invalid_grant');

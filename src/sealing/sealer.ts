@@ -6,6 +6,7 @@
 //         AEAD kinds:  base64url(12-byte IV ‖ AES-256-GCM ciphertext ‖ 16-byte tag), with "v1.<kind>." as
 //                      additional authenticated data
 //   payload  JSON object with "iat" (issue time, Unix seconds) and the kind's fields
+//   base64url  unpadded, and only in its canonical spelling (a last character's unused bits zero)
 // Each kind has its own HKDF subkey, and the prefix is authenticated too, so a value of one kind
 // never opens as another. A value opens when its MAC or tag verifies under the current secret or the
 // previous one (rotation: reading only), its age is within the kind's TTL and it was not issued more
@@ -41,8 +42,15 @@ const decoder = new TextDecoder();
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
+/**
+ * The bytes of a base64url text, only when it is their one canonical spelling: the decoder ignores
+ * the unused low bits of a last character, so up to 16 texts would open as one value, and single
+ * use (oauth/replay-guard.ts, oauth/refresh-reuse.ts) and the memo below are judged by the text.
+ */
 function unb64(text: string): Uint8Array<ArrayBuffer> | undefined {
-  return BASE64URL.test(text) ? new Uint8Array(Buffer.from(text, 'base64url')) : undefined;
+  if (!BASE64URL.test(text)) return undefined;
+  const bytes = Buffer.from(text, 'base64url');
+  return bytes.toString('base64url') === text ? new Uint8Array(bytes) : undefined;
 }
 
 export class Sealer {
@@ -84,7 +92,7 @@ export class Sealer {
   }
 
   private remember(kind: SealedKind, value: string, json: Uint8Array): void {
-    if (!REMEMBERED_KINDS.has(kind) || this.maxRemembered <= 0) return;
+    if (!REMEMBERED_KINDS.has(kind) || this.maxRemembered <= 0 || value.length > MAX_SEALED_LENGTH) return;
     if (this.verified.size >= this.maxRemembered) this.verified.delete(this.verified.keys().next().value!);
     this.verified.set(value, json);
   }
