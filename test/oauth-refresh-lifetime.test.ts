@@ -14,7 +14,7 @@ import { Sealer } from '../src/sealing/sealer';
 import { testConfig } from './support/config';
 import { startFakeForge, type FakeForge } from './support/fake-forge';
 import { SECRET, oauthEnv, serveOAuth, type ServedOAuth, resetForge, stopAll } from './support/fake-oauth-harness';
-import { authorizeUrl, codeGrant, expectError, ownTokens, pkce, redeem, REDIRECT, refreshGrant, registerClient, signIn } from './support/fake-oauth-steps';
+import { authorizeUrl, codeGrant, expectError, ownTokens, pkce, redeem, REDIRECT, refreshGrant, registerClient, signIn, type TokenBody } from './support/fake-oauth-steps';
 import { INITIALIZE } from './support/mcp-client';
 
 let forge: FakeForge;
@@ -38,12 +38,6 @@ beforeEach(() => {
   stateless.route = () => 0;
 });
 afterAll(() => stopAll(forge, memory, stateless));
-
-interface TokenBody {
-  access_token: string;
-  refresh_token: string;
-  scope: string;
-}
 
 async function refreshed(base: string, clientId: string, refreshToken: string): Promise<TokenBody> {
   const response = await redeem(base, refreshGrant(clientId, refreshToken));

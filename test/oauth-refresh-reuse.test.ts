@@ -16,7 +16,7 @@ import { SEED, startFakeForge, type FakeForge } from './support/fake-forge';
 import { startForgeGate, type ForgeGate } from './support/forge-gate';
 import { TestOAuthProvider } from './support/fake-oauth-client';
 import { serveOAuth, resetForge, type ServedOAuth, type ServeOptions } from './support/fake-oauth-harness';
-import { expectError, ownTokens, redeem, refreshGrant, registerClient, type OwnTokens } from './support/fake-oauth-steps';
+import { expectError, type OwnTokens, ownTokens, redeem, refreshGrant, registerClient, type TokenBody } from './support/fake-oauth-steps';
 import { capturingLogger } from './support/log-capture';
 import { startRedis, type RealRedis } from './support/redis';
 
@@ -64,12 +64,18 @@ afterAll(async () => {
   await Promise.all([forge?.stop(), redis?.stop()]);
 });
 
-interface TokenBody {
-  access_token: string;
-  refresh_token: string;
-  token_type: string;
-  expires_in: number;
-  scope: string;
+/**
+ * Two refreshes with one grant, the second sent while the forge holds the first's exchange (to the
+ * replicas named, for a store-sharing deployment): both answers, once the forge has answered.
+ */
+async function secondWhileFirstInFlight(at: ServedOAuth, grant: Record<string, string>, replicas: [number, number] | [] = [], pauseMs = 50): Promise<[Response, Response]> {
+  const held = gate.holdNextRefresh();
+  const a = token(at, grant, replicas[0]);
+  await held.arrived;
+  const b = token(at, grant, replicas[1]);
+  await Bun.sleep(pauseMs);
+  held.release();
+  return [await a, await b];
 }
 
 function keep<T extends Partial<TokenBody>>(body: T): T {
@@ -265,13 +271,8 @@ describe.each(['stateful', 'stateless'])('%s: the same refresh token sent twice'
   test('while the first is in flight: the repeat waits for it and gets the same pair; the new refresh token works, once', async () => {
     const first = await signedIn(served());
     const grant = refreshGrant(first.clientId, first.refresh_token!);
-    const held = gate.holdNextRefresh();
-    const a = token(served(), grant);
-    await held.arrived;
-    const b = token(served(), grant);
-    await Bun.sleep(50);
-    held.release();
-    const [one, two] = [await pair(await a), await pair(await b)];
+    const [a, b] = await secondWhileFirstInFlight(served(), grant);
+    const [one, two] = [await pair(a), await pair(b)];
     expect(two).toEqual(one);
     expect(forgeRefreshes()).toBe(1);
     await pair(await token(served(), refreshGrant(first.clientId, one.refresh_token)));
@@ -283,13 +284,8 @@ describe.each(['stateful', 'stateless'])('%s: the same refresh token sent twice'
     const first = await signedIn(served());
     const grant = refreshGrant(first.clientId, first.refresh_token!);
     forge.failNext({ pathIncludes: '/oauth/token', status: 400, body: { error: 'invalid_grant', error_description: 'The provided authorization grant is invalid' } });
-    const held = gate.holdNextRefresh();
-    const a = token(served(), grant);
-    await held.arrived;
-    const b = token(served(), grant);
-    await Bun.sleep(50);
-    held.release();
-    const [one, two] = [await a, await b];
+    const [a, b] = await secondWhileFirstInFlight(served(), grant);
+    const [one, two] = [a, b];
     expect([one.status, two.status]).toEqual([400, 400]);
     const body = await one.json();
     expect(await two.json()).toEqual(body);
@@ -301,14 +297,9 @@ describe.each(['stateful', 'stateless'])('%s: the same refresh token sent twice'
     const first = await signedIn(served());
     const grant = refreshGrant(first.clientId, first.refresh_token!);
     forge.failNext({ pathIncludes: '/oauth/token', status: 503 });
-    const held = gate.holdNextRefresh();
-    const a = token(served(), grant);
-    await held.arrived;
-    const b = token(served(), grant);
-    await Bun.sleep(50);
-    held.release();
-    await expectError(await a, 502, 'temporarily_unavailable');
-    await expectError(await b, 502, 'temporarily_unavailable');
+    const [a, b] = await secondWhileFirstInFlight(served(), grant);
+    await expectError(a, 502, 'temporarily_unavailable');
+    await expectError(b, 502, 'temporarily_unavailable');
     await pair(await token(served(), grant));
   });
 
@@ -399,13 +390,8 @@ describe('replicas sharing a store (REDIS_URL, D37)', () => {
   test('the same token at both replicas, the first held at the forge: the other replica waits for its answer and gets the same pair', async () => {
     const first = await signedIn(shared);
     const grant = refreshGrant(first.clientId, first.refresh_token!);
-    const held = gate.holdNextRefresh();
-    const a = token(shared, grant, 0);
-    await held.arrived;
-    const b = token(shared, grant, 1);
-    await Bun.sleep(100);
-    held.release();
-    const [one, two] = [await pair(await a), await pair(await b)];
+    const [a, b] = await secondWhileFirstInFlight(shared, grant, [0, 1], 100);
+    const [one, two] = [await pair(a), await pair(b)];
     expect(two).toEqual(one);
     expect(forgeRefreshes()).toBe(1);
     expect(events('oauth_refresh_repeated').at(-1)).toMatchObject({ within: 'exchange' });
@@ -415,14 +401,9 @@ describe('replicas sharing a store (REDIS_URL, D37)', () => {
     const first = await signedIn(shared);
     const grant = refreshGrant(first.clientId, first.refresh_token!);
     forge.failNext({ pathIncludes: '/oauth/token', status: 400, body: { error: 'invalid_grant', error_description: 'revoked' } });
-    const held = gate.holdNextRefresh();
-    const a = token(shared, grant, 0);
-    await held.arrived;
-    const b = token(shared, grant, 1);
-    await Bun.sleep(100);
-    held.release();
-    await expectError(await a, 400, 'invalid_grant', 'the forge refused the refresh');
-    await expectError(await b, 400, 'invalid_grant', 'already used');
+    const [a, b] = await secondWhileFirstInFlight(shared, grant, [0, 1], 100);
+    await expectError(a, 400, 'invalid_grant', 'the forge refused the refresh');
+    await expectError(b, 400, 'invalid_grant', 'already used');
   });
 
   test('the store keeps the answer sealed under the token\'s hash, for the grace period only', async () => {

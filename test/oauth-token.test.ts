@@ -14,7 +14,7 @@ import { MemoryVault } from '../src/oauth/vault';
 import { startFakeForge, type FakeForge } from './support/fake-forge';
 import { ACCESS_TOKEN_LIFETIME } from './support/fake-oauth';
 import { FORGE_APP_ID, serveOAuth, type ServedOAuth, resetForge, stopAll } from './support/fake-oauth-harness';
-import { REDIRECT, codeGrant, ownTokens, pkce, redeem, refreshGrant, registerClient, signIn } from './support/fake-oauth-steps';
+import { codeGrant, ownTokens, pkce, redeem, REDIRECT, refreshGrant, registerClient, signIn, type TokenBody } from './support/fake-oauth-steps';
 
 let forge: FakeForge;
 let served: ServedOAuth;
@@ -34,13 +34,6 @@ beforeEach(() => {
 });
 afterAll(() => stopAll(forge, served, replicas));
 
-interface TokenBody {
-  access_token: string;
-  refresh_token: string;
-  token_type: string;
-  expires_in: number;
-  scope: string;
-}
 interface ErrorBody {
   error: string;
   error_description: string;

@@ -73,6 +73,9 @@ export interface OwnTokens {
   scope: string;
 }
 
+/** A token answer that carries its refresh token (every pair this server hands out does, D23). */
+export type TokenBody = OwnTokens & { refresh_token: string };
+
 /** Signs in and redeems the code: this server's own token pair (D23). */
 export async function ownTokens(base: string, options: { scope?: string } = {}): Promise<OwnTokens & { clientId: string }> {
   const s = await signIn(base, options);
