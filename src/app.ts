@@ -302,7 +302,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
       // The socket address goes to /mcp as an argument; the other routes find it by the request.
       if (isMcpPath(request.url)) return serveMcp(request, socketIp);
       if (socketIp) socketIps.set(request, socketIp);
-      const refused = guardAddress(request);
+      const refused = guardAddress(request, request.headers.get('origin'));
       if (!refused) return app.handle(request);
       return Promise.resolve(isBelowMcp(request.url) ? rpcError(403, refused) : Response.json({ error: refused }, { status: 403 }));
     },

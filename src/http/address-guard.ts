@@ -8,17 +8,19 @@ import type { Logger } from '../logging/logger';
 import { MESSAGES } from './errors';
 import type { HostPolicy, OriginPolicy } from './origin';
 
-/** The 403 message for a request addressed from or to where it may not be; undefined: it may pass. */
-export type AddressGuard = (request: Request) => string | undefined;
+/**
+ * The 403 message for a request addressed from or to where it may not be; undefined: it may pass.
+ * `origin` is the request's Origin header, which the caller reads once (it needs it for CORS too).
+ */
+export type AddressGuard = (request: Request, origin: string | null) => string | undefined;
 
 export function createAddressGuard(hostAllowed: HostPolicy, originAllowed: OriginPolicy, logger: Logger): AddressGuard {
-  return (request) => {
+  return (request, origin) => {
     if (!hostAllowed(request)) {
       // The header is the client's to write: only a plain host name of it is logged (D5).
       logger.warn('host_refused', { host: loggableHost(`http://${request.headers.get('host') ?? ''}`, credentialValues(request.headers)) });
       return MESSAGES.forbiddenHost;
     }
-    const origin = request.headers.get('origin');
     if (!originAllowed(origin)) {
       // The header is the client's to write: only a plain host name of it is logged (D5).
       logger.warn('origin_refused', { origin_host: origin === null ? null : loggableHost(origin, credentialValues(request.headers)) });

@@ -194,9 +194,9 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
   }
 
   return async (request, socketIp) => {
-    const refused = deps.guardAddress(request);
-    if (refused) return rpcError(403, refused);
     const origin = request.headers.get('origin');
+    const refused = deps.guardAddress(request, origin);
+    if (refused) return rpcError(403, refused);
     if (request.method === 'OPTIONS') return preflight(origin);
     const requestId = `${requestIdPrefix}${(++requestCounter).toString(36)}`;
     return withCors(await prelude(request, socketIp, requestId), origin);
