@@ -4,7 +4,8 @@
 // Lanes: legacy (one 2025-06-18 session), modern (2026-07-28: no session, `_meta` envelope and the
 // MCP-Protocol-Version / Mcp-Method / Mcp-Name headers on every request; answered on the plain
 // tools/call path, and again with that path off so every call goes through the SDK), and legacy in
-// stateless mode (a sealed v1.sid. session id opened on every request).
+// stateless mode (a sealed v1.sid. session id opened on every request; the plain tools/call path on,
+// and off).
 //   bun run bench/overhead.ts [-n 20000] [-c 8] [--rounds 7]
 import { parseArgs } from 'node:util';
 import { createApp } from '../src/app';
@@ -27,7 +28,9 @@ async function appFor(values: Record<string, string>, fastToolCall = true) {
 }
 const app = await appFor(env);
 const sdkOnlyApp = await appFor(env, false);
-const statelessApp = await appFor({ ...env, OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 5).toString('base64url') });
+const statelessEnv = { ...env, OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 5).toString('base64url') };
+const statelessApp = await appFor(statelessEnv);
+const statelessSdkApp = await appFor(statelessEnv, false);
 const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': 'glpat-overhead-bench-0001' };
 const ARGS = { project_id: '42', issue_iid: '1' };
 
@@ -41,6 +44,7 @@ async function openSession(target: typeof app): Promise<string> {
 }
 const sid = await openSession(app);
 const statelessSid = await openSession(statelessApp);
+const statelessSdkSid = await openSession(statelessSdkApp);
 
 let id = 1;
 // Content-Length, as every request over HTTP has it (a body without one is read as a stream).
@@ -72,7 +76,7 @@ async function measure(task: () => Promise<void>, n: number): Promise<number> {
   return (c.user + c.system) / 1000 / n;
 }
 
-const tasks = { direct, legacy: legacyCall(app, sid), modern: modernCall(app), modernSdk: modernCall(sdkOnlyApp), stateless: legacyCall(statelessApp, statelessSid) };
+const tasks = { direct, legacy: legacyCall(app, sid), modern: modernCall(app), modernSdk: modernCall(sdkOnlyApp), stateless: legacyCall(statelessApp, statelessSid), statelessSdk: legacyCall(statelessSdkApp, statelessSdkSid) };
 const names = Object.keys(tasks) as (keyof typeof tasks)[];
 for (const name of names) await measure(tasks[name], 2000);
 const results: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
@@ -88,8 +92,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const d = median(results.direct);
 console.log(`get_issue in process, c=${C}, ${rounds} rounds of ${N}; CPU ms per call, median (range)`);
 console.log(`  direct fetch of the stub          ${d.toFixed(3)} (${Math.min(...results.direct).toFixed(3)}–${Math.max(...results.direct).toFixed(3)})`);
-const label = { legacy: 'legacy lane, one session', modern: `modern lane (${MODERN})`, modernSdk: 'modern lane, SDK only', stateless: 'legacy lane, stateless mode' } as const;
-for (const name of ['legacy', 'modern', 'modernSdk', 'stateless'] as const) {
+const label = { legacy: 'legacy lane, one session', modern: `modern lane (${MODERN})`, modernSdk: 'modern lane, SDK only', stateless: 'legacy lane, stateless mode', statelessSdk: 'stateless mode, SDK only' } as const;
+for (const name of ['legacy', 'modern', 'modernSdk', 'stateless', 'statelessSdk'] as const) {
   const m = median(results[name]);
   const added = results[name].map((x, i) => x - results.direct[i]);
   console.log(`  ${label[name].padEnd(32)}  ${m.toFixed(3)} (${Math.min(...results[name]).toFixed(3)}–${Math.max(...results[name]).toFixed(3)}); added by the server ${(m - d).toFixed(3)} ms (per round ${Math.min(...added).toFixed(3)}–${Math.max(...added).toFixed(3)})`);
@@ -97,4 +101,5 @@ for (const name of ['legacy', 'modern', 'modernSdk', 'stateless'] as const) {
 await app.close();
 await sdkOnlyApp.close();
 await statelessApp.close();
+await statelessSdkApp.close();
 stub.stop(true);

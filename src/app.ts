@@ -184,6 +184,9 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     ? { isWrite: (name: string) => catalog.isWrite(name), challenge: callers.challenge, stepUpChallenge: callers.stepUpChallenge }
     : undefined;
   const common = { callers, createServer, logger, metrics, pool, credentialGate, grants };
+  // The plain tools/call answered without the SDK (http/fast-tool-call.ts): the modern lane's, and
+  // the legacy lane's in stateless mode. Off (`fastToolCall: false`) to compare with the SDK's answers.
+  const fastToolCall = options.fastToolCall === false ? undefined : createFastToolCall({ callTool: createToolCaller(mcpDeps), serverInfo: SERVER_INFO, onTaken: options.onFastToolCall });
   // Stateless mode swaps the session store for sealed ids and turns the in-app limiter off
   // (docs/spec.md stateless rule 7: limits belong to the ingress there) unless a store is shared (D37).
   const stateless = config.OAUTH_STATELESS_MODE;
@@ -198,6 +201,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
           now: options.now,
         }),
         authenticateEveryMethod: Boolean(oauth),
+        fastToolCall,
       })
     : createStatefulMcpHandler({
         ...common,
@@ -211,7 +215,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   // warning 'json' writes to stderr, where only JSON log lines belong (D5).
   const handleModern = createModernMcpHandler({
     handler: createMcpHandler(() => createMcpServer(mcpDeps, 'modern'), { legacy: 'reject', responseMode: 'auto', onerror: sdkErrorLogger(logger) }),
-    fastToolCall: options.fastToolCall === false ? undefined : createFastToolCall({ callTool: createToolCaller(mcpDeps), serverInfo: SERVER_INFO, onTaken: options.onFastToolCall }),
+    fastToolCall,
     callers,
     pool,
     credentialLimiter: windows('credential'),

@@ -1,10 +1,15 @@
-// The modern lane's plain tools/call (D27, plain-tool-call.ts), answered without the SDK's
-// per-request Server, transport and zod checks (bench/README.md). Everything that is not plain goes
-// to the SDK as before, so every protocol fault is still the SDK's answer. The tool runs through the
-// same tool caller as the SDK's handler (mcp/tool-caller.ts), and the answer is what the SDK's
-// modern path emits for it: 200, Content-Type application/json, `{ result: { …result, resultType:
-// 'complete', _meta: { serverInfo } }, jsonrpc, id }`, or `{ jsonrpc, id, error: { code, message,
-// data? } }` for a thrown error. test/fast-tool-call.test.ts holds it equal to the SDK's answers.
+// The plain tools/call (plain-tool-call.ts, plain-legacy.ts), answered without the SDK's per-request
+// Server, transport and zod checks (bench/README.md): on the modern lane, and on the legacy lane in
+// stateless mode, where the SDK too would build a fresh Server and transport for the one request, so
+// nothing of a session is skipped (stateful sessions keep their SDK transport: it tracks in-flight
+// requests for cancellation). Everything that is not plain goes to the SDK as before, so every
+// protocol fault is still the SDK's answer. The tool runs through the same tool caller as the SDK's
+// handler (mcp/tool-caller.ts), and the answer is what the SDK emits for it: 200, Content-Type
+// application/json, and for a result on the modern lane `{ result: { …result, resultType:
+// 'complete', _meta: { serverInfo } }, jsonrpc, id }`, on the legacy lane `{ result, jsonrpc, id }`
+// (its codec passes a tools/call result through); for a thrown error `{ jsonrpc, id, error: { code,
+// message, data? } }` on both. test/fast-tool-call.test.ts and test/fast-legacy-call.test.ts hold
+// it equal to the SDK's answers.
 import { SERVER_INFO_META_KEY, type CallToolResult } from '@modelcontextprotocol/server';
 import type { RequestContext } from '../mcp/request-context';
 import { structuredContentJson, type ToolCaller } from '../mcp/tool-caller';
@@ -21,7 +26,7 @@ export interface FastToolCallDeps {
   onTaken?: () => void;
 }
 
-/** Answers a plain tools/call, or returns undefined for the SDK to serve the request. */
+/** Answers a plain tools/call of the context's lane, or returns undefined for the SDK to serve the request. */
 export type FastToolCall = (req: McpRequest, context: RequestContext) => Promise<Response> | undefined;
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
@@ -52,29 +57,32 @@ export function createFastToolCall(deps: FastToolCallDeps): FastToolCall {
   // result says it is that (tools/bounded-result.ts): the same bytes Response.json would print,
   // without printing the value twice.
   const serverInfoMeta = JSON.stringify({ [SERVER_INFO_META_KEY]: deps.serverInfo });
-  function printed(id: string | number, result: CallToolResult): string | undefined {
+  function printed(id: string | number, result: CallToolResult, modern: boolean): string | undefined {
     const structured = structuredContentJson(result);
     if (structured === undefined || Object.keys(result).length !== 2) return undefined;
-    return `{"result":{"content":${JSON.stringify(result.content)},"structuredContent":${structured},"resultType":"complete","_meta":${serverInfoMeta}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
+    const stamps = modern ? `,"resultType":"complete","_meta":${serverInfoMeta}` : '';
+    return `{"result":{"content":${JSON.stringify(result.content)},"structuredContent":${structured}${stamps}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
   }
 
   async function answer(call: PlainToolCall, request: Request, context: RequestContext): Promise<Response> {
+    const modern = context.lane === 'modern';
     let body: Json | string;
     try {
       const result = await deps.callTool(call.params, context);
-      body = printed(call.id, result) ?? { result: encodeResult(result, deps.serverInfo), jsonrpc: '2.0', id: call.id };
+      body = printed(call.id, result, modern) ?? { result: modern ? encodeResult(result, deps.serverInfo) : result, jsonrpc: '2.0', id: call.id };
     } catch (error) {
       body = errorBody(call.id, error);
     }
-    // As the SDK: a client gone before the answer gets 499.
-    if (request.signal.aborted) return new Response(null, { status: 499 });
+    // As the SDK's modern handler: a client gone before the answer gets 499 (its legacy
+    // transport answers regardless).
+    if (modern && request.signal.aborted) return new Response(null, { status: 499 });
     return typeof body === 'string' ? new Response(body, { status: 200, headers: JSON_HEADERS }) : Response.json(body, { status: 200, headers: JSON_HEADERS });
   }
 
   return (req, context) => {
     const call = req.plainCall;
     if (!call) return undefined;
-    if (req.request.signal.aborted) return Promise.resolve(new Response(null, { status: 499 }));
+    if (context.lane === 'modern' && req.request.signal.aborted) return Promise.resolve(new Response(null, { status: 499 }));
     deps.onTaken?.();
     return answer(call, req.request, context);
   };

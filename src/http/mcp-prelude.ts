@@ -19,7 +19,7 @@ import { readJsonBody } from './body';
 import { classifyPost, isNoMessage } from './classify';
 import { preflight, withCors } from './cors';
 import { MESSAGES, RPC_CODES, challengeWithError, idOf, rateLimited, rpcError, unauthorized, type RpcId } from './errors';
-import { isPlainLegacyRequest } from './plain-legacy';
+import { isPlainLegacyRequest, plainLegacyToolCall } from './plain-legacy';
 import { plainModernToolCall, type PlainToolCall } from './plain-tool-call';
 import { MODERN_PROTOCOL_VERSION } from './revision';
 import type { FixedWindowLimiter } from './rate-limit';
@@ -44,7 +44,10 @@ export interface McpRequest {
   readonly replyId: RpcId;
   /** The parsed JSON body of a POST; undefined for GET and DELETE. */
   readonly body: unknown;
-  /** The body when it is a plain valid 2026-07-28 tools/call (plain-tool-call.ts), which is modern. */
+  /**
+   * The body when it is a plain tools/call of its lane: a plain valid 2026-07-28 one
+   * (plain-tool-call.ts), which is modern, or a plain 2025-era one (plain-legacy.ts).
+   */
   readonly plainCall?: PlainToolCall;
   /** JSON-RPC messages in the body (a batch counts each one); 1 for GET and DELETE. */
   readonly messages: number;
@@ -144,12 +147,14 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
     // A plain tools/call is one the SDK classifies modern, a plain 2025-era request one it classifies
     // legacy (plain-tool-call.ts, plain-legacy.ts): its classification, zod-checking the whole
     // body, is skipped for these.
-    const plainCall = method === 'POST' ? plainModernToolCall(request, body) : undefined;
+    let plainCall = method === 'POST' ? plainModernToolCall(request, body) : undefined;
     let lane: McpLane;
     if (plainCall) lane = 'modern';
     else if (method !== 'POST') lane = namesModernRevision(request) ? 'modern' : 'legacy';
-    else if (isPlainLegacyRequest(request, body)) lane = 'legacy';
-    else {
+    else if (isPlainLegacyRequest(request, body)) {
+      lane = 'legacy';
+      plainCall = plainLegacyToolCall(request, body as Record<string, unknown>);
+    } else {
       const outcome = classifyPost(request, body);
       // A body that is no JSON-RPC message has no lane by its content. Sent with an Mcp-Session-Id,
       // which only the legacy lane reads, it is that session's: the legacy rules answer it (a live

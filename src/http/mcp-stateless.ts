@@ -10,11 +10,12 @@ import type { ForgePool } from '../forge/pool';
 import type { Logger } from '../logging/logger';
 import { sessionTag } from '../logging/logger';
 import { callerAt, type Caller } from '../auth/caller';
-import { bindRequestContext } from '../mcp/request-context';
+import { bindRequestContext, type RequestContext } from '../mcp/request-context';
 import { createJsonTransport } from '../mcp/transport';
 import type { Metrics } from '../metrics/registry';
 import type { SealedSessions } from '../session/sealed-session';
 import { isInitializeMessage } from './body';
+import type { FastToolCall } from './fast-tool-call';
 import type { CredentialGate } from './credential-gate';
 import { MESSAGES, RPC_CODES, rpcError, sessionNotFound, unauthorized } from './errors';
 import { refuseForgeUrl, type McpRequest } from './mcp-prelude';
@@ -33,6 +34,8 @@ export interface StatelessMcpDeps {
   authenticateEveryMethod: boolean;
   /** OAuth mode: step-up and forge rejection for this server's own tokens (D23, D29). */
   grants?: GrantGuard;
+  /** Answers the plain tools/call without the SDK (fast-tool-call.ts); absent: all go to the SDK. */
+  fastToolCall?: FastToolCall;
 }
 
 /** Methods served here (the Allow header of a 405). */
@@ -49,6 +52,20 @@ export function createStatelessMcpHandler(deps: StatelessMcpDeps): (req: McpRequ
     return unauthorized(MESSAGES.authenticationRequired, callers.challenge);
   }
 
+  // An SDK server costs microseconds to build (its tool list and validators are prebuilt and
+  // shared), so each request gets its own, connected to a fresh stateless transport.
+  async function serveBySdk(req: McpRequest, context: RequestContext): Promise<Response> {
+    const server = deps.createServer();
+    const transport = createJsonTransport();
+    try {
+      await server.connect(transport);
+      bindRequestContext(req.request, context);
+      return await transport.handleRequest(req.request, { parsedBody: req.body });
+    } finally {
+      await server.close();
+    }
+  }
+
   /** `live`: the caller's credential came with this request and is about to be sealed. */
   async function serve(req: McpRequest, caller: Caller, live: boolean): Promise<Response> {
     const lease = deps.pool.lease(caller.apiUrl);
@@ -63,21 +80,13 @@ export function createStatelessMcpHandler(deps: StatelessMcpDeps): (req: McpRequ
         metrics.totalSessions++;
         logger.info('session_opened', { request_id: req.requestId, credential: caller.credential.kind, stateless: true });
       }
-      // An SDK server costs microseconds to build (its tool list and validators are prebuilt and
-      // shared), so each request gets its own, connected to a fresh stateless transport.
-      const server = deps.createServer();
-      const transport = createJsonTransport();
-      try {
-        await server.connect(transport);
-        const response = await serveWatched(deps.grants, caller, lease.endpoint, null, (forge) => {
-          bindRequestContext(req.request, { lane: 'legacy', caller, forge, requestId: req.requestId, publicBase: req.publicBase });
-          return transport.handleRequest(req.request, { parsedBody: req.body });
-        });
-        if (response.status !== 401) response.headers.set('mcp-session-id', await sealed.issue(caller));
-        return response;
-      } finally {
-        await server.close();
-      }
+      const response = await serveWatched(deps.grants, caller, lease.endpoint, null, (forge) => {
+        const context: RequestContext = { lane: 'legacy', caller, forge, requestId: req.requestId, publicBase: req.publicBase };
+        // The plain tools/call: answered as the SDK's fresh server and transport would (fast-tool-call.ts).
+        return deps.fastToolCall?.(req, context) ?? serveBySdk(req, context);
+      });
+      if (response.status !== 401) response.headers.set('mcp-session-id', await sealed.issue(caller));
+      return response;
     } finally {
       lease.release();
     }

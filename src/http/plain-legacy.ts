@@ -6,8 +6,9 @@
 // narrower than the SDK's rule by construction: anything unusual (a `_meta` of any kind, another
 // key, a fractional id, a notification, a batch) is left to the SDK. test/plain-legacy.test.ts
 // holds every admitted case legacy by the SDK's own classification.
-import { isObject } from './plain-tool-call';
-import { MODERN_PROTOCOL_VERSION } from './revision';
+import { isJsonContentType } from '@modelcontextprotocol/server';
+import { isObject, onlyKeys, type PlainToolCall } from './plain-tool-call';
+import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION } from './revision';
 
 const MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 
@@ -22,4 +23,29 @@ export function isPlainLegacyRequest(request: Request, body: unknown): boolean {
   const version = request.headers.get('mcp-protocol-version');
   // Revisions are dates: any version from the modern one on is modern (the SDK compares the same way).
   return version === null || version < MODERN_PROTOCOL_VERSION;
+}
+
+const CALL_PARAM_KEYS = new Set(['name', 'arguments']);
+
+/**
+ * The plain 2025-era tools/call, or undefined, for a request isPlainLegacyRequest admitted. It is
+ * one the SDK's stateless transport serves with a result (stateless mode answers it itself,
+ * fast-tool-call.ts): the transport's Accept and Content-Type checks pass, the MCP-Protocol-Version
+ * header is absent or a revision the legacy server negotiates, and the params hold a string name
+ * and, if any, an object of arguments and nothing else. Anything else is left to the SDK.
+ */
+export function plainLegacyToolCall(request: Request, body: Record<string, unknown>): PlainToolCall | undefined {
+  if (body.method !== 'tools/call') return undefined;
+  const params = body.params;
+  if (!isObject(params) || !onlyKeys(params, CALL_PARAM_KEYS) || typeof params.name !== 'string') return undefined;
+  if (params.arguments !== undefined && !isObject(params.arguments)) return undefined;
+  const headers = request.headers;
+  // The transport's own Accept test (a substring match), so what passes here passes there.
+  const accept = headers.get('accept');
+  if (accept === null || !accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
+  const contentType = headers.get('content-type');
+  if (contentType === null || !isJsonContentType(contentType)) return undefined;
+  const version = headers.get('mcp-protocol-version');
+  if (version !== null && !LEGACY_PROTOCOL_VERSIONS.includes(version)) return undefined;
+  return { id: body.id as string | number, params: params as PlainToolCall['params'] };
 }

@@ -29,7 +29,7 @@ export function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function onlyKeys(value: Json, allowed: Set<string>): boolean {
+export function onlyKeys(value: Json, allowed: Set<string>): boolean {
   for (const key in value) if (!allowed.has(key)) return false;
   return true;
 }

@@ -1,0 +1,242 @@
+// The legacy lane's plain tools/call in stateless mode (src/http/plain-legacy.ts, fast-tool-call.ts)
+// against the SDK's own answers: every request is sent to two stateless apps on the same fake forge
+// and the same sealer, one with the path on and one with it off (every request to a fresh SDK server
+// and transport). Valid plain calls must be taken and answered exactly as the SDK answers them
+// (status, headers, JSON body, the caller sealed in the new session id, metrics, log lines); near
+// misses must not be taken, so the SDK answers them, including every protocol fault. Stateful
+// sessions keep their SDK transport: nothing is taken there.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { createApp, type ForgeApp } from '../src/app';
+import { isPlainLegacyRequest, plainLegacyToolCall } from '../src/http/plain-legacy';
+import { sealerFromConfig } from '../src/sealing/from-config';
+import type { Sealer } from '../src/sealing/sealer';
+import { testConfig } from './support/config';
+import { capturingLogger } from './support/log-capture';
+import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
+import { INITIALIZE, rpc } from './support/mcp-client';
+
+const TOKEN = TOKENS.maintainer;
+const STATELESS = { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 7).toString('base64url') };
+let forge: FakeForge;
+
+interface Pair {
+  fast: ForgeApp;
+  sdk: ForgeApp;
+  sealer: Sealer;
+  taken: () => number;
+  logs: { fast: () => Record<string, unknown>[]; sdk: () => Record<string, unknown>[] };
+}
+const apps: ForgeApp[] = [];
+
+async function pair(overrides: Record<string, string> = STATELESS): Promise<Pair> {
+  let taken = 0;
+  const fastLog = capturingLogger();
+  const sdkLog = capturingLogger();
+  const sealer = await sealerFromConfig(testConfig(forge.apiUrl, STATELESS));
+  const fast = createApp(testConfig(forge.apiUrl, overrides), { logger: fastLog.logger, sealer, onFastToolCall: () => taken++ });
+  const sdk = createApp(testConfig(forge.apiUrl, overrides), { logger: sdkLog.logger, sealer, fastToolCall: false });
+  apps.push(fast, sdk);
+  return { fast, sdk, sealer, taken: () => taken, logs: { fast: fastLog.entries, sdk: sdkLog.entries } };
+}
+
+beforeAll(async () => {
+  forge = await startFakeForge();
+});
+beforeEach(() => forge.reset());
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((a) => a.close()));
+});
+afterAll(async () => {
+  await forge.stop();
+});
+
+interface Answer {
+  status: number;
+  headers: [string, string][];
+  body: unknown;
+  /** What the answer's freshly sealed Mcp-Session-Id holds (each sealing differs in its bytes). */
+  session?: Record<string, unknown>;
+}
+
+async function answer(response: Response, sealer: Sealer): Promise<Answer> {
+  const text = await response.text();
+  const sid = response.headers.get('mcp-session-id');
+  const opened = sid === null ? undefined : await sealer.open<Record<string, unknown>>('sid', sid);
+  if (opened && !opened.ok) throw new Error('the answer carries a session id that does not open');
+  return {
+    status: response.status,
+    headers: [...response.headers].map(([k, v]): [string, string] => [k, k === 'mcp-session-id' ? '(sealed)' : v]).sort(),
+    body: text === '' ? '' : JSON.parse(text),
+    session: opened?.payload,
+  };
+}
+
+/** The same request to both apps, the SDK-only one first; the forge is reset between them. */
+async function both(p: Pair, body: unknown, headers: Record<string, string>): Promise<{ fast: Answer; sdk: Answer }> {
+  const sdk = await answer(await rpc(p.sdk, body, headers), p.sealer);
+  forge.reset();
+  const fast = await answer(await rpc(p.fast, body, headers), p.sealer);
+  return { fast, sdk };
+}
+
+/** A session id sealed by an initialize (either app's opens on both: one sealer, one audience). */
+async function sessionId(p: Pair): Promise<string> {
+  const response = await rpc(p.sdk, INITIALIZE, { 'Private-Token': TOKEN });
+  await response.text();
+  return response.headers.get('mcp-session-id')!;
+}
+
+/** The tool_call and tool_call_failed log lines without what varies from run to run. */
+const toolLines = (entries: Record<string, unknown>[]) => entries.filter((e) => String(e.event).startsWith('tool_call')).map(({ time, ms, upstream_ms, request_id, session, ...rest }) => rest);
+
+const call = (id: string | number, params: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method: 'tools/call', params });
+const project = String(SEED.project);
+const BRANCH = { name: 'get_branch', arguments: { project_id: project, branch_name: 'main' } };
+
+type Credentials = 'token' | 'session' | 'both';
+const VALID: { label: string; id: string | number; params: Record<string, unknown>; headers?: Record<string, string>; credentials?: Credentials }[] = [
+  { label: 'get_branch, ok, string id, 2025-06-18', id: 'call-1', params: BRANCH, headers: { 'mcp-protocol-version': '2025-06-18' } },
+  { label: 'get_branch, ok, number id, no version header', id: 7, params: BRANCH },
+  { label: 'get_branch, 2025-11-25', id: 2, params: BRANCH, headers: { 'mcp-protocol-version': '2025-11-25' } },
+  { label: 'get_branch, 2025-03-26', id: 3, params: BRANCH, headers: { 'mcp-protocol-version': '2025-03-26' } },
+  { label: 'authenticated by the sealed session id alone (stateless rule 3)', id: 4, params: BRANCH, credentials: 'session' },
+  { label: 'a live token beside a sealed session id', id: 5, params: BRANCH, credentials: 'both' },
+  { label: 'get_branch, not_found tool error', id: 8, params: { name: 'get_branch', arguments: { project_id: project, branch_name: 'no-such-branch' } } },
+  { label: 'get_issue by path, ok', id: 'i-1', params: { name: 'get_issue', arguments: { project_id: SEED.projectPath, issue_iid: 1 } } },
+  { label: 'list_issues, paginated', id: 9, params: { name: 'list_issues', arguments: { project_id: project, per_page: 2 } } },
+  { label: 'get_issue, validation tool error', id: 10, params: { name: 'get_issue', arguments: { project_id: project, issue_iid: -1 } } },
+  { label: 'list_todos, no arguments', id: 11, params: { name: 'list_todos' } },
+  { label: 'get_issue, arguments {}', id: 12, params: { name: 'get_issue', arguments: {} } },
+  { label: 'unknown tool (-32602)', id: 13, params: { name: 'no_such_tool', arguments: {} } },
+  { label: 'a tool name with a space (-32602)', id: 14, params: { name: 'get branch' } },
+  { label: 'a string id that JSON escapes', id: 'q"\\é\n', params: { name: 'get_issue', arguments: { project_id: project, issue_iid: 1 } } },
+  { label: 'charset in Content-Type', id: 15, params: BRANCH, headers: { 'content-type': 'application/json; charset=utf-8' } },
+  { label: 'Accept in the other order, with a quality', id: 16, params: BRANCH, headers: { accept: 'text/event-stream;q=0.9, application/json' } },
+];
+
+describe('plain legacy calls in stateless mode: taken, and answered as the SDK answers them', () => {
+  for (const c of VALID) {
+    test(c.label, async () => {
+      const p = await pair();
+      const credentials = c.credentials ?? 'token';
+      const sid = credentials === 'token' ? undefined : await sessionId(p);
+      const headers = { ...(credentials !== 'session' && { 'Private-Token': TOKEN }), ...(sid && { 'mcp-session-id': sid }), ...c.headers };
+      const message = call(c.id, c.params);
+      const request = new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(message) });
+      expect(isPlainLegacyRequest(request, message)).toBe(true);
+      expect(plainLegacyToolCall(request, message)).toEqual({ id: c.id, params: c.params as never });
+      const { fast, sdk } = await both(p, message, headers);
+      expect(p.taken()).toBe(1);
+      expect(sdk.status).toBe(200);
+      // A new session's log tag is random; a session id's stays the session's.
+      if (credentials === 'token') {
+        expect(fast.session?.g).not.toBe(sdk.session?.g);
+        expect({ ...fast, session: { ...fast.session, g: '' } }).toEqual({ ...sdk, session: { ...sdk.session, g: '' } });
+      } else {
+        expect(fast).toEqual(sdk);
+      }
+      expect(sdk.session?.t).toBe(TOKEN);
+      expect(p.fast.metrics.toolCalls).toEqual(p.sdk.metrics.toolCalls);
+      expect(toolLines(p.logs.fast())).toEqual(toolLines(p.logs.sdk()));
+      // Every call has its audit line (D35), an unknown tool's too (outcome protocol_error).
+      expect(toolLines(p.logs.sdk())).toHaveLength(1);
+      if (c.id === 13 || c.id === 14) expect(toolLines(p.logs.sdk())[0]).toMatchObject({ event: 'tool_call', outcome: 'protocol_error' });
+    });
+  }
+
+  // The answer embeds the result's own JSON text as structuredContent (fast-tool-call.ts): text the
+  // printer must escape, and a result cut to MAX_RESULT_BYTES, come out as the SDK prints them.
+  test.each([
+    ['line and paragraph separators, quotes, a backslash, </script>', { title: 'a\u2028b\u2029c "q" \\ </script>', description: '<!-- hidden -->\u200bshown' }],
+    ['a lone surrogate and control characters', { title: 'x\ud800y\udc00z\u0000\u001f', description: '\t\r\n' }],
+    ['a 300 KB description (cut to MAX_RESULT_BYTES)', { title: 'long', description: `${'é'.repeat(150_000)}\\` }],
+  ])('forge text with %s is answered as the SDK answers it', async (_, fields) => {
+    const p = await pair();
+    const sid = await sessionId(p);
+    const message = call('hostile', { name: 'get_issue', arguments: { project_id: project, issue_iid: 1 } });
+    const plant = () => Object.assign(forge.model.projects.get(SEED.project)!.issues.get(1)!, fields);
+    plant();
+    const sdk = await answer(await rpc(p.sdk, message, { 'mcp-session-id': sid }), p.sealer);
+    forge.reset();
+    plant();
+    const fast = await answer(await rpc(p.fast, message, { 'mcp-session-id': sid }), p.sealer);
+    expect(p.taken()).toBe(1);
+    expect(fast).toEqual(sdk);
+    const result = (sdk.body as { result: { structuredContent: Record<string, unknown>; content: { text: string }[] } }).result;
+    expect(JSON.parse(result.content[0].text)).toEqual(result.structuredContent);
+  });
+
+  test('a bug in the tool (-32603) is answered as the SDK answers it, counted and logged alike', async () => {
+    const p = await pair();
+    const sid = await sessionId(p);
+    for (const app of [p.fast, p.sdk]) {
+      app.catalog.call = async () => {
+        throw new TypeError('boom in the tool');
+      };
+    }
+    const { fast, sdk } = await both(p, call(21, BRANCH), { 'mcp-session-id': sid });
+    expect(p.taken()).toBe(1);
+    expect(fast).toEqual(sdk);
+    expect((sdk.body as { error: { code: number } }).error.code).toBe(-32603);
+    expect(toolLines(p.logs.sdk()).map((l) => l.event)).toEqual(['tool_call_failed', 'tool_call']);
+    expect(toolLines(p.logs.fast())).toEqual(toolLines(p.logs.sdk()));
+  });
+
+  test('after the lane\'s checks: no credential, a session id that does not open and a forge-refused token are answered before it', async () => {
+    const p = await pair();
+    expect((await rpc(p.fast, call(1, BRANCH))).status).toBe(401);
+    expect((await rpc(p.fast, call(2, BRANCH), { 'mcp-session-id': 'v1.sid.forged' })).status).toBe(404);
+    expect((await rpc(p.fast, call(3, BRANCH), { 'Private-Token': 'glpat-revoked-0000000000000' })).status).toBe(401);
+    expect(p.taken()).toBe(0);
+  });
+});
+
+const sidHeaders = async (p: Pair, extra: Record<string, string> = {}) => ({ 'mcp-session-id': await sessionId(p), ...extra });
+
+const NEAR_MISSES: { label: string; body: unknown; headers?: Record<string, string>; status: number }[] = [
+  { label: 'Accept without text/event-stream (406)', body: call(31, BRANCH), headers: { accept: 'application/json' }, status: 406 },
+  { label: 'Accept empty (406)', body: call(31, BRANCH), headers: { accept: '' }, status: 406 },
+  { label: 'Content-Type text/plain (415)', body: call(31, BRANCH), headers: { 'content-type': 'text/plain' }, status: 415 },
+  { label: 'MCP-Protocol-Version 2024-11-05 (400)', body: call(31, BRANCH), headers: { 'mcp-protocol-version': '2024-11-05' }, status: 400 },
+  { label: 'MCP-Protocol-Version a revision never served (400)', body: call(31, BRANCH), headers: { 'mcp-protocol-version': '2025-01-01' }, status: 400 },
+  { label: 'a progress token in _meta (valid: the SDK serves it)', body: call(31, { ...BRANCH, _meta: { progressToken: 'p1' } }), status: 200 },
+  { label: 'another member in params', body: call(31, { ...BRANCH, extra: true }), status: 200 },
+  { label: 'arguments an array', body: call(31, { name: 'get_branch', arguments: [1] }), status: 200 },
+  { label: 'arguments null', body: call(31, { name: 'get_branch', arguments: null }), status: 200 },
+  { label: 'name not a string', body: call(31, { name: 7 }), status: 200 },
+  { label: 'no params', body: { jsonrpc: '2.0', id: 31, method: 'tools/call' }, status: 200 },
+  { label: 'another method (tools/list)', body: { jsonrpc: '2.0', id: 31, method: 'tools/list' }, status: 200 },
+  { label: 'ping', body: { jsonrpc: '2.0', id: 31, method: 'ping' }, status: 200 },
+  { label: 'a batch of one call', body: [call(31, BRANCH)], status: 200 },
+  { label: 'a notification', body: { jsonrpc: '2.0', method: 'notifications/initialized' }, status: 202 },
+];
+
+describe('near misses: not taken, answered by the SDK', () => {
+  for (const c of NEAR_MISSES) {
+    test(c.label, async () => {
+      const p = await pair();
+      const { fast, sdk } = await both(p, c.body, await sidHeaders(p, c.headers));
+      expect(p.taken()).toBe(0);
+      expect(fast).toEqual(sdk);
+      expect(sdk.status).toBe(c.status);
+    });
+  }
+
+  test('stateful mode: a session keeps its SDK transport, so no legacy call is taken', async () => {
+    const p = await pair({});
+    const init = await rpc(p.fast, INITIALIZE, { 'Private-Token': TOKEN });
+    await init.text();
+    const sid = init.headers.get('mcp-session-id')!;
+    await (await rpc(p.fast, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': sid, 'Private-Token': TOKEN })).text();
+    const response = await rpc(p.fast, call(1, BRANCH), { 'mcp-session-id': sid, 'Private-Token': TOKEN, 'mcp-protocol-version': '2025-06-18' });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ id: 1, result: { structuredContent: { name: 'main' } } });
+    expect(p.taken()).toBe(0);
+  });
+
+  test('the predicate leaves every non-call to the SDK', () => {
+    const request = new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } });
+    expect(plainLegacyToolCall(request, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).toBeUndefined();
+    expect(plainLegacyToolCall(request, call(1, BRANCH))).toEqual({ id: 1, params: BRANCH as never });
+  });
+});
