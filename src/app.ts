@@ -184,8 +184,8 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     ? { isWrite: (name: string) => catalog.isWrite(name), challenge: callers.challenge, stepUpChallenge: callers.stepUpChallenge }
     : undefined;
   const common = { callers, createServer, logger, metrics, pool, credentialGate, grants };
-  // The plain tools/call answered without the SDK (http/fast-tool-call.ts): the modern lane's, and
-  // the legacy lane's in stateless mode. Off (`fastToolCall: false`) to compare with the SDK's answers.
+  // The plain tools/call answered without the SDK (http/fast-tool-call.ts), on both lanes and in
+  // both modes. Off (`fastToolCall: false`) to compare with the SDK's answers.
   const fastToolCall = options.fastToolCall === false ? undefined : createFastToolCall({ callTool: createToolCaller(mcpDeps), serverInfo: SERVER_INFO, onTaken: options.onFastToolCall });
   // Stateless mode swaps the session store for sealed ids and turns the in-app limiter off
   // (docs/spec.md stateless rule 7: limits belong to the ingress there) unless a store is shared (D37).
@@ -208,6 +208,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
         sessions,
         maxSessions: config.MAX_SESSIONS,
         sessionLimiter: windows('session'),
+        fastToolCall,
       });
   // The modern lane (D27) is the same in both modes: nothing is sealed or stored. The SDK's handler
   // is built once; it builds an SDK server per request from the same factory as the legacy lane.

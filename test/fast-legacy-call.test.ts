@@ -1,10 +1,10 @@
-// The legacy lane's plain tools/call in stateless mode (src/http/plain-legacy.ts, fast-tool-call.ts)
-// against the SDK's own answers: every request is sent to two stateless apps on the same fake forge
-// and the same sealer, one with the path on and one with it off (every request to a fresh SDK server
-// and transport). Valid plain calls must be taken and answered exactly as the SDK answers them
-// (status, headers, JSON body, the caller sealed in the new session id, metrics, log lines); near
-// misses must not be taken, so the SDK answers them, including every protocol fault. Stateful
-// sessions keep their SDK transport: nothing is taken there.
+// The legacy lane's plain tools/call (src/http/plain-legacy.ts, fast-tool-call.ts) against the SDK's
+// own answers, in both modes: every request is sent to two apps on the same fake forge (and, in
+// stateless mode, the same sealer), one with the path on and one with it off (every request to the
+// SDK's transport: a session's, or a fresh one per request). Valid plain calls must be taken and
+// answered exactly as the SDK answers them (status, headers, JSON body, the session id or the
+// caller sealed in the new one, metrics, log lines); near misses must not be taken, so the SDK
+// answers them, including every protocol fault.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { createApp, type ForgeApp } from '../src/app';
 import { isPlainLegacyRequest, plainLegacyToolCall } from '../src/http/plain-legacy';
@@ -19,7 +19,10 @@ const TOKEN = TOKENS.maintainer;
 const STATELESS = { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 7).toString('base64url') };
 let forge: FakeForge;
 
+type Mode = 'stateless' | 'stateful';
+
 interface Pair {
+  mode: Mode;
   fast: ForgeApp;
   sdk: ForgeApp;
   sealer: Sealer;
@@ -28,15 +31,16 @@ interface Pair {
 }
 const apps: ForgeApp[] = [];
 
-async function pair(overrides: Record<string, string> = STATELESS): Promise<Pair> {
+async function pair(mode: Mode, overrides: Record<string, string> = {}): Promise<Pair> {
   let taken = 0;
   const fastLog = capturingLogger();
   const sdkLog = capturingLogger();
   const sealer = await sealerFromConfig(testConfig(forge.apiUrl, STATELESS));
-  const fast = createApp(testConfig(forge.apiUrl, overrides), { logger: fastLog.logger, sealer, onFastToolCall: () => taken++ });
-  const sdk = createApp(testConfig(forge.apiUrl, overrides), { logger: sdkLog.logger, sealer, fastToolCall: false });
+  const values = { ...(mode === 'stateless' && STATELESS), ...overrides };
+  const fast = createApp(testConfig(forge.apiUrl, values), { logger: fastLog.logger, sealer, onFastToolCall: () => taken++ });
+  const sdk = createApp(testConfig(forge.apiUrl, values), { logger: sdkLog.logger, sealer, fastToolCall: false });
   apps.push(fast, sdk);
-  return { fast, sdk, sealer, taken: () => taken, logs: { fast: fastLog.entries, sdk: sdkLog.entries } };
+  return { mode, fast, sdk, sealer, taken: () => taken, logs: { fast: fastLog.entries, sdk: sdkLog.entries } };
 }
 
 beforeAll(async () => {
@@ -54,36 +58,58 @@ interface Answer {
   status: number;
   headers: [string, string][];
   body: unknown;
-  /** What the answer's freshly sealed Mcp-Session-Id holds (each sealing differs in its bytes). */
+  /** What the answer's freshly sealed Mcp-Session-Id holds but its issue time (each sealing differs in its bytes). */
   session?: Record<string, unknown>;
 }
 
-async function answer(response: Response, sealer: Sealer): Promise<Answer> {
+/** `sessionId`: the stateful session the request named, whose id the answer must carry. */
+async function answer(response: Response, p: Pair, sessionId?: string): Promise<Answer> {
   const text = await response.text();
   const sid = response.headers.get('mcp-session-id');
-  const opened = sid === null ? undefined : await sealer.open<Record<string, unknown>>('sid', sid);
-  if (opened && !opened.ok) throw new Error('the answer carries a session id that does not open');
+  let session: Record<string, unknown> | undefined;
+  if (p.mode === 'stateless' && sid !== null) {
+    const opened = await p.sealer.open<Record<string, unknown>>('sid', sid);
+    if (!opened.ok) throw new Error('the answer carries a session id that does not open');
+    // Sealed a moment apart, the two may be issued in different seconds.
+    const { iat, ...payload } = opened.payload;
+    if (typeof iat !== 'number') throw new Error('the answer\'s session id has no issue time');
+    session = payload;
+  }
+  if (p.mode === 'stateful' && sid !== null && sid !== sessionId) throw new Error(`the answer carries another session's id: ${sid}`);
   return {
     status: response.status,
-    headers: [...response.headers].map(([k, v]): [string, string] => [k, k === 'mcp-session-id' ? '(sealed)' : v]).sort(),
+    headers: [...response.headers].map(([k, v]): [string, string] => [k, k === 'mcp-session-id' ? '(session)' : v]).sort(),
     body: text === '' ? '' : JSON.parse(text),
-    session: opened?.payload,
+    session,
   };
 }
 
-/** The same request to both apps, the SDK-only one first; the forge is reset between them. */
-async function both(p: Pair, body: unknown, headers: Record<string, string>): Promise<{ fast: Answer; sdk: Answer }> {
-  const sdk = await answer(await rpc(p.sdk, body, headers), p.sealer);
-  forge.reset();
-  const fast = await answer(await rpc(p.fast, body, headers), p.sealer);
-  return { fast, sdk };
+/** A session on each app: stateless ids open on both (one sealer, one audience), stateful ones are each app's own. */
+async function sessions(p: Pair): Promise<{ fast: string; sdk: string }> {
+  const open = async (app: ForgeApp) => {
+    const response = await rpc(app, INITIALIZE, { 'Private-Token': TOKEN });
+    await response.text();
+    const id = response.headers.get('mcp-session-id')!;
+    await (await rpc(app, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': id })).text();
+    return id;
+  };
+  if (p.mode === 'stateless') {
+    const id = await open(p.sdk);
+    return { fast: id, sdk: id };
+  }
+  return { fast: await open(p.fast), sdk: await open(p.sdk) };
 }
 
-/** A session id sealed by an initialize (either app's opens on both: one sealer, one audience). */
-async function sessionId(p: Pair): Promise<string> {
-  const response = await rpc(p.sdk, INITIALIZE, { 'Private-Token': TOKEN });
-  await response.text();
-  return response.headers.get('mcp-session-id')!;
+/**
+ * The same request to both apps, the SDK-only one first; the forge is reset between them.
+ * `sids`: the session each app's request names (absent: none).
+ */
+async function both(p: Pair, body: unknown, headers: Record<string, string>, sids?: { fast: string; sdk: string }): Promise<{ fast: Answer; sdk: Answer }> {
+  const named = (sid: string | undefined) => (sid ? { ...headers, 'mcp-session-id': sid } : headers);
+  const sdk = await answer(await rpc(p.sdk, body, named(sids?.sdk)), p, sids?.sdk);
+  forge.reset();
+  const fast = await answer(await rpc(p.fast, body, named(sids?.fast)), p, sids?.fast);
+  return { fast, sdk };
 }
 
 /** The tool_call and tool_call_failed log lines without what varies from run to run. */
@@ -114,85 +140,6 @@ const VALID: { label: string; id: string | number; params: Record<string, unknow
   { label: 'Accept in the other order, with a quality', id: 16, params: BRANCH, headers: { accept: 'text/event-stream;q=0.9, application/json' } },
 ];
 
-describe('plain legacy calls in stateless mode: taken, and answered as the SDK answers them', () => {
-  for (const c of VALID) {
-    test(c.label, async () => {
-      const p = await pair();
-      const credentials = c.credentials ?? 'token';
-      const sid = credentials === 'token' ? undefined : await sessionId(p);
-      const headers = { ...(credentials !== 'session' && { 'Private-Token': TOKEN }), ...(sid && { 'mcp-session-id': sid }), ...c.headers };
-      const message = call(c.id, c.params);
-      const request = new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(message) });
-      expect(isPlainLegacyRequest(request, message)).toBe(true);
-      expect(plainLegacyToolCall(request, message)).toEqual({ id: c.id, params: c.params as never });
-      const { fast, sdk } = await both(p, message, headers);
-      expect(p.taken()).toBe(1);
-      expect(sdk.status).toBe(200);
-      // A new session's log tag is random; a session id's stays the session's.
-      if (credentials === 'token') {
-        expect(fast.session?.g).not.toBe(sdk.session?.g);
-        expect({ ...fast, session: { ...fast.session, g: '' } }).toEqual({ ...sdk, session: { ...sdk.session, g: '' } });
-      } else {
-        expect(fast).toEqual(sdk);
-      }
-      expect(sdk.session?.t).toBe(TOKEN);
-      expect(p.fast.metrics.toolCalls).toEqual(p.sdk.metrics.toolCalls);
-      expect(toolLines(p.logs.fast())).toEqual(toolLines(p.logs.sdk()));
-      // Every call has its audit line (D35), an unknown tool's too (outcome protocol_error).
-      expect(toolLines(p.logs.sdk())).toHaveLength(1);
-      if (c.id === 13 || c.id === 14) expect(toolLines(p.logs.sdk())[0]).toMatchObject({ event: 'tool_call', outcome: 'protocol_error' });
-    });
-  }
-
-  // The answer embeds the result's own JSON text as structuredContent (fast-tool-call.ts): text the
-  // printer must escape, and a result cut to MAX_RESULT_BYTES, come out as the SDK prints them.
-  test.each([
-    ['line and paragraph separators, quotes, a backslash, </script>', { title: 'a\u2028b\u2029c "q" \\ </script>', description: '<!-- hidden -->\u200bshown' }],
-    ['a lone surrogate and control characters', { title: 'x\ud800y\udc00z\u0000\u001f', description: '\t\r\n' }],
-    ['a 300 KB description (cut to MAX_RESULT_BYTES)', { title: 'long', description: `${'é'.repeat(150_000)}\\` }],
-  ])('forge text with %s is answered as the SDK answers it', async (_, fields) => {
-    const p = await pair();
-    const sid = await sessionId(p);
-    const message = call('hostile', { name: 'get_issue', arguments: { project_id: project, issue_iid: 1 } });
-    const plant = () => Object.assign(forge.model.projects.get(SEED.project)!.issues.get(1)!, fields);
-    plant();
-    const sdk = await answer(await rpc(p.sdk, message, { 'mcp-session-id': sid }), p.sealer);
-    forge.reset();
-    plant();
-    const fast = await answer(await rpc(p.fast, message, { 'mcp-session-id': sid }), p.sealer);
-    expect(p.taken()).toBe(1);
-    expect(fast).toEqual(sdk);
-    const result = (sdk.body as { result: { structuredContent: Record<string, unknown>; content: { text: string }[] } }).result;
-    expect(JSON.parse(result.content[0].text)).toEqual(result.structuredContent);
-  });
-
-  test('a bug in the tool (-32603) is answered as the SDK answers it, counted and logged alike', async () => {
-    const p = await pair();
-    const sid = await sessionId(p);
-    for (const app of [p.fast, p.sdk]) {
-      app.catalog.call = async () => {
-        throw new TypeError('boom in the tool');
-      };
-    }
-    const { fast, sdk } = await both(p, call(21, BRANCH), { 'mcp-session-id': sid });
-    expect(p.taken()).toBe(1);
-    expect(fast).toEqual(sdk);
-    expect((sdk.body as { error: { code: number } }).error.code).toBe(-32603);
-    expect(toolLines(p.logs.sdk()).map((l) => l.event)).toEqual(['tool_call_failed', 'tool_call']);
-    expect(toolLines(p.logs.fast())).toEqual(toolLines(p.logs.sdk()));
-  });
-
-  test('after the lane\'s checks: no credential, a session id that does not open and a forge-refused token are answered before it', async () => {
-    const p = await pair();
-    expect((await rpc(p.fast, call(1, BRANCH))).status).toBe(401);
-    expect((await rpc(p.fast, call(2, BRANCH), { 'mcp-session-id': 'v1.sid.forged' })).status).toBe(404);
-    expect((await rpc(p.fast, call(3, BRANCH), { 'Private-Token': 'glpat-revoked-0000000000000' })).status).toBe(401);
-    expect(p.taken()).toBe(0);
-  });
-});
-
-const sidHeaders = async (p: Pair, extra: Record<string, string> = {}) => ({ 'mcp-session-id': await sessionId(p), ...extra });
-
 const NEAR_MISSES: { label: string; body: unknown; headers?: Record<string, string>; status: number }[] = [
   { label: 'Accept without text/event-stream (406)', body: call(31, BRANCH), headers: { accept: 'application/json' }, status: 406 },
   { label: 'Accept empty (406)', body: call(31, BRANCH), headers: { accept: '' }, status: 406 },
@@ -211,32 +158,102 @@ const NEAR_MISSES: { label: string; body: unknown; headers?: Record<string, stri
   { label: 'a notification', body: { jsonrpc: '2.0', method: 'notifications/initialized' }, status: 202 },
 ];
 
-describe('near misses: not taken, answered by the SDK', () => {
-  for (const c of NEAR_MISSES) {
-    test(c.label, async () => {
-      const p = await pair();
-      const { fast, sdk } = await both(p, c.body, await sidHeaders(p, c.headers));
-      expect(p.taken()).toBe(0);
-      expect(fast).toEqual(sdk);
-      expect(sdk.status).toBe(c.status);
-    });
-  }
-
-  test('stateful mode: a session keeps its SDK transport, so no legacy call is taken', async () => {
-    const p = await pair({});
-    const init = await rpc(p.fast, INITIALIZE, { 'Private-Token': TOKEN });
-    await init.text();
-    const sid = init.headers.get('mcp-session-id')!;
-    await (await rpc(p.fast, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': sid, 'Private-Token': TOKEN })).text();
-    const response = await rpc(p.fast, call(1, BRANCH), { 'mcp-session-id': sid, 'Private-Token': TOKEN, 'mcp-protocol-version': '2025-06-18' });
-    expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ id: 1, result: { structuredContent: { name: 'main' } } });
-    expect(p.taken()).toBe(0);
-  });
-
-  test('the predicate leaves every non-call to the SDK', () => {
-    const request = new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } });
-    expect(plainLegacyToolCall(request, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).toBeUndefined();
-    expect(plainLegacyToolCall(request, call(1, BRANCH))).toEqual({ id: 1, params: BRANCH as never });
-  });
+test('the predicate leaves every non-call to the SDK', () => {
+  const request = new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } });
+  expect(plainLegacyToolCall(request, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).toBeUndefined();
+  expect(plainLegacyToolCall(request, call(1, BRANCH))).toEqual({ id: 1, params: BRANCH as never });
 });
+
+for (const mode of ['stateless', 'stateful'] as const) {
+  describe(`${mode} mode: plain legacy calls are taken, and answered as the SDK answers them`, () => {
+    for (const c of VALID) {
+      // A stateful session's calls name the session; only stateless mode serves a call without one.
+      const credentials = c.credentials ?? (mode === 'stateless' ? 'token' : 'both');
+      test(c.label, async () => {
+        const p = await pair(mode);
+        const sids = credentials === 'token' ? undefined : await sessions(p);
+        const headers = { ...(credentials !== 'session' && { 'Private-Token': TOKEN }), ...c.headers };
+        const message = call(c.id, c.params);
+        const request = new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(message) });
+        expect(isPlainLegacyRequest(request, message)).toBe(true);
+        expect(plainLegacyToolCall(request, message)).toEqual({ id: c.id, params: c.params as never });
+        const { fast, sdk } = await both(p, message, headers, sids);
+        expect(p.taken()).toBe(1);
+        expect(sdk.status).toBe(200);
+        expect(sdk.headers).toContainEqual(['mcp-session-id', '(session)']);
+        // A new stateless session's log tag is random; a session id's stays the session's.
+        if (credentials === 'token') {
+          expect(fast.session?.g).not.toBe(sdk.session?.g);
+          expect({ ...fast, session: { ...fast.session, g: '' } }).toEqual({ ...sdk, session: { ...sdk.session, g: '' } });
+        } else {
+          expect(fast).toEqual(sdk);
+        }
+        if (mode === 'stateless') expect(sdk.session?.t).toBe(TOKEN);
+        expect(p.fast.metrics.toolCalls).toEqual(p.sdk.metrics.toolCalls);
+        expect(toolLines(p.logs.fast())).toEqual(toolLines(p.logs.sdk()));
+        // Every call has its audit line (D35), an unknown tool's too (outcome protocol_error).
+        expect(toolLines(p.logs.sdk())).toHaveLength(1);
+        if (c.id === 13 || c.id === 14) expect(toolLines(p.logs.sdk())[0]).toMatchObject({ event: 'tool_call', outcome: 'protocol_error' });
+      });
+    }
+
+    // The answer embeds the result's own JSON text as structuredContent (fast-tool-call.ts): text the
+    // printer must escape, and a result cut to MAX_RESULT_BYTES, come out as the SDK prints them.
+    test.each([
+      ['line and paragraph separators, quotes, a backslash, </script>', { title: 'a\u2028b\u2029c "q" \\ </script>', description: '<!-- hidden -->\u200bshown' }],
+      ['a lone surrogate and control characters', { title: 'x\ud800y\udc00z\u0000\u001f', description: '\t\r\n' }],
+      ['a 300 KB description (cut to MAX_RESULT_BYTES)', { title: 'long', description: `${'é'.repeat(150_000)}\\` }],
+    ])('forge text with %s is answered as the SDK answers it', async (_, fields) => {
+      const p = await pair(mode);
+      const sids = await sessions(p);
+      const message = call('hostile', { name: 'get_issue', arguments: { project_id: project, issue_iid: 1 } });
+      const plant = () => Object.assign(forge.model.projects.get(SEED.project)!.issues.get(1)!, fields);
+      plant();
+      const sdk = await answer(await rpc(p.sdk, message, { 'mcp-session-id': sids.sdk }), p, sids.sdk);
+      forge.reset();
+      plant();
+      const fast = await answer(await rpc(p.fast, message, { 'mcp-session-id': sids.fast }), p, sids.fast);
+      expect(p.taken()).toBe(1);
+      expect(fast).toEqual(sdk);
+      const result = (sdk.body as { result: { structuredContent: Record<string, unknown>; content: { text: string }[] } }).result;
+      expect(JSON.parse(result.content[0].text)).toEqual(result.structuredContent);
+    });
+
+    test('a bug in the tool (-32603) is answered as the SDK answers it, counted and logged alike', async () => {
+      const p = await pair(mode);
+      const sids = await sessions(p);
+      for (const app of [p.fast, p.sdk]) {
+        app.catalog.call = async () => {
+          throw new TypeError('boom in the tool');
+        };
+      }
+      const { fast, sdk } = await both(p, call(21, BRANCH), {}, sids);
+      expect(p.taken()).toBe(1);
+      expect(fast).toEqual(sdk);
+      expect((sdk.body as { error: { code: number } }).error.code).toBe(-32603);
+      expect(toolLines(p.logs.sdk()).map((l) => l.event)).toEqual(['tool_call_failed', 'tool_call']);
+      expect(toolLines(p.logs.fast())).toEqual(toolLines(p.logs.sdk()));
+    });
+
+    test('after the lane\'s checks: no credential, a session id that does not open and a forge-refused token are answered before it', async () => {
+      const p = await pair(mode);
+      expect((await rpc(p.fast, call(1, BRANCH))).status).toBe(401);
+      expect((await rpc(p.fast, call(2, BRANCH), { 'mcp-session-id': 'v1.sid.forged' })).status).toBe(404);
+      const sids = await sessions(p);
+      expect((await rpc(p.fast, call(3, BRANCH), { 'Private-Token': 'glpat-revoked-0000000000000', 'mcp-session-id': sids.fast })).status).toBe(mode === 'stateless' ? 401 : 200);
+      expect(p.taken()).toBe(mode === 'stateless' ? 0 : 1);
+    });
+  });
+
+  describe(`${mode} mode: near misses are not taken, and answered by the SDK`, () => {
+    for (const c of NEAR_MISSES) {
+      test(c.label, async () => {
+        const p = await pair(mode);
+        const { fast, sdk } = await both(p, c.body, c.headers ?? {}, await sessions(p));
+        expect(p.taken()).toBe(0);
+        expect(fast).toEqual(sdk);
+        expect(sdk.status).toBe(c.status);
+      });
+    }
+  });
+}

@@ -1,10 +1,11 @@
-// The plain tools/call (plain-tool-call.ts, plain-legacy.ts), answered without the SDK's per-request
-// Server, transport and zod checks (bench/README.md): on the modern lane, and on the legacy lane in
-// stateless mode, where the SDK too would build a fresh Server and transport for the one request, so
-// nothing of a session is skipped (stateful sessions keep their SDK transport: it tracks in-flight
-// requests for cancellation). Everything that is not plain goes to the SDK as before, so every
-// protocol fault is still the SDK's answer. The tool runs through the same tool caller as the SDK's
-// handler (mcp/tool-caller.ts), and the answer is what the SDK emits for it: 200, Content-Type
+// The plain tools/call (plain-tool-call.ts, plain-legacy.ts), answered without the SDK's Server,
+// transport and zod checks (bench/README.md), on both lanes and in both modes: the modern lane's
+// and stateless mode's per-request Server and transport are not built, and a stateful session's
+// are passed by. Nothing of a session is skipped: its id, limits and caller are the HTTP layer's
+// (mcp-stateful.ts).
+// Everything that is not plain goes to the SDK as before, so every protocol fault is still the
+// SDK's answer. The tool runs through the same tool caller as the SDK's handler
+// (mcp/tool-caller.ts), and the answer is what the SDK emits for it: 200, Content-Type
 // application/json, and for a result on the modern lane `{ result: { …result, resultType:
 // 'complete', _meta: { serverInfo } }, jsonrpc, id }`, on the legacy lane `{ result, jsonrpc, id }`
 // (its codec passes a tools/call result through); for a thrown error `{ jsonrpc, id, error: { code,

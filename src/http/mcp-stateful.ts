@@ -10,11 +10,12 @@ import type { Logger } from '../logging/logger';
 import { sessionTag } from '../logging/logger';
 import type { Metrics } from '../metrics/registry';
 import { callerAt, type Caller } from '../auth/caller';
-import { bindRequestContext } from '../mcp/request-context';
+import { bindRequestContext, type RequestContext } from '../mcp/request-context';
 import { createJsonTransport } from '../mcp/transport';
 import type { MemorySessionStore, Session } from '../session/memory-store';
 import { isInitializeMessage } from './body';
 import type { CredentialGate } from './credential-gate';
+import type { FastToolCall } from './fast-tool-call';
 import { MESSAGES, rateLimited, rpcError, sessionNotFound, unauthorized } from './errors';
 import { refuseForgeUrl, type McpRequest } from './mcp-prelude';
 import { serveWatched, stepUpRefusal, type GrantGuard } from './oauth-scope';
@@ -34,6 +35,8 @@ export interface StatefulMcpDeps {
   credentialGate?: CredentialGate;
   /** OAuth mode: step-up and forge rejection for this server's own tokens (D23, D29). */
   grants?: GrantGuard;
+  /** Answers the plain tools/call without the SDK (fast-tool-call.ts); absent: all go to the SDK. */
+  fastToolCall?: FastToolCall;
 }
 
 /** Methods served here (the Allow header of a 405). */
@@ -128,8 +131,16 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
     session.inFlight++;
     try {
       if (!caller || !endpoint) return await session.transport.handleRequest(req.request, { parsedBody: req.body });
-      return await serveWatched(deps.grants, caller, endpoint, null, (forge) => {
-        bindRequestContext(req.request, { lane: 'legacy', caller, forge, requestId: req.requestId, publicBase: req.publicBase });
+      return await serveWatched(deps.grants, caller, endpoint, null, async (forge) => {
+        const context: RequestContext = { lane: 'legacy', caller, forge, requestId: req.requestId, publicBase: req.publicBase };
+        // The plain tools/call: answered as the session's transport would, its id included (fast-tool-call.ts).
+        const fast = deps.fastToolCall?.(req, context);
+        if (fast) {
+          const response = await fast;
+          response.headers.set('mcp-session-id', session.id);
+          return response;
+        }
+        bindRequestContext(req.request, context);
         return session.transport.handleRequest(req.request, { parsedBody: req.body });
       });
     } finally {

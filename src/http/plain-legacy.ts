@@ -29,10 +29,11 @@ const CALL_PARAM_KEYS = new Set(['name', 'arguments']);
 
 /**
  * The plain 2025-era tools/call, or undefined, for a request isPlainLegacyRequest admitted. It is
- * one the SDK's stateless transport serves with a result (stateless mode answers it itself,
- * fast-tool-call.ts): the transport's Accept and Content-Type checks pass, the MCP-Protocol-Version
- * header is absent or a revision the legacy server negotiates, and the params hold a string name
- * and, if any, an object of arguments and nothing else. Anything else is left to the SDK.
+ * one the SDK's legacy transport (a session's, or a stateless request's) serves with a result, so
+ * the legacy lane answers it itself (fast-tool-call.ts): the transport's Accept and Content-Type
+ * checks pass, the MCP-Protocol-Version header is absent or a revision the legacy server
+ * negotiates, and the params hold a string name and, if any, an object of arguments and nothing
+ * else. Anything else is left to the SDK.
  */
 export function plainLegacyToolCall(request: Request, body: Record<string, unknown>): PlainToolCall | undefined {
   if (body.method !== 'tools/call') return undefined;
