@@ -165,7 +165,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   sessions.startSweeping(Math.min(60_000, config.SESSION_TIMEOUT_SECONDS * 1000));
   const mcpDeps = { catalog, catalogs, audit, forgeUser, logger, sealer: options.sealer, toolTimeoutMs, instances, onToolCall: (tool: string, outcome: string) => metrics.toolCall(tool, outcome) };
   // The legacy lane negotiates only the revisions it serves over HTTP (D27); stdio keeps the SDK's.
-  const createServer = () => createMcpServer(mcpDeps, 'legacy', LEGACY_PROTOCOL_VERSIONS);
+  const createServer = () => createMcpServer(mcpDeps, 'legacy', { versions: LEGACY_PROTOCOL_VERSIONS });
   const forgeUrlPolicy = config.ENABLE_DYNAMIC_API_URL ? createForgeUrlPolicy(config.forgeApiUrls, config.FORGE_ALLOWED_HOSTS) : undefined;
   // D7: a caller's own credential is checked with the forge before a legacy session opens for it.
   // The static token (D3) is trusted as configured; a token of OAuth mode's own (D23) carries a

@@ -4,7 +4,7 @@
 // SDK's transport: a session's, or a fresh one per request). Valid plain calls must be taken and
 // answered exactly as the SDK answers them (status, headers, JSON body, the session id or the
 // caller sealed in the new one, metrics, log lines); near misses must not be taken, so the SDK
-// answers them, including every protocol fault.
+// answers them, including every protocol fault. A cancelled call is answered on both paths.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { createApp, type ForgeApp } from '../src/app';
 import { isPlainLegacyRequest, plainLegacyToolCall } from '../src/http/plain-legacy';
@@ -13,7 +13,7 @@ import type { Sealer } from '../src/sealing/sealer';
 import { testConfig } from './support/config';
 import { capturingLogger } from './support/log-capture';
 import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
-import { INITIALIZE, rpc } from './support/mcp-client';
+import { INITIALIZE, connect, rpc } from './support/mcp-client';
 
 const TOKEN = TOKENS.maintainer;
 const STATELESS = { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 7).toString('base64url') };
@@ -257,3 +257,54 @@ for (const mode of ['stateless', 'stateful'] as const) {
     }
   });
 }
+
+describe('a cancelled call (notifications/cancelled) is answered when it ends, on both paths', () => {
+  // The SDK drops a cancelled request's answer, so a POST answered with JSON would never end,
+  // holding its forge lease and its session busy for good (src/mcp/server.ts). Here the forge holds
+  // the call until the client has cancelled it; the session must then be idle again: at
+  // MAX_SESSIONS=1 a new session may evict it only if no request of it is still in flight.
+  for (const [label, fastToolCall, progress] of [
+    ['the plain call path', true, false],
+    ['the SDK\'s transport (plain path off)', false, false],
+    ['the SDK\'s transport (a progress token: not a plain call)', true, true],
+  ] as const) {
+    test(label, async () => {
+      let now = 1_000_000;
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let arrived!: () => void;
+      const called = new Promise<void>((resolve) => (arrived = resolve));
+      const slow = Bun.serve({
+        hostname: '127.0.0.1',
+        port: 0,
+        fetch: async (request) => {
+          if (new URL(request.url).pathname === '/api/v4/user') return Response.json({ id: 1, username: 'maria' });
+          arrived();
+          await held;
+          return Response.json({ name: 'main', commit: {} });
+        },
+      });
+      let taken = 0;
+      const app = createApp(testConfig(`http://127.0.0.1:${slow.port}/api/v4`, { MAX_SESSIONS: '1' }), { now: () => now, fastToolCall, onFastToolCall: () => taken++ });
+      apps.push(app);
+      try {
+        const busy = await connect(app, { 'Private-Token': TOKEN });
+        const cancel = new AbortController();
+        const pending = busy.client.callTool({ name: 'get_branch', arguments: { project_id: '1', branch_name: 'main' } }, { signal: cancel.signal, ...(progress && { onprogress: () => {} }) });
+        await called;
+        cancel.abort('the user pressed Esc');
+        await expect(pending).rejects.toThrow();
+        // The client's notifications/cancelled has reached the session; the forge answers after it.
+        await Bun.sleep(20);
+        release();
+        await Bun.sleep(20);
+        now += 120_000;
+        const next = await rpc(app, INITIALIZE, { 'Private-Token': TOKEN });
+        expect(next.status).toBe(200);
+        expect(taken).toBe(fastToolCall && !progress ? 1 : 0);
+      } finally {
+        slow.stop(true);
+      }
+    });
+  }
+});

@@ -70,20 +70,33 @@ export function sdkErrorLogger(logger: Logger) {
   };
 }
 
+export interface LegacyHttpOptions {
+  /** The revisions negotiated at initialize, newest first. */
+  versions: readonly string[];
+}
+
 /**
  * `era`: the revision family the server will serve (createMcpHandler and serveStdio say which).
- * `versions`: the revisions it negotiates at initialize, newest first; absent: the SDK's own list.
+ * `legacyHttp`: the server serves the legacy lane over HTTP (D27): it negotiates only the lane's
+ * revisions and answers every request, a cancelled one too (below). Absent (stdio, the modern
+ * lane): the SDK's own list and cancellation.
  */
-export function createMcpServer(deps: McpDeps, era: 'modern' | 'legacy' = 'legacy', versions?: readonly string[]): Server {
+export function createMcpServer(deps: McpDeps, era: 'modern' | 'legacy' = 'legacy', legacyHttp?: LegacyHttpOptions): Server {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
     instructions: INSTRUCTIONS,
     cacheHints: CACHE_HINTS,
-    ...(versions && { supportedProtocolVersions: [...versions] }),
+    ...(legacyHttp && { supportedProtocolVersions: [...legacyHttp.versions] }),
   });
   // Faults inside the SDK (a response that could not be sent) are otherwise silent. Logged
   // without any message content the SDK quotes (D5: nothing a caller sent).
   server.onerror = sdkErrorLogger(deps.logger);
+  // notifications/cancelled (D27): the SDK would drop the cancelled request's answer, and a POST
+  // answered with JSON then never ends, holding its forge lease and its session busy for good. A
+  // tool call cannot be cancelled once its forge requests are under way (MCP lets a receiver ignore
+  // such a cancellation), so it is answered when it ends, within FORGE_TOOL_TIMEOUT_MS, as the
+  // plain call path answers it (http/fast-tool-call.ts); the client ignores the late answer.
+  if (legacyHttp) server.setNotificationHandler('notifications/cancelled', () => {});
   server.setRequestHandler('tools/list', (_request, ctx) => {
     const context = requestContextOf(ctx);
     return toolListFor(catalogFor(deps, context), context);
