@@ -199,6 +199,17 @@ describe('remembered values', () => {
     expect(await decryptions(() => Promise.all([s.open('sid', second), s.open('sid', third)]))).toBe(0);
     expect(await decryptions(() => s.open('sid', first))).toBe(1);
   });
+
+  test('however many values pass, at most maxRemembered are remembered, the newest among them', async () => {
+    const s = await Sealer.create({ secret: secret(1), ttlSeconds: TTL, now: () => nowMs, maxRemembered: 4 });
+    const values: string[] = [];
+    for (let n = 0; n < 20; n++) values.push(await s.seal('sid', { n }));
+    expect(await decryptions(() => Promise.all(values.slice(-2).map((v) => s.open('sid', v))))).toBe(0);
+    // Opened oldest first, so no value opened here is remembered before its own turn.
+    let opened = 0;
+    for (const value of values) if ((await decryptions(() => s.open('sid', value))) === 0) opened++;
+    expect(opened).toBeLessThanOrEqual(4);
+  });
 });
 
 // A last base64url character has unused low bits the decoder ignores: several texts would spell one

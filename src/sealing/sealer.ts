@@ -19,7 +19,7 @@ export type OpenResult<T> = { ok: true; payload: T & { iat: number } } | { ok: f
 
 export interface SealerOptions {
   secret: string;
-  /** How many opened session ids and access tokens are remembered (see REMEMBERED_KINDS); default 10000. */
+  /** How many opened session ids and access tokens are remembered at most (see REMEMBERED_KINDS); default 10000, fewer than 2: none. */
   maxRemembered?: number;
   previousSecret?: string;
   /** Maximum age in seconds per kind; the OAuth token kinds default to D23's lifetimes (DEFAULT_TTL_SECONDS). */
@@ -54,16 +54,23 @@ function unb64(text: string): Uint8Array<ArrayBuffer> | undefined {
 }
 
 export class Sealer {
-  /** Payload bytes of remembered values by their text (REMEMBERED_KINDS), oldest first. */
-  private readonly verified = new Map<string, Uint8Array>();
+  // Payload bytes of remembered values by their text (REMEMBERED_KINDS), in two generations of half
+  // of maxRemembered each: when the newer is full it becomes the older and the older is dropped.
+  // Deleting the oldest entry one by one instead leaves the map's iteration order to skip over what
+  // was deleted, a few µs a seal once the memo is full.
+  private newer = new Map<string, Uint8Array>();
+  private older = new Map<string, Uint8Array>();
+  private readonly generationSize: number;
 
   private constructor(
     private readonly current: KindKeys,
     private readonly previous: KindKeys | undefined,
     private readonly ttlSeconds: Record<SealedKind, number>,
     private readonly now: () => number,
-    private readonly maxRemembered: number,
-  ) {}
+    maxRemembered: number,
+  ) {
+    this.generationSize = Math.floor(maxRemembered / 2);
+  }
 
   /** Derives every subkey once; call at start-up. */
   static async create(options: SealerOptions): Promise<Sealer> {
@@ -92,9 +99,12 @@ export class Sealer {
   }
 
   private remember(kind: SealedKind, value: string, json: Uint8Array): void {
-    if (!REMEMBERED_KINDS.has(kind) || this.maxRemembered <= 0 || value.length > MAX_SEALED_LENGTH) return;
-    if (this.verified.size >= this.maxRemembered) this.verified.delete(this.verified.keys().next().value!);
-    this.verified.set(value, json);
+    if (!REMEMBERED_KINDS.has(kind) || this.generationSize <= 0 || value.length > MAX_SEALED_LENGTH) return;
+    if (this.newer.size >= this.generationSize) {
+      this.older = this.newer;
+      this.newer = new Map();
+    }
+    this.newer.set(value, json);
   }
 
   /**
@@ -105,7 +115,7 @@ export class Sealer {
   async open<T = Record<string, unknown>>(kind: SealedKind, value: string, { anyAge = false }: { anyAge?: boolean } = {}): Promise<OpenResult<T>> {
     const prefix = `${WIRE_VERSION}.${kind}.`;
     if (typeof value !== 'string' || value.length > MAX_SEALED_LENGTH || !value.startsWith(prefix)) return { ok: false, reason: 'malformed' };
-    let json = this.verified.get(value);
+    let json = this.newer.get(value) ?? this.older.get(value);
     if (!json) {
       const body = value.slice(prefix.length);
       for (const keys of this.previous ? [this.current, this.previous] : [this.current]) {
