@@ -4,7 +4,8 @@
 // SDK's transport: a session's, or a fresh one per request). Valid plain calls must be taken and
 // answered exactly as the SDK answers them (status, headers, JSON body, the session id or the
 // caller sealed in the new one, metrics, log lines); near misses must not be taken, so the SDK
-// answers them, including every protocol fault. A cancelled call is answered on both paths.
+// answers them, including every protocol fault. Every POST ends on both paths, however requests
+// overlap: a cancelled call, a session closed while a call runs, a reused request id.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { createApp, type ForgeApp } from '../src/app';
 import { isPlainLegacyRequest, plainLegacyToolCall } from '../src/http/plain-legacy';
@@ -258,52 +259,143 @@ for (const mode of ['stateless', 'stateful'] as const) {
   });
 }
 
-describe('a cancelled call (notifications/cancelled) is answered when it ends, on both paths', () => {
-  // The SDK drops a cancelled request's answer, so a POST answered with JSON would never end,
-  // holding its forge lease and its session busy for good (src/mcp/server.ts). Here the forge holds
-  // the call until the client has cancelled it; the session must then be idle again: at
-  // MAX_SESSIONS=1 a new session may evict it only if no request of it is still in flight.
-  for (const [label, fastToolCall, progress] of [
-    ['the plain call path', true, false],
-    ['the SDK\'s transport (plain path off)', false, false],
-    ['the SDK\'s transport (a progress token: not a plain call)', true, true],
-  ] as const) {
-    test(label, async () => {
+/** A forge that holds every tool call's request until released; the credential check answers at once. */
+function heldForge() {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let arrived!: () => void;
+  const called = new Promise<void>((resolve) => (arrived = resolve));
+  const server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch: async (request) => {
+      if (new URL(request.url).pathname === '/api/v4/user') return Response.json({ id: 1, username: 'maria' });
+      arrived();
+      await held;
+      return Response.json({ name: 'main', commit: {} });
+    },
+  });
+  return { apiUrl: `http://127.0.0.1:${server.port}/api/v4`, called, release, stop: () => server.stop(true) };
+}
+
+// Every legacy POST ends (docs/decisions.md D27). The SDK's transport drops an answer it owes when
+// the client cancels the request, when the session closes while the request runs, and when a second
+// request of the session reuses its id: the POST then never ended, holding its forge lease and its
+// session busy (never evicted) until the session expired. Each case on the plain call path and on
+// the SDK's transport (the plain path off, or a call with a progress token, which is not plain).
+const PATHS = [
+  { label: 'the plain call path', fastToolCall: true, progress: false },
+  { label: "the SDK's transport (plain path off)", fastToolCall: false, progress: false },
+  { label: "the SDK's transport (a progress token: not a plain call)", fastToolCall: true, progress: true },
+] as const;
+
+describe('every legacy POST ends, on both paths', () => {
+  for (const path of PATHS) {
+    const plain = path.fastToolCall && !path.progress;
+    const held = async (overrides: Record<string, string> = {}) => {
+      const forgeHeld = heldForge();
       let now = 1_000_000;
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      let arrived!: () => void;
-      const called = new Promise<void>((resolve) => (arrived = resolve));
-      const slow = Bun.serve({
-        hostname: '127.0.0.1',
-        port: 0,
-        fetch: async (request) => {
-          if (new URL(request.url).pathname === '/api/v4/user') return Response.json({ id: 1, username: 'maria' });
-          arrived();
-          await held;
-          return Response.json({ name: 'main', commit: {} });
-        },
-      });
       let taken = 0;
-      const app = createApp(testConfig(`http://127.0.0.1:${slow.port}/api/v4`, { MAX_SESSIONS: '1' }), { now: () => now, fastToolCall, onFastToolCall: () => taken++ });
+      const app = createApp(testConfig(forgeHeld.apiUrl, { MAX_SESSIONS: '1', ...overrides }), { now: () => now, fastToolCall: path.fastToolCall, onFastToolCall: () => taken++ });
+      apps.push(app);
+      const opened = await rpc(app, INITIALIZE, { 'Private-Token': TOKEN });
+      await opened.text();
+      const sid = opened.headers.get('mcp-session-id')!;
+      await (await rpc(app, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': sid })).text();
+      const callBody = (id: number) => call(id, { ...BRANCH, ...(path.progress && { _meta: { progressToken: `p${id}` } }) });
+      const post = (body: unknown) => rpc(app, body, { 'mcp-session-id': sid });
+      return { app, sid, forge: forgeHeld, post, callBody, taken: () => taken, advance: (ms: number) => (now += ms) };
+    };
+
+    test(`${path.label}: a call the client cancels is answered when it ends`, async () => {
+      const h = heldForge();
+      let now = 1_000_000;
+      let taken = 0;
+      const app = createApp(testConfig(h.apiUrl, { MAX_SESSIONS: '1' }), { now: () => now, fastToolCall: path.fastToolCall, onFastToolCall: () => taken++ });
       apps.push(app);
       try {
         const busy = await connect(app, { 'Private-Token': TOKEN });
         const cancel = new AbortController();
-        const pending = busy.client.callTool({ name: 'get_branch', arguments: { project_id: '1', branch_name: 'main' } }, { signal: cancel.signal, ...(progress && { onprogress: () => {} }) });
-        await called;
+        const pending = busy.client.callTool({ name: 'get_branch', arguments: { project_id: '1', branch_name: 'main' } }, { signal: cancel.signal, ...(path.progress && { onprogress: () => {} }) });
+        await h.called;
         cancel.abort('the user pressed Esc');
         await expect(pending).rejects.toThrow();
         // The client's notifications/cancelled has reached the session; the forge answers after it.
         await Bun.sleep(20);
-        release();
+        h.release();
         await Bun.sleep(20);
+        // Idle again: at MAX_SESSIONS=1 a new session may evict it only if no request of it is in flight.
         now += 120_000;
-        const next = await rpc(app, INITIALIZE, { 'Private-Token': TOKEN });
-        expect(next.status).toBe(200);
-        expect(taken).toBe(fastToolCall && !progress ? 1 : 0);
+        expect((await rpc(app, INITIALIZE, { 'Private-Token': TOKEN })).status).toBe(200);
+        expect(taken).toBe(plain ? 1 : 0);
       } finally {
-        slow.stop(true);
+        h.stop();
+      }
+    });
+
+    test(`${path.label}: a call whose session is deleted while it runs ends`, async () => {
+      const s = await held();
+      try {
+        const pending = s.post(s.callBody(7));
+        await s.forge.called;
+        const deleted = await s.app.handle(new Request('http://localhost/mcp', { method: 'DELETE', headers: { 'mcp-session-id': s.sid } }));
+        expect(deleted.status).toBe(200);
+        if (plain) {
+          // The call was under way at the forge: its answer comes when the forge's does.
+          s.forge.release();
+          const answered = await pending;
+          expect(answered.status).toBe(200);
+          expect(await answered.json()).toMatchObject({ id: 7, result: { structuredContent: { name: 'main' } } });
+        } else {
+          // The SDK dropped the answer with the session: answered as a request after the close is.
+          const answered = await pending;
+          expect(answered.status).toBe(404);
+          expect(await answered.json()).toMatchObject({ error: { code: -32001, message: 'Session not found' } });
+          s.forge.release();
+        }
+        expect(s.taken()).toBe(plain ? 1 : 0);
+      } finally {
+        s.forge.stop();
+      }
+    });
+
+    test(`${path.label}: a call whose session expires while it runs ends`, async () => {
+      const s = await held({ SESSION_TIMEOUT_SECONDS: '60' });
+      try {
+        const pending = s.post(s.callBody(7));
+        await s.forge.called;
+        s.advance(61_000);
+        // The next request finds the session expired, which closes it.
+        expect((await s.post({ jsonrpc: '2.0', id: 8, method: 'ping' })).status).toBe(404);
+        if (plain) s.forge.release();
+        expect((await pending).status).toBe(plain ? 200 : 404);
+        s.forge.release();
+      } finally {
+        s.forge.stop();
+      }
+    });
+
+    test(`${path.label}: a request reusing the id of one still being answered is refused, and both end`, async () => {
+      const s = await held();
+      try {
+        const first = s.post(s.callBody(7));
+        await s.forge.called;
+        const reused = await s.post(s.callBody(7));
+        expect(reused.status).toBe(400);
+        expect(await reused.json()).toMatchObject({ error: { code: -32600, message: 'Invalid Request: a request id of this session is in use by a request still being answered' } });
+        // A batch (2025-03-26) naming one id twice is refused alike.
+        expect((await s.post([s.callBody(9), { jsonrpc: '2.0', id: 9, method: 'ping' }])).status).toBe(400);
+        s.forge.release();
+        const answered = await first;
+        expect(answered.status).toBe(200);
+        expect(await answered.json()).toMatchObject({ id: 7, result: { structuredContent: { name: 'main' } } });
+        // Answered, the id is free again; and the session is idle, so a new one may evict it.
+        expect((await s.post(s.callBody(7))).status).toBe(200);
+        s.advance(120_000);
+        expect((await rpc(s.app, INITIALIZE, { 'Private-Token': TOKEN })).status).toBe(200);
+        expect(s.taken()).toBe(plain ? 2 : 0);
+      } finally {
+        s.forge.stop();
       }
     });
   }

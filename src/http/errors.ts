@@ -12,6 +12,7 @@ export const MESSAGES = {
   capacity: 'Server capacity reached',
   invalidApiUrl: 'Invalid custom API URL provided',
   sessionIdRequired: 'Bad Request: Mcp-Session-Id header is required',
+  requestIdInUse: 'Invalid Request: a request id of this session is in use by a request still being answered',
   parseError: 'Parse error: Invalid JSON',
   forbiddenOrigin: 'Forbidden: Origin not allowed',
   forbiddenHost: 'Forbidden: Host not allowed',

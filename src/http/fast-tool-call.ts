@@ -1,8 +1,9 @@
 // The plain tools/call (plain-tool-call.ts, plain-legacy.ts), answered without the SDK's Server,
 // transport and zod checks (bench/README.md), on both lanes and in both modes: the modern lane's
 // and stateless mode's per-request Server and transport are not built, and a stateful session's
-// are passed by. Nothing of a session is skipped: its id, limits and caller are the HTTP layer's
-// (mcp-stateful.ts), and a cancelled call is answered when it ends on either path (mcp/server.ts).
+// are passed by; its id, limits, caller and request ids are the HTTP layer's (mcp-stateful.ts).
+// For requests one at a time the answer is the SDK's; where requests of a session overlap (a
+// cancellation, a close, a reused id), both paths follow docs/decisions.md D27's rules.
 // Everything that is not plain goes to the SDK as before, so every protocol fault is still the
 // SDK's answer. The tool runs through the same tool caller as the SDK's handler
 // (mcp/tool-caller.ts), and the answer is what the SDK emits for it: 200, Content-Type

@@ -2,6 +2,7 @@
 // caller's credential and forge URL are kept with it (docs/spec.md remote authorization rule 3) and a
 // request that brings its own credential is served with that one (D9). A session opens
 // only for a credential the forge has accepted, and at MAX_SESSIONS an idle session makes room (D7).
+// Every POST of a session ends, however its requests overlap (D27).
 import type { Server } from '@modelcontextprotocol/server';
 import type { CallerResolver } from '../auth/caller-resolver';
 import type { ForgeEndpoint } from '../forge/endpoint';
@@ -16,7 +17,7 @@ import type { MemorySessionStore, Session } from '../session/memory-store';
 import { isInitializeMessage } from './body';
 import type { CredentialGate } from './credential-gate';
 import type { FastToolCall } from './fast-tool-call';
-import { MESSAGES, rateLimited, rpcError, sessionNotFound, unauthorized } from './errors';
+import { MESSAGES, RPC_CODES, rateLimited, rpcError, sessionNotFound, unauthorized } from './errors';
 import { refuseForgeUrl, type McpRequest } from './mcp-prelude';
 import { serveWatched, stepUpRefusal, type GrantGuard } from './oauth-scope';
 import type { FixedWindowLimiter } from './rate-limit';
@@ -90,7 +91,7 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
       const transport = createJsonTransport({
         sessionId: id,
         onSessionInitialized: () => {
-          session = { id, caller: sessionCaller, server, transport, authenticated: callers.remote, lastSeen: sessions.now(), inFlight: 0 };
+          session = { id, caller: sessionCaller, server, transport, authenticated: callers.remote, lastSeen: sessions.now(), inFlight: 0, requestIds: new Set(), unanswered: new Set() };
           sessions.add(session);
           release();
           metrics.totalSessions++;
@@ -101,6 +102,11 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
           logger.info('session_closed', { session: sessionCaller.sessionTag });
         },
       });
+      // Closed by DELETE, expiry, eviction or shutdown: the POSTs the transport still owes an
+      // answer are answered 404, as a request arriving after the close would be.
+      server.onclose = () => {
+        if (session) for (const answer of session.unanswered) answer(sessionNotFound());
+      };
       try {
         await server.connect(transport);
         bindRequestContext(req.request, { lane: 'legacy', caller: sessionCaller, forge: endpoint, requestId: req.requestId, publicBase: req.publicBase });
@@ -126,6 +132,21 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
     return session;
   }
 
+  /**
+   * The POST's answer from the session's transport, or 404 when the session closes first: the SDK
+   * then drops the answers it still owes, and the POST would never end (D27).
+   */
+  async function answeredBySdk(session: Session, req: McpRequest): Promise<Response> {
+    let closed!: (response: Response) => void;
+    const onClose = new Promise<Response>((resolve) => (closed = resolve));
+    session.unanswered.add(closed);
+    try {
+      return await Promise.race([session.transport.handleRequest(req.request, { parsedBody: req.body }), onClose]);
+    } finally {
+      session.unanswered.delete(closed);
+    }
+  }
+
   /** `endpoint`: the forge leased for this request (POST); GET and DELETE call no tool. */
   async function serveInSession(session: Session, req: McpRequest, caller?: Caller, endpoint?: ForgeEndpoint): Promise<Response> {
     session.inFlight++;
@@ -141,10 +162,28 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
           return response;
         }
         bindRequestContext(req.request, context);
-        return session.transport.handleRequest(req.request, { parsedBody: req.body });
+        return answeredBySdk(session, req);
       });
     } finally {
       session.inFlight--;
+    }
+  }
+
+  /**
+   * Serves a POST whose request ids are not those of requests of the session still being answered
+   * (MCP: an id is not reused within a session). The SDK's transport answers a reused id's request
+   * in place of the first, which then never ends (D27), so a reuse is refused before either path.
+   */
+  async function serveOnce(session: Session, req: McpRequest, serve: () => Promise<Response>): Promise<Response> {
+    const ids = requestIdsOf(req.body);
+    if (ids.some((id, i) => session.requestIds.has(id) || ids.indexOf(id) !== i)) {
+      return rpcError(400, MESSAGES.requestIdInUse, RPC_CODES.invalidRequest);
+    }
+    for (const id of ids) session.requestIds.add(id);
+    try {
+      return await serve();
+    } finally {
+      for (const id of ids) session.requestIds.delete(id);
     }
   }
 
@@ -169,7 +208,7 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
       const caller: Caller = { ...pinned, sessionTag: session.caller.sessionTag, policy: session.caller.policy };
       const stepUp = stepUpRefusal(deps.grants, caller, req.body, null);
       if (stepUp) return stepUp;
-      return withLease(caller.apiUrl, req, (endpoint) => serveInSession(session, req, caller, endpoint));
+      return serveOnce(session, req, () => withLease(caller.apiUrl, req, (endpoint) => serveInSession(session, req, caller, endpoint)));
     }
 
     // GET (the notification stream) and DELETE (end the session).
@@ -179,6 +218,17 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
     const response = await serveInSession(session, req);
     return req.method === 'GET' ? openedAtOnce(response) : response;
   };
+}
+
+/** The ids of the JSON-RPC requests in a body (one message or a batch); notifications and responses have none. */
+function requestIdsOf(body: unknown): (string | number)[] {
+  const ids: (string | number)[] = [];
+  for (const message of Array.isArray(body) ? body : [body]) {
+    if (message === null || typeof message !== 'object' || typeof (message as { method?: unknown }).method !== 'string') continue;
+    const id = (message as { id?: unknown }).id;
+    if (typeof id === 'string' || typeof id === 'number') ids.push(id);
+  }
+  return ids;
 }
 
 // An SSE comment: every event-stream reader skips it.

@@ -1,6 +1,6 @@
 // The tools/call logic, once: run a tool for the caller of one request context, count and log its
 // outcome. Used by the SDK's tools/call handler (mcp/server.ts, every lane and stdio) and by the
-// modern lane's plain-call path (http/fast-tool-call.ts), so both produce the same result, metrics
+// plain-call path of both lanes (http/fast-tool-call.ts), so both produce the same result, metrics
 // and log lines.
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Caller } from '../auth/caller';

@@ -20,6 +20,13 @@ export interface Session {
   lastSeen: number;
   /** Requests of this session being served: a session at work is never closed to make room. */
   inFlight: number;
+  /** JSON-RPC ids of the session's requests being answered (a request may not reuse one). */
+  readonly requestIds: Set<string | number>;
+  /**
+   * Answers for the session's POSTs the SDK's transport is serving, called when the session
+   * closes: the transport then drops what it still owes them (mcp-stateful.ts).
+   */
+  readonly unanswered: Set<(response: Response) => void>;
 }
 
 export class MemorySessionStore {
