@@ -12,6 +12,8 @@ import { isPlainLegacyRequest, plainLegacyToolCall } from '../src/http/plain-leg
 import { sealerFromConfig } from '../src/sealing/from-config';
 import type { Sealer } from '../src/sealing/sealer';
 import { testConfig } from './support/config';
+import { startHeldForge } from './support/held-forge';
+import { HOSTILE_ISSUE_FIELDS } from './support/hostile-text';
 import { capturingLogger } from './support/log-capture';
 import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
 import { INITIALIZE, connect, rpc } from './support/mcp-client';
@@ -200,11 +202,7 @@ for (const mode of ['stateless', 'stateful'] as const) {
 
     // The answer embeds the result's own JSON text as structuredContent (fast-tool-call.ts): text the
     // printer must escape, and a result cut to MAX_RESULT_BYTES, come out as the SDK prints them.
-    test.each([
-      ['line and paragraph separators, quotes, a backslash, </script>', { title: 'a\u2028b\u2029c "q" \\ </script>', description: '<!-- hidden -->\u200bshown' }],
-      ['a lone surrogate and control characters', { title: 'x\ud800y\udc00z\u0000\u001f', description: '\t\r\n' }],
-      ['a 300 KB description (cut to MAX_RESULT_BYTES)', { title: 'long', description: `${'é'.repeat(150_000)}\\` }],
-    ])('forge text with %s is answered as the SDK answers it', async (_, fields) => {
+    test.each(HOSTILE_ISSUE_FIELDS)('forge text with %s is answered as the SDK answers it', async (_, fields) => {
       const p = await pair(mode);
       const sids = await sessions(p);
       const message = call('hostile', { name: 'get_issue', arguments: { project_id: project, issue_iid: 1 } });
@@ -259,25 +257,6 @@ for (const mode of ['stateless', 'stateful'] as const) {
   });
 }
 
-/** A forge that holds every tool call's request until released; the credential check answers at once. */
-function heldForge() {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  let arrived!: () => void;
-  const called = new Promise<void>((resolve) => (arrived = resolve));
-  const server = Bun.serve({
-    hostname: '127.0.0.1',
-    port: 0,
-    fetch: async (request) => {
-      if (new URL(request.url).pathname === '/api/v4/user') return Response.json({ id: 1, username: 'maria' });
-      arrived();
-      await held;
-      return Response.json({ name: 'main', commit: {} });
-    },
-  });
-  return { apiUrl: `http://127.0.0.1:${server.port}/api/v4`, called, release, stop: () => server.stop(true) };
-}
-
 // Every legacy POST ends (docs/decisions.md D27). The SDK's transport drops an answer it owes when
 // the client cancels the request, when the session closes while the request runs, and when a second
 // request of the session reuses its id: the POST then never ended, holding its forge lease and its
@@ -293,7 +272,7 @@ describe('every legacy POST ends, on both paths', () => {
   for (const path of PATHS) {
     const plain = path.fastToolCall && !path.progress;
     const held = async (overrides: Record<string, string> = {}) => {
-      const forgeHeld = heldForge();
+      const forgeHeld = startHeldForge();
       let now = 1_000_000;
       let taken = 0;
       const app = createApp(testConfig(forgeHeld.apiUrl, { MAX_SESSIONS: '1', ...overrides }), { now: () => now, fastToolCall: path.fastToolCall, onFastToolCall: () => taken++ });
@@ -308,7 +287,7 @@ describe('every legacy POST ends, on both paths', () => {
     };
 
     test(`${path.label}: a call the client cancels is answered when it ends`, async () => {
-      const h = heldForge();
+      const h = startHeldForge();
       let now = 1_000_000;
       let taken = 0;
       const app = createApp(testConfig(h.apiUrl, { MAX_SESSIONS: '1' }), { now: () => now, fastToolCall: path.fastToolCall, onFastToolCall: () => taken++ });

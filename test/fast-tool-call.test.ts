@@ -10,6 +10,7 @@ import { plainModernToolCall } from '../src/http/plain-tool-call';
 import { sealerFromConfig } from '../src/sealing/from-config';
 import type { Sealer } from '../src/sealing/sealer';
 import { testConfig } from './support/config';
+import { HOSTILE_ISSUE_FIELDS } from './support/hostile-text';
 import { capturingLogger } from './support/log-capture';
 import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
 import { MODERN_VERSION, modernHeaders, modernMessage, rpc } from './support/mcp-client';
@@ -109,11 +110,7 @@ describe('plain calls: taken, and answered as the SDK answers them', () => {
 
   // The answer embeds the result's own JSON text as structuredContent (fast-tool-call.ts): text the
   // printer must escape, and a result cut to MAX_RESULT_BYTES, come out as the SDK prints them.
-  test.each([
-    ['line and paragraph separators, quotes, a backslash, </script>', { title: 'a\u2028b\u2029c "q" \\ </script>', description: '<!-- hidden -->\u200bshown' }],
-    ['a lone surrogate and control characters', { title: 'x\ud800y\udc00z\u0000\u001f', description: '\t\r\n' }],
-    ['a 300 KB description (cut to MAX_RESULT_BYTES)', { title: 'long', description: `${'é'.repeat(150_000)}\\` }],
-  ])('forge text with %s is answered as the SDK answers it', async (_, fields) => {
+  test.each(HOSTILE_ISSUE_FIELDS)('forge text with %s is answered as the SDK answers it', async (_, fields) => {
     const p = pair();
     const message = modernMessage('hostile', 'tools/call', { name: 'get_issue', arguments: { project_id: project, issue_iid: 1 } });
     const headers = { ...modernHeaders(message), 'Private-Token': TOKEN };

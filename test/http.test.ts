@@ -4,6 +4,7 @@ import { createApp, type ForgeApp } from '../src/app';
 import type { Logger } from '../src/logging/logger';
 import { sealerFromConfig } from '../src/sealing/from-config';
 import { testConfig } from './support/config';
+import { startHeldForge } from './support/held-forge';
 import { capturingLogger } from './support/log-capture';
 import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
 import { INITIALIZE, MCP_URL, connect, rpc } from './support/mcp-client';
@@ -399,28 +400,18 @@ describe('session slots (D7): only tokens the forge accepted hold one', () => {
 
   test('a session with a request in flight is never closed to make room, however long the request', async () => {
     let now = 1_000_000;
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const slow = Bun.serve({
-      hostname: '127.0.0.1',
-      port: 0,
-      fetch: async (request) => {
-        if (new URL(request.url).pathname === '/api/v4/user') return Response.json({ id: 1, username: 'maria' });
-        await held;
-        return Response.json({ name: 'main', commit: {} });
-      },
-    });
-    const app = createApp(testConfig(`http://127.0.0.1:${slow.port}/api/v4`, { MAX_SESSIONS: '1' }), { now: () => now });
+    const slow = startHeldForge();
+    const app = createApp(testConfig(slow.apiUrl, { MAX_SESSIONS: '1' }), { now: () => now });
     apps.push(app);
     const busy = await connect(app, { 'Private-Token': TOKEN });
     const pending = busy.call('get_branch', { project_id: '1', branch_name: 'main' });
-    await Bun.sleep(50);
+    await slow.called;
     now += 120_000;
     expect((await rpc(app, INITIALIZE, { 'Private-Token': TOKEN })).status).toBe(503);
-    release();
+    slow.release();
     expect((await pending).isError).toBeFalsy();
     expect((await rpc(app, INITIALIZE, { 'Private-Token': TOKEN })).status).toBe(200);
-    slow.stop(true);
+    slow.stop();
   });
 });
 
