@@ -1,9 +1,8 @@
 // /mcp in stateless mode (docs/spec.md "Stateless mode", D9): nothing is kept between requests.
 // Each request is authenticated by its live credential or by the caller sealed in its
 // Mcp-Session-Id, served by a fresh SDK transport (a plain tools/call by fast-tool-call.ts), and
-// answered with a freshly sealed id. A live
-// credential is checked with the forge (cached) before it is sealed, so a sealed id only ever
-// holds a credential the forge accepted (D7). GET and DELETE answer 405: there is no stream to
+// answered with a freshly sealed id. A live credential is checked with the forge (cached) before
+// it is sealed, so a sealed id only ever holds a credential the forge accepted (D7). GET and DELETE answer 405: there is no stream to
 // open and nothing server-side to end; in OAuth mode only after the caller is authenticated (D9).
 import type { Server } from '@modelcontextprotocol/server';
 import type { CallerResolver } from '../auth/caller-resolver';
