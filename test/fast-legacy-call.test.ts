@@ -271,44 +271,46 @@ const PATHS = [
 describe('every legacy POST ends, on both paths', () => {
   for (const path of PATHS) {
     const plain = path.fastToolCall && !path.progress;
-    const held = async (overrides: Record<string, string> = {}) => {
+    /** An app of this path on a forge that holds each call, its clock and its count of plain calls taken. */
+    const heldApp = (overrides: Record<string, string> = {}) => {
       const forgeHeld = startHeldForge();
       let now = 1_000_000;
       let taken = 0;
       const app = createApp(testConfig(forgeHeld.apiUrl, { MAX_SESSIONS: '1', ...overrides }), { now: () => now, fastToolCall: path.fastToolCall, onFastToolCall: () => taken++ });
       apps.push(app);
-      const opened = await rpc(app, INITIALIZE, { 'Private-Token': TOKEN });
+      return { app, forge: forgeHeld, taken: () => taken, advance: (ms: number) => (now += ms) };
+    };
+    /** heldApp with a session opened by raw requests, whose request ids the test chooses. */
+    const held = async (overrides: Record<string, string> = {}) => {
+      const h = heldApp(overrides);
+      const opened = await rpc(h.app, INITIALIZE, { 'Private-Token': TOKEN });
       await opened.text();
       const sid = opened.headers.get('mcp-session-id')!;
-      await (await rpc(app, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': sid })).text();
+      await (await rpc(h.app, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': sid })).text();
       const callBody = (id: number) => call(id, { ...BRANCH, ...(path.progress && { _meta: { progressToken: `p${id}` } }) });
-      const post = (body: unknown) => rpc(app, body, { 'mcp-session-id': sid });
-      return { app, sid, forge: forgeHeld, post, callBody, taken: () => taken, advance: (ms: number) => (now += ms) };
+      const post = (body: unknown) => rpc(h.app, body, { 'mcp-session-id': sid });
+      return { ...h, sid, post, callBody };
     };
 
     test(`${path.label}: a call the client cancels is answered when it ends`, async () => {
-      const h = startHeldForge();
-      let now = 1_000_000;
-      let taken = 0;
-      const app = createApp(testConfig(h.apiUrl, { MAX_SESSIONS: '1' }), { now: () => now, fastToolCall: path.fastToolCall, onFastToolCall: () => taken++ });
-      apps.push(app);
+      const h = heldApp();
       try {
-        const busy = await connect(app, { 'Private-Token': TOKEN });
+        const busy = await connect(h.app, { 'Private-Token': TOKEN });
         const cancel = new AbortController();
         const pending = busy.client.callTool({ name: 'get_branch', arguments: { project_id: '1', branch_name: 'main' } }, { signal: cancel.signal, ...(path.progress && { onprogress: () => {} }) });
-        await h.called;
+        await h.forge.called;
         cancel.abort('the user pressed Esc');
         await expect(pending).rejects.toThrow();
         // The client's notifications/cancelled has reached the session; the forge answers after it.
         await Bun.sleep(20);
-        h.release();
+        h.forge.release();
         await Bun.sleep(20);
         // Idle again: at MAX_SESSIONS=1 a new session may evict it only if no request of it is in flight.
-        now += 120_000;
-        expect((await rpc(app, INITIALIZE, { 'Private-Token': TOKEN })).status).toBe(200);
-        expect(taken).toBe(plain ? 1 : 0);
+        h.advance(120_000);
+        expect((await rpc(h.app, INITIALIZE, { 'Private-Token': TOKEN })).status).toBe(200);
+        expect(h.taken()).toBe(plain ? 1 : 0);
       } finally {
-        h.stop();
+        h.forge.stop();
       }
     });
 

@@ -66,8 +66,7 @@ export function createFastToolCall(deps: FastToolCallDeps): FastToolCall {
     return `{"result":{"content":${JSON.stringify(result.content)},"structuredContent":${structured}${stamps}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
   }
 
-  async function answer(call: PlainToolCall, request: Request, context: RequestContext): Promise<Response> {
-    const modern = context.lane === 'modern';
+  async function answer(call: PlainToolCall, request: Request, context: RequestContext, modern: boolean): Promise<Response> {
     let body: Json | string;
     try {
       const result = await deps.callTool(call.params, context);
@@ -84,8 +83,9 @@ export function createFastToolCall(deps: FastToolCallDeps): FastToolCall {
   return (req, context) => {
     const call = req.plainCall;
     if (!call) return undefined;
-    if (context.lane === 'modern' && req.request.signal.aborted) return Promise.resolve(new Response(null, { status: 499 }));
+    const modern = context.lane === 'modern';
+    if (modern && req.request.signal.aborted) return Promise.resolve(new Response(null, { status: 499 }));
     deps.onTaken?.();
-    return answer(call, req.request, context);
+    return answer(call, req.request, context, modern);
   };
 }
