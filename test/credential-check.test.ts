@@ -4,6 +4,8 @@
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test';
 import { CredentialChecks } from '../src/auth/credential-check';
 import { createEndpoint } from '../src/forge/endpoint';
+import { MemoryStore } from '../src/store/memory-store';
+import type { SharedStore } from '../src/store/store';
 
 const seen: { path: string; headers: Headers }[] = [];
 let redirectTargetHits = 0;
@@ -157,7 +159,94 @@ describe('the username of audit lines (D35)', () => {
     expect(await Promise.all(Array.from({ length: 5 }, () => checks.username(good, endpoint())))).toEqual(Array(5).fill('ada'));
     expect(seen).toHaveLength(1);
     for (let i = 0; i < 10; i++) await checks.username({ kind: 'private', token: `good-token-many-${i}-000000` }, endpoint());
-    expect((checks as unknown as { names: Map<string, unknown> }).names.size).toBe(3);
+    expect(checks.remembered).toBeLessThanOrEqual(3);
+    expect(checks.remembered).toBeGreaterThan(0);
+  });
+});
+
+describe('answers remembered in this process, as long as the store\'s record holds (D7, D37)', () => {
+  // A store replicas share, seen from one replica: it counts its reads, and a test may write a record as another replica would.
+  function sharedStore(now: () => number) {
+    const inner = new MemoryStore({ maxEntries: 100, now });
+    const store: SharedStore & { reads: number; keys(): string[] } = {
+      reads: 0,
+      keys: () => inner.keys(),
+      setIfAbsent: (k, v, t) => inner.setIfAbsent(k, v, t),
+      get: (k) => (store.reads++, inner.get(k)),
+      set: (k, v, t) => inner.set(k, v, t),
+      deleteIfEqual: (k, v) => inner.deleteIfEqual(k, v),
+      addWithin: (k, a, l, t) => inner.addWithin(k, a, l, t),
+    };
+    return { store, write: (key: string, record: unknown) => inner.set(key, JSON.stringify(record), 300_000) };
+  }
+  const good = { kind: 'private', token: 'good-token-shared-0000000' } as const;
+
+  test('a credential checked once is answered again without the forge or the store', async () => {
+    const { store } = sharedStore(Date.now);
+    const checks = new CredentialChecks({ store });
+    expect(await checks.check(good, endpoint())).toBe('accepted');
+    const reads = store.reads;
+    for (let i = 0; i < 5; i++) expect(await checks.check(good, endpoint())).toBe('accepted');
+    expect(checks.username(good, endpoint())).toBe('ada');
+    expect([store.reads - reads, seen.length]).toEqual([0, 1]);
+  });
+
+  test('another replica\'s answer holds here until ttlMs after that replica asked, then the forge is asked', async () => {
+    let now = 1_000_000;
+    const { store, write } = sharedStore(() => now);
+    const checks = new CredentialChecks({ store, now: () => now, ttlMs: 300_000 });
+    const made = { kind: 'private', token: 'made-up-token-shared-000' } as const;
+    // First a check of our own, to learn the credential's store key; then the other replica's record replaces ours.
+    expect(await checks.check(made, endpoint())).toBe('rejected');
+    const [key] = store.keys();
+    const other = new CredentialChecks({ store, now: () => now, ttlMs: 300_000 });
+    await write(key, { verdict: 'accepted', username: 'ada', at: now - 299_000 });
+    expect(await other.check(made, endpoint())).toBe('accepted');
+    now += 999;
+    expect(await other.check(made, endpoint())).toBe('accepted');
+    expect(seen).toHaveLength(1);
+    now += 2;
+    expect(await other.check(made, endpoint())).toBe('rejected'); // past the record's time: asked again
+    expect(seen).toHaveLength(2);
+  });
+
+  test.each([
+    ['a time in the future', { verdict: 'accepted', at: 9e15 }],
+    ['a time that is no number', { verdict: 'accepted', at: 'soon' }],
+    ['no time (written before records carried one)', { verdict: 'accepted' }],
+  ])('a record with %s holds here at most ttlMs from now', async (_, record) => {
+    let now = 1_000_000;
+    const { store, write } = sharedStore(() => now);
+    const made = { kind: 'private', token: 'made-up-token-hostile-00' } as const;
+    await new CredentialChecks({ store, now: () => now }).check(made, endpoint());
+    const [key] = store.keys();
+    await write(key, record);
+    const checks = new CredentialChecks({ store, now: () => now, ttlMs: 300_000 });
+    expect(await checks.check(made, endpoint())).toBe('accepted');
+    now += 300_001;
+    await write(key, record); // the store still has it: only this process's memory of it ended
+    const reads = store.reads;
+    expect(await checks.check(made, endpoint())).toBe('accepted');
+    expect(store.reads - reads).toBe(1);
+  });
+
+  test('a record past its time is not an answer', async () => {
+    let now = 1_000_000;
+    const { store, write } = sharedStore(() => now);
+    const made = { kind: 'private', token: 'made-up-token-stale-0000' } as const;
+    await new CredentialChecks({ store, now: () => now }).check(made, endpoint());
+    const [key] = store.keys();
+    await write(key, { verdict: 'accepted', at: now - 300_000 });
+    expect(await new CredentialChecks({ store, now: () => now, ttlMs: 300_000 }).check(made, endpoint())).toBe('rejected');
+    expect(seen).toHaveLength(2);
+  });
+
+  test('what a check asked the forge is written with its time', async () => {
+    const now = 1_234_567;
+    const { store } = sharedStore(() => now);
+    await new CredentialChecks({ store, now: () => now }).check(good, endpoint());
+    const [key] = store.keys();
+    expect(JSON.parse((await store.get(key))!)).toEqual({ verdict: 'accepted', username: 'ada', at: now });
   });
 });
 

@@ -37,6 +37,7 @@ const userChecks = () => forge.requests.filter((r) => r.path === '/api/v4/user')
 describe('the credential check cache (D7) across replicas', () => {
   test('with the store: asked once for both replicas; the record is JSON under a hashed, expiring key', async () => {
     forge.reset();
+    const started = Date.now();
     const [a, b] = [replica(true), replica(true)];
     expect((await initialize(a)).status).toBe(200);
     expect((await initialize(b)).status).toBe(200);
@@ -45,7 +46,11 @@ describe('the credential check cache (D7) across replicas', () => {
     const keys = (await raw.send('KEYS', ['forge-mcp:cred:*'])) as string[];
     expect(keys).toHaveLength(1);
     expect(keys[0]).not.toContain(TOKENS.maintainer);
-    expect(JSON.parse(String(await raw.send('GET', [keys[0]])))).toEqual({ verdict: 'accepted', username: 'maria' }) // the username names audit lines (D35);
+    // The username names audit lines (D35); the time the forge was asked ends the answer on every replica.
+    const record = JSON.parse(String(await raw.send('GET', [keys[0]])));
+    expect(record).toEqual({ verdict: 'accepted', username: 'maria', at: expect.any(Number) });
+    expect(record.at).toBeGreaterThanOrEqual(started);
+    expect(record.at).toBeLessThanOrEqual(Date.now());
     expect(Number(await raw.send('PTTL', [keys[0]]))).toBeGreaterThan(0);
   });
 

@@ -8,8 +8,10 @@
 // The answers live in a store (store/store.ts): this process's memory, or the store replicas
 // share (D37), where one replica's answer serves them all. A store that cannot answer is only a
 // cache miss. What is kept is a small JSON record, so more can be remembered per credential.
-// The username an accepted check found names the caller in audit lines (D35): it is remembered in
-// this process too, so an audit line costs a hash and a map lookup, not a store read per call.
+// Every answer is remembered in this process too, until the store's record of it ends: a
+// stateless session checks its credential on every request (docs/spec.md stateless rule 2), and
+// an audit line names the username an accepted check found (D35). Either then costs a hash and a
+// map lookup, not a store read (with REDIS_URL, a round trip) per call.
 import { readTextWithin } from '../forge/body';
 import { credentialHeader, type Credential } from '../forge/credential';
 import type { ForgeEndpoint } from '../forge/endpoint';
@@ -40,6 +42,8 @@ interface Remembered {
   verdict: 'accepted' | 'rejected';
   /** The forge username the credential acts as (accepted only; D35's audit line); checked like the verdict. */
   username?: string;
+  /** When the forge was asked (epoch ms): the answer ends ttlMs later, on every replica that reads it. */
+  at?: number;
 }
 
 interface Answer {
@@ -49,6 +53,9 @@ interface Answer {
 
 /** A /user (or /job) answer is a few hundred bytes; anything past this is not read. */
 const MAX_ANSWER_BYTES = 64 * 1024;
+
+/** The username an answer gives an audit line: an accepted credential's, else none. */
+const nameIn = (answer: Answer) => (answer.verdict === 'accepted' ? answer.username : undefined);
 
 /** The username in GET /user's answer, or in GET /job's `user`. */
 function usernameIn(text: string, kind: Credential['kind']): string | undefined {
@@ -66,17 +73,20 @@ function keyOf(credential: Credential, endpoint: ForgeEndpoint): string {
   return storeKey('cred', credential.kind, credential.token, originOf(endpoint.apiUrl));
 }
 
-/** A username remembered in this process for audit lines, until `until`. */
-interface KnownName {
-  username: string | undefined;
+/** An answer remembered in this process until `until`; 'unknown' only for audit lines' usernames. */
+interface Known {
+  answer: Answer;
   until: number;
 }
 
 export class CredentialChecks {
   private readonly answers: SharedStore;
   private readonly pending = new Map<string, Promise<Answer>>();
-  /** key → the username audit lines name (D35); insertion-ordered, so the oldest go first at the bound. */
-  private readonly names = new Map<string, KnownName>();
+  // key → answer, in two generations of half of maxEntries each: when the newer is full it becomes
+  // the older and the older is dropped. Deleting the oldest entry one by one instead leaves the
+  // map's iteration order to skip over what was deleted, a few µs a write at the bound.
+  private newer = new Map<string, Known>();
+  private older = new Map<string, Known>();
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
@@ -91,13 +101,21 @@ export class CredentialChecks {
     this.answers = options.store ?? new MemoryStore({ maxEntries: this.maxEntries, now: this.now });
   }
 
-  /** Answers held in this process's memory (bounded by maxEntries; 0 with a shared store). */
+  /** Answers held in this process's memory store (bounded by maxEntries; 0 with a shared store). */
   get size(): number {
     return this.answers instanceof MemoryStore ? this.answers.size : 0;
   }
 
+  /** Answers remembered in this process beside the store (at most maxEntries). */
+  get remembered(): number {
+    return this.newer.size + this.older.size;
+  }
+
   async check(credential: Credential, endpoint: ForgeEndpoint): Promise<CredentialVerdict> {
-    return (await this.answer(keyOf(credential, endpoint), credential, endpoint)).verdict;
+    const key = keyOf(credential, endpoint);
+    const known = this.known(key);
+    if (known && known.verdict !== 'unknown') return known.verdict;
+    return (await this.answer(key, credential, endpoint)).verdict;
   }
 
   /**
@@ -108,33 +126,50 @@ export class CredentialChecks {
    */
   username(credential: Credential, endpoint: ForgeEndpoint): string | undefined | Promise<string | undefined> {
     const key = keyOf(credential, endpoint);
-    const known = this.names.get(key);
-    if (known && known.until > this.now()) return known.username;
+    const known = this.known(key);
+    if (known) return nameIn(known);
     return this.answer(key, credential, endpoint).then(
-      (answer) => this.rememberName(key, answer),
+      (answer) => {
+        // A forge that could not say is not asked again for a name on every call (the check asks anew).
+        if (answer.verdict === 'unknown') this.keep(key, answer, this.now() + UNKNOWN_USERNAME_TTL_MS);
+        return nameIn(answer);
+      },
       () => undefined,
     );
   }
 
-  private rememberName(key: string, answer: Answer): string | undefined {
-    const username = answer.verdict === 'accepted' ? answer.username : undefined;
-    this.names.delete(key);
-    if (this.names.size >= this.maxEntries) this.names.delete(this.names.keys().next().value as string);
-    this.names.set(key, { username, until: this.now() + (answer.verdict === 'unknown' ? UNKNOWN_USERNAME_TTL_MS : this.ttlMs) });
-    return username;
+  /** The answer remembered in this process, while it lasts. */
+  private known(key: string): Answer | undefined {
+    const known = this.newer.get(key) ?? this.older.get(key);
+    return known && known.until > this.now() ? known.answer : undefined;
+  }
+
+  private keep(key: string, answer: Answer, until: number): void {
+    if (this.newer.size >= Math.max(1, Math.floor(this.maxEntries / 2))) {
+      this.older = this.newer;
+      this.newer = new Map();
+    }
+    this.newer.set(key, { answer, until });
   }
 
   /** The remembered answer for a credential, else the forge's (asked once however many wait for it). */
   private async answer(key: string, credential: Credential, endpoint: ForgeEndpoint): Promise<Answer> {
-    const known = await this.recall(key);
-    if (known) return known;
+    const recalled = await this.recall(key);
+    if (recalled) {
+      this.keep(key, recalled.answer, recalled.until);
+      return recalled.answer;
+    }
     let pending = this.pending.get(key);
     if (!pending) {
       pending = this.ask(credential, endpoint).finally(() => this.pending.delete(key));
       this.pending.set(key, pending);
     }
     const answer = await pending;
-    if (answer.verdict !== 'unknown') await this.remember(key, { verdict: answer.verdict, ...(answer.username !== undefined ? { username: answer.username } : {}) });
+    if (answer.verdict !== 'unknown') {
+      const at = this.now();
+      this.keep(key, answer, at + this.ttlMs);
+      await this.remember(key, { verdict: answer.verdict, ...(answer.username !== undefined ? { username: answer.username } : {}), at });
+    }
     return answer;
   }
 
@@ -164,15 +199,23 @@ export class CredentialChecks {
     }
   }
 
-  /** The remembered answer, if any; a record of another shape or a store that cannot answer is a miss. */
-  private async recall(key: string): Promise<Remembered | undefined> {
+  /**
+   * The remembered answer, if any, and until when it holds here: ttlMs after the forge was asked,
+   * and never later than ttlMs from now (a record is checked, not trusted). A record of another
+   * shape, one past its time or a store that cannot answer is a miss.
+   */
+  private async recall(key: string): Promise<{ answer: Answer; until: number } | undefined> {
     try {
       const text = await this.answers.get(key);
       if (text === undefined) return undefined;
       const record = JSON.parse(text) as Partial<Remembered>;
       if (record.verdict !== 'accepted' && record.verdict !== 'rejected') return undefined;
+      const now = this.now();
+      // A record without its time (written before it carried one) holds here as if asked now.
+      const until = Math.min(now + this.ttlMs, Number.isFinite(record.at) ? (record.at as number) + this.ttlMs : Infinity);
+      if (until <= now) return undefined;
       const username = typeof record.username === 'string' && record.username.length <= 255 ? record.username : undefined;
-      return { verdict: record.verdict, ...(username !== undefined ? { username } : {}) };
+      return { answer: { verdict: record.verdict, ...(username !== undefined ? { username } : {}) }, until };
     } catch {
       return undefined;
     }
