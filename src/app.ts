@@ -41,15 +41,23 @@ import { storesFromConfig, type Stores } from './store/from-config';
 import { readinessResponse } from './http/readiness';
 import { CREDENTIAL_CHECK_MAX_ENTRIES } from './auth/credential-check';
 
+/**
+ * Where a request URL's path starts. Bun.serve hands over the bare path ("/mcp") when the Host
+ * header is empty or no host at all, which the Host check then refuses in the path's own shape.
+ */
+function pathStart(url: string): number {
+  return url.startsWith('/') ? 0 : url.indexOf('/', url.indexOf('//') + 2);
+}
+
 /** Whether a request URL's path is exactly /mcp (a query may follow). */
 function isMcpPath(url: string): boolean {
-  const start = url.indexOf('/', url.indexOf('//') + 2);
+  const start = pathStart(url);
   return start !== -1 && url.startsWith('/mcp', start) && (url.length === start + 4 || url[start + 4] === '?');
 }
 
 /** Whether a request URL's path lies below /mcp (/mcp/readonly, /mcp/x/…). */
 function isBelowMcp(url: string): boolean {
-  const start = url.indexOf('/', url.indexOf('//') + 2);
+  const start = pathStart(url);
   return start !== -1 && url.startsWith('/mcp/', start);
 }
 

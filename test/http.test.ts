@@ -550,6 +550,34 @@ describe('origin check (DNS rebinding)', () => {
     }
   });
 
+  // Bun.serve hands an empty Host, one it cannot parse, or none (HTTP/1.0) over as a bare path.
+  test.each([
+    ['an empty Host', 'HTTP/1.1', 'Host: \r\n'],
+    ['a Host that is no host', 'HTTP/1.1', 'Host: bad host\r\n'],
+    ['no Host at all (HTTP/1.0)', 'HTTP/1.0', ''],
+  ])('%s is refused in each path\'s own shape over a socket: JSON-RPC on /mcp and below, {error} elsewhere (D6, D12)', async (_, version, host) => {
+    const app = makeApp();
+    const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (request, s) => app.handle(request, s.requestIP(request)?.address) });
+    try {
+      const send = async (method: string, path: string) => {
+        const socket = await Bun.connect({ hostname: '127.0.0.1', port: server.port as number, socket: { data: (_s, chunk) => void (answer += chunk.toString()), open() {}, close: () => closed() } });
+        let answer = '';
+        let closed: () => void = () => {};
+        const done = new Promise<void>((resolve) => (closed = resolve));
+        const body = method === 'POST' ? JSON.stringify(INITIALIZE) : '';
+        socket.write(`${method} ${path} ${version}\r\n${host}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nPrivate-Token: ${TOKEN}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+        await done;
+        return { status: Number(answer.split(' ')[1]), body: JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) };
+      };
+      for (const path of ['/mcp', '/mcp/readonly']) {
+        expect(await send('POST', path)).toEqual({ status: 403, body: { jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: Host not allowed' }, id: null } });
+      }
+      expect(await send('GET', '/healthz')).toEqual({ status: 403, body: { error: 'Forbidden: Host not allowed' } });
+    } finally {
+      server.stop(true);
+    }
+  });
+
   test('the narrowed endpoints (/mcp/readonly, D34) refuse a foreign Origin as /mcp does', async () => {
     const app = makeApp();
     const response = await app.handle(new Request('http://localhost/mcp/readonly', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': TOKEN, Origin: 'http://evil.example.com' }, body: JSON.stringify(INITIALIZE) }));
