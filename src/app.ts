@@ -273,6 +273,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
       allow: stateless ? STATELESS_METHODS : STATEFUL_METHODS,
       configuredBase: config.MCP_SERVER_URL?.replace(/\/+$/, ''),
       isTool: (name) => TOOL_NAMES.has(name),
+      stateless,
       logger,
       metrics,
     },

@@ -474,7 +474,8 @@ describe('stateless mode: nothing sealed on the modern lane', () => {
   test('no credential → 401 "Authentication required" (SPEC\'s stateless row, as the legacy lane says it) with the id; a sealed id is no credential here', async () => {
     const app = await statelessApp();
     const sid = (await rpc(app, INITIALIZE, { 'Private-Token': TOKEN })).headers.get('mcp-session-id')!;
-    for (const headers of [{}, { 'mcp-session-id': sid }] as Record<string, string>[]) {
+    // An ingress's Basic Authorization is no credential of ours either.
+    for (const headers of [{}, { 'mcp-session-id': sid }, { Authorization: 'Basic aW5ncmVzczpzZWNyZXQ=' }, { Authorization: 'Basic aW5ncmVzczpzZWNyZXQ=', 'mcp-session-id': sid }] as Record<string, string>[]) {
       for (const [id, method, params] of [['a', 'tools/call', getBranch()], ['b', 'tools/list', {}]] as const) {
         const response = await modernRpc(app, id, method, params, headers);
         expect(response.status).toBe(401);

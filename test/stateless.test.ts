@@ -144,6 +144,21 @@ describe('refusals', () => {
     expect(response.headers.get('www-authenticate')).toStartWith('Bearer');
   });
 
+  test('only an ingress\'s Basic Authorization, no id → 401 "Authentication required" (no credential of ours)', async () => {
+    const response = await rpc(await statelessApp(), INITIALIZE, { Authorization: 'Basic aW5ncmVzczpzZWNyZXQ=' });
+    expect(response.status).toBe(401);
+    expect(await messageOf(response)).toBe('Authentication required');
+    expect(response.headers.get('www-authenticate')).toStartWith('Bearer');
+  });
+
+  test('a Basic Authorization beside a session id is judged as credentials (rule 3) → 401 "Missing Authorization or Private-Token header"', async () => {
+    const app = await statelessApp();
+    const sid = (await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer })).headers.get('mcp-session-id')!;
+    const response = await rpc(app, call(7), { 'mcp-session-id': sid, Authorization: 'Basic aW5ncmVzczpzZWNyZXQ=' });
+    expect(response.status).toBe(401);
+    expect(await messageOf(response)).toBe('Missing Authorization or Private-Token header');
+  });
+
   test('a credential below 20 characters → 401 "Missing Authorization or Private-Token header", then why', async () => {
     const response = await rpc(await statelessApp(), INITIALIZE, { 'Private-Token': 'short' });
     expect(response.status).toBe(401);

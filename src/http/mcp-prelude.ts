@@ -87,6 +87,8 @@ export interface McpPreludeDeps {
   configuredBase?: string;
   /** Whether a name is a tool this server knows (X-MCP-Tools and X-MCP-Exclude-Tools, D34). */
   isTool(name: string): boolean;
+  /** Stateless mode: a request with no credential and no session id gets SPEC's stateless 401 text. */
+  stateless: boolean;
   logger: Logger;
   metrics: Metrics;
 }
@@ -173,7 +175,11 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
       metrics.authFailures++;
       logger.warn('auth_failed', { request_id: requestId, lane, reason: found.reason ?? 'invalid credential' });
       if (found.reason === 'invalid_token') return unauthorized(MESSAGES.invalidToken, invalidTokenChallenge, replyId);
-      return unauthorized(found.reason === 'too_short' ? MESSAGES.tokenTooShort : MESSAGES.missingCredentials, callers.challenge, replyId);
+      if (found.reason === 'too_short') return unauthorized(MESSAGES.tokenTooShort, callers.challenge, replyId);
+      // Only an Authorization of another scheme (an ingress's Basic): no credential of ours. In
+      // stateless mode, without a session id either, that is SPEC's stateless row (D6, D27).
+      const noCredential = deps.stateless && (lane === 'modern' || !request.headers.get('mcp-session-id'));
+      return unauthorized(noCredential ? MESSAGES.authenticationRequired : MESSAGES.missingCredentials, callers.challenge, replyId);
     }
     const forgeUrl = forgeUrlFromHeaders(request.headers, deps.forgeUrlPolicy);
     if (forgeUrl.status === 'invalid') return refuseForgeUrl(logger, { requestId, lane, replyId }, { host: forgeUrl.host });
