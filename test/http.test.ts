@@ -585,11 +585,15 @@ describe('origin check (DNS rebinding)', () => {
     expect((await errorOf(response)).message).toBe('Forbidden: Origin not allowed');
   });
 
-  test('a CORS preflight from an allowed origin lists the auth and session headers', async () => {
+  // Every header a request to /mcp may carry: credentials, the revisions' headers, D8's forge URL, D34's policy.
+  const REQUEST_HEADERS = ['authorization', 'private-token', 'job-token', 'content-type', 'accept', 'mcp-session-id', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'last-event-id', 'x-forge-api-url', 'x-mcp-toolsets', 'x-mcp-tools', 'x-mcp-exclude-tools', 'x-mcp-readonly'];
+
+  test.each(['/mcp', '/mcp/readonly', '/mcp/x/issues'])('a CORS preflight to %s from an allowed origin allows every header /mcp reads', async (path) => {
     const app = makeApp();
-    const response = await app.handle(new Request(MCP_URL, { method: 'OPTIONS', headers: { Origin: 'http://localhost:6274' } }));
+    const response = await app.handle(new Request(`http://localhost${path}`, { method: 'OPTIONS', headers: { Origin: 'http://localhost:6274', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': REQUEST_HEADERS.join(', ') } }));
     expect(response.status).toBe(204);
-    expect(response.headers.get('access-control-allow-headers')).toContain('Mcp-Session-Id');
+    const allowed = response.headers.get('access-control-allow-headers')!.split(',').map((h) => h.trim().toLowerCase());
+    expect(REQUEST_HEADERS.filter((h) => !allowed.includes(h))).toEqual([]);
     expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:6274');
   });
 });

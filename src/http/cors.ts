@@ -1,6 +1,8 @@
-// CORS for browser clients whose Origin passed the origin policy: they must be able to read the
-// session id and the authentication challenge (MCP transport notes).
-const ALLOW_HEADERS = 'Authorization, Private-Token, JOB-TOKEN, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, X-Forge-API-URL';
+// CORS for browser clients whose Origin passed the origin policy: they may send every header /mcp
+// reads (credentials, the revision's headers, the forge URL of D8, the policy headers of D34) and
+// must be able to read the session id and the authentication challenge (MCP transport notes).
+const ALLOW_HEADERS =
+  'Authorization, Private-Token, JOB-TOKEN, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, X-Forge-API-URL, X-MCP-Toolsets, X-MCP-Tools, X-MCP-Exclude-Tools, X-MCP-Readonly';
 const EXPOSE_HEADERS = 'Mcp-Session-Id, WWW-Authenticate, Retry-After';
 
 export function withCors(response: Response, origin: string | null): Response {
