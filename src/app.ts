@@ -240,7 +240,8 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     {
       maxSessions: config.MAX_SESSIONS,
       maxRequestsPerMinute: config.MAX_REQUESTS_PER_MINUTE,
-      sessionTimeoutSeconds: config.SESSION_TIMEOUT_SECONDS,
+      // The inactivity timeout sessions have here: in stateless mode a sealed id's.
+      sessionTimeoutSeconds: stateless ? config.statelessSessionTtlSeconds : config.SESSION_TIMEOUT_SECONDS,
       // Callers bring their own credentials: header tokens, or OAuth bearer tokens.
       remoteAuthEnabled: config.REMOTE_AUTHORIZATION || config.FORGE_MCP_OAUTH,
     },

@@ -1,6 +1,7 @@
 // What an operator relies on: /metrics and /metrics.json with every counter moving when its
 // event happens, per-IP and per-session rate limits with Retry-After, and a bounded limiter.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { sealerFromConfig } from '../src/sealing/from-config';
 import { createApp, type ForgeApp } from '../src/app';
 import { clientIp } from '../src/http/client-ip';
 import { FixedWindowLimiter } from '../src/http/rate-limit';
@@ -85,6 +86,18 @@ describe('/metrics.json', () => {
     expect(await json(app)).toMatchObject({ activeSessions: 1, authenticatedSessions: 0 });
     expect((await json(app)).config.remoteAuthEnabled).toBe(false);
   });
+});
+
+test('stateless mode reports the sealed ids\' inactivity timeout as the session timeout', async () => {
+  const secret = { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 7).toString('base64url'), SESSION_TIMEOUT_SECONDS: '900' };
+  const statelessApp = async (overrides: Record<string, string>) => {
+    const config = testConfig(forge.apiUrl, overrides);
+    const app = createApp(config, { sealer: await sealerFromConfig(config) });
+    apps.push(app);
+    return app;
+  };
+  expect((await json(await statelessApp({ ...secret, OAUTH_STATELESS_SESSION_TTL_SECONDS: '5' }))).config.sessionTimeoutSeconds).toBe(5);
+  expect((await json(await statelessApp(secret))).config.sessionTimeoutSeconds).toBe(900); // its default: SESSION_TIMEOUT_SECONDS
 });
 
 test('OAuth mode counts as callers bringing their own credentials', async () => {
