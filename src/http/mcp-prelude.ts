@@ -176,8 +176,9 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
       logger.warn('auth_failed', { request_id: requestId, lane, reason: found.reason ?? 'invalid credential' });
       if (found.reason === 'invalid_token') return unauthorized(MESSAGES.invalidToken, invalidTokenChallenge, replyId);
       if (found.reason === 'too_short') return unauthorized(MESSAGES.tokenTooShort, callers.challenge, replyId);
-      // Only an Authorization of another scheme (an ingress's Basic): no credential of ours. In
-      // stateless mode, without a session id either, that is SPEC's stateless row (D6, D27).
+      // What is left is no credential of ours: an Authorization of another scheme (an ingress's
+      // Basic), or none where sessions cannot authenticate. In stateless mode, without a session id
+      // either, that is SPEC's stateless row (D6, D27).
       const noCredential = deps.stateless && (lane === 'modern' || !request.headers.get('mcp-session-id'));
       return unauthorized(noCredential ? MESSAGES.authenticationRequired : MESSAGES.missingCredentials, callers.challenge, replyId);
     }
