@@ -14,7 +14,7 @@ import type { Sealer } from '../src/sealing/sealer';
 import { testConfig } from './support/config';
 import { startHeldForge } from './support/held-forge';
 import { HOSTILE_ISSUE_FIELDS } from './support/hostile-text';
-import { capturingLogger } from './support/log-capture';
+import { fastPathPair, type FastPathPair } from './support/fast-path-pair';
 import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
 import { INITIALIZE, connect, rpc } from './support/mcp-client';
 
@@ -24,26 +24,17 @@ let forge: FakeForge;
 
 type Mode = 'stateless' | 'stateful';
 
-interface Pair {
+interface Pair extends FastPathPair {
   mode: Mode;
-  fast: ForgeApp;
-  sdk: ForgeApp;
   sealer: Sealer;
-  taken: () => number;
-  logs: { fast: () => Record<string, unknown>[]; sdk: () => Record<string, unknown>[] };
 }
 const apps: ForgeApp[] = [];
 
 async function pair(mode: Mode, overrides: Record<string, string> = {}): Promise<Pair> {
-  let taken = 0;
-  const fastLog = capturingLogger();
-  const sdkLog = capturingLogger();
   const sealer = await sealerFromConfig(testConfig(forge.apiUrl, STATELESS));
-  const values = { ...(mode === 'stateless' && STATELESS), ...overrides };
-  const fast = createApp(testConfig(forge.apiUrl, values), { logger: fastLog.logger, sealer, onFastToolCall: () => taken++ });
-  const sdk = createApp(testConfig(forge.apiUrl, values), { logger: sdkLog.logger, sealer, fastToolCall: false });
-  apps.push(fast, sdk);
-  return { mode, fast, sdk, sealer, taken: () => taken, logs: { fast: fastLog.entries, sdk: sdkLog.entries } };
+  const made = fastPathPair(forge.apiUrl, { ...(mode === 'stateless' && STATELESS), ...overrides }, sealer);
+  apps.push(made.fast, made.sdk);
+  return { ...made, mode, sealer };
 }
 
 beforeAll(async () => {

@@ -5,35 +5,25 @@
 // misses must not be taken, so the SDK answers them, including every protocol fault.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
-import { createApp, type ForgeApp } from '../src/app';
+import type { ForgeApp } from '../src/app';
 import { plainModernToolCall } from '../src/http/plain-tool-call';
 import { sealerFromConfig } from '../src/sealing/from-config';
 import type { Sealer } from '../src/sealing/sealer';
 import { testConfig } from './support/config';
 import { HOSTILE_ISSUE_FIELDS } from './support/hostile-text';
-import { capturingLogger } from './support/log-capture';
+import { fastPathPair, type FastPathPair } from './support/fast-path-pair';
 import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
 import { MODERN_VERSION, modernHeaders, modernMessage, rpc } from './support/mcp-client';
 
 const TOKEN = TOKENS.maintainer;
 let forge: FakeForge;
 
-interface Pair {
-  fast: ForgeApp;
-  sdk: ForgeApp;
-  taken: () => number;
-  logs: { fast: () => Record<string, unknown>[]; sdk: () => Record<string, unknown>[] };
-}
 const apps: ForgeApp[] = [];
 
-function pair(overrides: Record<string, string> = {}, sealer?: Sealer): Pair {
-  let taken = 0;
-  const fastLog = capturingLogger();
-  const sdkLog = capturingLogger();
-  const fast = createApp(testConfig(forge.apiUrl, overrides), { logger: fastLog.logger, sealer, onFastToolCall: () => taken++ });
-  const sdk = createApp(testConfig(forge.apiUrl, overrides), { logger: sdkLog.logger, sealer, fastToolCall: false });
-  apps.push(fast, sdk);
-  return { fast, sdk, taken: () => taken, logs: { fast: fastLog.entries, sdk: sdkLog.entries } };
+function pair(overrides: Record<string, string> = {}, sealer?: Sealer): FastPathPair {
+  const made = fastPathPair(forge.apiUrl, overrides, sealer);
+  apps.push(made.fast, made.sdk);
+  return made;
 }
 
 beforeAll(async () => {
@@ -59,7 +49,7 @@ async function answer(response: Response): Promise<Answer> {
 }
 
 /** The same request to both apps, the SDK-only one first; the forge is reset between them. */
-async function both(p: Pair, body: unknown, headers: Record<string, string>): Promise<{ fast: Answer; sdk: Answer }> {
+async function both(p: FastPathPair, body: unknown, headers: Record<string, string>): Promise<{ fast: Answer; sdk: Answer }> {
   const sdk = await answer(await rpc(p.sdk, body, headers));
   forge.reset();
   const fast = await answer(await rpc(p.fast, body, headers));
