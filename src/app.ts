@@ -15,6 +15,7 @@ import { createModernMcpHandler } from './http/mcp-modern';
 import { createAddressGuard } from './http/address-guard';
 import { createMcpRoute } from './http/mcp-prelude';
 import { rpcError } from './http/errors';
+import { unmatchedRoute } from './http/not-found';
 import { LEGACY_PROTOCOL_VERSIONS } from './http/revision';
 import { STATEFUL_METHODS, createStatefulMcpHandler } from './http/mcp-stateful';
 import { STATELESS_METHODS, createStatelessMcpHandler } from './http/mcp-stateless';
@@ -300,9 +301,11 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     // D34: the same endpoint with a narrower tool selection (/mcp/readonly, /mcp/x/{groups}[/readonly]).
     .all('/mcp/readonly', ({ request }) => serveMcp(request), { parse: 'none' })
     .all('/mcp/x/*', ({ request }) => serveMcp(request), { parse: 'none' })
-    .onError(({ code }) => {
-      if (code === 'NOT_FOUND') return new Response(JSON.stringify({ error: 'Not Found' }), { status: 404, headers: { 'Content-Type': 'application/json' } });
+    .onError(({ code, request }) => {
+      if (code === 'NOT_FOUND') return unmatched(request.url, pathStart(request.url));
     });
+  // Read once the router holds every route: a known path asked with another method gets its 405.
+  const unmatched = unmatchedRoute(app.routes);
 
   return {
     catalog,

@@ -54,6 +54,33 @@ describe('routes', () => {
   test('unknown routes answer 404', async () => {
     const response = await makeApp().handle(new Request('http://localhost/nope'));
     expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: 'Not Found' });
+  });
+
+  const OAUTH_MODE = { REMOTE_AUTHORIZATION: 'false', FORGE_MCP_OAUTH: 'true', MCP_SERVER_URL: 'http://localhost', FORGE_OAUTH_CLIENT_ID: 'forge-app-id' };
+  test.each([
+    ['POST', '/healthz', {}, 'GET, HEAD'],
+    ['DELETE', '/metrics', {}, 'GET, HEAD'],
+    ['PUT', '/metrics.json?x=1', {}, 'GET, HEAD'],
+    ['OPTIONS', '/readyz/', {}, 'GET, HEAD'],
+    ['POST', '/downloads/attachment', {}, 'GET, HEAD'],
+    ['GET', '/register', OAUTH_MODE, 'OPTIONS, POST'],
+    ['GET', '/token', OAUTH_MODE, 'OPTIONS, POST'],
+    ['POST', '/authorize', OAUTH_MODE, 'GET, HEAD'],
+    ['GET', '/consent', OAUTH_MODE, 'POST'],
+    ['DELETE', '/.well-known/oauth-protected-resource/mcp', OAUTH_MODE, 'GET, HEAD, OPTIONS'],
+  ])('%s %s answers 405 with the methods the path serves in Allow (RFC 9110)', async (method, path, env, allow) => {
+    const response = await makeApp(env).handle(new Request(`http://localhost${path}`, { method }));
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe(allow);
+    expect(await response.json()).toEqual({ error: 'Method Not Allowed' });
+  });
+
+  test('a path of OAuth mode is not found without it, whatever the method', async () => {
+    for (const method of ['GET', 'POST']) {
+      const response = await makeApp().handle(new Request('http://localhost/token', { method }));
+      expect(response.status).toBe(404);
+    }
   });
 
   test.each([
