@@ -141,6 +141,30 @@ describe('create_merge_request', () => {
     expect(toolError(await guest.call('create_merge_request', { ...args, source_branch: 'develop' }))).toMatchObject({ kind: 'permission', status: 403 });
   });
 
+  test('two assignees or two reviewers: refused on CE, which would keep the first and drop the rest; kept on Premium', async () => {
+    const base = { project_id: P, title: 'Two', source_branch: 'develop', target_branch: 'main' };
+    for (const [tool, args, problem] of [
+      ['create_merge_request', { ...base, assignee_ids: [1, 2] }, 'assignee_ids: more than one assignee'],
+      ['update_merge_request', { project_id: P, merge_request_iid: 1, reviewer_ids: [1, 2] }, 'reviewer_ids: more than one reviewer'],
+    ] as const) {
+      h.forge.model.edition = 'ce';
+      h.app.instances.clear();
+      h.forge.requests.length = 0;
+      const refused = toolError(await (await h.as(TOKENS.developer)).call(tool, args));
+      expect(refused).toMatchObject({ kind: 'validation', status: null });
+      expect(refused.message).toStartWith(`${problem} needs GitLab Premium or Ultimate; this forge runs the Community Edition`);
+      expect(sent()).toEqual(['GET /api/v4/metadata']);
+      h.forge.model.edition = 'ee-premium';
+      h.app.instances.clear();
+      const kept = structured<MR>(await (await h.as(TOKENS.developer)).call(tool, args));
+      expect(state(kept.iid)).toMatchObject('assignee_ids' in args ? { assignee_ids: [1, 2] } : { reviewer_ids: [1, 2] });
+    }
+    h.forge.model.edition = 'ce';
+    h.app.instances.clear();
+    structured(await (await h.as(TOKENS.developer)).call('update_merge_request', { project_id: P, merge_request_iid: 1, assignee_ids: [1], reviewer_ids: [2] }));
+    expect(state(1)).toMatchObject({ assignee_ids: [1], reviewer_ids: [2] });
+  });
+
   test('a title over 255 characters or a `..` branch never reaches the forge', async () => {
     const c = await h.as();
     const base = { project_id: P, title: 'T', source_branch: 'develop', target_branch: 'main' };
@@ -167,6 +191,16 @@ describe('update_merge_request', () => {
     expect(h.upstream()).toEqual([`GET ${MRS}/1`, `PUT ${MRS}/1`]);
     expect(structured<MR>(await c.call('update_merge_request', { project_id: P, merge_request_iid: 3, draft: false })).title).toBe('tune cache sizes');
     expect(structured<MR>(await c.call('update_merge_request', { project_id: P, merge_request_iid: 5, title: '[Draft] Bump', draft: true })).title).toBe('Draft: Bump');
+  });
+
+  test('only GitLab\'s markers make a draft: a title starting with the word "Draft" is none; draft: false drops every marker', async () => {
+    const c = await h.as(TOKENS.developer);
+    const update = async (args: Record<string, unknown>) => structured<MR>(await c.call('update_merge_request', { project_id: P, merge_request_iid: 5, ...args }));
+    // The lean record leaves out a draft flag that is false.
+    const draft = (title: string, value: boolean) => update({ title, draft: value }).then((r) => ({ title: r.title, draft: r.draft ?? false }));
+    expect(await draft('Draft release notes for v2', false)).toEqual({ title: 'Draft release notes for v2', draft: false });
+    expect(await draft('Draft release notes for v2', true)).toEqual({ title: 'Draft: Draft release notes for v2', draft: true });
+    expect(await draft('Draft: [Draft] (draft) Bump', false)).toEqual({ title: 'Bump', draft: false });
   });
 
   test('closes; a guest is refused by the forge (403)', async () => {

@@ -9,6 +9,7 @@ import { invalidArgument, ToolError } from '../errors';
 import { ID, integer, LIMITS, listOf, longText, projectId, refName, title, userText } from '../params';
 import { joinLabels, labels } from '../issues/params';
 import { mergeRequestIid, MR_PATH } from './params';
+import { refusePaidOnCommunityEdition, type PaidUse } from '../tiers';
 
 interface MergeRequest {
   iid: number;
@@ -16,13 +17,27 @@ interface MergeRequest {
   state: string;
 }
 
-/** GitLab's draft title prefixes ("Draft:", "[Draft]", "(Draft)", "Draft "), app/models/merge_request.rb. */
-const DRAFT_PREFIX = /^\s*(\[draft\]|\(draft\)|draft:|draft\s)\s*/i;
+/**
+ * GitLab's draft markers at the start of a title, in any case: "Draft:", "[Draft]", "(Draft)"
+ * (merge_request_draft in lib/gitlab/regex/merge_requests.rb). "Draft " alone is an ordinary word.
+ */
+const DRAFT_PREFIX = /^\s*(\[draft\]|\(draft\)|draft:)\s*/i;
 
+/**
+ * The title with `draft` set: every leading marker goes (so "Draft: [Draft] x" comes out ready, not
+ * still a draft), and a draft starts "Draft: ".
+ */
 export function withDraft(currentTitle: string, draft: boolean): string {
-  const bare = currentTitle.replace(DRAFT_PREFIX, '');
+  let bare = currentTitle;
+  while (DRAFT_PREFIX.test(bare)) bare = bare.replace(DRAFT_PREFIX, '');
   return draft ? `Draft: ${bare}` : bare;
 }
+
+/** Several assignees or reviewers are paid-tier features: CE keeps the first id and drops the rest silently. */
+const paidMergeRequestFields = (args: { assignee_ids?: number[]; reviewer_ids?: number[] }): PaidUse[] => [
+  { parameter: 'assignee_ids', used: (args.assignee_ids?.length ?? 0) > 1, what: 'more than one assignee' },
+  { parameter: 'reviewer_ids', used: (args.reviewer_ids?.length ?? 0) > 1, what: 'more than one reviewer' },
+];
 
 const userIds = (hint: string) => Type.Optional(listOf(integer(0, hint, ID)));
 /** "0" unsets the milestone (a body field, not a path). */
@@ -90,7 +105,9 @@ export const createMergeRequest = defineTool({
     },
     { additionalProperties: false },
   ),
-  handler(args, { forge }) {
+  async handler(args, ctx) {
+    await refusePaidOnCommunityEdition(ctx, paidMergeRequestFields(args));
+    const { forge } = ctx;
     const { project_id: _p, draft, ...fields } = args;
     const body = joinLabels({ ...fields, title: draft === undefined ? fields.title : withDraft(fields.title, draft) });
     return forge.json({ method: 'POST', path: fillPath('/projects/{project_id}/merge_requests', args), body });
@@ -133,7 +150,9 @@ export const updateMergeRequest = defineTool({
   check(args) {
     if (!UPDATABLE.some((k) => args[k] !== undefined)) throw invalidArgument('arguments', `give at least one field to change: ${UPDATABLE.join(', ')}`);
   },
-  async handler(args, { forge }) {
+  async handler(args, ctx) {
+    await refusePaidOnCommunityEdition(ctx, paidMergeRequestFields(args));
+    const { forge } = ctx;
     const { project_id: _p, merge_request_iid: _i, draft, ...fields } = args;
     const path = fillPath(MR_PATH, args);
     const body: Record<string, unknown> = joinLabels(fields);

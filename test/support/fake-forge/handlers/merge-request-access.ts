@@ -5,8 +5,8 @@ import type { MrState } from '../model-merge-requests';
 import { ACCESS, loadProject, notFound, type Ctx } from './http';
 import { intParam } from './issue-access';
 
-/** GitLab's draft title prefixes ("Draft:", "[Draft]", "(Draft)"). */
-export const DRAFT_PREFIX = /^\s*(\[draft\]|\(draft\)|draft:|draft\s)\s*/i;
+/** GitLab's draft title prefixes ("Draft:", "[Draft]", "(Draft)", any case, at the very start: merge_request_draft). */
+export const DRAFT_PREFIX = /^(\[draft\]|\(draft\)|draft:)/i;
 export const isDraft = (mr: MergeRequest) => DRAFT_PREFIX.test(mr.title);
 
 /** Merge requests of private projects are for Reporters and above; others for anyone who sees the project. */

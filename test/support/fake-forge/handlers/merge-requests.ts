@@ -6,6 +6,7 @@ import { idNoneAny, list, milestoneTitle } from './finder-params';
 import { ACCESS, ApiError, forbidden, json, loadProject, paramError, route, unauthorized, type Ctx, type Route } from './http';
 import { canMergeInto, canReadMergeRequests, canUpdateMergeRequest, detailedMergeStatus, isDraft, loadMergeRequest } from './merge-request-access';
 import { listResponse } from './paginate';
+import { paidTier } from '../edition';
 import { presentMergeRequest } from './present-merge-requests';
 
 const MAX_DESCRIPTION = 1_048_576;
@@ -125,10 +126,13 @@ function applyFields(ctx: Ctx, p: Project, mr: MergeRequest, st: MrState): void 
     if (description.length > MAX_DESCRIPTION) throw invalid('description', `is too long (maximum is ${MAX_DESCRIPTION} characters)`);
     mr.description = description;
   }
+  // Several assignees or reviewers are paid features: CE keeps the first id and drops the rest
+  // without a word (filter_assignee and filter_reviewer, allows_multiple_assignees?/reviewers?).
+  const firstOnCe = (ids: number[]) => (paidTier(ctx.model) ? ids : ids.slice(0, 1));
   const assignees = idList(ctx, p, input.has('assignee_ids') ? 'assignee_ids' : 'assignee_id');
-  if (assignees) st.assignee_ids = assignees;
+  if (assignees) st.assignee_ids = firstOnCe(assignees);
   const reviewers = idList(ctx, p, 'reviewer_ids');
-  if (reviewers) st.reviewer_ids = reviewers;
+  if (reviewers) st.reviewer_ids = firstOnCe(reviewers);
   const labels = list(input, 'labels');
   if (labels) st.labels = [...new Set(labels)];
   for (const l of list(input, 'add_labels') ?? []) if (!st.labels.includes(l)) st.labels.push(l);
