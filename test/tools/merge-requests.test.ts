@@ -56,6 +56,12 @@ describe.each(LANES)('list_merge_requests (%s lane)', (lane) => {
     expect(structured<Page<MR>>(await c.call('list_merge_requests', { wip: 'yes', scope: 'all' })).items.map((m) => m.iid)).toEqual([3]);
   });
 
+  test('scope reviews_for_me: the merge requests waiting on the caller\'s review, across projects', async () => {
+    const c = await client(lane, TOKENS.maintainer);
+    expect(structured<Page<MR>>(await c.call('list_merge_requests', { scope: 'reviews_for_me' })).items.map((m) => m.iid)).toEqual([1]);
+    expect(Object.fromEntries(h.forge.requests.at(-1)!.query)).toEqual({ scope: 'reviews_for_me' });
+  });
+
   test('an unknown project is not_found from the forge', async () => {
     const c = await client(lane);
     expect(toolError(await c.call('list_merge_requests', { project_id: 'acme/nothing' }))).toEqual({ kind: 'not_found', status: 404, message: '404 Project Not Found' });

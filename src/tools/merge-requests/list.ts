@@ -27,7 +27,7 @@ export const listMergeRequests = defineTool({
     {
       project_id: Type.Optional(projectId()),
       state: enumOf(['opened', 'closed', 'locked', 'merged', 'all']),
-      scope: enumOf(['created_by_me', 'assigned_to_me', 'all']),
+      scope: enumOf(['created_by_me', 'assigned_to_me', 'reviews_for_me', 'all']),
       author_username: Type.Optional(shortName()),
       assignee_id: idNoneAny(),
       assignee_username: Type.Optional(shortName()),

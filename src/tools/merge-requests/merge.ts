@@ -21,7 +21,16 @@ const REMEDY: Record<string, string> = {
   not_open: 'it is not open (closed or already merged)',
   need_rebase: 'the project needs a rebase before merging (fast-forward merges)',
   requested_changes: 'a reviewer requested changes',
+  merge_request_blocked: 'it is blocked by another merge request',
+  // The same check's name before GitLab 16.x.
   blocked_status: 'it is blocked by another merge request',
+  approvals_syncing: 'its approvals are syncing: try again shortly',
+  preparing: 'GitLab is still preparing its diff: try again shortly',
+  merge_time: 'it may not be merged before its scheduled merge time',
+  status_checks_must_pass: 'its external status checks must pass first',
+  locked_paths: 'it changes paths another user has locked',
+  locked_lfs_files: 'it changes LFS files another user has locked',
+  jira_association_missing: 'its title or description must name a Jira issue',
   commits_status: 'its source branch has no commits to merge',
   checking: 'GitLab is still checking mergeability: try again shortly',
   unchecked: 'GitLab has not checked mergeability yet: try again shortly',
@@ -44,10 +53,12 @@ export const mergeMergeRequest = defineTool({
   name: 'merge_merge_request',
   title: 'Merge merge request',
   description:
-    'Merge. sha: the head you reviewed; GitLab refuses (conflict) if the branch moved. auto_merge: when the pipeline succeeds. ' +
+    'Merge. sha: the head you reviewed; GitLab refuses (conflict) if the branch moved. auto_merge: once every check passes. ' +
     'Unmergeable: conflict naming detailed_merge_status.',
   group: 'merge_requests',
   mode: 'write',
+  // The source branch may be deleted: should_remove_source_branch, or the merge request's own setting (D14).
+  destructive: true,
   record: 'merge_request_detail',
   endpoint: `PUT ${MR_PATH}/merge (GET ${MR_PATH} after a refusal)`,
   input: Type.Object(

@@ -14,7 +14,7 @@ const JOB_PATH = '/projects/{project_id}/jobs/{job_id}';
 export const listPipelineJobs = restTool({
   name: 'list_pipeline_jobs',
   title: 'List pipeline jobs',
-  description: 'List the jobs of a pipeline with their stage, status and failure_reason; scope keeps one status (failed: what broke).',
+  description: 'List the jobs of a pipeline with their stage, status and failure_reason; scope keeps one status (failed: what broke). Trigger jobs are not listed.',
   group: 'pipelines',
   record: 'job',
   mode: 'read',

@@ -6,9 +6,9 @@ export const pipelineId = () => numericId('must be a positive integer pipeline i
 export const jobId = () => numericId('must be a positive integer job id such as 42');
 export const mergeRequestIid = () => numericId('must be a positive integer merge request iid such as 12');
 
-/** Pipeline and job statuses (GitLab's Ci::HasStatus::AVAILABLE_STATUSES, `canceling` since 17.x). */
+/** Pipeline and job statuses (GitLab's Ci::HasStatus::AVAILABLE_STATUSES, `canceling` and `waiting_for_callback` since 17.x). */
 export const STATUSES = [
-  'created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'success', 'failed',
+  'created', 'waiting_for_resource', 'preparing', 'waiting_for_callback', 'pending', 'running', 'success', 'failed',
   'canceling', 'canceled', 'skipped', 'manual', 'scheduled',
 ] as const;
 

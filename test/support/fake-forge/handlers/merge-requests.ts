@@ -34,7 +34,7 @@ function idList(ctx: Ctx, p: Project, name: string): number[] | undefined {
 function filterMergeRequests(ctx: Ctx, mrs: MergeRequest[], defaultScope: 'created_by_me' | 'all'): MergeRequest[] {
   const { input, model: m, user } = ctx;
   for (const [a, b] of EXCLUSIVE) if (input.has(a) && input.has(b)) throw paramError(`${a}, ${b} are mutually exclusive`);
-  const scope = (input.oneOf('scope', ['created_by_me', 'assigned_to_me', 'all', 'created-by-me', 'assigned-to-me'] as const) ?? defaultScope).replaceAll('-', '_');
+  const scope = (input.oneOf('scope', ['created_by_me', 'assigned_to_me', 'reviews_for_me', 'all', 'created-by-me', 'assigned-to-me'] as const) ?? defaultScope).replaceAll('-', '_');
   const state = input.oneOf('state', ['opened', 'closed', 'locked', 'merged', 'all'] as const) ?? 'all';
   const wip = input.oneOf('wip', ['yes', 'no'] as const);
   const assigneeId = idNoneAny(input, 'assignee_id');
@@ -60,6 +60,7 @@ function filterMergeRequests(ctx: Ctx, mrs: MergeRequest[], defaultScope: 'creat
     const st = m.reviews.of(mr);
     if (scope === 'created_by_me' && mr.author_id !== user.id) return false;
     if (scope === 'assigned_to_me' && !st.assignee_ids.includes(user.id)) return false;
+    if (scope === 'reviews_for_me' && !st.reviewer_ids.includes(user.id)) return false;
     if (state !== 'all' && mr.state !== state) return false;
     if (wip && isDraft(mr) !== (wip === 'yes')) return false;
     if (!people(st.assignee_ids, assigneeId) || !people(st.assignee_ids, assigneeName)) return false;
