@@ -123,6 +123,18 @@ describe('get_commit_diff', () => {
     expect(diff.pagination.next_page).toBeNull();
   });
 
+  test('a file GitLab left without its diff says why: too_large or collapsed', async () => {
+    const commit = h.forge.model.projects.get(SEED.project)!.commits.get(SEED.headSha)!;
+    const saved = commit.diffs;
+    commit.diffs = [{ ...saved[0], new_path: 'big.sql', old_path: 'big.sql', diff: '', too_large: true }, { ...saved[0], new_path: 'folded.txt', old_path: 'folded.txt', diff: '', collapsed: true }];
+    try {
+      const diff = structured<Page<Record<string, unknown>>>(await (await h.as()).call('get_commit_diff', { project_id: P, sha: SEED.headSha }));
+      expect(diff.items.map((f) => [f.new_path, f.too_large, f.collapsed])).toEqual([['big.sql', true, undefined], ['folded.txt', undefined, true]]);
+    } finally {
+      commit.diffs = saved;
+    }
+  });
+
   test('an unknown commit → not_found', async () => {
     expect(toolError(await (await h.as()).call('get_commit_diff', { project_id: P, sha: 'f'.repeat(40) })).kind).toBe('not_found');
   });

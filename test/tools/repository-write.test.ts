@@ -93,6 +93,7 @@ describe('create_or_update_file', () => {
   test.each([
     [{ file_path: '../x' }, 'file_path: '], [{ file_path: 'a/%2e%2e/%2e%2e/x' }, 'file_path: '], [{ file_path: 'a%2F..%2F..%2Fx' }, 'file_path: '],
     [{ branch: '..' }, 'branch: '], [{ commit_message: '' }, 'commit_message: must not be empty'], [{ last_commit_id: 'main' }, 'last_commit_id: must be a commit SHA'],
+    [{ last_commit_id: 'abc1234' }, "last_commit_id: must be a commit SHA: the file's full last_commit_id"], [{ last_commit_id: 'A'.repeat(40) }, 'last_commit_id: must be a commit SHA'],
     [{ encoding: 'utf8' }, 'encoding: must be one of text, base64'], [{ content: undefined }, 'content: is required'],
   ])('%p is refused before any request', async (args, message) => {
     const error = toolError(await (await h.as()).call('create_or_update_file', write({ file_path: 'ok.md', ...args })));
@@ -136,7 +137,7 @@ describe('push_files', () => {
     const exists = toolError(await c.call('push_files', push([{ file_path: 'new.md', content: '' }, { file_path: 'README.md', content: 'x' }])));
     expect(exists).toMatchObject({ kind: 'conflict', status: 400 });
     expect(exists.message).toStartWith('A file with this name already exists');
-    const stale = toolError(await c.call('push_files', push([{ action: 'update', file_path: 'README.md', content: 'x', last_commit_id: SEED.rootSha.slice(0, 12) }])));
+    const stale = toolError(await c.call('push_files', push([{ action: 'update', file_path: 'README.md', content: 'x', last_commit_id: '0'.repeat(40) }])));
     expect(stale).toMatchObject({ kind: 'conflict', status: 400 });
     expect(stale.message).toStartWith('The file has changed since you started editing it: README.md');
     expect(headOf('main')).toBe(head);

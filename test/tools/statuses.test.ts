@@ -31,6 +31,15 @@ describe('list_commit_statuses', () => {
     expect(h.upstream()).toEqual([`GET /api/v4/projects/42/repository/commits/${SEED.tag}`, `GET /api/v4/projects/42/repository/commits/${SEED.tagSha}/statuses`]);
   });
 
+  test('an upper-case full SHA is sent in lower case, as GitLab matches it', async () => {
+    const c = await h.as();
+    const lower = structured<{ items: Status[] }>(await c.call('list_commit_statuses', { project_id: P, sha: SEED.headSha }));
+    h.forge.reset();
+    const upper = structured<{ items: Status[] }>(await c.call('list_commit_statuses', { project_id: P, sha: SEED.headSha.toUpperCase() }));
+    expect(upper.items.map((s) => s.id)).toEqual(lower.items.map((s) => s.id));
+    expect(h.upstream()).toEqual([`GET /api/v4/projects/42/repository/commits/${SEED.headSha}/statuses`]);
+  });
+
   test('an unknown commit → not_found; a bad sort → validation without an upstream call', async () => {
     const c = await h.as();
     expect(toolError(await c.call('list_commit_statuses', { project_id: P, sha: 'abc1234' })).kind).toBe('not_found');
@@ -46,6 +55,16 @@ describe('create_commit_status', () => {
     const status = structured<Status & { sha: string }>(await c.call('create_commit_status', { project_id: P, sha: SEED.tag, state: 'success', name: 'release-check', ref: SEED.tag }));
     expect(status.sha).toBe(SEED.tagSha);
     expect(h.upstream()[1]).toBe(`POST /api/v4/projects/42/statuses/${SEED.tagSha}`);
+  });
+
+  test('on a branch name without ref: the status is that branch\'s, not whichever ref GitLab would pick; a SHA sends no ref', async () => {
+    const c = await h.as(TOKENS.developer);
+    const status = structured<Status>(await c.call('create_commit_status', { project_id: P, sha: 'main', state: 'success', name: 'on-branch' }));
+    expect(status.ref).toBe('main');
+    expect(h.forge.requests[1].body).toEqual({ state: 'success', name: 'on-branch', ref: 'main' });
+    h.forge.reset();
+    structured(await c.call('create_commit_status', { project_id: P, sha: SEED.headSha.slice(0, 8), state: 'success', name: 'short-sha' }));
+    expect(h.forge.requests[1].body).toEqual({ state: 'success', name: 'short-sha' });
   });
 
   test('creates a status; name defaults upstream to "default"', async () => {

@@ -15,13 +15,17 @@ const FULL_SHA = /^([0-9a-f]{40}|[0-9a-f]{64})$/i;
  * The commit SHA for a branch, tag or SHA. GitLab's status routes match pipelines on the value as
  * given and declare no requirement for :sha (lib/api/commit_statuses.rb), so a branch name lists
  * nothing and a dotted tag such as v1.0 never reaches the endpoint; the commit route does take them
- * (lib/api/commits.rb, API::COMMIT_ENDPOINT_REQUIREMENTS). A full SHA is used as it is.
+ * (lib/api/commits.rb, API::COMMIT_ENDPOINT_REQUIREMENTS). A full SHA is used in lower case, as
+ * GitLab stores it: its match is case-sensitive, and an upper-case SHA would list nothing.
  */
 async function commitSha(forge: ForgeClient, args: { project_id: string; sha: string }): Promise<string> {
-  if (FULL_SHA.test(args.sha)) return args.sha;
+  if (FULL_SHA.test(args.sha)) return args.sha.toLowerCase();
   const commit = await forge.json<{ id: string }>({ method: 'GET', path: fillPath('/projects/{project_id}/repository/commits/{sha}', args) });
   return commit.id;
 }
+
+/** Whether `given` named a branch or tag rather than the commit `sha` (or a prefix of it). */
+const namesRef = (given: string, sha: string) => !sha.startsWith(given.toLowerCase());
 
 const STATUSES_PATH = '/projects/{project_id}/repository/commits/{sha}/statuses';
 
@@ -89,6 +93,9 @@ export const createCommitStatus = defineTool({
     const body: Record<string, unknown> = { ...rest };
     if (context !== undefined) body.name = context;
     const at = { ...args, sha: await commitSha(forge, args) };
+    // Given a branch or tag, the status is that ref's: without `ref`, GitLab would pick one itself
+    // (the newest pipeline's for the commit, else any branch holding it).
+    if (body.ref === undefined && namesRef(args.sha, at.sha)) body.ref = args.sha;
     return forge.json({ method: 'POST', path: fillPath('/projects/{project_id}/statuses/{sha}', at), body });
   },
 });

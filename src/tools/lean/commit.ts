@@ -79,6 +79,9 @@ export const diff: RecordKind = {
     // A mode change (a file made executable) is a change too.
     a_mode: r.a_mode !== r.b_mode ? r.a_mode : undefined,
     b_mode: r.a_mode !== r.b_mode ? r.b_mode : undefined,
+    // GitLab empties the diff of a file over its patch limit (too_large) or folded (collapsed): say why it is empty.
+    too_large: flag(r.too_large),
+    collapsed: flag(r.collapsed),
     diff: r.diff,
   }),
 };

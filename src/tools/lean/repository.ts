@@ -40,7 +40,7 @@ export const treeEntry: RecordKind = {
 
 /** A compared file's diff, with what the size budget did to it (src/tools/repository/compare.ts) and GitLab's own limits. */
 function comparedDiff(d: Rec): Rec {
-  return compact({ ...diff.lean(d), too_large: flag(d.too_large), collapsed: flag(d.collapsed), ...pick(d, ['diff_truncated', 'diff_omitted', 'diff_bytes']) });
+  return compact({ ...diff.lean(d), ...pick(d, ['diff_truncated', 'diff_omitted', 'diff_bytes']) });
 }
 
 export const compare: RecordKind = {

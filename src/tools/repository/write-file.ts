@@ -28,7 +28,10 @@ export function base64Problem(content: string): string | undefined {
 export const fileContent = () => Type.String({ maxLength: CONTENT_LIMIT });
 export const encoding = () => Type.Optional(Type.Union([Type.Literal('text'), Type.Literal('base64')]));
 export const commitMessage = () => Type.String({ minLength: 1, maxLength: 1_000_000 });
-export const sha = () => Type.String({ pattern: '^[0-9a-fA-F]{7,64}$', maxLength: 64, hint: 'must be a commit SHA' });
+// GitLab compares last_commit_id with the file's last commit SHA as strings (Files::BaseService),
+// so a short or upper-case SHA would always read as "the file changed": only the full SHA, as read.
+export const sha = () =>
+  Type.String({ pattern: '^([0-9a-f]{40}|[0-9a-f]{64})$', maxLength: 64, hint: "must be a commit SHA: the file's full last_commit_id from get_file_contents (40 or 64 lower-case hex characters)" });
 
 export const createOrUpdateFile = defineTool({
   name: 'create_or_update_file',

@@ -28,6 +28,9 @@ export interface DiffFile {
   renamed_file: boolean;
   deleted_file: boolean;
   diff: string;
+  /** GitLab empties the diff of a file over its patch limit (too_large) or folded away (collapsed). */
+  too_large?: boolean;
+  collapsed?: boolean;
 }
 
 export interface Commit {

@@ -84,7 +84,8 @@ export const commitRoutes: Route[] = [
   route('GET', '/projects/:id/repository/commits/:sha/diff', (ctx) => {
     const p = loadProject(ctx);
     const c = p.commits.get(resolveOr404(ctx.model, p, ctx.params.sha))!;
-    return listResponse(ctx, c.diffs, (d) => ({ ...d }));
+    // API::Entities::Diff, which exposes both flags on every file.
+    return listResponse(ctx, c.diffs, (d) => ({ collapsed: false, too_large: false, ...d }));
   }),
 
   route('GET', '/projects/:id/repository/files/:file_path/blame', (ctx) => {
