@@ -173,7 +173,18 @@ describe('retry_pipeline_job and cancel_pipeline_job', () => {
     expect(h.forge.requests[0].body).toEqual({ force: false });
   });
 
+  test('force on a release before 17.11 is refused before anything is sent (GitLab would drop it); from 17.11 it is sent', async () => {
+    const error = toolError(await (await h.as()).call('cancel_pipeline_job', { project_id: P, job_id: J.lintRunning, force: true }));
+    expect(error).toEqual({ kind: 'validation', status: null, message: 'force: force-cancelling a job needs GitLab 17.11 or later; this forge runs 17.6.0-ee' });
+    expect(h.toolUpstream().filter((r) => !r.endsWith('/metadata'))).toEqual([]);
+    h.forge.model.version = '17.11.0';
+    h.app.instances.clear();
+    expect(structured<Job>(await (await h.as()).call('cancel_pipeline_job', { project_id: P, job_id: J.lintRunning, force: true })).status).toBe('canceled');
+    expect(h.forge.requests.at(-1)!.body).toEqual({ force: true });
+  });
+
   test('cancel by a guest, and force by a developer (Maintainer only) → permission', async () => {
+    h.forge.model.version = '17.11.0';
     expect(toolError(await (await h.as(TOKENS.guest)).call('cancel_pipeline_job', { project_id: P, job_id: J.lintRunning })).kind).toBe('permission');
     expect(toolError(await (await h.as(TOKENS.developer)).call('cancel_pipeline_job', { project_id: P, job_id: J.lintRunning, force: true })).kind).toBe('permission');
     expect(toolError(await (await h.as(TOKENS.guest)).call('cancel_pipeline', { project_id: P, pipeline_id: PL.mainRunning })).kind).toBe('permission');

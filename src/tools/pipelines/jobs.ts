@@ -7,6 +7,7 @@ import { defineTool } from '../define';
 import { pagination, projectId } from '../params';
 import { restTool } from '../rest';
 import { canceled } from './cancel-outcome';
+import { requireRelease } from '../tiers';
 import { jobId, pipelineId, status } from './params';
 
 const JOB_PATH = '/projects/{project_id}/jobs/{job_id}';
@@ -63,7 +64,10 @@ export const cancelPipelineJob = defineTool({
   idempotent: true,
   endpoint: `POST ${JOB_PATH}/cancel`,
   input: Type.Object({ project_id: projectId(), job_id: jobId(), force: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
-  async handler(args, { forge }) {
+  async handler(args, ctx) {
+    // Before GitLab 17.11 `force` is dropped silently, and a job stuck in canceling stays stuck.
+    if (args.force === true) await requireRelease(ctx, 'force', 'force-cancelling a job', 17, 11);
+    const { forge } = ctx;
     const body = args.force === undefined ? undefined : { force: args.force };
     const job = await forge.json<{ status?: string } | null>({ method: 'POST', path: fillPath(`${JOB_PATH}/cancel`, args), body });
     return canceled(job, `job ${args.job_id}`, 201);

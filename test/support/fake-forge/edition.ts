@@ -8,8 +8,11 @@ import type { ForgeModel } from './model';
 export const EDITIONS = ['ce', 'ee-premium', 'gitlab.com'] as const;
 export type Edition = (typeof EDITIONS)[number];
 
-/** The releases the fake models: before issue threads were resolvable, after, and a current one. */
-export const VERSIONS = ['16.0.0', '16.7.0', '17.6.0'] as const;
+/**
+ * The releases the fake models: before issue threads were resolvable, after, a current one (the
+ * default), and one where a job's cancel takes `force`.
+ */
+export const VERSIONS = ['16.0.0', '16.7.0', '17.6.0', '17.11.0'] as const;
 export type Version = (typeof VERSIONS)[number];
 
 /** Paid-tier features (EE code with a Premium licence, or a Premium namespace on GitLab.com). */
@@ -29,6 +32,12 @@ export function atLeast(m: ForgeModel, major: number, minor: number): boolean {
  * resolvable noteable types).
  */
 export const issueThreadsResolvable = (m: ForgeModel) => atLeast(m, 16, 3);
+
+/**
+ * A job's cancel reads `force` since GitLab 17.11 (17.10 behind a flag that is off by default,
+ * lib/api/ci/jobs.rb); before, the parameter is not declared and is dropped without a word.
+ */
+export const jobForceCancel = (m: ForgeModel) => atLeast(m, 17, 11);
 
 /**
  * GET /metadata (and the older GET /version, which answers the same since 15.5) as GitLab

@@ -2,6 +2,7 @@
 // its log (the whole trace as text/plain, no range support; an empty 200 when it has none), retry
 // (403 "Job is not retryable" unless finished) and cancel (201 with the job unchanged when finished).
 import { ciOf, CANCELABLE, type Job } from '../model-ci';
+import { jobForceCancel } from '../edition';
 import type { Project } from '../model';
 import { ACCESS, ApiError, json, loadProject, notFound, paramError, requireLevel, route, type Ctx, type Route } from './http';
 import { listResponse } from './paginate';
@@ -78,7 +79,7 @@ export const pipelineJobRoutes: Route[] = [
   route('POST', '/projects/:id/jobs/:job_id/cancel', (ctx) => {
     const p = loadProject(ctx);
     const job = loadJob(ctx, p);
-    const force = ctx.input.bool('force') ?? false;
+    const force = jobForceCancel(ctx.model) && (ctx.input.bool('force') ?? false);
     requireLevel(ctx, p, force ? ACCESS.maintainer : ACCESS.developer);
     // Build#cancel is a state-machine event: from a finished state it does nothing, and the job is returned as it is.
     if (CANCELABLE.has(job.status) || (force && job.status === 'canceling')) Object.assign(job, { status: 'canceled', finished_at: ctx.model.now() });
