@@ -194,6 +194,20 @@ describe('sessions', () => {
     expect((await errorOf(response)).message).toContain('Mcp-Session-Id');
   });
 
+  test('an initialize whose params pass 64 KiB of JSON opens no session (a session keeps them for its life, parsed); a usual one does', async () => {
+    const app = makeApp();
+    const experimental = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`k${i}`, { a: [1, 2, 3], b: 'x' }]));
+    const fat = { ...INITIALIZE, id: 7, params: { ...INITIALIZE.params, capabilities: { experimental } } };
+    expect(JSON.stringify(fat.params).length).toBeGreaterThan(65_536);
+    const refused = await rpc(app, fat, { 'Private-Token': TOKEN });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: "Invalid params: an initialize's params may take at most 65536 bytes of JSON" } });
+    expect(app.sessions.size).toBe(0);
+    const usual = await rpc(app, INITIALIZE, { 'Private-Token': TOKEN });
+    expect(usual.status).toBe(200);
+    expect(app.sessions.size).toBe(1);
+  });
+
   test('DELETE ends the session; later use gets 404', async () => {
     const app = makeApp();
     const id = await openSession(app);

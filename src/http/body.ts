@@ -49,6 +49,22 @@ export async function readJsonBody(request: Request, limit: number): Promise<Bod
   }
 }
 
+/**
+ * The most an initialize's params (the client's capabilities and info) may take as JSON. A session
+ * keeps them for its whole life, parsed, at about ten times their text: within the body limit alone,
+ * a few sessions could hold gigabytes. Real clients send a few hundred bytes.
+ */
+export const MAX_INITIALIZE_PARAMS_BYTES = 65_536;
+
+/** Whether an initialize in `body` carries params larger than MAX_INITIALIZE_PARAMS_BYTES. */
+export function initializeParamsTooLarge(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((m) => {
+    if (m === null || typeof m !== 'object' || (m as { method?: unknown }).method !== 'initialize') return false;
+    return (JSON.stringify((m as { params?: unknown }).params) ?? '').length > MAX_INITIALIZE_PARAMS_BYTES;
+  });
+}
+
 export function isInitializeMessage(body: unknown): boolean {
   const messages = Array.isArray(body) ? body : [body];
   return messages.some((m) => m !== null && typeof m === 'object' && (m as { method?: unknown }).method === 'initialize');

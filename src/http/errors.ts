@@ -26,7 +26,7 @@ export const MESSAGES = {
   emptyBatch: 'Invalid Request: an empty batch holds no message',
 } as const;
 
-export const RPC_CODES = { generic: -32000, sessionNotFound: -32001, parseError: -32700, invalidRequest: -32600 } as const;
+export const RPC_CODES = { generic: -32000, sessionNotFound: -32001, parseError: -32700, invalidRequest: -32600, invalidParams: -32602 } as const;
 
 /** A JSON-RPC request id; null when the body could not be read or is not one request (D6). */
 export type RpcId = string | number | null;

@@ -14,10 +14,10 @@ import { callerAt, type Caller } from '../auth/caller';
 import { bindRequestContext, type RequestContext } from '../mcp/request-context';
 import { createJsonTransport } from '../mcp/transport';
 import type { MemorySessionStore, Session } from '../session/memory-store';
-import { isInitializeMessage } from './body';
+import { MAX_INITIALIZE_PARAMS_BYTES, initializeParamsTooLarge, isInitializeMessage } from './body';
 import type { CredentialGate } from './credential-gate';
 import type { FastToolCall } from './fast-tool-call';
-import { MESSAGES, RPC_CODES, rateLimited, rpcError, sessionNotFound, unauthorized } from './errors';
+import { MESSAGES, RPC_CODES, idOf, rateLimited, rpcError, sessionNotFound, unauthorized } from './errors';
 import { refuseForgeUrl, type McpRequest } from './mcp-prelude';
 import { serveWatched, stepUpRefusal, type GrantGuard } from './oauth-scope';
 import type { FixedWindowLimiter } from './rate-limit';
@@ -193,6 +193,9 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
       if (!sessionId) {
         if (found.status !== 'ok') return refuseNoCredential(req);
         if (!isInitializeMessage(req.body)) return rpcError(400, MESSAGES.sessionIdRequired);
+        if (initializeParamsTooLarge(req.body)) {
+          return rpcError(400, `Invalid params: an initialize's params may take at most ${MAX_INITIALIZE_PARAMS_BYTES} bytes of JSON`, RPC_CODES.invalidParams, {}, idOf(req.body));
+        }
         // The session keeps the policy of its initialize (D34).
         const opener: Caller = { ...found.caller, policy: req.policy };
         return openSession(req, req.forgeUrl ? { ...opener, apiUrl: req.forgeUrl } : opener);
