@@ -40,15 +40,8 @@ import { PolicyCatalogs } from './mcp/policy';
 const TOOL_NAMES = new Set(ALL_TOOLS.map((tool) => tool.name));
 import { storesFromConfig, type Stores } from './store/from-config';
 import { readinessResponse } from './http/readiness';
+import { pathStart } from './http/request-url';
 import { CREDENTIAL_CHECK_MAX_ENTRIES } from './auth/credential-check';
-
-/**
- * Where a request URL's path starts. Bun.serve hands over the bare path ("/mcp") when the Host
- * header is empty or no host at all, which the Host check then refuses in the path's own shape.
- */
-function pathStart(url: string): number {
-  return url.startsWith('/') ? 0 : url.indexOf('/', url.indexOf('//') + 2);
-}
 
 /** Whether a request URL's path is exactly /mcp (a query may follow). */
 function isMcpPath(url: string): boolean {

@@ -131,6 +131,45 @@ describe('HTTP server on a real port', () => {
   });
 });
 
+/** One raw HTTP/1.0 exchange (no Host header), read until the server closes: [status line, headers, body]. */
+async function rawExchange(port: number, request: string): Promise<{ status: number; head: string; body: string }> {
+  const { connect: dial } = await import('node:net');
+  const text = await new Promise<string>((resolve, reject) => {
+    const socket = dial(port, '127.0.0.1', () => socket.write(request));
+    let data = '';
+    socket.on('data', (chunk) => (data += chunk));
+    socket.on('close', () => resolve(data));
+    socket.on('error', reject);
+  });
+  const split = text.indexOf('\r\n\r\n');
+  return { status: Number(text.split(' ')[1]), head: text.slice(0, split), body: text.slice(split + 4) };
+}
+
+// A request without a Host header (HTTP/1.0, or an empty one) reaches the server as its bare path;
+// on a server not bound to loopback no Host check refuses it, so every route must read that form.
+test('HOST=0.0.0.0: requests without a Host header reach /mcp, its narrowed paths and the other routes', async () => {
+  const server = await startServer({ HOST: '0.0.0.0', REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: forge.apiUrl });
+  try {
+    const port = Number(new URL(server.url).port);
+    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    for (const path of ['/mcp', '/mcp/readonly', '/mcp/x/issues']) {
+      const answer = await rawExchange(port, `POST ${path} HTTP/1.0\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nPrivate-Token: ${TOKENS.maintainer}\r\nContent-Length: ${initialize.length}\r\n\r\n${initialize}`);
+      expect({ path, status: answer.status }).toEqual({ path, status: 200 });
+      expect(answer.head.toLowerCase()).toContain('mcp-session-id:');
+      expect(answer.body).toContain('"protocolVersion":"2025-06-18"');
+    }
+    const emptyHost = await rawExchange(port, `POST /mcp HTTP/1.1\r\nHost:\r\nConnection: close\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nPrivate-Token: ${TOKENS.maintainer}\r\nContent-Length: ${initialize.length}\r\n\r\n${initialize}`);
+    expect(emptyHost.status).toBe(200);
+    const download = await rawExchange(port, 'GET /downloads/attachment?project_id=1&secret=x&filename=a.txt HTTP/1.0\r\n\r\n');
+    expect(download.status).toBe(400);
+    expect(JSON.parse(download.body).error.message).toContain('secret:');
+    expect((await rawExchange(port, 'GET /healthz HTTP/1.0\r\n\r\n')).status).toBe(200);
+    expect((await rawExchange(port, 'GET /nowhere HTTP/1.0\r\n\r\n')).status).toBe(404);
+  } finally {
+    await server.stop();
+  }
+});
+
 // D2: an empty flag is not given, as an empty variable is; --forge-toolsets= once started a server
 // listing no tools at all.
 test('--forge-toolsets= (empty) serves the default tool groups, as FORGE_TOOLSETS= does', async () => {

@@ -15,6 +15,7 @@ import type { Logger } from '../logging/logger';
 import type { Sealer } from '../sealing/sealer';
 import { ToolError } from '../forge/errors';
 import { openDownloadToken } from './token';
+import { requestQuery } from '../http/request-url';
 
 export interface DownloadDeps {
   callers: CallerResolver;
@@ -73,7 +74,7 @@ export function createDownloadHandler(deps: DownloadDeps): (request: Request) =>
   return async function download(request: Request): Promise<Response> {
     const perIp = await deps.ipLimit?.limiter.hit(deps.ipLimit.ipOf(request));
     if (perIp && !perIp.allowed) return refuse(perIp, 'download_ip');
-    const query = new URL(request.url).searchParams;
+    const query = requestQuery(request.url);
     const projectId = query.get('project_id') ?? '';
     const secret = query.get('secret') ?? '';
     const filename = query.get('filename') ?? '';

@@ -24,7 +24,7 @@ import { plainModernToolCall, type PlainToolCall } from './plain-tool-call';
 import { MODERN_PROTOCOL_VERSION } from './revision';
 import type { FixedWindowLimiter } from './rate-limit';
 import { readRequestPolicy } from './request-policy';
-import { originOf } from '../forge/url-parts';
+import { requestOrigin } from './request-url';
 
 export { MODERN_PROTOCOL_VERSION };
 
@@ -58,8 +58,11 @@ export interface McpRequest {
   readonly sessionId: string | null;
   /** Short id that ties this request's log lines together. */
   readonly requestId: string;
-  /** This server's public origin (MCP_SERVER_URL, else the request's), for links in results. */
-  readonly publicBase: string;
+  /**
+   * This server's public origin (MCP_SERVER_URL, else the request's), for links in results; absent
+   * when neither names one (a request without a Host header), and results then carry no links.
+   */
+  readonly publicBase?: string;
   /** The request's narrowing of the tool selection, from headers and path (D34); absent: none. */
   readonly policy?: string;
 }
@@ -200,7 +203,7 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
       forgeUrl: forgeUrl.status === 'ok' ? forgeUrl.apiUrl : undefined,
       sessionId: lane === 'legacy' ? request.headers.get('mcp-session-id') : null,
       requestId,
-      publicBase: deps.configuredBase ?? originOf(request.url),
+      publicBase: deps.configuredBase ?? requestOrigin(request.url),
       policy: policy.key,
     });
   }

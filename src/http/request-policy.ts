@@ -6,6 +6,7 @@
 // is refused with 400 naming the header (or the path) and, shortened, the name.
 import { TOOL_GROUPS, type ToolGroup } from '../config/schema';
 import { policyKey, type RequestPolicy } from '../mcp/policy';
+import { requestPath } from './request-url';
 
 export type PolicyReading = { ok: true; key: string | undefined } | { ok: false; status: 400 | 404; message: string };
 
@@ -44,10 +45,7 @@ const PATH = /^\/mcp(?:\/x\/([^/]*))?(\/readonly)?\/?$/;
 
 /** The policy of a request, as a catalog key (undefined: the deployment's own selection). */
 export function readRequestPolicy(request: Request, isTool: (name: string) => boolean): PolicyReading {
-  const url = request.url;
-  const start = url.indexOf('/', url.indexOf('//') + 2);
-  const end = url.indexOf('?', start);
-  const path = start === -1 ? '/' : url.slice(start, end === -1 ? undefined : end);
+  const path = requestPath(request.url);
   const matched = path === '/mcp' ? undefined : PATH.exec(path);
   if (path !== '/mcp' && !matched) return { ok: false, status: 404, message: 'Not Found' };
   const headers = request.headers;

@@ -15,6 +15,7 @@ import { isChallenge } from './pkce';
 import { withParams } from './redirect-uris';
 import { isOurResource } from './resource';
 import { grantedScope } from './scopes';
+import { requestQuery } from '../http/request-url';
 
 export const MAX_STATE_LENGTH = 1024;
 
@@ -26,7 +27,7 @@ const REQUEST_PARAMETERS = ['response_type', 'scope', 'state', 'code_challenge',
 export function authorizeHandler(deps: FlowDeps): (request: Request) => Promise<Response> {
   const { settings } = deps;
   return async (request) => {
-    const query = new URL(request.url).searchParams;
+    const query = requestQuery(request.url);
     const { repeated } = collectParams(query);
     const doubtful = firstRepeated(repeated, CLIENT_PARAMETERS);
     if (doubtful) return oauthError(400, 'invalid_request', repeatedParameter(doubtful));

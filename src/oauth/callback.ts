@@ -13,6 +13,7 @@ import type { CodeData, FlowDeps, StateData } from './flow';
 import { htmlPage, redirect } from './http';
 import { withParams } from './redirect-uris';
 import { errorCode, isWellFormedToken } from './token-shape';
+import { requestQuery } from '../http/request-url';
 
 export const UNKNOWN_STATE = 'Unknown or expired state parameter';
 
@@ -28,7 +29,7 @@ const unknownState = (detail = 'Start signing in again from your application.') 
 export function callbackHandler(deps: FlowDeps): (request: Request) => Promise<Response> {
   const { settings, logger } = deps;
   return async (request) => {
-    const query = new URL(request.url).searchParams;
+    const query = requestQuery(request.url);
     const stateValue = query.get('state');
     const opened = stateValue ? await deps.vault.open<StateData>('state', stateValue) : undefined;
     if (!stateValue || !opened) {
