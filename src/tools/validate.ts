@@ -21,18 +21,21 @@ function parameterOf(error: ValueError): string {
 }
 
 function explain(error: ValueError): string {
-  if (error.type === ValueErrorType.ObjectRequiredProperty) return 'is required';
-  const hint = (error.schema as { hint?: string }).hint;
-  if (hint) return hint;
+  // Sizes first: a schema's hint explains its pattern or range, and would misname a length limit.
   switch (error.type) {
+    case ValueErrorType.ObjectRequiredProperty:
+      return 'is required';
     case ValueErrorType.StringMaxLength:
       return `must be at most ${error.schema.maxLength} characters (got ${(error.value as string).length})`;
-    case ValueErrorType.StringMinLength:
-      return error.schema.minLength === 1 ? 'must not be empty' : `must be at least ${error.schema.minLength} characters`;
     case ValueErrorType.ArrayMaxItems:
       return `must have at most ${error.schema.maxItems} items (got ${(error.value as unknown[]).length})`;
     case ValueErrorType.ObjectAdditionalProperties:
       return 'is not a parameter of this tool';
+  }
+  const hint = (error.schema as { hint?: string }).hint;
+  if (hint) return hint;
+  if (error.type === ValueErrorType.StringMinLength) {
+    return error.schema.minLength === 1 ? 'must not be empty' : `must be at least ${error.schema.minLength} characters`;
   }
   if (error.schema.enum || error.schema.anyOf) {
     const values = (error.schema.anyOf ?? []).map((s: { const?: unknown }) => s.const).filter((v: unknown) => v !== undefined);

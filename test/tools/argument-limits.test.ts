@@ -136,4 +136,14 @@ describe('bounded text and lists (D31)', () => {
     expect(toolError(await c.call('create_issue', { project_id: P, title: `${title}t` })).message).toBe('title: must be at most 255 characters (got 256)');
     expect(h.upstream()).toEqual([`POST /api/v4/projects/${P}/issues`]);
   });
+
+  test("a length limit is named as one, not as the value's pattern", async () => {
+    const c = await h.as();
+    const long = 'l'.repeat(256);
+    expect(toolError(await c.call('create_issue', { project_id: P, title: 'x', labels: ['bug', long] })).message).toBe('labels.1: must be at most 255 characters (got 256)');
+    expect(toolError(await c.call('create_issue', { project_id: P, title: 'x', labels: ['a,b'] })).message).toBe('labels.0: label names cannot be empty or contain commas');
+    expect(toolError(await c.call('create_issue', { project_id: P, title: 'x', labels: [''] })).message).toBe('labels.0: label names cannot be empty or contain commas');
+    expect(toolError(await c.call('create_issue_emoji_reaction', { project_id: P, issue_iid: '1', name: 'e'.repeat(256) })).message).toBe('name: must be at most 255 characters (got 256)');
+    expect(h.upstream()).toEqual([]);
+  });
 });
