@@ -77,6 +77,33 @@ describe('links in tool results', () => {
     await session.close();
   });
 
+  test('an upload whose name the route would refuse gets no link; the others still do', async () => {
+    forge.model.findProject(P)!.issues.get(1)!.description =
+      `[up](/uploads/${SECRET}/..) [dot](/uploads/${SECRET}/.) [slash](/uploads/${SECRET}/a%2Fb.txt) [back](/uploads/${SECRET}/a%5Cb.txt) [nul](/uploads/${SECRET}/a%00b) ![dk](/uploads/${SECRET}/dk.png)`;
+    const session = await connect(app, { 'Private-Token': TOKENS.maintainer });
+    const issue = structured<{ attachments: { filename: string; url: string }[] }>(await session.call('get_issue', { project_id: P, issue_iid: '1' }));
+    expect(issue.attachments.map((a) => a.filename)).toEqual(['dk.png']);
+    await session.close();
+  });
+
+  test('an upper-case secret in a link reaches the forge in lower case, as GitLab names uploads', async () => {
+    forge.model.findProject(P)!.issues.get(1)!.description = `![dk](/uploads/${SECRET.toUpperCase()}/dk.png)`;
+    const session = await connect(app, { 'Private-Token': TOKENS.maintainer });
+    const issue = structured<{ attachments: { url: string }[] }>(await session.call('get_issue', { project_id: P, issue_iid: '1' }));
+    await session.close();
+    const link = new URL(issue.attachments[0].url);
+    expect(link.searchParams.get('secret')).toBe(SECRET);
+    for (const query of [link.searchParams, new URLSearchParams({ project_id: P, secret: SECRET.toUpperCase(), filename: 'dk.png', _token: link.searchParams.get('_token')! })]) {
+      forge.requests.length = 0;
+      const response = await app.handle(new Request(`http://localhost/downloads/attachment?${query}`));
+      expect(response.status).toBe(200);
+      expect(forge.requests.map((r) => r.path)).toEqual([`/api/v4/projects/${P}/uploads/${SECRET}/dk.png`]);
+    }
+    forge.requests.length = 0;
+    expect((await get({ project_id: P, secret: SECRET.toUpperCase(), filename: 'dk.png' }, { 'Private-Token': TOKENS.guest })).status).toBe(200);
+    expect(forge.requests.map((r) => r.path)).toEqual([`/api/v4/projects/${P}/uploads/${SECRET}/dk.png`]);
+  });
+
   test('a result without attachment links is left as it is', async () => {
     const session = await connect(app, { 'Private-Token': TOKENS.maintainer });
     const issue = structured<Record<string, unknown>>(await session.call('get_issue', { project_id: P, issue_iid: '2' }));

@@ -12,6 +12,15 @@ const UPLOAD_LINK = /\/uploads\/([0-9a-f]{32})\/([^\s)"'<>\]\[/?#]+)/gi;
 const TEXT_FIELDS = ['description', 'body'] as const;
 const MAX_DEPTH = 6;
 
+/**
+ * Whether a name is one file name the /downloads route serves: not empty, `.` or `..`, no slash,
+ * backslash or control character, at most 255 characters. A link is offered only for such a name.
+ */
+export function isPlainFilename(name: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return name.length > 0 && name.length <= 255 && name !== '.' && name !== '..' && !/[/\\\x00-\x1f\x7f]/.test(name);
+}
+
 export function findAttachments(text: string): AttachmentRef[] {
   if (!text.includes('/uploads/')) return [];
   const found = new Map<string, AttachmentRef>();
@@ -22,7 +31,10 @@ export function findAttachments(text: string): AttachmentRef[] {
     } catch {
       // keep it as written
     }
-    found.set(`${match[1]}/${filename}`, { secret: match[1].toLowerCase(), filename });
+    // A name the route would refuse (`..`, an encoded slash) gets no link that cannot open.
+    if (!isPlainFilename(filename)) continue;
+    const secret = match[1].toLowerCase();
+    found.set(`${secret}/${filename}`, { secret, filename });
   }
   return [...found.values()];
 }

@@ -14,6 +14,7 @@ import type { FixedWindowLimiter, RateDecision } from '../http/rate-limit';
 import type { Logger } from '../logging/logger';
 import type { Sealer } from '../sealing/sealer';
 import { ToolError } from '../forge/errors';
+import { isPlainFilename } from './attachments';
 import { openDownloadToken } from './token';
 import { requestQuery } from '../http/request-url';
 
@@ -32,16 +33,11 @@ export interface DownloadDeps {
   onRateLimited?: () => void;
 }
 
-const SECRET = /^[0-9a-f]{32}$/i;
+const SECRET = /^[0-9a-f]{32}$/;
 const COPIED_HEADERS = ['content-type', 'content-disposition', 'content-length'] as const;
 
 function problem(status: number, kind: string, message: string, headers: Record<string, string> = {}): Response {
   return Response.json({ error: { kind, status, message } }, { status, headers });
-}
-
-function validFilename(name: string): boolean {
-  // eslint-disable-next-line no-control-regex
-  return name.length > 0 && name.length <= 255 && name !== '.' && name !== '..' && !/[/\\\x00-\x1f\x7f]/.test(name);
 }
 
 /** The same identifier rule as tool arguments (D31): no empty, `.` or `..` part, plain or encoded. */
@@ -76,12 +72,13 @@ export function createDownloadHandler(deps: DownloadDeps): (request: Request) =>
     if (perIp && !perIp.allowed) return refuse(perIp, 'download_ip');
     const query = requestQuery(request.url);
     const projectId = query.get('project_id') ?? '';
-    const secret = query.get('secret') ?? '';
+    // GitLab's upload secrets are lower-case hex, as the links this server makes carry them.
+    const secret = (query.get('secret') ?? '').toLowerCase();
     const filename = query.get('filename') ?? '';
     const projectProblem = projectIdProblem(projectId);
     if (projectProblem) return problem(400, 'validation', `project_id: ${projectProblem}`);
     if (!SECRET.test(secret)) return problem(400, 'validation', 'secret: must be the 32-character hex secret of the upload');
-    if (!validFilename(filename)) return problem(400, 'validation', 'filename: must be a plain file name');
+    if (!isPlainFilename(filename)) return problem(400, 'validation', 'filename: must be a plain file name');
 
     let credential: Credential;
     let apiUrl: string;
@@ -89,7 +86,7 @@ export function createDownloadHandler(deps: DownloadDeps): (request: Request) =>
     if (token !== null) {
       const grant = deps.sealer ? await openDownloadToken(deps.sealer, token) : undefined;
       if (!grant) return problem(401, 'permission', 'the download link is invalid or has expired; fetch the issue again for a fresh one');
-      if (grant.projectId !== projectId || grant.ref.secret !== secret.toLowerCase() || grant.ref.filename !== filename) {
+      if (grant.projectId !== projectId || grant.ref.secret !== secret || grant.ref.filename !== filename) {
         deps.logger.warn('download_refused', { reason: 'token for another attachment' });
         return problem(403, 'permission', 'the download link was issued for another attachment');
       }
