@@ -170,6 +170,25 @@ test('HOST=0.0.0.0: requests without a Host header reach /mcp, its narrowed path
   }
 });
 
+// The runtime's own cap sits 64 KiB above MAX_REQUEST_BODY_BYTES: below it the route answers its
+// JSON-RPC 413 without reading the body; above it the runtime refuses before any route runs and
+// closes the connection, so a declared gigabyte is never drained.
+test('a body declared over MAX_REQUEST_BODY_BYTES: the JSON-RPC 413, or past the runtime cap a bare 413 and a closed connection', async () => {
+  const server = await startServer({ REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: forge.apiUrl, MAX_REQUEST_BODY_BYTES: '1024' });
+  try {
+    const port = Number(new URL(server.url).port);
+    const head = (length: number) => `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nPrivate-Token: ${TOKENS.maintainer}\r\nContent-Length: ${length}\r\n\r\n{"jsonrpc":`;
+    const near = await rawExchange(port, head(2048).replace('HTTP/1.1\r\n', 'HTTP/1.1\r\nConnection: close\r\n'));
+    expect(near.status).toBe(413);
+    expect(JSON.parse(near.body).error.message).toBe('Payload Too Large: request body exceeds 1024 bytes');
+    const huge = await rawExchange(port, head(10 * 1024 ** 3));
+    expect(huge.status).toBe(413);
+    expect(huge.body).toBe('');
+  } finally {
+    await server.stop();
+  }
+});
+
 // D2: an empty flag is not given, as an empty variable is; --forge-toolsets= once started a server
 // listing no tools at all.
 test('--forge-toolsets= (empty) serves the default tool groups, as FORGE_TOOLSETS= does', async () => {
