@@ -87,6 +87,25 @@ describe('get_file_contents', () => {
     expect(file.blob_id).toMatch(/^[0-9a-f]{40}$/);
   });
 
+  test('a file stored in Git LFS: its pointer is said for what it is, oid and size, not shown as the file\'s text', async () => {
+    const c = await h.as();
+    const oid = 'd49b4164afc9a69cd2db26c64748a3b5dff5de9da96d92a9479a94ffa5f38688';
+    const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\nsize 33296\n`;
+    structured(await c.call('create_or_update_file', { project_id: P, branch: 'main', file_path: 'assets/model.bin', content: pointer, commit_message: 'Track in LFS' }));
+    const file = structured<File & { lfs?: { oid: string; size: number } }>(await c.call('get_file_contents', { project_id: P, file_path: 'assets/model.bin' }));
+    expect(file.lfs).toEqual({ oid: `sha256:${oid}`, size: 33296 });
+    expect(file.content).toBeUndefined();
+    expect(file.note).toContain('Git LFS');
+    expect(file).toMatchObject({ file_path: 'assets/model.bin', size: pointer.length });
+    expect(file.last_commit_id).toMatch(/^[0-9a-f]{40}$/);
+    // Text that only looks like the start of one is text.
+    const lookalike = `${pointer}\nSee how LFS pointers look.\n`;
+    structured(await c.call('create_or_update_file', { project_id: P, branch: 'main', file_path: 'docs/lfs.md', content: lookalike, commit_message: 'Docs' }));
+    const doc = structured<File & { lfs?: unknown }>(await c.call('get_file_contents', { project_id: P, file_path: 'docs/lfs.md' }));
+    expect(doc.lfs).toBeUndefined();
+    expect(doc.content).toBe(lookalike);
+  });
+
   test('a missing file is not_found with the forge\'s words; so is an unknown ref', async () => {
     const c = await h.as();
     expect(toolError(await c.call('get_file_contents', { project_id: P, file_path: 'nope.md' }))).toMatchObject({ kind: 'not_found', status: 404, message: '404 File Not Found' });

@@ -16,6 +16,7 @@ export const file: RecordKind = {
     execute_filemode: flag(r.execute_filemode),
     binary: flag(r.binary),
     mime_type: r.mime_type,
+    lfs: r.lfs,
     start_line: r.start_line,
     end_line: r.end_line,
     total_lines: r.total_lines,

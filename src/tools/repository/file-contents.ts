@@ -20,6 +20,23 @@ const RAW = '/projects/{project_id}/repository/files/{file_path}/raw';
 
 const lineNumber = () => Type.Optional(integer(1, 'must be a line number, 1 or more'));
 
+/**
+ * A Git LFS pointer (the git-lfs spec v1): what the repository holds for a file stored in LFS, and
+ * what GitLab's raw endpoint serves for it. Keys in order, each on its own line; a pointer is well
+ * under 1 KB. Asking GitLab for the LFS object itself (`lfs=true`) may answer with a redirect to
+ * object storage on another host, which the forge client never follows with the caller's
+ * credential (forge/client.ts), so the pointer is recognised and said for what it is instead.
+ */
+const LFS_POINTER = /^version https:\/\/git-lfs\.github\.com\/spec\/v1\n(?:[a-z0-9.-]+ [^\n]*\n)*$/;
+const LFS_POINTER_MAX_BYTES = 1024;
+
+function lfsPointer(text: string): { oid: string; size: number } | undefined {
+  if (text.length > LFS_POINTER_MAX_BYTES || !LFS_POINTER.test(text)) return undefined;
+  const oid = /^oid sha256:([0-9a-f]{64})$/m.exec(text)?.[1];
+  const size = Number(/^size ([0-9]{1,16})$/m.exec(text)?.[1]);
+  return oid && Number.isSafeInteger(size) ? { oid: `sha256:${oid}`, size } : undefined;
+}
+
 /** The X-Gitlab-* headers GitLab sets from blob_data (lib/api/files.rb); absent ones are left out. */
 function blobHeaders(headers: Headers) {
   const text = (name: string) => headers.get(`x-gitlab-${name}`) ?? undefined;
@@ -42,7 +59,7 @@ export const getFileContents = defineTool({
   description:
     'Read a file at ref (default: the default branch). Text: lines start_line..end_line (1-based) within a ~60 KB budget; ' +
     'when cut, truncated is true and next_start_line says where to go on. Binary files: size, blob_id and a mime_type guess, no content. ' +
-    'last_commit_id guards a later create_or_update_file.',
+    'A file stored in Git LFS: its object\'s oid and size (lfs), not its content. last_commit_id guards a later create_or_update_file.',
   group: 'repository',
   mode: 'read',
   record: 'file',
@@ -67,6 +84,14 @@ export const getFileContents = defineTool({
     }
     if (window.last === 0 && window.totalLines !== undefined && start > Math.max(window.totalLines, 1)) {
       throw new ToolError('validation', `start_line: the file has ${window.totalLines} lines`);
+    }
+    const pointer = start === 1 && !window.cut ? lfsPointer(window.text) : undefined;
+    if (pointer) {
+      return {
+        ...file,
+        lfs: pointer,
+        note: `stored in Git LFS: the repository holds only this pointer to a ${pointer.size}-byte object, whose content this tool does not read`,
+      };
     }
     return {
       ...file,
