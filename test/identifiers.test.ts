@@ -250,3 +250,38 @@ describe('the critical cases of D31', () => {
     ]);
   });
 });
+
+// D26: a branch name, ref or file path without `/` but with `%2F` arrives encoded. URL paths always
+// decoded it; queries and bodies now read it the same, so a name is one name wherever it is sent.
+describe("names with their slashes %2F-encoded: the same name in a path, a query and a body", () => {
+  const P = String(SEED.project);
+  test('a branch created, read and deleted as feature%2Fnew is feature/new every time', async () => {
+    const c = await h.as();
+    const created = structured<{ name: string }>(await c.call('create_branch', { project_id: P, branch: 'feature%2Fnew', ref: 'main' }));
+    expect(created.name).toBe('feature/new');
+    expect(h.forge.requests[0].body).toEqual({ branch: 'feature/new', ref: 'main' });
+    expect(structured<{ name: string }>(await c.call('get_branch', { project_id: P, branch_name: 'feature%2Fnew' })).name).toBe('feature/new');
+    structured(await c.call('list_commits', { project_id: P, ref_name: 'feature%2Flogin', path: 'src%2Fapp.ts' }));
+    expect(Object.fromEntries(h.forge.requests.at(-1)!.query)).toMatchObject({ ref_name: 'feature/login', path: 'src/app.ts' });
+    structured(await c.call('delete_branch', { project_id: P, branch_name: 'feature%2Fnew' }));
+    const project = h.forge.model.projects.get(SEED.project)!;
+    expect(project.branches.has('feature/new')).toBe(false);
+    expect(project.branches.has('feature/login')).toBe(true);
+  });
+
+  test('a literal % beside a real slash is taken as written, in a body as in a path', async () => {
+    const c = await h.as();
+    const created = structured<{ name: string }>(await c.call('create_branch', { project_id: P, branch: 'docs/100%2Fdone', ref: 'main' }));
+    expect(created.name).toBe('docs/100%2Fdone');
+    expect(structured<{ name: string }>(await c.call('get_branch', { project_id: P, branch_name: 'docs/100%2Fdone' })).name).toBe('docs/100%2Fdone');
+    expect(h.upstream().at(-1)).toBe(`GET /api/v4/projects/${P}/repository/branches/docs%2F100%252Fdone`);
+  });
+
+  test('a decoded name is held to the identifier rule: feature%2F.. is refused, nothing sent', async () => {
+    const c = await h.as();
+    const result = await c.call('create_branch', { project_id: P, branch: 'feature%2F..', ref: 'main' });
+    expect(toolError(result).kind).toBe('validation');
+    expect(toolError(result).message).toStartWith('branch: ');
+    expect(h.upstream()).toEqual([]);
+  });
+});

@@ -58,7 +58,7 @@ export function narrowSelection(selection: ToolSelection, narrowing: Narrowing):
 
 /**
  * JSON Schema as clients see it, kept small (every tools/list result is read by a model): our own
- * `hint`, `identifier`, `userText` and `stringOrInteger` keywords and TypeBox's symbols removed, ids typed
+ * `hint`, `identifier`, `slashName`, `userText` and `stringOrInteger` keywords and TypeBox's symbols removed, ids typed
  * `["string","integer"]` and no `format` keyword (D32), unions of constants written as
  * `enum`, and `minLength: 1`, `additionalProperties: false` and the size bounds (maxLength,
  * maxItems, the safe-integer maximum) left to the server's own validation, which still refuses
@@ -72,6 +72,7 @@ function serverOnly(key: string, value: unknown): boolean {
   switch (key) {
     case 'hint':
     case 'identifier':
+    case 'slashName':
     case 'userText':
     case 'stringOrInteger':
     case 'maxLength':

@@ -8,6 +8,8 @@
 // stated once in the server's instructions, so these carry no description unless a tool deviates.
 // `stringOrInteger` is our own keyword too: the parameter is an id, published as
 // `["string","integer"]` whatever the server-side type (D32); conversion accepts either losslessly.
+// `slashName` is our own keyword too: a branch name, ref or file path whose slashes may arrive
+// %2F-encoded (D26).
 // `format` is checked here and never published (D32: some model APIs refuse whole tool lists over it).
 import { FormatRegistry, Type, type StringOptions, type TString } from '@sinclair/typebox';
 
@@ -74,11 +76,17 @@ export const projectId = (description?: string) => identifier(LIMITS.identifier,
 /** A group's numeric id or full path (`group/subgroup`). */
 export const groupId = () => identifier(LIMITS.identifier, ID);
 
+/**
+ * A name that may arrive with its slashes %2F-encoded (D26): the validator decodes such a value
+ * once, so the name a tool sends is the same in a URL path, a query and a body.
+ */
+const SLASH_NAME = { slashName: true } as const;
+
 /** A branch name, protection rule name (wildcards allowed), tag, ref or commit SHA. */
-export const refName = () => identifier(LIMITS.identifier);
+export const refName = () => identifier(LIMITS.identifier, SLASH_NAME);
 
 /** A file's path in the repository (`src/app.ts`). */
-export const filePath = () => identifier(LIMITS.filePath);
+export const filePath = () => identifier(LIMITS.filePath, SLASH_NAME);
 
 /** A comment thread's id (the `id` of list_issue_discussions' items). */
 export const discussionId = () => identifier(LIMITS.identifier);

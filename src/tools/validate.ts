@@ -50,10 +50,24 @@ function identifierParameters(schema: TObject): string[] {
 }
 
 /** The names of the parameters whose schema carries our own keyword `mark` set to true. */
-function markedParameters(schema: TObject, mark: 'identifier' | 'userText'): string[] {
+function markedParameters(schema: TObject, mark: 'identifier' | 'slashName' | 'userText'): string[] {
   return Object.entries(schema.properties)
     .filter(([, property]) => (property as TSchema)[mark] === true)
     .map(([name]) => name);
+}
+
+/**
+ * D26: a branch name, ref or file path without a `/` but with `%2F` arrives encoded; it is decoded
+ * once (a literal `%` beside a real `/` is taken as written). URL paths always read it so
+ * (forge/encode.ts); decoding it here makes queries and bodies read it the same.
+ */
+function withSlashesDecoded(value: string): string {
+  if (value.includes('/') || !/%2f/i.test(value)) return value;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value; // not percent-encoding after all: taken as written, as in a path
+  }
 }
 
 export interface ValidatorOptions {
@@ -65,6 +79,7 @@ export function compileValidator(schema: TObject, options: ValidatorOptions = {}
   const check: TypeCheck<TObject> = TypeCompiler.Compile(schema);
   const convert = compileConversion(schema);
   const identifiers = identifierParameters(schema);
+  const slashNames = markedParameters(schema, 'slashName');
   const userTexts = options.allowQuickActions ? [] : markedParameters(schema, 'userText');
   return {
     validate(args: unknown): Record<string, unknown> {
@@ -78,7 +93,14 @@ export function compileValidator(schema: TObject, options: ValidatorOptions = {}
           throw new ToolError('validation', `${parameterOf(first)}: ${explain(first)}`);
         }
       }
-      const values = valid as Record<string, unknown>;
+      let values = valid as Record<string, unknown>;
+      for (const name of slashNames) {
+        const value = values[name];
+        if (typeof value !== 'string') continue;
+        const decoded = withSlashesDecoded(value);
+        // A copy: the caller's arguments stay as sent.
+        if (decoded !== value) values = { ...values, [name]: decoded };
+      }
       for (const name of identifiers) {
         const value = values[name];
         if (value === undefined) continue;
