@@ -132,6 +132,8 @@ describe('protected branches', () => {
     expect((await api(`${P}/repository/branches/develop`)).body).toMatchObject({ protected: true, developers_can_merge: true, developers_can_push: false });
     expect(await api(PB, { form: { name: 'develop' } })).toMatchObject({ status: 409, body: { message: "Protected branch 'develop' already exists" } });
     expect(await api(PB, { json: { name: 'x', push_access_level: 20 } })).toMatchObject({ status: 400, body: { error: 'push_access_level does not have a valid value' } });
+    // NO_ACCESS is not among UnprotectAccessLevel's allowed levels (EE): nobody could unprotect the rule.
+    expect(await api(PB, { json: { name: 'x', unprotect_access_level: 0 } })).toMatchObject({ status: 400, body: { error: 'unprotect_access_level does not have a valid value' } });
     expect((await api(PB, { json: {} })).body).toEqual({ error: 'name is missing' });
     expect((await api(PB, { json: { name: 'y' }, token: TOKENS.developer })).status).toBe(403);
   });

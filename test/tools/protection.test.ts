@@ -105,6 +105,7 @@ describe('protect_branch', () => {
 
   test.each([
     [{ branch_name: 'x', push_access_level: 20 }, 'push_access_level: must be one of 0 (no access), 30 (developer), 40 (maintainer), 60 (admin)'],
+    [{ branch_name: 'x', unprotect_access_level: 0 }, 'unprotect_access_level: must be one of 30 (developer), 40 (maintainer), 60 (admin); 0 is not allowed, since nobody could then unprotect the branch'],
     [{}, 'branch_name: is required'],
     [{ branch_name: 'a', name: 'b' }, 'name: is a deprecated alias of branch_name; give one of them, not two different values'],
   ])('invalid arguments are refused before any upstream call: %p', async (args, message) => {

@@ -43,12 +43,20 @@ const accessLevel = () =>
     }),
   );
 
+// GitLab refuses 0 here: a rule nobody may unprotect could never be removed.
+const unprotectLevel = () =>
+  Type.Optional(
+    Type.Union([Type.Literal(30), Type.Literal(40), Type.Literal(60)], {
+      hint: 'must be one of 30 (developer), 40 (maintainer), 60 (admin); 0 is not allowed, since nobody could then unprotect the branch',
+    }),
+  );
+
 export const protectBranch = defineTool({
   name: 'protect_branch',
   title: 'Protect branch',
   description:
     'Protect branch_name (branch or pattern like release/*; alias: name), or update its rule. ' +
-    'Access levels: 0 none, 30 developer, 40 maintainer (default), 60 admin.',
+    'Access levels: 0 none (not for unprotect), 30 developer, 40 maintainer (default), 60 admin (self-managed only).',
   group: 'branches',
   mode: 'write',
   idempotent: true,
@@ -61,7 +69,7 @@ export const protectBranch = defineTool({
       name: Type.Optional(ruleName),
       push_access_level: accessLevel(),
       merge_access_level: accessLevel(),
-      unprotect_access_level: accessLevel(),
+      unprotect_access_level: unprotectLevel(),
       allow_force_push: Type.Optional(Type.Boolean()),
       code_owner_approval_required: Type.Optional(Type.Boolean()),
     },

@@ -10,9 +10,16 @@ const LEVELS = [0, 30, 40, 60];
 const KINDS = ['push', 'merge', 'unprotect'] as const;
 type Kind = (typeof KINDS)[number];
 
+/**
+ * ProtectedBranch::UnprotectAccessLevel.allowed_access_levels drops NO_ACCESS (a rule nobody could
+ * unprotect), so Grape refuses unprotect_access_level 0 like an unknown level.
+ */
+const UNPROTECT_LEVELS = LEVELS.filter((l) => l !== 0);
+
 function level(ctx: Ctx, name: string): number | undefined {
   const v = ctx.input.int(name);
-  if (v !== undefined && !LEVELS.includes(v)) throw paramError(`${name} does not have a valid value`);
+  const allowed = name === 'unprotect_access_level' ? UNPROTECT_LEVELS : LEVELS;
+  if (v !== undefined && !allowed.includes(v)) throw paramError(`${name} does not have a valid value`);
   return v;
 }
 
