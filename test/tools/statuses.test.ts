@@ -82,6 +82,13 @@ describe('create_commit_status', () => {
     expect(second.status).toBe('success');
   });
 
+  test('another user\'s running status of the same name is not updated: the caller\'s own gets added beside it', async () => {
+    const theirs = structured<Status>(await (await h.as(TOKENS.maintainer)).call('create_commit_status', { project_id: P, sha: SEED.headSha, state: 'running', name: 'ci/shared', ref: 'main' }));
+    const mine = structured<Status>(await (await h.as(TOKENS.developer)).call('create_commit_status', { project_id: P, sha: SEED.headSha, state: 'success', name: 'ci/shared', ref: 'main' }));
+    expect(mine.id).not.toBe(theirs.id);
+    expect(mine.status).toBe('success');
+  });
+
   test('an invalid transition from the forge is an error, not applied', async () => {
     const c = await h.as(TOKENS.developer);
     structured(await c.call('create_commit_status', { project_id: P, sha: SEED.headSha, state: 'running', name: 'twice', ref: 'main' }));

@@ -64,7 +64,7 @@ export const createCommitStatus = defineTool({
   name: 'create_commit_status',
   title: 'Create commit status',
   description:
-    'Set a check\'s state on a commit: updates a pending/running status of the same name and ref, else adds one ' +
+    'Set a check\'s state on a commit: updates your own pending/running status of the same name and ref, else adds one ' +
     '(finished ones never change). context aliases name (default "default").',
   group: 'branches',
   mode: 'write',

@@ -85,9 +85,11 @@ export const statusRoutes: Route[] = [
       pipelineId = pipelines.length ? Math.max(...pipelines) : m.nextId.pipeline++;
     }
     const now = m.now();
-    // Only a pending/running job with the same name and ref is updated; final ones get a new job.
+    // Only the caller's own pending/running job with the same name and ref is updated
+    // (CreateCommitStatusService's scope: running_or_pending, for_ref, by_name, for_user); final
+    // ones, and other users' jobs, get a new job.
     let s = p.statuses.find((x) => x.sha === sha && x.ref === ref && x.name === name && x.pipeline_id === pipelineId
-      && (x.status === 'pending' || x.status === 'running'));
+      && x.authorId === ctx.user.id && (x.status === 'pending' || x.status === 'running'));
     let created = false;
     if (!s) {
       created = true;
