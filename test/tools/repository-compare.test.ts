@@ -102,6 +102,31 @@ describe('get_branch_diffs', () => {
     expect(capped.commits).toHaveLength(COMMITS_SHOWN);
     expect(capped.commits_total).toBe(60);
     expect(capped.commits_note).toContain('list_commits with ref_name a..b');
+    expect(capped.commit).toEqual({ id: '59' });
+  });
+
+  test(`over ${COMMITS_SHOWN} commits: the first ones, how many there were, and the head of \`to\` as commit, within the result bound`, async () => {
+    const c = await h.as();
+    // One commit a minute, so the fake's history orders them as they were pushed.
+    let now = Date.UTC(2024, 5, 1);
+    h.forge.model.clock = () => new Date((now += 60_000));
+    const steps = COMMITS_SHOWN + 5;
+    for (let i = 0; i < steps; i++) {
+      // ~37 KB of diff per commit, so the diff budgets are full too.
+      const content = Array.from({ length: 600 }, (_, n) => `step ${i} line ${n} ${'z'.repeat(40)}`).join('\n') + '\n';
+      structured(await c.call('push_files', { project_id: P, branch: 'long', ...(i === 0 ? { start_branch: 'main' } : {}), commit_message: `Step ${i}`, files: [{ file_path: `steps/${i}.txt`, content }] }));
+    }
+    const head = h.forge.model.projects.get(P)!.branches.get('long')!;
+    const result = await c.call('get_branch_diffs', { project_id: P, from: 'main', to: 'long' });
+    const r = structured<Compared & { truncated?: true }>(result);
+    expect(r.commits.map((x) => x.title)).toEqual(Array.from({ length: COMMITS_SHOWN }, (_, i) => `Step ${i}`));
+    expect(r.commits.some((x) => x.id === head)).toBe(false);
+    expect(r.commit).toMatchObject({ id: head, title: `Step ${steps - 1}` });
+    expect(r.commits_total).toBe(steps);
+    expect(r.commits_note).toBe(`first ${COMMITS_SHOWN} of ${steps} commits shown, oldest first; commit is the last, the head of long; list_commits with ref_name main..long lists them all`);
+    expect(r.note).toContain('file_path');
+    expect(r.truncated).toBeUndefined();
+    expect(Buffer.byteLength((result.content as { text: string }[])[0].text)).toBeLessThan(100_000);
   });
 
   test.each([

@@ -34,6 +34,15 @@ describe('lean projections', () => {
       web_url: 'w', pagination: { page: 1 },
     });
   });
+
+  test('compare: the head commit kept where the list does not end with it (a cut list)', () => {
+    const lean = RECORD_KINDS.compare.lean({
+      commit: { id: '3', title: 'head', message: 'head\n' },
+      commits: [{ id: '1', title: 'one', message: 'one\n' }, { id: '2', title: 'two', message: 'two\n' }],
+      commits_total: 3,
+    });
+    expect(lean).toEqual({ commit: { id: '3', title: 'head' }, commits: [{ id: '1', title: 'one' }, { id: '2', title: 'two' }], commits_total: 3 });
+  });
 });
 
 describe('untrusted text in files (D36), on the modern lane', () => {

@@ -44,12 +44,20 @@ function comparedDiff(d: Rec): Rec {
   return compact({ ...diff.lean(d), ...pick(d, ['diff_truncated', 'diff_omitted', 'diff_bytes']) });
 }
 
+/** Whether `list` is an array whose last item is the commit `last` (same id). */
+function endsWith(list: unknown, last: Rec): boolean {
+  if (!Array.isArray(list) || list.length === 0) return false;
+  const tail: unknown = list[list.length - 1];
+  return isRecord(tail) && tail.id === last.id;
+}
+
 export const compare: RecordKind = {
   about: 'Two refs compared: the commits between them and the changed files with their diffs.',
   lean: (r) => compact({
     ...r,
-    // GitLab's `commit` is the last of `commits` again: kept only when the list is not there.
-    commit: isRecord(r.commit) && !Array.isArray(r.commits) ? commit.lean(r.commit) : undefined,
+    // GitLab's `commit` is the last of `commits` again: kept only when the list does not end with it
+    // (get_branch_diffs cuts a long list and keeps the head there, src/tools/repository/compare.ts).
+    commit: isRecord(r.commit) && !endsWith(r.commits, r.commit) ? commit.lean(r.commit) : undefined,
     commits: Array.isArray(r.commits) ? r.commits.map((c) => (isRecord(c) ? commit.lean(c) : c)) : undefined,
     diffs: Array.isArray(r.diffs) ? r.diffs.map((d) => (isRecord(d) ? comparedDiff(d) : d)) : undefined,
     compare_timeout: flag(r.compare_timeout),

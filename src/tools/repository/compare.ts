@@ -12,7 +12,7 @@ import { filePath, pagination, projectId, refName } from '../params';
 export const DIFF_FILE_BUDGET = 20_000;
 /** Bytes of all the diffs of one result; files past it are listed without their diff. Under MAX_RESULT_BYTES' default (D33). */
 export const DIFF_RESULT_BUDGET = 60_000;
-/** Commits listed at most; list_commits with ref_name from..to lists them all. */
+/** Commits listed at most (the head of `to` is then named apart as `commit`); list_commits with ref_name from..to lists them all. */
 export const COMMITS_SHOWN = 50;
 
 const COMPARE = '/projects/{project_id}/repository/compare';
@@ -86,10 +86,20 @@ export const getBranchDiffs = defineTool({
     const totalPages = Math.max(1, Math.ceil(all.length / perPage));
     const { diffs, cut } = budgetDiffs(all.slice((page - 1) * perPage, page * perPage));
     const shown = commits.slice(0, COMMITS_SHOWN);
+    const listCut = commits.length > shown.length;
     return {
       ...about,
+      // GitLab's `commit` is the last of `commits`, the head of `to`: a cut list leaves it out, so it
+      // is named on its own (the lean compare drops it only where the list ends with it).
+      ...(listCut ? { commit: commits[commits.length - 1] } : {}),
       commits: shown,
-      ...(commits.length > shown.length ? { commits_total: commits.length, commits_note: `first ${shown.length} commits shown; list_commits with ref_name ${args.from}..${args.to} lists them all` } : {}),
+      ...(listCut
+        ? {
+          commits_total: commits.length,
+          commits_note: `first ${shown.length} of ${commits.length} commits shown, oldest first; commit is the last, the head of ${args.to}; ` +
+            `list_commits with ref_name ${args.from}..${args.to} lists them all`,
+        }
+        : {}),
       diffs,
       ...(cut ? { note: 'some diffs were cut or left out to stay small: ask again with file_path for one file\'s whole diff' } : {}),
       pagination: { page, per_page: perPage, next_page: page < totalPages ? page + 1 : null, total: all.length, total_pages: totalPages },
