@@ -3,7 +3,7 @@
 // tool tests cannot see through the MCP client, which checks positions before GitLab does.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { forgeApi } from './support/forge-api';
-import { MR_SEED, SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
+import { MILESTONE_SEED, MR_SEED, SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
 
 let forge: FakeForge;
 beforeAll(async () => { forge = await startFakeForge(); });
@@ -44,6 +44,45 @@ describe('diff notes (DiffNote line_code validation)', () => {
   test('Grape refuses a position without its shas or with an unknown type', async () => {
     expect(await api(`${M}/1/discussions`, { json: { body: 'x', position: { position_type: 'text', new_line: 1 } } })).toMatchObject({ status: 400, body: { error: 'position[base_sha] is missing' } });
     expect(await api(`${M}/1/discussions`, { json: at({ position_type: 'line', new_path: 'src/app.ts', new_line: 7 }) })).toMatchObject({ status: 400, body: { error: 'position[position_type] does not have a valid value' } });
+  });
+});
+
+describe('a merge request from a fork (target_project_id)', () => {
+  const FORK = `/projects/${SEED.fork.project}/merge_requests`;
+  const open = (o: Record<string, unknown> = {}, token: string = TOKENS.developer) =>
+    api(FORK, { json: { title: 'Link the guide', source_branch: SEED.fork.branch, target_branch: 'main', target_project_id: SEED.project, ...o }, token });
+
+  test('201: the merge request lives in the target, its source project is the fork, its head the fork\'s commit', async () => {
+    const res = await open();
+    expect(res).toMatchObject({ status: 201, body: { iid: 6, project_id: SEED.project, source_project_id: SEED.fork.project, target_project_id: SEED.project,
+      web_url: `http://forge.test/${SEED.projectPath}/-/merge_requests/6`, sha: SEED.fork.sha, diff_refs: { head_sha: SEED.fork.sha, base_sha: SEED.mainShas[27] } } });
+    expect(await api(`${M}/6/diffs`)).toMatchObject({ status: 200, body: [{ new_path: 'README.md' }] });
+    // The fork's commit was brought into the target's repository (refs/merge-requests/6/head).
+    expect(await api(`/projects/${SEED.project}/repository/commits/${SEED.fork.sha}`)).toMatchObject({ status: 200, body: { id: SEED.fork.sha } });
+    expect(forge.model.projects.get(SEED.fork.project)!.mergeRequests).toEqual([]);
+  });
+
+  test('409 for a second open one from the same fork branch; the same branch names from the target itself are another merge request', async () => {
+    expect((await open()).status).toBe(201);
+    expect(await open()).toMatchObject({ status: 409, body: { message: ['Another open merge request already exists for this source branch: !6'] } });
+    forge.model.projects.get(SEED.project)!.branches.set(SEED.fork.branch, SEED.developShas[1]);
+    expect(await api(M, { json: { title: 'Own', source_branch: SEED.fork.branch, target_branch: 'main' }, token: TOKENS.developer }))
+      .toMatchObject({ status: 201, body: { iid: 7, source_project_id: SEED.project } });
+  });
+
+  test('422 when the target is not in the fork\'s network', async () => {
+    expect(await open({ target_project_id: SEED.privateProject })).toEqual(expect.objectContaining({ status: 422, body: { message: ['Source project is not a fork of the target project'] } }));
+  });
+
+  test('404 for no such project; 403 for a target the caller may not open merge requests in, or a source it may not push', async () => {
+    expect(await open({ target_project_id: 999999 })).toMatchObject({ status: 404, body: { message: '404 Not found' } });
+    // maria's private sandbox exists but dev is no member of it: GitLab answers 403, not 404 (set_projects!).
+    expect(await open({ target_project_id: MILESTONE_SEED.personalProject })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+    expect(await open({}, TOKENS.guest)).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+  });
+
+  test('400 for a target_project_id that is no integer (Grape)', async () => {
+    expect(await open({ target_project_id: SEED.projectPath })).toMatchObject({ status: 400, body: { error: 'target_project_id is invalid' } });
   });
 });
 

@@ -141,7 +141,10 @@ export interface Issue {
 export interface MergeRequest {
   id: number;
   iid: number;
+  /** The target project, where the merge request lives (GitLab's project_id is its target_project_id). */
   project_id: number;
+  /** The project its source branch is in, a fork of the target's fork network; absent: the target itself. */
+  source_project_id?: number;
   title: string;
   description: string;
   state: 'opened' | 'closed' | 'merged';
@@ -188,6 +191,8 @@ export interface Project {
   issues: Map<number, Issue>;
   milestones: Milestone[];
   mergeRequests: MergeRequest[];
+  /** The project this one was forked from (GitLab's forked_from_project); absent: not a fork. */
+  forked_from_project_id?: number;
 }
 
 /** Glob match used by GitLab's protected ref rules: `*` matches any run of characters, `/` included. */
@@ -269,6 +274,24 @@ export class ForgeModel {
   /** Members see everything; internal/public projects are readable by any signed-in user. */
   canSee(p: Project, userId: number): boolean {
     return this.accessLevel(p, userId) > 0 || p.visibility !== 'private';
+  }
+
+  /** The root of the fork network a project is in (GitLab's fork_network.root_project): itself when it is no fork. */
+  forkRoot(p: Project): Project {
+    const seen = new Set<number>();
+    let root = p;
+    while (root.forked_from_project_id !== undefined && !seen.has(root.id)) {
+      seen.add(root.id);
+      const parent = this.projects.get(root.forked_from_project_id);
+      if (!parent) break;
+      root = parent;
+    }
+    return root;
+  }
+
+  /** GitLab's Project#in_fork_network_of?: both projects belong to one fork network. */
+  inSameForkNetwork(a: Project, b: Project): boolean {
+    return this.forkRoot(a) === this.forkRoot(b);
   }
 
   /** Branch, tag, full sha or unique sha prefix (≥ 4 hex chars) → sha. */

@@ -55,6 +55,7 @@ const hotfix = sha('api:hotfix:1');
 const develop = [sha('api:develop:1'), sha('api:develop:2')];
 const feature = [sha('api:feature:1'), sha('api:feature:2')];
 const secret = [sha('secret:1'), sha('secret:2'), sha('secret:3')];
+const forkGuide = sha('fork:guide:1');
 
 export const SEED = {
   project: 42,
@@ -95,6 +96,8 @@ export const SEED = {
   groups: { acme: 6, platform: 7, platformPath: 'acme/platform' },
   /** Project 42 milestones v1.0 (101, active), v0.9 (102, closed); group 7 milestone Q1 Platform (201). */
   milestones: { v1: 101, v09: 102, groupQ1: 201 },
+  /** dev's fork of project 42 (internal, dev owns it): its main is mainShas[27]; `branch` adds one commit, `sha`. */
+  fork: { project: 44, path: 'dev/api', branch: 'readme-guide', sha: forkGuide },
   /** Project 42 issues iid 1-5: 1 bug assigned to dev (v1.0), 2 by dev assigned to maria (v1.0), 3 docs (group milestone),
    * 4 closed (v0.9), 5 confidential incident by gus assigned to maria and dev. */
   issueIids: [1, 2, 3, 4, 5],
@@ -220,6 +223,19 @@ function seedSecret(m: ForgeModel): Project {
   return p;
 }
 
+/** dev's fork of the api project, made when main was at its 28th commit: that history, and a branch of its own. */
+function seedFork(m: ForgeModel, upstream: Project): Project {
+  const p = emptyProject(m, SEED.fork.project, SEED.fork.path, 12, 'internal');
+  p.forked_from_project_id = upstream.id;
+  p.members.set(SEED.users.developer, ACCESS.owner);
+  const base = main[27];
+  for (const id of m.reachable(upstream, [base])) p.commits.set(id, upstream.commits.get(id)!);
+  p.commits.set(forkGuide, commit(forkGuide, 'Point the README at the guide', mainTime(28) + 6 * HOUR, 1, [base],
+    [editDiff('README.md', [], ['See docs/guide/intro.md to run it locally.'])]));
+  p.branches.set('main', base).set(SEED.fork.branch, forkGuide);
+  return p;
+}
+
 function seedGroups(m: ForgeModel): void {
   const group = (id: number, fullPath: string, parent: number | null): Group => ({ id, name: fullPath.split('/').pop()!, path: fullPath.split('/').pop()!,
     full_path: fullPath, parent_id: parent, visibility: 'internal', web_url: `${m.webBase}/groups/${fullPath}`, members: new Map(), milestones: [] });
@@ -263,6 +279,8 @@ export function seedModel(): ForgeModel {
   m.tokens.set(TOKENS.guest, { userId: 3, kind: 'personal' });
   m.tokens.set(TOKENS.job, { userId: 2, kind: 'job' });
   for (const p of [seedApi(m), seedSecret(m)]) m.projects.set(p.id, p);
+  const fork = seedFork(m, m.projects.get(SEED.project)!);
+  m.projects.set(fork.id, fork);
   seedIssues(m.projects.get(42)!);
   seedIssueActivity(m);
   seedMilestoneData(m);

@@ -15,6 +15,26 @@ export function canReadMergeRequests(m: ForgeModel, p: Project, userId: number):
   return p.visibility !== 'private' || m.accessLevel(p, userId) >= ACCESS.reporter;
 }
 
+/** ProjectPolicy's create_merge_request_from: Developers and above push the source branch. */
+export function canCreateMergeRequestFrom(m: ForgeModel, p: Project, userId: number): boolean {
+  return m.accessLevel(p, userId) >= ACCESS.developer;
+}
+
+/**
+ * ProjectPolicy's create_merge_request_in (guest_access and download_code): anyone signed in on an
+ * internal or public project, Reporters and above on a private one (a private project's Guests may
+ * not read its code).
+ */
+export function canCreateMergeRequestIn(m: ForgeModel, p: Project, userId: number): boolean {
+  if (!m.canSee(p, userId)) return false;
+  return p.visibility !== 'private' || m.accessLevel(p, userId) >= ACCESS.reporter;
+}
+
+/** The project a merge request's source branch is in: a fork, or the target project itself. */
+export function sourceProjectOf(m: ForgeModel, mr: MergeRequest): Project | undefined {
+  return m.projects.get(mr.source_project_id ?? mr.project_id);
+}
+
 /** update_merge_request: Developers and above, and the author. */
 export function canUpdateMergeRequest(m: ForgeModel, p: Project, mr: MergeRequest, userId: number): boolean {
   return m.accessLevel(p, userId) >= ACCESS.developer || mr.author_id === userId;

@@ -3,8 +3,9 @@
 import type { DiffFile, ForgeModel, MergeRequest, Project } from '../model';
 import { fakeSha, type MrState, type MrVersion } from '../model-merge-requests';
 import { idNoneAny, list, milestoneTitle } from './finder-params';
-import { ACCESS, ApiError, forbidden, json, loadProject, paramError, route, unauthorized, type Ctx, type Route } from './http';
-import { canMergeInto, canReadMergeRequests, canUpdateMergeRequest, detailedMergeStatus, isDraft, loadMergeRequest } from './merge-request-access';
+import { ApiError, forbidden, json, loadProject, notFound, paramError, route, unauthorized, type Ctx, type Route } from './http';
+import { canCreateMergeRequestFrom, canCreateMergeRequestIn, canMergeInto, canReadMergeRequests, canUpdateMergeRequest, detailedMergeStatus, isDraft,
+  loadMergeRequest, sourceProjectOf } from './merge-request-access';
 import { listResponse } from './paginate';
 import { paidTier } from '../edition';
 import { presentMergeRequest } from './present-merge-requests';
@@ -89,11 +90,21 @@ function listFrom(ctx: Ctx, projects: Project[], defaultScope: 'created_by_me' |
   return listResponse(ctx, filterMergeRequests(ctx, readable, defaultScope), (mr) => presentMergeRequest(ctx.model, mr, ctx.user.id));
 }
 
+/**
+ * The source branch's commits brought into the target repository, as MergeRequest#fetch_ref! does
+ * (refs/merge-requests/:iid/head): a fork's commits are then the target's to diff and to read.
+ */
+function fetchSourceCommits(m: ForgeModel, source: Project, target: Project, head: string): void {
+  if (source === target) return;
+  for (const id of m.reachable(source, [head])) if (!target.commits.has(id)) target.commits.set(id, source.commits.get(id)!);
+}
+
 /** A new version from the commit graph: the files the source's own commits touch (newest diff per path). */
-function versionFor(m: ForgeModel, p: Project, mr: MergeRequest): MrVersion | undefined {
-  const head = p.branches.get(mr.source_branch);
+function versionFor(m: ForgeModel, source: Project, p: Project, mr: MergeRequest): MrVersion | undefined {
+  const head = source.branches.get(mr.source_branch);
   const start = p.branches.get(mr.target_branch);
   if (!head || !start) return undefined;
+  fetchSourceCommits(m, source, p, head);
   const targetReach = m.reachable(p, [start]);
   const own = m.log(p, [head]).filter((c) => !targetReach.has(c.id));
   const base = m.log(p, [head]).find((c) => targetReach.has(c.id))?.id ?? start;
@@ -152,8 +163,11 @@ function applyFields(ctx: Ctx, p: Project, mr: MergeRequest, st: MrState): void 
   if (locked !== undefined) st.discussion_locked = locked;
 }
 
+/** MergeRequest#validate_branches: another open merge request of the target from the same source project and branches. */
 function openDuplicate(p: Project, mr: MergeRequest): MergeRequest | undefined {
-  return p.mergeRequests.find((x) => x !== mr && x.state === 'opened' && x.source_branch === mr.source_branch && x.target_branch === mr.target_branch);
+  const sourceId = mr.source_project_id ?? mr.project_id;
+  return p.mergeRequests.find((x) => x !== mr && x.state === 'opened' && x.source_branch === mr.source_branch && x.target_branch === mr.target_branch
+    && (x.source_project_id ?? x.project_id) === sourceId);
 }
 
 function merge(ctx: Ctx, p: Project, mr: MergeRequest, st: MrState): void {
@@ -163,7 +177,7 @@ function merge(ctx: Ctx, p: Project, mr: MergeRequest, st: MrState): void {
   Object.assign(mr, { state: 'merged', updated_at: now });
   Object.assign(st, { merged_by_id: ctx.user.id, merged_at: now, merge_when_pipeline_succeeds: false,
     merge_commit_sha: fakeSha(`merge:${mr.id}:${head}`), squash_commit_sha: st.squash ? fakeSha(`squash:${mr.id}:${head}`) : null });
-  if (ctx.input.bool('should_remove_source_branch') ?? st.force_remove_source_branch) p.branches.delete(mr.source_branch);
+  if (ctx.input.bool('should_remove_source_branch') ?? st.force_remove_source_branch) sourceProjectOf(m, mr)?.branches.delete(mr.source_branch);
 }
 
 export const mergeRequestRoutes: Route[] = [
@@ -176,28 +190,37 @@ export const mergeRequestRoutes: Route[] = [
     return json(presentMergeRequest(ctx.model, mr, ctx.user.id, true));
   }),
 
+  // POST with target_project_id opens a merge request from a fork (:id, the source project) in the
+  // target project: MergeRequests::CreateService#set_projects! finds the target (404 when there is
+  // none) and checks create_merge_request_from on the source and create_merge_request_in on the
+  // target (403); MergeRequest#validate_fork then wants both in one fork network (422).
   route('POST', '/projects/:id/merge_requests', (ctx) => {
-    const p = loadProject(ctx);
+    const source = loadProject(ctx);
     const m = ctx.model;
     ctx.input.required('title');
-    const source = ctx.input.required('source_branch');
-    const target = ctx.input.required('target_branch');
-    if (m.accessLevel(p, ctx.user.id) < ACCESS.developer) throw forbidden();
-    const targetProject = ctx.input.int('target_project_id');
-    if (targetProject !== undefined && targetProject !== p.id) throw unprocessable('Source project is not a fork of the target project');
+    const sourceBranch = ctx.input.required('source_branch');
+    const targetBranch = ctx.input.required('target_branch');
+    const targetId = ctx.input.int('target_project_id');
+    if (!canCreateMergeRequestFrom(m, source, ctx.user.id)) throw forbidden();
+    const p = targetId === undefined ? source : m.projects.get(targetId);
+    // Project.find raises RecordNotFound, which the API answers with its bare 404.
+    if (!p) throw notFound();
+    if (!canCreateMergeRequestIn(m, p, ctx.user.id)) throw forbidden();
     const now = m.now();
     const mr: MergeRequest = { id: m.reviews.nextId.mergeRequest++, iid: Math.max(0, ...p.mergeRequests.map((x) => x.iid)) + 1, project_id: p.id,
-      title: '', description: '', state: 'opened', source_branch: source, target_branch: target, author_id: ctx.user.id, milestone_id: null,
-      created_at: now, updated_at: now };
+      ...(source === p ? {} : { source_project_id: source.id }), title: '', description: '', state: 'opened', source_branch: sourceBranch,
+      target_branch: targetBranch, author_id: ctx.user.id, milestone_id: null, created_at: now, updated_at: now };
     const st = m.reviews.of(mr);
+    // Assignees, reviewers and the milestone are judged in the target project (set_projects!).
     applyFields(ctx, p, mr, st);
-    if (source === target) throw unprocessable("You can't use same project/branch for source and target");
-    for (const [what, name] of [['Source', source], ['Target', target]] as const) {
-      if (!p.branches.has(name)) throw unprocessable(`${what} branch "${name}" does not exist`);
+    if (source === p && sourceBranch === targetBranch) throw unprocessable("You can't use same project/branch for source and target");
+    if (!m.inSameForkNetwork(source, p)) throw unprocessable('Source project is not a fork of the target project');
+    for (const [what, name, project] of [['Source', sourceBranch, source], ['Target', targetBranch, p]] as const) {
+      if (!project.branches.has(name)) throw unprocessable(`${what} branch "${name}" does not exist`);
     }
     const duplicate = openDuplicate(p, mr);
     if (duplicate) throw new ApiError(409, { message: [`Another open merge request already exists for this source branch: !${duplicate.iid}`] });
-    const first = versionFor(m, p, mr);
+    const first = versionFor(m, source, p, mr);
     if (first) st.versions = [first];
     p.mergeRequests.push(mr);
     return json(presentMergeRequest(m, mr, ctx.user.id, true), 201);

@@ -33,7 +33,7 @@ export function presentMergeRequest(m: ForgeModel, mr: MergeRequest, userId: num
     merged_at: st.merged_at, closed_by: userOf(m, st.closed_by_id), closed_at: st.closed_at, target_branch: mr.target_branch,
     source_branch: mr.source_branch, user_notes_count: m.tracker.notesOf(p.id, 'MergeRequest', mr.iid).filter((n) => !n.system).length,
     upvotes: 0, downvotes: 0, author: userOf(m, mr.author_id), assignees, assignee: assignees[0] ?? null,
-    reviewers: st.reviewer_ids.map((id) => userOf(m, id)).filter((u) => u !== null), source_project_id: p.id, target_project_id: p.id,
+    reviewers: st.reviewer_ids.map((id) => userOf(m, id)).filter((u) => u !== null), source_project_id: mr.source_project_id ?? p.id, target_project_id: p.id,
     labels: [...st.labels], draft, imported: false, imported_from: 'none', work_in_progress: draft, milestone: milestoneOf(m, mr.milestone_id),
     merge_when_pipeline_succeeds: st.merge_when_pipeline_succeeds, merge_status: st.has_conflicts ? 'cannot_be_merged' : 'can_be_merged',
     detailed_merge_status: detailedMergeStatus(m, mr, st), merge_after: null, sha: latest?.head_commit_sha ?? null,

@@ -59,7 +59,7 @@ export function presentMergeRequestBasic(m: ForgeModel, mr: MergeRequest) {
     id: mr.id, iid: mr.iid, project_id: mr.project_id, title: mr.title, description: mr.description, state: mr.state,
     created_at: mr.created_at, updated_at: mr.updated_at, merged_at: mr.state === 'merged' ? mr.updated_at : null,
     closed_at: mr.state === 'closed' ? mr.updated_at : null, target_branch: mr.target_branch, source_branch: mr.source_branch,
-    author: userOf(m, mr.author_id), assignees: [], reviewers: [], source_project_id: mr.project_id, target_project_id: mr.project_id,
+    author: userOf(m, mr.author_id), assignees: [], reviewers: [], source_project_id: mr.source_project_id ?? mr.project_id, target_project_id: mr.project_id,
     labels: [], draft, work_in_progress: draft, milestone: milestoneOf(m, mr.milestone_id),
     merge_status: 'can_be_merged', detailed_merge_status: mr.state === 'opened' ? 'mergeable' : 'not_open',
     sha: p.branches.get(mr.source_branch) ?? null, web_url: `${p.web_url}/-/merge_requests/${mr.iid}`,
