@@ -64,10 +64,12 @@ describe('tools/list', () => {
     expect(unchecked).toEqual([]);
   });
 
-  test('project and group ids, branch names and refs are identifiers wherever they appear, in a path or not (D31)', () => {
+  test('project and group ids, branch names and refs are identifiers wherever they appear, in a path or not, or can only be digits (D31)', () => {
+    // create_merge_request's target_project_id is GitLab's numeric id only: digits cannot name another endpoint.
+    const checked = (schema: TSchema) => schema.identifier === true || schema.type === 'integer' || schema.pattern === '^[1-9][0-9]*$';
     const marks = (name: string) =>
       ALL_TOOLS.filter((t) => name in t.input.properties && t.name !== 'list_todos') // list_todos filters by numeric ids only
-        .map((t) => [t.name, name, (t.input.properties[name] as TSchema).identifier === true]);
+        .map((t) => [t.name, name, checked(t.input.properties[name] as TSchema)]);
     for (const name of ['project_id', 'group_id', 'target_project_id', 'branch', 'ref', 'ref_name', 'default_branch', 'sha', 'file_path', 'discussion_id']) {
       expect(marks(name).length).toBeGreaterThan(0);
       for (const [tool, , marked] of marks(name)) expect([tool, name, marked]).toEqual([tool, name, true]);

@@ -96,7 +96,8 @@ export const numericId = (hint = 'must be a positive integer id such as 42') =>
   Type.String({ pattern: '^[1-9][0-9]*$', maxLength: LIMITS.idDigits, hint, ...ID });
 
 /** A positive integer id the forge takes as a number (digit strings are converted losslessly). */
-export const integerId = (hint = 'must be a positive integer id such as 42') => Type.Integer({ minimum: 1, maximum: MAX_INTEGER, hint, ...ID });
+export const integerId = (hint = 'must be a positive integer id such as 42', description?: string) =>
+  Type.Integer({ minimum: 1, maximum: MAX_INTEGER, hint, ...described(description), ...ID });
 
 // ─── Numbers ────────────────────────────────────────────────────────────────────────────────────
 

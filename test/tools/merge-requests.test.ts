@@ -3,7 +3,7 @@
 // when GitLab refuses), diffs within budgets and versions; the group's tools/list size.
 import { beforeEach, describe, expect, test } from 'bun:test';
 import { ALL_TOOLS, toolListing } from '../../src/tools/catalog';
-import { ACCESS, MR_SEED, SEED, TOKENS } from '../support/fake-forge';
+import { ACCESS, MILESTONE_SEED, MR_SEED, SEED, TOKENS } from '../support/fake-forge';
 import { useHarness } from '../support/harness';
 import { structured, toolError, type Lane } from '../support/mcp-client';
 
@@ -170,6 +170,40 @@ describe('create_merge_request', () => {
     structured(await (await h.as(TOKENS.developer)).call('update_merge_request', { project_id: P, merge_request_iid: 1, assignee_ids: [1], reviewer_ids: [2] }));
     expect(state(1)).toMatchObject({ assignee_ids: [1], reviewer_ids: [2] });
   });
+
+  const fromFork = { project_id: SEED.fork.path, title: 'Link the guide', source_branch: SEED.fork.branch, target_branch: 'main' };
+
+  test('from a fork: target_project_id opens it in the target, whose iid and web_url it has; the record names the fork as its source', async () => {
+    const c = await h.as(TOKENS.developer);
+    const created = structured<MR & Record<string, unknown>>(await c.call('create_merge_request', { ...fromFork, target_project_id: P }));
+    expect(created).toMatchObject({ iid: 6, project_id: SEED.project, source_project_id: SEED.fork.project, source_branch: SEED.fork.branch, sha: SEED.fork.sha,
+      web_url: `http://forge.test/${SEED.projectPath}/-/merge_requests/6` });
+    expect(h.upstream()).toEqual([`POST /api/v4/projects/${encodeURIComponent(SEED.fork.path)}/merge_requests`]);
+    expect(h.forge.requests[0].body).toEqual({ title: 'Link the guide', source_branch: SEED.fork.branch, target_branch: 'main', target_project_id: SEED.project });
+    expect(project().mergeRequests.at(-1)).toMatchObject({ iid: 6, source_project_id: SEED.fork.project });
+    // Later calls name the target project.
+    expect(structured<MR>(await c.call('get_merge_request', { project_id: P, merge_request_iid: created.iid })).sha).toBe(SEED.fork.sha);
+  });
+
+  test('from a fork, GitLab\'s refusals: a target outside the fork network (422), no such project (404), one the caller may not open merge requests in (403)', async () => {
+    const c = await h.as(TOKENS.developer);
+    const create = (target: number) => c.call('create_merge_request', { ...fromFork, target_project_id: target }).then(toolError);
+    expect(await create(SEED.privateProject)).toMatchObject({ kind: 'validation', status: 422, message: expect.stringContaining('Source project is not a fork of the target project') });
+    expect(await create(999_999)).toMatchObject({ kind: 'not_found', status: 404 });
+    expect(await create(MILESTONE_SEED.personalProject)).toMatchObject({ kind: 'permission', status: 403 });
+    expect(project().mergeRequests.map((m) => m.iid)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  test.each([0, -1, 2 ** 53, 1e30, '99999999999999999999', 'abc', '..', SEED.projectPath, 4.2, '', true])(
+    'target_project_id %p is refused naming it; nothing is sent',
+    async (value) => {
+      const c = await h.as(TOKENS.developer);
+      const error = toolError(await c.call('create_merge_request', { ...fromFork, target_project_id: value }));
+      expect([error.kind, error.status]).toEqual(['validation', null]);
+      expect(error.message).toStartWith('target_project_id: must be');
+      expect(h.upstream()).toEqual([]);
+    },
+  );
 
   test('a title over 255 characters or a `..` branch never reaches the forge', async () => {
     const c = await h.as();

@@ -8,6 +8,8 @@ export function leanMergeRequest(r: Rec): Rec {
     draft: flag(r.draft ?? r.work_in_progress),
     source_branch: r.source_branch,
     target_branch: r.target_branch,
+    // project_id is the target project (GitLab's project_id is target_project_id); a merge request
+    // from a fork names the fork apart, so the caller can tell where the source branch lives.
     source_project_id: r.source_project_id !== r.target_project_id ? r.source_project_id : undefined,
     sha: r.sha,
     merge_commit_sha: r.merge_commit_sha,

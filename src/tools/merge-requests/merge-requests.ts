@@ -6,7 +6,7 @@ import type { ForgeClient } from '../../forge/client';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
 import { invalidArgument, ToolError } from '../errors';
-import { ID, integer, LIMITS, listOf, longText, projectId, refName, title, userText } from '../params';
+import { ID, integer, integerId, LIMITS, listOf, longText, projectId, refName, title, userText } from '../params';
 import { joinLabels, labels } from '../issues/params';
 import { mergeRequestIid, MR_PATH } from './params';
 import { refusePaidOnCommunityEdition, type PaidUse } from '../tiers';
@@ -83,7 +83,10 @@ export const createMergeRequest = defineTool({
   name: 'create_merge_request',
   attachments: true,
   title: 'Create merge request',
-  description: 'Open a merge request. draft: true prefixes the title with "Draft:".',
+  description:
+    'Open a merge request. draft: true prefixes the title with "Draft:". From a fork: project_id is the fork (the source) and ' +
+    'target_project_id the project to merge into; the merge request then lives in the target (its iid and web_url are the target\'s: ' +
+    'pass the target as project_id afterwards).',
   group: 'merge_requests',
   mode: 'write',
   record: 'merge_request_detail',
@@ -94,6 +97,10 @@ export const createMergeRequest = defineTool({
       title: title(),
       source_branch: refName(),
       target_branch: refName(),
+      // GitLab takes the target only as a numeric id (unlike project_id in the path): a path is refused
+      // here, naming the parameter, rather than by the forge. Its description states that exception
+      // to the server's conventions (mcp/server.ts INSTRUCTIONS).
+      target_project_id: Type.Optional(integerId('must be the numeric id of the project to merge into, such as 42 (not a path)', 'Numeric id of the project to merge into (no path).')),
       description: Type.Optional(userText(longText())),
       assignee_ids: userIds('must be positive integer user ids'),
       reviewer_ids: userIds('must be positive integer user ids'),
