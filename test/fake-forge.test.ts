@@ -248,10 +248,12 @@ describe('commit statuses', () => {
     expect((await post({ state: 'pending' }, TOKENS.guest)).status).toBe(403);
     const a = await api(S, { json: { state: 'pending', context: 'deploy' }, headers: { 'job-token': TOKENS.job } });
     expect(a).toMatchObject({ status: 201, body: { name: 'deploy', ref: 'main', status: 'pending', pipeline_id: 2002, author: { id: 2 } } });
-    expect((await post({ state: 'pending', name: 'deploy' })).body).toEqual({ message: 'Cannot transition status via :enqueue from :pending' });
-    expect((await post({ state: 'running', name: 'deploy' })).body).toMatchObject({ id: a.body.id, status: 'running' });
-    expect((await post({ state: 'running', name: 'deploy' })).body).toEqual({ message: 'Cannot transition status via :run from :running' });
-    expect((await post({ state: 'success', name: 'deploy', coverage: 91.5 })).body).toMatchObject({ id: a.body.id, coverage: 91.5 });
+    // The job token acts as the developer: only that user's own running job is updated.
+    const dev = (json: unknown) => post(json, TOKENS.developer);
+    expect((await dev({ state: 'pending', name: 'deploy' })).body).toEqual({ message: 'Cannot transition status via :enqueue from :pending' });
+    expect((await dev({ state: 'running', name: 'deploy' })).body).toMatchObject({ id: a.body.id, status: 'running' });
+    expect((await dev({ state: 'running', name: 'deploy' })).body).toEqual({ message: 'Cannot transition status via :run from :running' });
+    expect((await dev({ state: 'success', name: 'deploy', coverage: 91.5 })).body).toMatchObject({ id: a.body.id, coverage: 91.5 });
     const again = await post({ state: 'failed', name: 'deploy' });
     expect(again.body.id).toBeGreaterThan(a.body.id);
     expect((await api(`${L}?name=deploy`)).body.map((s: { id: number }) => s.id)).toEqual([again.body.id]);
