@@ -3,6 +3,7 @@
 // the group's share of tools/list.
 import { describe, expect, test } from 'bun:test';
 import { CI_SEED, SEED, TOKENS, ciOf } from '../support/fake-forge';
+import { forgeApi } from '../support/forge-api';
 import { useHarness } from '../support/harness';
 import { connect, MCP_URL, structured, toolError } from '../support/mcp-client';
 import { ALL_TOOLS, toolListing } from '../../src/tools/catalog';
@@ -41,6 +42,55 @@ describe('list_pipelines', () => {
     await c.close();
     const guest = await h.as(TOKENS.guest);
     expect(toolError(await guest.call('list_pipelines', { project_id: SEED.privateProjectPath })).kind).toBe('not_found');
+  });
+});
+
+describe('list_pipelines: name, yaml_errors and creation time', () => {
+  const pipeline = (id: number) => ciOf(project()).pipelines.find((pl) => pl.id === id)!;
+  const ids = async (args: Record<string, unknown>) => structured<Page<Pipeline>>(await (await h.as()).call('list_pipelines', { project_id: P, ...args })).items.map((p) => p.id);
+
+  test('created_after and created_before keep the pipelines created in the range, both ends included (GitLab 17.10 and later)', async () => {
+    h.forge.model.version = '17.11.0';
+    // Seed: 2001 and 2002 created 2024-01-31 09:00 UTC, 2003 on 2024-01-30 09:00 UTC.
+    expect(await ids({ created_after: '2024-01-31T09:00:00Z' })).toEqual([PL.mainRunning, PL.mainSuccess]);
+    expect(await ids({ created_before: '2024-01-30T09:00:00Z' })).toEqual([PL.featureFailed]);
+    expect(await ids({ created_after: '2024-01-30', created_before: '2024-01-30T23:59:59Z' })).toEqual([PL.featureFailed]);
+    expect(Object.fromEntries(h.forge.requests.at(-1)!.query)).toEqual({ created_after: '2024-01-30', created_before: '2024-01-30T23:59:59Z' });
+    // The updated_* ends are included the same way (updated 2024-01-30 09:10 UTC).
+    expect(await ids({ updated_before: '2024-01-30T09:10:00Z' })).toEqual([PL.featureFailed]);
+  });
+
+  test('before 17.10 GitLab drops created_after and lists everything: the tool refuses, naming the release, and sends nothing', async () => {
+    expect((await forgeApi(h.forge, `/projects/${SEED.projectPathEncoded}/pipelines?created_after=2030-01-01T00:00:00Z`)).body).toHaveLength(3);
+    h.forge.requests.length = 0;
+    const c = await h.as();
+    expect(toolError(await c.call('list_pipelines', { project_id: P, created_before: '2024-01-30T09:00:00Z' }))).toEqual({
+      kind: 'validation', status: null, message: 'created_before: filtering pipelines by creation time needs GitLab 17.10 or later; this forge runs 17.6.0-ee',
+    });
+    expect(h.toolUpstream().filter((r) => !r.endsWith('/metadata'))).toEqual([]);
+  });
+
+  test('name keeps the pipelines of that name (GitLab 16.9 and later); before, the tool refuses rather than list them all', async () => {
+    pipeline(PL.featureFailed).name = 'Login checks';
+    expect(await ids({ name: 'Login checks' })).toEqual([PL.featureFailed]);
+    expect(await ids({ name: 'Login' })).toEqual([]);
+    expect(h.forge.requests.at(-1)!.query.get('name')).toBe('Login');
+    h.forge.model.version = '16.7.0';
+    h.app.instances.clear();
+    expect((await forgeApi(h.forge, `/projects/${SEED.projectPathEncoded}/pipelines?name=Login`)).body).toHaveLength(3);
+    h.forge.requests.length = 0;
+    expect(toolError(await (await h.as()).call('list_pipelines', { project_id: P, name: 'Login checks' }))).toEqual({
+      kind: 'validation', status: null, message: 'name: filtering pipelines by name needs GitLab 16.9 or later; this forge runs 16.7.0-ee',
+    });
+    expect(h.toolUpstream().filter((r) => !r.endsWith('/metadata'))).toEqual([]);
+  });
+
+  test('yaml_errors true keeps the pipelines whose configuration GitLab could not read, false the others', async () => {
+    pipeline(PL.featureFailed).yaml_errors = 'jobs:unit-tests config contains unknown keys: scirpt';
+    expect(await ids({ yaml_errors: true })).toEqual([PL.featureFailed]);
+    expect(h.forge.requests.at(-1)!.query.get('yaml_errors')).toBe('true');
+    expect(await ids({ yaml_errors: 'false' })).toEqual([PL.mainRunning, PL.mainSuccess]);
+    expect(h.forge.requests.at(-1)!.query.get('yaml_errors')).toBe('false');
   });
 });
 
@@ -235,6 +285,10 @@ describe('identifiers and numbers are checked before the network (D31)', () => {
     ['list_pipelines', { per_page: 1000 }, 'per_page: must be an integer from 1 to 100'],
     ['list_pipelines', { source: 'push;drop' }, 'source: must be a pipeline source such as push, web or merge_request_event'],
     ['list_pipelines', { updated_after: '2024-02-01T00:00:00Z', updated_before: '2024-01-01T00:00:00Z' }, 'updated_before: must not be before updated_after'],
+    ['list_pipelines', { created_after: '2024-02-01', created_before: '2024-01-31T23:59:59Z' }, 'created_before: must not be before created_after'],
+    ['list_pipelines', { created_after: 'yesterday' }, 'created_after: must be an ISO 8601 date-time such as 2026-01-31T23:59:59Z, or a date such as 2026-01-31 (midnight UTC)'],
+    ['list_pipelines', { name: '' }, 'name: must not be empty'],
+    ['list_pipelines', { yaml_errors: 'yes' }, 'yaml_errors: expected boolean'],
   ])('%s %j', async (tool, args, message) => {
     const c = await h.as();
     const base = { project_id: P, pipeline_id: 1, job_id: 1, merge_request_iid: 1 };

@@ -7,19 +7,30 @@ import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
 import { invalidArgument } from '../errors';
 import { isoDateTime, LIMITS, listOf, pagination, projectId, refName, shortName } from '../params';
-import { restTool } from '../rest';
+import { callRest, restTool, type RestSpec } from '../rest';
+import { requireRelease } from '../tiers';
 import { canceled } from './cancel-outcome';
 import { mergeRequestIid, pipelineId, status } from './params';
 
 const PIPELINE_PATH = '/projects/{project_id}/pipelines/{pipeline_id}';
 
-export const listPipelines = restTool({
+const LIST_PIPELINES: RestSpec = { method: 'GET', path: '/projects/{project_id}/pipelines', list: true };
+
+/** A range whose end comes before its start lists nothing; say so rather than answer an empty page. */
+function checkRange(from: string | undefined, to: string | undefined, fromName: string, toName: string): void {
+  if (from && to && Date.parse(from) > Date.parse(to)) throw invalidArgument(toName, `must not be before ${fromName}`);
+}
+
+export const listPipelines = defineTool({
   name: 'list_pipelines',
   title: 'List pipelines',
-  description: 'List a project\'s pipelines, newest first; filter by ref, sha, status, source (push, web, schedule, api, merge_request_event, parent_pipeline, …) or who ran them.',
+  description:
+    'List a project\'s pipelines, newest first; filter by ref, sha, status, source (push, web, schedule, api, merge_request_event, parent_pipeline, …), ' +
+    'who ran them, pipeline name, creation or update time, or yaml_errors (invalid configuration).',
   group: 'pipelines',
   record: 'pipeline',
   mode: 'read',
+  endpoint: `${LIST_PIPELINES.method} ${LIST_PIPELINES.path}`,
   input: Type.Object(
     {
       project_id: projectId(),
@@ -29,8 +40,12 @@ export const listPipelines = restTool({
       source: Type.Optional(shortName({ pattern: '^[a-z_]+$', hint: 'must be a pipeline source such as push, web or merge_request_event' })),
       scope: Type.Optional(Type.Union(['running', 'pending', 'finished', 'branches', 'tags'].map((s) => Type.Literal(s)))),
       username: Type.Optional(shortName()),
+      name: Type.Optional(shortName({ description: 'The pipeline\'s name (workflow:name), matched exactly.' })),
+      yaml_errors: Type.Optional(Type.Boolean({ description: 'true: only pipelines whose configuration GitLab could not read; false: only the others.' })),
       updated_after: isoDateTime(),
       updated_before: isoDateTime(),
+      created_after: isoDateTime(),
+      created_before: isoDateTime(),
       order_by: Type.Optional(Type.Union(['id', 'status', 'ref', 'updated_at', 'user_id'].map((s) => Type.Literal(s)))),
       sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
       ...pagination,
@@ -38,11 +53,16 @@ export const listPipelines = restTool({
     { additionalProperties: false },
   ),
   check(args) {
-    if (args.updated_after && args.updated_before && Date.parse(args.updated_after) > Date.parse(args.updated_before)) {
-      throw invalidArgument('updated_before', 'must not be before updated_after');
-    }
+    checkRange(args.updated_after, args.updated_before, 'updated_after', 'updated_before');
+    checkRange(args.created_after, args.created_before, 'created_after', 'created_before');
   },
-  rest: { method: 'GET', path: '/projects/{project_id}/pipelines', list: true },
+  async handler(args, ctx) {
+    // An older GitLab ignores these filters without a word and lists every pipeline (docs/forge-editions.md).
+    if (args.name !== undefined) await requireRelease(ctx, 'name', 'filtering pipelines by name', 16, 9);
+    const created = args.created_after !== undefined ? 'created_after' : args.created_before !== undefined ? 'created_before' : undefined;
+    if (created) await requireRelease(ctx, created, 'filtering pipelines by creation time', 17, 10);
+    return callRest(LIST_PIPELINES, args, ctx.forge);
+  },
 });
 
 export const getPipeline = restTool({

@@ -40,6 +40,19 @@ export const issueThreadsResolvable = (m: ForgeModel) => atLeast(m, 16, 3);
 export const jobForceCancel = (m: ForgeModel) => atLeast(m, 17, 11);
 
 /**
+ * The pipeline list filters by pipeline name since GitLab 16.9 (doc/api/pipelines.md: introduced in
+ * 15.11 behind `pipeline_name_search`, off by default; the flag removed in 16.9). Before, `name` is
+ * declared but unused (earlier it named the user who ran the pipeline), so every pipeline is listed.
+ */
+export const pipelineNameFilter = (m: ForgeModel) => atLeast(m, 16, 9);
+
+/**
+ * The pipeline list takes `created_after` and `created_before` since GitLab 17.10 (lib/api/ci/pipelines.rb,
+ * Ci::PipelinesFinder with CreatedAtFilter); before, Grape drops the undeclared parameters.
+ */
+export const pipelineCreatedFilters = (m: ForgeModel) => atLeast(m, 17, 10);
+
+/**
  * GET /metadata (and the older GET /version, which answers the same since 15.5) as GitLab
  * answers them: lib/api/metadata.rb. EE builds carry the `-ee` suffix and `enterprise: true`;
  * GitLab.com runs pre-release builds.

@@ -18,6 +18,8 @@ export interface Pipeline {
   status: string;
   source: string;
   name: string | null;
+  /** Why GitLab could not read the pipeline's configuration (the list's `yaml_errors` filter); null when it could. */
+  yaml_errors: string | null;
   user_id: number;
   created_at: string;
   updated_at: string;
@@ -98,7 +100,7 @@ export function seedCi(m: ForgeModel, headSha: string, featureSha: string, paren
   const state = ciOf(p);
   const at = (day: number, min: number) => new Date(Date.UTC(2024, 0, day, 9, min)).toISOString();
   const pipeline = (id: number, ref: string, sha: string, before: string, status: string, userId: number, day: number): Pipeline => ({
-    id, iid: state.nextIid++, project_id: p.id, sha, before_sha: before, ref, tag: false, status, source: 'push', name: null, user_id: userId,
+    id, iid: state.nextIid++, project_id: p.id, sha, before_sha: before, ref, tag: false, status, source: 'push', name: null, yaml_errors: null, user_id: userId,
     created_at: at(day, 0), updated_at: at(day, 10), started_at: at(day, 1), finished_at: status === 'running' ? null : at(day, 10), variables: [],
   });
   const job = (id: number, pipelineId: number, name: string, stage: string, status: string, day: number, o: Partial<Job> = {}): Job => ({

@@ -1,6 +1,7 @@
 // Pipelines (lib/api/ci/pipelines.rb, doc/api/pipelines.md): list with GitLab's filters, get,
 // create for a branch or tag with variables, retry (failed and canceled jobs), cancel (200 whatever
 // the state, the pipeline unchanged when nothing could be canceled), and a merge request's pipelines.
+import { pipelineCreatedFilters, pipelineNameFilter } from '../edition';
 import { ciOf, CANCELABLE, type Job, type Pipeline } from '../model-ci';
 import type { Project } from '../model';
 import { ACCESS, ApiError, json, loadProject, notFound, paramError, requireLevel, route, type Ctx, type Route } from './http';
@@ -33,6 +34,12 @@ function dateParam(ctx: Ctx, name: string): number | undefined {
   return t;
 }
 
+/** GitLab's UpdatedAtFilter and CreatedAtFilter (the scopes of UpdatedAtFilterable, CreatedAtFilterable): both ends included. */
+function within(at: string, range: { after?: number; before?: number }): boolean {
+  const t = Date.parse(at);
+  return (range.after === undefined || t >= range.after) && (range.before === undefined || t <= range.before);
+}
+
 export const pipelineRoutes: Route[] = [
   route('GET', '/projects/:id/pipelines', (ctx) => {
     const p = loadProject(ctx);
@@ -45,15 +52,20 @@ export const pipelineRoutes: Route[] = [
     const ref = ctx.input.str('ref');
     const sha = ctx.input.str('sha');
     const username = ctx.input.str('username');
-    const after = dateParam(ctx, 'updated_after');
-    const before = dateParam(ctx, 'updated_before');
+    const yamlErrors = ctx.input.bool('yaml_errors');
+    // Parameters a release does not have yet are dropped unread (edition.ts).
+    const name = pipelineNameFilter(m) ? ctx.input.str('name') : undefined;
+    const updated = { after: dateParam(ctx, 'updated_after'), before: dateParam(ctx, 'updated_before') };
+    const created = pipelineCreatedFilters(m) ? { after: dateParam(ctx, 'created_after'), before: dateParam(ctx, 'created_before') } : {};
     const user = username === undefined ? undefined : [...m.users.values()].find((u) => u.username === username);
     let list = ciOf(p).pipelines.filter((pl) =>
       (status === undefined || pl.status === status) && (ref === undefined || pl.ref === ref) && (sha === undefined || pl.sha === sha)
       // Child pipelines only when asked for by source (doc/api/pipelines.md).
       && (source === undefined ? pl.source !== 'parent_pipeline' : pl.source === source)
       && (username === undefined || pl.user_id === user?.id)
-      && (after === undefined || Date.parse(pl.updated_at) > after) && (before === undefined || Date.parse(pl.updated_at) < before)
+      && (yamlErrors === undefined || (pl.yaml_errors !== null) === yamlErrors)
+      && (name === undefined || name === '' || pl.name === name)
+      && within(pl.updated_at, updated) && within(pl.created_at, created)
       && (scope === undefined || (scope === 'running' ? pl.status === 'running' : scope === 'pending' ? pl.status === 'pending'
         : scope === 'finished' ? FINISHED.has(pl.status) : scope === 'tags' ? pl.tag : !pl.tag)));
     if (scope === 'branches' || scope === 'tags') {
@@ -100,7 +112,7 @@ export const pipelineRoutes: Route[] = [
     const state = ciOf(p);
     const pl: Pipeline = {
       id: m.nextId.pipeline++, iid: state.nextIid++, project_id: p.id, sha, before_sha: '0'.repeat(40), ref, tag: tag !== undefined,
-      status: 'pending', source: 'api', name: null, user_id: ctx.user.id, created_at: now, updated_at: now, started_at: null, finished_at: null, variables,
+      status: 'pending', source: 'api', name: null, yaml_errors: null, user_id: ctx.user.id, created_at: now, updated_at: now, started_at: null, finished_at: null, variables,
     };
     const job = (name: string, stage: string, status: string): Job => ({ id: m.nextId.status++, pipeline_id: pl.id, name, stage, status,
       allow_failure: false, coverage: null, failure_reason: null, user_id: ctx.user.id, created_at: now, started_at: null, finished_at: null, retried: false, trace: null });

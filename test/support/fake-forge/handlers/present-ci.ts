@@ -25,7 +25,7 @@ export function presentPipeline(m: ForgeModel, p: Project, pl: Pipeline) {
   return {
     id: pl.id, iid: pl.iid, project_id: pl.project_id, sha: pl.sha, ref: pl.ref, status: pl.status, source: pl.source,
     created_at: pl.created_at, updated_at: pl.updated_at, web_url: `${p.web_url}/-/pipelines/${pl.id}`,
-    before_sha: pl.before_sha, tag: pl.tag, yaml_errors: null, user: user ? presentUser(m, user) : null,
+    before_sha: pl.before_sha, tag: pl.tag, yaml_errors: pl.yaml_errors, user: user ? presentUser(m, user) : null,
     started_at: pl.started_at, finished_at: pl.finished_at, committed_at: null,
     duration: seconds(pl.started_at, pl.finished_at), queued_duration: seconds(pl.created_at, pl.started_at), coverage: null,
     detailed_status: { icon, text, label: text, group: pl.status, tooltip: text, has_details: true,
