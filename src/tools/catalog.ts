@@ -61,8 +61,9 @@ export function narrowSelection(selection: ToolSelection, narrowing: Narrowing):
  * `hint`, `identifier`, `slashName`, `userText` and `stringOrInteger` keywords and TypeBox's symbols removed, ids typed
  * `["string","integer"]` and no `format` keyword (D32), unions of constants written as
  * `enum`, and `minLength: 1`, `additionalProperties: false` and the size bounds (maxLength,
- * maxItems, the safe-integer maximum) left to the server's own validation, which still refuses
- * empty strings, unknown parameters and oversized values, naming the parameter and the limit.
+ * maxItems, maxProperties, a map's propertyNames, the safe-integer bounds) left to the server's own
+ * validation, which still refuses empty strings, unknown parameters and oversized values, naming the
+ * parameter and the limit.
  */
 export function publicSchema(schema: unknown): Tool['inputSchema'] {
   return compact(JSON.parse(JSON.stringify(schema))) as Tool['inputSchema'];
@@ -77,6 +78,8 @@ function serverOnly(key: string, value: unknown): boolean {
     case 'stringOrInteger':
     case 'maxLength':
     case 'maxItems':
+    case 'maxProperties':
+    case 'propertyNames':
       return true;
     case 'format':
       // The keyword, not a parameter that happens to be called `format` (whose value is a schema).
@@ -85,6 +88,8 @@ function serverOnly(key: string, value: unknown): boolean {
       return value === 1;
     case 'maximum':
       return value === MAX_INTEGER;
+    case 'minimum':
+      return value === -MAX_INTEGER;
     case 'additionalProperties':
       return value === false;
     default:

@@ -2,8 +2,9 @@
 // `hint` is our own keyword: the validator shows it instead of TypeBox's generic message.
 // `identifier` is our own keyword too: the value fills a URL path segment somewhere (D31), and the
 // validator refuses it when it is empty or holds a `.` or `..` segment (src/forge/encode.ts).
-// Both are stripped from published schemas, as are size bounds (maxLength, maxItems, the safe
-// integer maximum): the server enforces them and names the limit when one is passed.
+// Both are stripped from published schemas, as are size bounds (maxLength, maxItems, maxProperties,
+// a map's propertyNames, the safe integer bounds): the server enforces them and names the limit when
+// one is passed.
 // Conventions shared by every tool (what project_id takes, pagination defaults, date formats) are
 // stated once in the server's instructions, so these carry no description unless a tool deviates.
 // `stringOrInteger` is our own keyword too: the parameter is an id, published as
@@ -11,7 +12,7 @@
 // `slashName` is our own keyword too: a branch name, ref or file path whose slashes may arrive
 // %2F-encoded (D26).
 // `format` is checked here and never published (D32: some model APIs refuse whole tool lists over it).
-import { FormatRegistry, Type, type StringOptions, type TString } from '@sinclair/typebox';
+import { FormatRegistry, Type, type StringOptions, type TSchema, type TString } from '@sinclair/typebox';
 
 /** GitLab's own limits where it has one (D31), generous bounds elsewhere: nothing unbounded reaches the forge. */
 export const LIMITS = {
@@ -131,6 +132,14 @@ export const shortName = (options: StringOptions = {}) => Type.String({ minLengt
 /** A list parameter: never more than LIMITS.listItems items. */
 export const listOf = <T extends Parameters<typeof Type.Array>[0]>(items: T, description?: string) =>
   Type.Array(items, { maxItems: LIMITS.listItems, ...described(description) });
+
+/**
+ * A map parameter (name → value): never more than LIMITS.listItems entries. JSON Schema's
+ * `propertyNames` holds each name to `names`; TypeBox checks only the values, so the validator
+ * checks the names (validate.ts). Neither bound is published: the server names the one passed.
+ */
+export const mapOf = (names: TString, values: TSchema, description?: string) =>
+  Type.Object({}, { additionalProperties: values, propertyNames: names, maxProperties: LIMITS.listItems, ...described(description) });
 
 // ─── Dates ──────────────────────────────────────────────────────────────────────────────────────
 

@@ -1,7 +1,8 @@
 // Argument validation before any upstream call (D15, D31). Schemas are compiled once at
 // start-up. A value of the wrong JSON type is accepted only when it converts without loss ("42"
 // for an integer, 42 for a string id; src/tools/convert.ts). Parameters marked `identifier` fill
-// URL path segments and must pass the identifier rule of src/forge/encode.ts.
+// URL path segments and must pass the identifier rule of src/forge/encode.ts. The names of a map
+// parameter (params.ts mapOf) are held to its `propertyNames`, which TypeBox does not check.
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
@@ -20,6 +21,29 @@ function parameterOf(error: ValueError): string {
   return path || 'arguments';
 }
 
+/** The JSON type of a value, as a schema's `type` names it. */
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+/**
+ * A union's error, narrowed to the branch the value's JSON type selects when exactly one does: a
+ * string too long for `string | number | …` is "must be at most … characters", not "expected union
+ * value". Unions of constants (enums) are explained as a whole.
+ */
+function narrowest(error: ValueError): ValueError {
+  if (error.type !== ValueErrorType.Union) return error;
+  const kind = jsonType(error.value);
+  const candidates = (error.schema.anyOf ?? []) as TSchema[];
+  if (candidates.some((branch) => 'const' in branch)) return error;
+  const branches = candidates.flatMap((branch, i) => (branch.type === kind || (kind === 'number' && branch.type === 'integer') ? [i] : []));
+  if (branches.length !== 1) return error;
+  const inner = error.errors[branches[0]]?.First();
+  return inner ? narrowest(inner) : error;
+}
+
 function explain(error: ValueError): string {
   // Sizes first: a schema's hint explains its pattern or range, and would misname a length limit.
   switch (error.type) {
@@ -29,6 +53,8 @@ function explain(error: ValueError): string {
       return `must be at most ${error.schema.maxLength} characters (got ${(error.value as string).length})`;
     case ValueErrorType.ArrayMaxItems:
       return `must have at most ${error.schema.maxItems} items (got ${(error.value as unknown[]).length})`;
+    case ValueErrorType.ObjectMaxProperties:
+      return `must have at most ${error.schema.maxProperties} entries (got ${Object.keys(error.value as object).length})`;
     case ValueErrorType.ObjectAdditionalProperties:
       return 'is not a parameter of this tool';
   }
@@ -42,6 +68,17 @@ function explain(error: ValueError): string {
     if (values.length) return `must be one of ${values.join(', ')}`;
   }
   return error.message.replace(/^Expected/, 'expected');
+}
+
+/** A map's name as an error quotes it: the caller's own text, cut short. */
+const quotedName = (name: string) => JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name);
+
+/** The map parameters (params.ts mapOf), each with a compiled check of its names. */
+function mapParameters(schema: TObject): [string, TypeCheck<TSchema>][] {
+  return Object.entries(schema.properties).flatMap(([name, property]) => {
+    const names = (property as TSchema).propertyNames as TSchema | undefined;
+    return names ? [[name, TypeCompiler.Compile(names)] as [string, TypeCheck<TSchema>]] : [];
+  });
 }
 
 /** The names of the parameters whose values fill URL path segments. */
@@ -80,6 +117,7 @@ export function compileValidator(schema: TObject, options: ValidatorOptions = {}
   const convert = compileConversion(schema);
   const identifiers = identifierParameters(schema);
   const slashNames = markedParameters(schema, 'slashName');
+  const maps = mapParameters(schema);
   const userTexts = options.allowQuickActions ? [] : markedParameters(schema, 'userText');
   return {
     validate(args: unknown): Record<string, unknown> {
@@ -90,7 +128,8 @@ export function compileValidator(schema: TObject, options: ValidatorOptions = {}
           const first = check.Errors(valid).First();
           if (!first) throw new ToolError('validation', 'arguments: invalid');
           // A missing required property reports on the parent; name the property itself.
-          throw new ToolError('validation', `${parameterOf(first)}: ${explain(first)}`);
+          const error = narrowest(first);
+          throw new ToolError('validation', `${parameterOf(error)}: ${explain(error)}`);
         }
       }
       let values = valid as Record<string, unknown>;
@@ -106,6 +145,14 @@ export function compileValidator(schema: TObject, options: ValidatorOptions = {}
         if (value === undefined) continue;
         const problem = identifierProblem(String(value));
         if (problem) throw invalidArgument(name, problem);
+      }
+      for (const [name, names] of maps) {
+        const value = values[name];
+        if (!value || typeof value !== 'object') continue;
+        for (const key of Object.keys(value)) {
+          const error = names.Check(key) ? undefined : names.Errors(key).First();
+          if (error) throw invalidArgument(name, `name ${quotedName(key)} ${explain(error)}`);
+        }
       }
       for (const name of userTexts) {
         const value = values[name];

@@ -75,7 +75,7 @@ describe('positive whole numbers: ids, iids, pages, line numbers (D31)', () => {
 });
 
 describe('bounded text and lists (D31)', () => {
-  test('every string, integer and list parameter of every tool has a bound', () => {
+  test('every string, integer, list and map parameter of every tool has a bound, down to the items and entries', () => {
     const unbounded: string[] = [];
     const visit = (where: string, schema: TSchema) => {
       if (Array.isArray(schema.anyOf)) return schema.anyOf.forEach((s: TSchema, i: number) => visit(`${where}|${i}`, s));
@@ -85,6 +85,16 @@ describe('bounded text and lists (D31)', () => {
       if (schema.type === 'array') {
         if (typeof schema.maxItems !== 'number') unbounded.push(where);
         visit(`${where}[]`, schema.items as TSchema);
+      }
+      if (schema.type === 'object') {
+        for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, TSchema>)) visit(`${where}.${name}`, property);
+        // Names matched by pattern escape the name check of maps (params.ts mapOf).
+        if (schema.patternProperties) unbounded.push(`${where} (patternProperties)`);
+        if (typeof schema.additionalProperties === 'object') {
+          if (typeof schema.maxProperties !== 'number') unbounded.push(where);
+          visit(`${where}{name}`, (schema.propertyNames ?? { type: 'string' }) as TSchema);
+          visit(`${where}{}`, schema.additionalProperties as TSchema);
+        }
       }
     };
     for (const { tool, name, schema } of properties) visit(`${tool.name}.${name}`, schema);
