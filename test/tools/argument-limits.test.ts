@@ -8,7 +8,7 @@ import { ALL_TOOLS } from '../../src/tools/catalog';
 import { ISSUE_SEED, SEED } from '../support/fake-forge';
 import { useHarness } from '../support/harness';
 import { structured, toolError, type Connected } from '../support/mcp-client';
-import { baselineArguments } from './arguments';
+import { baselineArguments, sample } from './arguments';
 
 const h = useHarness({ FORGE_TOOLSETS: 'all' });
 const P = String(SEED.project);
@@ -128,6 +128,19 @@ describe('bounded text and lists (D31)', () => {
       const item = (baselineArguments(tool)[name] as unknown[] | undefined)?.[0] ?? (schema.items.type === 'string' ? 'x' : 1);
       const message = await expectRefused(client, tool, name, Array.from({ length: (schema.maxItems as number) + 1 }, () => item));
       expect(message).toBe(`${name}: must have at most ${schema.maxItems} items (got ${(schema.maxItems as number) + 1})`);
+    }
+  });
+
+  const MAPS = properties.filter((p) => p.schema.type === 'object' && typeof p.schema.additionalProperties === 'object');
+  test.each(byTool(MAPS))('%s: one entry over the limit, or a name one character too long, is refused', async (_, selected) => {
+    const client = await h.as();
+    for (const { tool, name, schema } of selected) {
+      const value = sample(schema.additionalProperties as TSchema);
+      const [entries, nameLength] = [schema.maxProperties as number, (schema.propertyNames as TSchema).maxLength as number];
+      const tooMany = Object.fromEntries(Array.from({ length: entries + 1 }, (_, i) => [`k${i}`, value]));
+      expect(await expectRefused(client, tool, name, tooMany)).toBe(`${name}: must have at most ${entries} entries (got ${entries + 1})`);
+      const tooLong = { ['k'.repeat(nameLength + 1)]: value };
+      expect(await expectRefused(client, tool, name, tooLong)).toBe(`${name}: name "${'k'.repeat(40)}…" must be at most ${nameLength} characters (got ${nameLength + 1})`);
     }
   });
 

@@ -41,7 +41,7 @@ const STRING_SAMPLES = ['1', 'main', '2026-01-31', '2026-01-31T00:00:00Z', 'thum
 
 /** A value the schema accepts. */
 export function sample(schema: TSchema): unknown {
-  if (Array.isArray(schema.anyOf)) return schema.anyOf[0].const;
+  if (Array.isArray(schema.anyOf)) return 'const' in schema.anyOf[0] ? schema.anyOf[0].const : sample(schema.anyOf[0]);
   switch (schema.type) {
     case 'integer':
     case 'number':

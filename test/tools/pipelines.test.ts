@@ -181,6 +181,77 @@ describe('create_pipeline', () => {
   });
 });
 
+describe('create_pipeline with inputs', () => {
+  const lastPipeline = () => ciOf(project()).pipelines.at(-1)!;
+  const create = async (inputs: unknown) => (await h.as()).call('create_pipeline', { project_id: P, ref: 'main', inputs });
+
+  test('the inputs go in the body as a map; the pipeline runs with them, declared defaults filling the rest (GitLab 17.11 and later)', async () => {
+    h.forge.model.version = '17.11.0';
+    const inputs = { environment: 'production', replicas: 3, regions: ['eu-west', 'us-east'] };
+    const pl = structured<Pipeline>(await create(inputs));
+    expect(pl).toMatchObject({ ref: 'main', status: 'pending', source: 'api' });
+    expect(h.forge.requests.at(-1)!.body).toEqual({ ref: 'main', inputs });
+    expect(lastPipeline().inputs).toEqual({ ...inputs, dry_run: false });
+  });
+
+  test.each([
+    [{ colour: 'blue' }, 'unknown input arguments: colour'],
+    [{ replicas: '3', dry_run: 'no' }, '`replicas` input: provided value is not a number, `dry_run` input: provided value is not a boolean'],
+    [{ environment: 'qa' }, '`environment` input: `qa` cannot be used because it is not in the list of allowed options'],
+    [{ regions: 'eu-west' }, '`regions` input: provided value is not an array'],
+  ])('GitLab checks %j against the spec:inputs; its message comes back as validation', async (inputs, message) => {
+    h.forge.model.version = '17.11.0';
+    expect(toolError(await create(inputs))).toEqual({ kind: 'validation', status: 400, message });
+  });
+
+  test('a configuration without spec:inputs takes none, and a required input must be given', async () => {
+    h.forge.model.version = '17.11.0';
+    const ci = ciOf(project());
+    ci.inputSpecs = null;
+    expect(toolError(await create({ environment: 'production' })).message).toBe('Given inputs not defined in the `spec` section of the included configuration file');
+    ci.inputSpecs = { environment: { type: 'string' } };
+    expect(toolError(await (await h.as()).call('create_pipeline', { project_id: P, ref: 'main' })).message).toBe('`environment` input: required value has not been provided');
+    expect(structured<Pipeline>(await create({ environment: 'qa' })).status).toBe('pending');
+    expect(lastPipeline().inputs).toEqual({ environment: 'qa' });
+  });
+
+  test('before 17.11 GitLab drops the inputs and runs on the defaults: the tool refuses, naming the release, and sends nothing', async () => {
+    const dropped = await forgeApi(h.forge, `/projects/${SEED.projectPathEncoded}/pipeline`, { json: { ref: 'main', inputs: { environment: 'production' } } });
+    expect(dropped.status).toBe(201);
+    expect(lastPipeline().inputs).toEqual({});
+    h.forge.requests.length = 0;
+    expect(toolError(await create({ environment: 'production' }))).toEqual({
+      kind: 'validation', status: null, message: 'inputs: passing CI/CD inputs to a new pipeline needs GitLab 17.11 or later; this forge runs 17.6.0-ee',
+    });
+    expect(h.toolUpstream().filter((r) => !r.endsWith('/metadata'))).toEqual([]);
+    // An empty map passes nothing, so it needs no release and is not sent.
+    expect(structured<Pipeline>(await create({})).status).toBe('pending');
+    expect(h.forge.requests.at(-1)!.body).toEqual({ ref: 'main' });
+  });
+
+  const long = 'x'.repeat(10_001);
+  test.each([
+    ['too many inputs', Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`input_${i}`, i])), 'inputs: must have at most 100 entries (got 101)'],
+    ['a name too long', { ['n'.repeat(256)]: 'x' }, `inputs: name "${'n'.repeat(40)}…" must be at most 255 characters (got 256)`],
+    ['a name with a dot', { 'a.b': 'x' }, 'inputs: name "a.b" must be an input name of letters, digits, _ and -, such as deploy_env'],
+    ['an interpolation as a name', { '$[[ inputs.x ]]': 'x' }, 'inputs: name "$[[ inputs.x ]]" must be an input name of letters, digits, _ and -, such as deploy_env'],
+    ['an empty name', { '': 'x' }, 'inputs: name "" must be an input name of letters, digits, _ and -, such as deploy_env'],
+    ['a text too long', { environment: long }, 'inputs.environment: must be at most 10000 characters (got 10001)'],
+    ['a list too long', { regions: Array.from({ length: 101 }, () => 'eu') }, 'inputs.regions: must have at most 100 items (got 101)'],
+    ['a list item too long', { regions: ['eu', long] }, 'inputs.regions.1: must be at most 10000 characters (got 10001)'],
+    ['a number past the safe integers', { replicas: 1e300 }, `inputs.replicas: must be a number from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`],
+    ['an object value', { environment: { name: 'production' } }, 'inputs.environment: must be a string, number, boolean or a list of them'],
+    ['a null value', { environment: null }, 'inputs.environment: must be a string, number, boolean or a list of them'],
+    ['a list in a list', { regions: [['eu']] }, 'inputs.regions.0: must be a string, number or boolean'],
+    ['text for the map', 'environment=production', 'inputs: expected object'],
+    ['a list for the map', [{ environment: 'production' }], 'inputs: expected object'],
+  ])('refuses %s before any upstream call', async (_, inputs, message) => {
+    h.forge.model.version = '17.11.0';
+    expect(toolError(await create(inputs))).toEqual({ kind: 'validation', status: null, message });
+    expect(h.upstream()).toEqual([]);
+  });
+});
+
 describe('retry_pipeline and cancel_pipeline', () => {
   test('retry re-runs the failed job of a pipeline', async () => {
     const pl = structured<Pipeline>(await (await h.as(TOKENS.developer)).call('retry_pipeline', { project_id: P, pipeline_id: PL.featureFailed }));

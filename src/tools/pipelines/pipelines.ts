@@ -1,12 +1,12 @@
-// Pipeline tools: list (a project's, or a merge request's), get, create for a ref with variables,
-// retry and cancel. GitLab answers a cancel of a finished pipeline 200 with the pipeline unchanged
-// (doc/api/pipelines.md, "Cancel all jobs for a pipeline"), so the tool says so as a `conflict`
-// rather than let an agent believe it stopped something.
+// Pipeline tools: list (a project's, or a merge request's), get, create for a ref with variables
+// and inputs, retry and cancel. GitLab answers a cancel of a finished pipeline 200 with the
+// pipeline unchanged (doc/api/pipelines.md, "Cancel all jobs for a pipeline"), so the tool says so
+// as a `conflict` rather than let an agent believe it stopped something.
 import { Type } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
 import { invalidArgument } from '../errors';
-import { isoDateTime, LIMITS, listOf, pagination, projectId, refName, shortName } from '../params';
+import { isoDateTime, LIMITS, listOf, mapOf, MAX_INTEGER, pagination, projectId, refName, shortName } from '../params';
 import { callRest, restTool, type RestSpec } from '../rest';
 import { requireRelease } from '../tiers';
 import { canceled } from './cancel-outcome';
@@ -89,25 +89,46 @@ export const listMergeRequestPipelines = restTool({
 
 /** CI/CD variable names GitLab accepts (app/models/concerns/ci/has_variable.rb). */
 const VARIABLE_KEY = '^[A-Za-z0-9_]+$';
+/** Characters of a CI/CD variable's value, and of each text in an input's value. */
+const CI_VALUE_LENGTH = 10_000;
 const variable = Type.Object(
   {
     key: Type.String({ minLength: 1, maxLength: LIMITS.name, pattern: VARIABLE_KEY, hint: 'must be letters, digits and _ only, such as DEPLOY_ENV' }),
-    value: Type.String({ maxLength: 10_000 }),
+    value: Type.String({ maxLength: CI_VALUE_LENGTH }),
     variable_type: Type.Optional(Type.Union([Type.Literal('env_var'), Type.Literal('file')])),
   },
   { additionalProperties: false },
 );
 
+/** The types an input takes (lib/ci/inputs: string, number, boolean, array); a list holds the other three. */
+const inputScalars = () => [
+  Type.String({ maxLength: CI_VALUE_LENGTH }),
+  Type.Number({ minimum: -MAX_INTEGER, maximum: MAX_INTEGER, hint: `must be a number from -${MAX_INTEGER} to ${MAX_INTEGER}` }),
+  Type.Boolean(),
+];
+const inputValue = Type.Union([...inputScalars(), listOf(Type.Union(inputScalars(), { hint: 'must be a string, number or boolean' }))], {
+  hint: 'must be a string, number, boolean or a list of them',
+});
+/** An input's name as a configuration declares it and `$[[ inputs.name ]]` reads it. */
+const inputName = shortName({ pattern: '^[A-Za-z0-9_-]+$', hint: 'must be an input name of letters, digits, _ and -, such as deploy_env' });
+
 export const createPipeline = defineTool({
   name: 'create_pipeline',
   title: 'Create pipeline',
-  description: 'Run a new pipeline for a branch or tag, with optional CI/CD variables (variable_type env_var by default, or file).',
+  description:
+    'Run a new pipeline for a branch or tag, with optional CI/CD variables (variable_type env_var by default, or file) ' +
+    'and inputs (values for the spec:inputs its configuration declares; GitLab checks their types).',
   group: 'pipelines',
   record: 'pipeline',
   mode: 'write',
   endpoint: 'POST /projects/{project_id}/pipeline',
   input: Type.Object(
-    { project_id: projectId(), ref: refName(), variables: Type.Optional(listOf(variable)) },
+    {
+      project_id: projectId(),
+      ref: refName(),
+      variables: Type.Optional(listOf(variable)),
+      inputs: Type.Optional(mapOf(inputName, inputValue, 'Values by input name: a string, number, boolean or a list of them.')),
+    },
     { additionalProperties: false },
   ),
   check(args) {
@@ -117,10 +138,16 @@ export const createPipeline = defineTool({
       seen.add(v.key);
     }
   },
-  handler(args, { forge }) {
+  async handler(args, ctx) {
+    const inputs = args.inputs as Record<string, unknown> | undefined;
+    const hasInputs = inputs !== undefined && Object.keys(inputs).length > 0;
+    // Before 17.11 GitLab drops inputs without a word (17.10 reads them only behind a flag that is off
+    // by default) and runs the pipeline on the declared defaults (docs/forge-editions.md).
+    if (hasInputs) await requireRelease(ctx, 'inputs', 'passing CI/CD inputs to a new pipeline', 17, 11);
     const body: Record<string, unknown> = { ref: args.ref };
     if (args.variables) body.variables = args.variables;
-    return forge.json({ method: 'POST', path: fillPath('/projects/{project_id}/pipeline', args), body });
+    if (hasInputs) body.inputs = inputs;
+    return ctx.forge.json({ method: 'POST', path: fillPath('/projects/{project_id}/pipeline', args), body });
   },
 });
 

@@ -53,6 +53,14 @@ export const pipelineNameFilter = (m: ForgeModel) => atLeast(m, 16, 9);
 export const pipelineCreatedFilters = (m: ForgeModel) => atLeast(m, 17, 10);
 
 /**
+ * A new pipeline reads CI/CD `inputs` since GitLab 17.11 (lib/api/ci/pipelines.rb passes them to
+ * Ci::CreatePipelineService; in 17.10 behind `ci_inputs_for_pipelines`, off by default, on from 17.11
+ * and removed in 18.1: doc/api/pipelines.md, doc/api/pipeline_triggers.md); before, they are dropped
+ * and the pipeline runs on the declared defaults.
+ */
+export const pipelineInputs = (m: ForgeModel) => atLeast(m, 17, 11);
+
+/**
  * GET /metadata (and the older GET /version, which answers the same since 15.5) as GitLab
  * answers them: lib/api/metadata.rb. EE builds carry the `-ee` suffix and `enterprise: true`;
  * GitLab.com runs pre-release builds.

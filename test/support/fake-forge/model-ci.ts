@@ -5,6 +5,8 @@
 //   2002 main @ headSha, push, running: 1004 lint (running, partial log)
 //   2003 feature/login @ featureShas[1], push, failed (merge request !1's branch):
 //        1005 build ✓, 1006 unit-tests ✗ (coloured log with sections), 1007 deploy skipped (no log)
+// Its .gitlab-ci.yml declares four inputs, each with a default: environment (staging or production),
+// replicas (a number), dry_run (a boolean) and regions (an array).
 import type { ForgeModel, Project } from './model';
 
 export interface Pipeline {
@@ -26,6 +28,17 @@ export interface Pipeline {
   started_at: string | null;
   finished_at: string | null;
   variables: { key: string; value: string; variable_type: 'env_var' | 'file' }[];
+  /** The CI/CD inputs it ran with, declared defaults included (GitLab keeps them out of its pipeline records). */
+  inputs: Record<string, unknown>;
+}
+
+/** One input a configuration declares in its `spec:inputs` header (lib/ci/inputs/*_input.rb). */
+export interface InputSpec {
+  type: 'string' | 'number' | 'boolean' | 'array';
+  /** Absent: the input is required. */
+  default?: unknown;
+  /** The values allowed (strings and numbers only). */
+  options?: unknown[];
 }
 
 /** A job's log: text, or a stream made on each read (large logs in tests); null when it has none. */
@@ -53,13 +66,15 @@ export interface ProjectCi {
   pipelines: Pipeline[];
   jobs: Job[];
   nextIid: number;
+  /** The `spec:inputs` header of the project's .gitlab-ci.yml, the same on every ref; null when it has none. */
+  inputSpecs: Record<string, InputSpec> | null;
 }
 
 const ci = new WeakMap<Project, ProjectCi>();
 
 export function ciOf(p: Project): ProjectCi {
   let found = ci.get(p);
-  if (!found) ci.set(p, (found = { pipelines: [], jobs: [], nextIid: 1 }));
+  if (!found) ci.set(p, (found = { pipelines: [], jobs: [], nextIid: 1, inputSpecs: null }));
   return found;
 }
 
@@ -101,7 +116,7 @@ export function seedCi(m: ForgeModel, headSha: string, featureSha: string, paren
   const at = (day: number, min: number) => new Date(Date.UTC(2024, 0, day, 9, min)).toISOString();
   const pipeline = (id: number, ref: string, sha: string, before: string, status: string, userId: number, day: number): Pipeline => ({
     id, iid: state.nextIid++, project_id: p.id, sha, before_sha: before, ref, tag: false, status, source: 'push', name: null, yaml_errors: null, user_id: userId,
-    created_at: at(day, 0), updated_at: at(day, 10), started_at: at(day, 1), finished_at: status === 'running' ? null : at(day, 10), variables: [],
+    created_at: at(day, 0), updated_at: at(day, 10), started_at: at(day, 1), finished_at: status === 'running' ? null : at(day, 10), variables: [], inputs: {},
   });
   const job = (id: number, pipelineId: number, name: string, stage: string, status: string, day: number, o: Partial<Job> = {}): Job => ({
     id, pipeline_id: pipelineId, name, stage, status, allow_failure: false, coverage: null, failure_reason: status === 'failed' ? 'script_failure' : null,
@@ -122,6 +137,12 @@ export function seedCi(m: ForgeModel, headSha: string, featureSha: string, paren
     job(1006, 2003, 'unit-tests', 'test', 'failed', 30, { trace: FAILED_LOG }),
     job(1007, 2003, 'deploy', 'deploy', 'skipped', 30),
   );
+  state.inputSpecs = {
+    environment: { type: 'string', default: 'staging', options: ['staging', 'production'] },
+    replicas: { type: 'number', default: 1 },
+    dry_run: { type: 'boolean', default: false },
+    regions: { type: 'array', default: [] },
+  };
   m.nextId.pipeline = Math.max(m.nextId.pipeline, 2004);
   m.nextId.status = Math.max(m.nextId.status, 1008);
 }

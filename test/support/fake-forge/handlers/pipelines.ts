@@ -1,11 +1,12 @@
 // Pipelines (lib/api/ci/pipelines.rb, doc/api/pipelines.md): list with GitLab's filters, get,
-// create for a branch or tag with variables, retry (failed and canceled jobs), cancel (200 whatever
+// create for a branch or tag with variables and inputs, retry (failed and canceled jobs), cancel (200 whatever
 // the state, the pipeline unchanged when nothing could be canceled), and a merge request's pipelines.
-import { pipelineCreatedFilters, pipelineNameFilter } from '../edition';
+import { pipelineCreatedFilters, pipelineInputs, pipelineNameFilter } from '../edition';
 import { ciOf, CANCELABLE, type Job, type Pipeline } from '../model-ci';
 import type { Project } from '../model';
 import { ACCESS, ApiError, json, loadProject, notFound, paramError, requireLevel, route, type Ctx, type Route } from './http';
 import { listResponse } from './paginate';
+import { resolveInputs } from './pipeline-inputs';
 import { presentPipeline, presentPipelineBasic } from './present-ci';
 
 const STATUSES = ['created', 'waiting_for_resource', 'preparing', 'waiting_for_callback', 'pending', 'running', 'success', 'failed',
@@ -98,6 +99,9 @@ export const pipelineRoutes: Route[] = [
       if (type !== 'env_var' && type !== 'file') throw paramError(`variables[${i}][variable_type] does not have a valid value`);
       return { key: String(v.key ?? ''), value: String(v.value ?? ''), variable_type: type as 'env_var' | 'file' };
     });
+    // `inputs` is a Hash parameter from 17.11; an earlier release drops it unread (edition.ts).
+    const givenInputs = pipelineInputs(m) ? ctx.input.raw('inputs') ?? {} : {};
+    if (typeof givenInputs !== 'object' || givenInputs === null || Array.isArray(givenInputs)) throw paramError('inputs is invalid');
     requireLevel(ctx, p, ACCESS.developer);
     // Ci::CreatePipelineService's chain: errors land on the pipeline and come back as validation errors.
     const invalid = (message: string) => new ApiError(400, { message: { base: [message] } });
@@ -108,11 +112,13 @@ export const pipelineRoutes: Route[] = [
     if (branch !== undefined && !m.canPush(p, ctx.user.id, ref)) throw invalid('Insufficient permissions to create a new pipeline');
     const bad = variables.find((v) => !/^[A-Za-z0-9_]+$/.test(v.key));
     if (bad) throw invalid(`Variables key can contain only letters, digits and '_'.`);
+    const inputs = pipelineInputs(m) ? resolveInputs(ciOf(p).inputSpecs, givenInputs as Record<string, unknown>) : { values: {} };
+    if ('error' in inputs) throw invalid(inputs.error);
     const now = m.now();
     const state = ciOf(p);
     const pl: Pipeline = {
       id: m.nextId.pipeline++, iid: state.nextIid++, project_id: p.id, sha, before_sha: '0'.repeat(40), ref, tag: tag !== undefined,
-      status: 'pending', source: 'api', name: null, yaml_errors: null, user_id: ctx.user.id, created_at: now, updated_at: now, started_at: null, finished_at: null, variables,
+      status: 'pending', source: 'api', name: null, yaml_errors: null, user_id: ctx.user.id, created_at: now, updated_at: now, started_at: null, finished_at: null, variables, inputs: inputs.values,
     };
     const job = (name: string, stage: string, status: string): Job => ({ id: m.nextId.status++, pipeline_id: pl.id, name, stage, status,
       allow_failure: false, coverage: null, failure_reason: null, user_id: ctx.user.id, created_at: now, started_at: null, finished_at: null, retried: false, trace: null });
