@@ -105,15 +105,21 @@ export function encodeNamespace(value: string | number, parameter = 'project_id'
  * file paths may hold a literal `%`, so one that also holds a `/` is taken as written.
  */
 export function encodeSegment(value: string | number, parameter = 'identifier'): string {
-  const text = checked(value, parameter);
-  if (!text.includes('/') && /%2f/i.test(text)) {
-    try {
-      return encodeURIComponent(decodeURIComponent(text));
-    } catch {
-      // Not valid percent-encoding after all: encode it as it is.
-    }
+  return encodeURIComponent(nameWithSlashesDecoded(checked(value, parameter)));
+}
+
+/**
+ * D26: a branch name, ref or file path without a `/` but with `%2F` arrives encoded, and is decoded
+ * once; one holding a real `/` keeps any `%` as written. The tools' validator reads names so too,
+ * so a name is the same in a URL path, a query and a body (src/tools/validate.ts).
+ */
+export function nameWithSlashesDecoded(text: string): string {
+  if (text.includes('/') || !/%2f/i.test(text)) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text; // not valid percent-encoding after all: taken as written
   }
-  return encodeURIComponent(text);
 }
 
 interface CompiledPath {

@@ -6,7 +6,7 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
-import { identifierProblem } from '../forge/encode';
+import { identifierProblem, nameWithSlashesDecoded } from '../forge/encode';
 import { findQuickAction, quickActionProblem } from '../text/quick-actions';
 import { compileConversion } from './convert';
 import { invalidArgument, ToolError } from './errors';
@@ -93,20 +93,6 @@ function markedParameters(schema: TObject, mark: 'identifier' | 'slashName' | 'u
     .map(([name]) => name);
 }
 
-/**
- * D26: a branch name, ref or file path without a `/` but with `%2F` arrives encoded; it is decoded
- * once (a literal `%` beside a real `/` is taken as written). URL paths always read it so
- * (forge/encode.ts); decoding it here makes queries and bodies read it the same.
- */
-function withSlashesDecoded(value: string): string {
-  if (value.includes('/') || !/%2f/i.test(value)) return value;
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value; // not percent-encoding after all: taken as written, as in a path
-  }
-}
-
 export interface ValidatorOptions {
   /** FORGE_ALLOW_QUICK_ACTIONS: text parameters marked userText may hold quick actions (D36). */
   allowQuickActions?: boolean;
@@ -136,7 +122,7 @@ export function compileValidator(schema: TObject, options: ValidatorOptions = {}
       for (const name of slashNames) {
         const value = values[name];
         if (typeof value !== 'string') continue;
-        const decoded = withSlashesDecoded(value);
+        const decoded = nameWithSlashesDecoded(value);
         // A copy: the caller's arguments stay as sent.
         if (decoded !== value) values = { ...values, [name]: decoded };
       }
