@@ -104,6 +104,16 @@ describe('get_file_contents', () => {
     const doc = structured<File & { lfs?: unknown }>(await c.call('get_file_contents', { project_id: P, file_path: 'docs/lfs.md' }));
     expect(doc.lfs).toBeUndefined();
     expect(doc.content).toBe(lookalike);
+    // A pointer that is malformed (no valid oid, a size past 16 digits, over 1 KB) is text as well.
+    for (const [path, text] of [
+      ['a/bad-oid.bin', 'version https://git-lfs.github.com/spec/v1\noid sha256:xyz\nsize 10\n'],
+      ['a/huge-size.bin', `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\nsize ${'9'.repeat(20)}\n`],
+      ['a/long.bin', `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\nsize 10\nx-pad ${'p'.repeat(1100)}\n`],
+    ]) {
+      structured(await c.call('create_or_update_file', { project_id: P, branch: 'main', file_path: path, content: text, commit_message: 'Odd' }));
+      const read = structured<File & { lfs?: unknown }>(await c.call('get_file_contents', { project_id: P, file_path: path }));
+      expect([path, read.lfs, read.content]).toEqual([path, undefined, text]);
+    }
   });
 
   test('a missing file is not_found with the forge\'s words; so is an unknown ref', async () => {
