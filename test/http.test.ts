@@ -146,6 +146,31 @@ describe('remote authorization', () => {
     expect(forge.requests).toEqual([]);
   });
 
+  // D23: a value this server sealed is never a forge token; it is refused, and no forge sees it.
+  test.each([
+    ['a session id in Private-Token', { 'Private-Token': `v1.sid.${'A'.repeat(40)}` }],
+    ['an OAuth access token in Private-Token', { 'Private-Token': `v1.at.${'A'.repeat(40)}` }],
+    ['a download token in JOB-TOKEN', { 'JOB-TOKEN': `v1.dl.${'A'.repeat(40)}` }],
+    ['an OAuth access token as a bearer', { Authorization: `Bearer v1.at.${'A'.repeat(40)}` }],
+    ['a refresh token as a bearer, padded', { Authorization: `Bearer   v1.rt.${'A'.repeat(40)}  ` }],
+  ])('initialize with %s → 401 invalid_token, nothing sent to the forge', async (_, headers) => {
+    const response = await rpc(makeApp(), INITIALIZE, headers as Record<string, string>);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+    expect((await errorOf(response)).message).toBe('Authentication required: the credential is a value this server issued (a session id, a download or OAuth token), not a forge token; it was not sent to the forge');
+    expect(forge.requests).toEqual([]);
+  });
+
+  test('a token that only looks sealed (another prefix, inside the token) is sent on as it is', async () => {
+    for (const token of [`v2.at.${'A'.repeat(40)}`, `v1.xx.${'A'.repeat(40)}`, `glpat-v1.at.${'A'.repeat(30)}`]) {
+      const response = await rpc(makeApp(), INITIALIZE, { 'Private-Token': token });
+      // The forge judges it (the fake forge knows none of these tokens): its refusal, not ours.
+      expect(response.status).toBe(401);
+      expect((await errorOf(response)).message).toBe('Authentication required: the forge did not accept this token');
+    }
+    expect(forge.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/v4/user', 'GET /api/v4/user', 'GET /api/v4/user']);
+  });
+
   test.each([
     ['Private-Token', { 'Private-Token': TOKEN }, 'GET /api/v4/user'],
     ['Authorization: Bearer', { Authorization: `Bearer ${TOKEN}` }, 'GET /api/v4/user'],

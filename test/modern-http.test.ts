@@ -215,6 +215,21 @@ describe('authentication (SPEC\'s statuses and texts, D6), with the request id',
     expect(forge.requests).toEqual([]);
   });
 
+  // D23: a value this server sealed is never a forge token; it is refused, and no forge sees it.
+  test.each([
+    ['a session id in Private-Token', { 'Private-Token': `v1.sid.${'A'.repeat(40)}` }],
+    ['a download token in JOB-TOKEN', { 'JOB-TOKEN': `v1.dl.${'A'.repeat(40)}` }],
+    ['an OAuth access token as a bearer', { Authorization: `Bearer v1.at.${'A'.repeat(40)}` }],
+  ])('%s → 401 invalid_token with the id, nothing sent to the forge', async (_, headers) => {
+    for (const id of [22, 'sealed-id']) {
+      const response = await modernRpc(makeApp(), id, 'tools/call', getBranch(), headers as Record<string, string>);
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+      expect((await errorOf(response, id)).message).toBe('Authentication required: the credential is a value this server issued (a session id, a download or OAuth token), not a forge token; it was not sent to the forge');
+    }
+    expect(forge.requests).toEqual([]);
+  });
+
   test('a notification without a credential → 401 without an id', async () => {
     const response = await rpc(makeApp(), { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, _meta: modernMessage(0, 'x').params._meta } }, { 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': 'notifications/cancelled' });
     expect(response.status).toBe(401);

@@ -273,6 +273,17 @@ describe('other credentials', () => {
     expect(forge.requests.map((r) => r.path)).toEqual([check]);
   });
 
+  test('this server\'s own access token or session id sent as Private-Token or JOB-TOKEN is refused, never sent to the forge (D23)', async () => {
+    const token = await accessToken();
+    await expectInvalidToken(await mcp(served.url, { 'Private-Token': token }));
+    await expectInvalidToken(await mcp(served.url, { 'JOB-TOKEN': token }));
+    const sessionId = (await mcp(stateless.url, { Authorization: `Bearer ${await accessToken(stateless.url)}` })).headers.get('mcp-session-id')!;
+    expect(sessionId).toStartWith('v1.sid.');
+    forge.requests.length = 0;
+    await expectInvalidToken(await mcp(stateless.url, { 'Private-Token': sessionId }));
+    expect(forge.requests).toEqual([]);
+  });
+
   test('a Private-Token or bearer under 20 characters is refused without asking the forge', async () => {
     await expect401(await mcp(served.url, { 'Private-Token': 'short' }));
     await expect401(await mcp(served.url, { Authorization: 'Bearer short' }));

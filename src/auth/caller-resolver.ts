@@ -2,7 +2,7 @@
 // credential (a bad one is refused, none at all is left to the session rules); otherwise every
 // request acts with the deployment's static token (D3).
 import type { Caller } from './caller';
-import { credentialFromHeaders, credentialValues, type CredentialRefusal } from './credentials';
+import { credentialFromHeaders, credentialValues, isSealedValue, type CredentialRefusal } from './credentials';
 import type { ForgeUrlPolicy } from './forge-url';
 import { loggableHost } from './loggable-host';
 
@@ -10,6 +10,7 @@ import { loggableHost } from './loggable-host';
 export type ForgeUrlLookup = { status: 'none' } | { status: 'invalid'; host: string } | { status: 'ok'; apiUrl: string };
 
 const NO_URL: ForgeUrlLookup = { status: 'none' };
+const SEALED_BEARER: CallerLookup = { status: 'invalid', reason: 'sealed_value' };
 
 export function forgeUrlFromHeaders(headers: Headers, policy: ForgeUrlPolicy | undefined): ForgeUrlLookup {
   if (!policy) return NO_URL; // dynamic API URL off: the header is ignored
@@ -46,6 +47,8 @@ export function remoteCallers(defaultApiUrl: string): CallerResolver {
     resolve(headers) {
       const found = credentialFromHeaders(headers);
       if (found.status !== 'ok') return found;
+      // Without OAuth mode no bearer is this server's own: a sealed one is refused, not sent on (D23).
+      if (isSealedValue(found.credential.token)) return SEALED_BEARER;
       return { status: 'ok', caller: { credential: found.credential, apiUrl: defaultApiUrl } };
     },
   };

@@ -21,6 +21,8 @@ export const MESSAGES = {
   forgeRejectedToken: `${AUTHENTICATION_REQUIRED}: the forge did not accept this token`,
   // D23: a bearer OAuth mode refused (expired, another audience, not its own), or whose sealed forge token the forge rejected.
   invalidToken: `${AUTHENTICATION_REQUIRED}: the access token is invalid or expired; refresh it or sign in again`,
+  // D23: a credential header holding a value this server sealed, which is never sent to a forge.
+  sealedValue: `${AUTHENTICATION_REQUIRED}: the credential is a value this server issued (a session id, a download or OAuth token), not a forge token; it was not sent to the forge`,
   // D29: a write tool called with a read_api token.
   insufficientScope: 'Forbidden: insufficient_scope: this tool changes data and the access token grants read_api only; authorize again with scope api',
   emptyBatch: 'Invalid Request: an empty batch holds no message',

@@ -179,6 +179,7 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
       logger.warn('auth_failed', { request_id: requestId, lane, reason: found.reason ?? 'invalid credential' });
       if (found.reason === 'invalid_token') return unauthorized(MESSAGES.invalidToken, invalidTokenChallenge, replyId);
       if (found.reason === 'too_short') return unauthorized(MESSAGES.tokenTooShort, callers.challenge, replyId);
+      if (found.reason === 'sealed_value') return unauthorized(MESSAGES.sealedValue, invalidTokenChallenge, replyId);
       // What is left is no credential of ours: an Authorization of another scheme (an ingress's
       // Basic), or none where sessions cannot authenticate. In stateless mode, without a session id
       // either, that is SPEC's stateless row (D6, D27).
