@@ -277,6 +277,40 @@ describe("names with their slashes %2F-encoded: the same name in a path, a query
     expect(h.upstream().at(-1)).toBe(`GET /api/v4/projects/${P}/repository/branches/docs%2F100%252Fdone`);
   });
 
+  test('push_files reads each action\'s paths so too: created as docs%2Fnew.md, the file is docs/new.md', async () => {
+    const c = await h.as();
+    const files = [
+      { file_path: 'docs%2Fnew.md', content: 'new' },
+      { action: 'move', file_path: 'docs%2Fmoved.md', previous_path: 'README.md' },
+      { file_path: 'docs/100%2Fdone.md', content: 'kept as written beside a real slash' },
+    ];
+    const sent = structuredClone(files);
+    structured(await c.call('push_files', { project_id: P, branch: 'feature%2Fdocs', start_branch: 'main', commit_message: 'Docs', files }));
+    const body = h.forge.requests.at(-1)!.body as { branch: string; actions: { file_path: string; previous_path?: string }[] };
+    expect(body.branch).toBe('feature/docs');
+    expect(body.actions.map((a) => [a.file_path, a.previous_path])).toEqual([['docs/new.md', undefined], ['docs/moved.md', 'README.md'], ['docs/100%2Fdone.md', undefined]]);
+    const read = structured<{ content: string }>(await c.call('get_file_contents', { project_id: P, file_path: 'docs/new.md', ref: 'feature/docs' }));
+    expect(read.content).toBe('new');
+    // The caller's arguments are left as they were sent.
+    expect(files).toEqual(sent);
+  });
+
+  test('push_files: one path written plain and %2F-encoded is one path, named twice → refused, nothing sent', async () => {
+    const c = await h.as();
+    const result = await c.call('push_files', { project_id: P, branch: 'main', commit_message: 'Twice', files: [{ file_path: 'docs/a.md', content: 'a' }, { file_path: 'docs%2Fa.md', content: 'b' }] });
+    expect(toolError(result).kind).toBe('validation');
+    expect(toolError(result).message).toBe('files[1].file_path: docs/a.md is already changed by files[0]; one action per path');
+    expect(h.upstream()).toEqual([]);
+  });
+
+  test('push_files: a decoded path is held to the identifier rule: docs%2F.. is refused, nothing sent', async () => {
+    const c = await h.as();
+    const result = await c.call('push_files', { project_id: P, branch: 'main', commit_message: 'Up', files: [{ file_path: 'docs%2F..', content: 'x' }] });
+    expect(toolError(result).kind).toBe('validation');
+    expect(toolError(result).message).toStartWith('files[0].file_path: ');
+    expect(h.upstream()).toEqual([]);
+  });
+
   test('a decoded name is held to the identifier rule: feature%2F.. is refused, nothing sent', async () => {
     const c = await h.as();
     const result = await c.call('create_branch', { project_id: P, branch: 'feature%2F..', ref: 'main' });

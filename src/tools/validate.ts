@@ -1,7 +1,8 @@
 // Argument validation before any upstream call (D15, D31). Schemas are compiled once at
 // start-up. A value of the wrong JSON type is accepted only when it converts without loss ("42"
 // for an integer, 42 for a string id; src/tools/convert.ts). Parameters marked `identifier` fill
-// URL path segments and must pass the identifier rule of src/forge/encode.ts. The names of a map
+// URL path segments and must pass the identifier rule of src/forge/encode.ts; `slashName` values,
+// parameters or fields of a list's objects, are decoded once (D26). The names of a map
 // parameter (params.ts mapOf) are held to its `propertyNames`, which TypeBox does not check.
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
@@ -86,8 +87,46 @@ function identifierParameters(schema: TObject): string[] {
   return markedParameters(schema, 'identifier');
 }
 
+type Decode = (value: unknown) => unknown;
+
+/**
+ * Decodes every slashName value of `schema` (D26), in parameters and in the objects of arrays and
+ * objects within them (push_files' files[].file_path), copying what it changes so the caller's
+ * arguments stay as sent; undefined when the schema holds no slashName anywhere.
+ */
+function slashNameDecoder(schema: TSchema): Decode | undefined {
+  if (schema.slashName === true) return (value) => (typeof value === 'string' ? nameWithSlashesDecoded(value) : value);
+  if (schema.type === 'array' && schema.items) {
+    const item = slashNameDecoder(schema.items as TSchema);
+    if (!item) return undefined;
+    return (value) => {
+      if (!Array.isArray(value)) return value;
+      const decoded = value.map(item);
+      return decoded.some((v, i) => v !== value[i]) ? decoded : value;
+    };
+  }
+  if (schema.type === 'object' && schema.properties) {
+    const fields = Object.entries(schema.properties as Record<string, TSchema>).flatMap(([name, property]) => {
+      const decode = slashNameDecoder(property);
+      return decode ? [[name, decode] as const] : [];
+    });
+    if (fields.length === 0) return undefined;
+    return (value) => {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+      let copy = value as Record<string, unknown>;
+      for (const [name, decode] of fields) {
+        if (!Object.hasOwn(copy, name)) continue;
+        const decoded = decode(copy[name]);
+        if (decoded !== copy[name]) copy = { ...copy, [name]: decoded };
+      }
+      return copy;
+    };
+  }
+  return undefined;
+}
+
 /** The names of the parameters whose schema carries our own keyword `mark` set to true. */
-function markedParameters(schema: TObject, mark: 'identifier' | 'slashName' | 'userText'): string[] {
+function markedParameters(schema: TObject, mark: 'identifier' | 'userText'): string[] {
   return Object.entries(schema.properties)
     .filter(([, property]) => (property as TSchema)[mark] === true)
     .map(([name]) => name);
@@ -102,7 +141,7 @@ export function compileValidator(schema: TObject, options: ValidatorOptions = {}
   const check: TypeCheck<TObject> = TypeCompiler.Compile(schema);
   const convert = compileConversion(schema);
   const identifiers = identifierParameters(schema);
-  const slashNames = markedParameters(schema, 'slashName');
+  const decodeSlashNames = slashNameDecoder(schema);
   const maps = mapParameters(schema);
   const userTexts = options.allowQuickActions ? [] : markedParameters(schema, 'userText');
   return {
@@ -118,14 +157,7 @@ export function compileValidator(schema: TObject, options: ValidatorOptions = {}
           throw new ToolError('validation', `${parameterOf(error)}: ${explain(error)}`);
         }
       }
-      let values = valid as Record<string, unknown>;
-      for (const name of slashNames) {
-        const value = values[name];
-        if (typeof value !== 'string') continue;
-        const decoded = nameWithSlashesDecoded(value);
-        // A copy: the caller's arguments stay as sent.
-        if (decoded !== value) values = { ...values, [name]: decoded };
-      }
+      const values = (decodeSlashNames ? decodeSlashNames(valid) : valid) as Record<string, unknown>;
       for (const name of identifiers) {
         const value = values[name];
         if (value === undefined) continue;
