@@ -9,7 +9,7 @@ import type { Sealer } from '../src/sealing/sealer';
 import { testConfig } from './support/config';
 import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
 import { capturingLogger } from './support/log-capture';
-import { INITIALIZE, connect, rpc, structured } from './support/mcp-client';
+import { INITIALIZE, connect, modernRpc, rpc, structured } from './support/mcp-client';
 
 let one: FakeForge;
 let two: FakeForge;
@@ -86,6 +86,24 @@ describe('ENABLE_DYNAMIC_API_URL=true', () => {
     const response = await rpc(app, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'get_branch', arguments: args } }, { 'mcp-session-id': sid, 'X-Forge-API-URL': `http://127.0.0.1:${evil.port}` });
     expect(response.status).toBe(400);
     expect(evilHits).toBe(0);
+  });
+
+  test('without a credential or a session, the forge a request names is not judged: 401 on both lanes, whatever it names', async () => {
+    const app = makeApp({});
+    const call = { name: 'get_branch', arguments: args };
+    const answers = async (url: string) => {
+      const legacy = await rpc(app, INITIALIZE, { 'X-Forge-API-URL': url });
+      const modern = await modernRpc(app, 8, 'tools/call', call, { 'X-Forge-API-URL': url });
+      return [legacy.status, ((await legacy.json()) as { error: { message: string } }).error.message, modern.status, ((await modern.json()) as { error: { message: string } }).error.message];
+    };
+    // An allowed forge and a refused one are told apart only to a caller who may use them.
+    const missing = 'Missing Authorization or Private-Token header';
+    expect(await answers(`http://127.0.0.1:${evil.port}`)).toEqual([401, missing, 401, missing]);
+    expect(await answers(two.apiUrl)).toEqual([401, missing, 401, missing]);
+    expect(await answers('not a url')).toEqual([401, missing, 401, missing]);
+    expect(evilHits + one.requests.length + two.requests.length).toBe(0);
+    // With a credential the refused forge is named as such.
+    expect((await modernRpc(app, 9, 'tools/call', call, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': `http://127.0.0.1:${evil.port}` })).status).toBe(400);
   });
 
   test.each([

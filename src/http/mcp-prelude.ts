@@ -97,6 +97,7 @@ export interface McpPreludeDeps {
 }
 
 const METHODS = new Set<string>(['GET', 'POST', 'DELETE']);
+const NO_FORGE_URL = { status: 'none' } as const;
 
 /**
  * 400 "Invalid custom API URL provided" (D8) for a forge a request may not reach: a host not
@@ -186,7 +187,11 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
       const noCredential = deps.stateless && (lane === 'modern' || !request.headers.get('mcp-session-id'));
       return unauthorized(noCredential ? MESSAGES.authenticationRequired : MESSAGES.missingCredentials, callers.challenge, replyId);
     }
-    const forgeUrl = forgeUrlFromHeaders(request.headers, deps.forgeUrlPolicy);
+    // A request with neither a credential nor a session to act for is its lane's to refuse (401):
+    // the forge it names is not judged first, so no one unauthenticated learns which forges are
+    // allowed (D8).
+    const actsForSomeone = found.status === 'ok' || (lane === 'legacy' && request.headers.get('mcp-session-id') !== null);
+    const forgeUrl = actsForSomeone ? forgeUrlFromHeaders(request.headers, deps.forgeUrlPolicy) : NO_FORGE_URL;
     if (forgeUrl.status === 'invalid') return refuseForgeUrl(logger, { requestId, lane, replyId }, { host: forgeUrl.host });
     // A token sealed for one forge is never sent to another (D23).
     if (found.status === 'ok' && forgeUrl.status === 'ok' && !callerAt(found.caller, forgeUrl.apiUrl)) {
