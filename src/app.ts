@@ -277,11 +277,11 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
 
   // A failure the route did not answer itself is a bug: the JSON-RPC internal error, and only its
   // class on the log (D5).
-  const serveMcp = (request: Request, socketIp?: string): Promise<Response> =>
-    mcpRoute(request, socketIp).catch((error: unknown) => {
-      logger.error('mcp_request_failed', { error: (error as Error)?.name ?? typeof error });
-      return rpcError(500, 'Internal error', -32603);
-    });
+  const routeFailed = (error: unknown): Response => {
+    logger.error('mcp_request_failed', { error: (error as Error)?.name ?? typeof error });
+    return rpcError(500, 'Internal error', -32603);
+  };
+  const serveMcp = (request: Request, socketIp?: string): Promise<Response> => mcpRoute(request, socketIp).catch(routeFailed);
 
   const app = new Elysia()
     .get('/healthz', () => ({ status: 'ok' }))

@@ -86,8 +86,8 @@ type Budget = 'request' | 'call';
 interface Exchange {
   response: Response;
   budget: Budget;
-  /** Ends the exchange's deadline timer once its body is read (the timer would otherwise live on). */
-  settle(): void;
+  /** The exchange's deadline timer, cleared once its body is read (it would otherwise live on). */
+  timer: ReturnType<typeof setTimeout>;
 }
 
 /**
@@ -95,10 +95,14 @@ interface Exchange {
  * as soon as the answer is read: at a few thousand calls a second, timers left to run out their
  * FORGE_REQUEST_TIMEOUT_MS pile up by the hundred thousand in the runtime's timer heap.
  */
-function deadlineSignal(ms: number): { signal: AbortSignal; clear(): void } {
+function deadlineSignal(ms: number): { signal: AbortSignal; timer: ReturnType<typeof setTimeout> } {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')), ms);
-  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+  // The controller goes to the timer as its argument: no closure per request.
+  return { signal: controller.signal, timer: setTimeout(abortAtDeadline, ms, controller) };
+}
+
+function abortAtDeadline(controller: AbortController): void {
+  controller.abort(new DOMException('The operation timed out.', 'TimeoutError'));
 }
 
 const isTimeout = (error: unknown) => {
@@ -174,7 +178,7 @@ export class ForgeClient {
           ...this.endpoint.fetchOptions,
         });
       } catch (error) {
-        timer.clear();
+        clearTimeout(timer.timer);
         this.record('error', started);
         if (isTimeout(error)) throw this.timeoutError(budget);
         if (canRetry && attempt < MAX_RETRIES && Date.now() + BACKOFF_MS[attempt] < deadline) {
@@ -184,7 +188,7 @@ export class ForgeClient {
         throw new ToolError('upstream', `the forge could not be reached: ${(error as Error)?.message ?? 'network error'}`);
       }
       this.record(response.status, started);
-      if (response.ok) return { response, budget, settle: timer.clear };
+      if (response.ok) return { response, budget, timer: timer.timer };
       const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
       if (location && canRetry && redirects < MAX_REDIRECTS) {
         // GitLab redirects reads of moved projects (301). Follow only within the same forge
@@ -194,7 +198,7 @@ export class ForgeClient {
           redirects++;
           attempt--;
           url = next.href;
-          timer.clear();
+          clearTimeout(timer.timer);
           response.body?.cancel().catch(() => {});
           continue;
         }
@@ -203,7 +207,7 @@ export class ForgeClient {
         const asked = retryAfterSeconds(response.headers.get('retry-after'));
         const wait = asked !== undefined ? asked * 1000 : BACKOFF_MS[attempt];
         if (Date.now() + wait < deadline) {
-          timer.clear();
+          clearTimeout(timer.timer);
           response.body?.cancel().catch(() => {});
           await sleep(wait);
           continue;
@@ -212,7 +216,7 @@ export class ForgeClient {
       try {
         throw await failureFromResponse(response);
       } finally {
-        timer.clear();
+        clearTimeout(timer.timer);
       }
     }
   }
@@ -242,7 +246,7 @@ export class ForgeClient {
     } catch (error) {
       throw this.bodyError(error, exchange);
     } finally {
-      exchange.settle();
+      clearTimeout(exchange.timer);
     }
   }
 
@@ -271,7 +275,7 @@ export class ForgeClient {
       if (error instanceof ToolError) throw error;
       throw this.bodyError(error, exchange);
     } finally {
-      exchange.settle();
+      clearTimeout(exchange.timer);
       reader.cancel().catch(() => {});
     }
   }

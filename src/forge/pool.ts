@@ -33,6 +33,24 @@ export interface PoolLimits {
   onEvict?: (origin: string, reason: 'lru' | 'idle') => void;
 }
 
+/** A request in flight on one origin's client; releasing it twice counts once. */
+class Lease implements PoolLease {
+  private released = false;
+
+  constructor(
+    readonly endpoint: ForgeEndpoint,
+    private readonly entry: PoolEntry,
+    private readonly now: () => number,
+  ) {}
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.entry.inFlight--;
+    this.entry.lastUsed = this.now();
+  }
+}
+
 export class ForgePool {
   // A Map iterates in insertion order; re-inserting on use keeps the least recently used first.
   private readonly entries = new Map<string, PoolEntry>();
@@ -64,16 +82,7 @@ export class ForgePool {
     const entry = this.touch(this.originKey(apiUrl), apiUrl);
     if (!entry) return undefined;
     entry.inFlight++;
-    let released = false;
-    return {
-      endpoint: this.endpointIn(entry, apiUrl),
-      release: () => {
-        if (released) return;
-        released = true;
-        entry.inFlight--;
-        entry.lastUsed = this.now();
-      },
-    };
+    return new Lease(this.endpointIn(entry, apiUrl), entry, this.now);
   }
 
   /** The endpoint for `apiUrl`, its origin's client created if needed (callers normally hold a lease for it). */

@@ -42,6 +42,8 @@ function flag(source: string, value: string | null): boolean | string {
 }
 
 const PATH = /^\/mcp(?:\/x\/([^/]*))?(\/readonly)?\/?$/;
+const NONE: PolicyReading = { ok: true, key: undefined };
+const isGroup = (name: string) => GROUPS.has(name);
 
 /** The policy of a request, as a catalog key (undefined: the deployment's own selection). */
 export function readRequestPolicy(request: Request, isTool: (name: string) => boolean): PolicyReading {
@@ -49,7 +51,6 @@ export function readRequestPolicy(request: Request, isTool: (name: string) => bo
   const matched = path === '/mcp' ? undefined : PATH.exec(path);
   if (path !== '/mcp' && !matched) return { ok: false, status: 404, message: 'Not Found' };
   const headers = request.headers;
-  const isGroup = (name: string) => GROUPS.has(name);
   let pathGroups: string[] | undefined;
   if (matched?.[1] !== undefined) {
     let decoded: string;
@@ -62,13 +63,19 @@ export function readRequestPolicy(request: Request, isTool: (name: string) => bo
     if (!read.ok) return { ok: false, status: 400, message: read.message };
     pathGroups = read.names;
   }
-  const toolsets = names('X-MCP-Toolsets', headers.get('x-mcp-toolsets'), isGroup, 'tool group');
+  const toolsetsHeader = headers.get('x-mcp-toolsets');
+  const toolsHeader = headers.get('x-mcp-tools');
+  const excludeHeader = headers.get('x-mcp-exclude-tools');
+  const readOnlyHeader = headers.get('x-mcp-readonly');
+  // Plain /mcp without a policy header, nearly every request: nothing to read.
+  if (!matched && toolsetsHeader === null && toolsHeader === null && excludeHeader === null && readOnlyHeader === null) return NONE;
+  const toolsets = names('X-MCP-Toolsets', toolsetsHeader, isGroup, 'tool group');
   if (!toolsets.ok) return { ok: false, status: 400, message: toolsets.message };
-  const tools = names('X-MCP-Tools', headers.get('x-mcp-tools'), isTool, 'tool');
+  const tools = names('X-MCP-Tools', toolsHeader, isTool, 'tool');
   if (!tools.ok) return { ok: false, status: 400, message: tools.message };
-  const exclude = names('X-MCP-Exclude-Tools', headers.get('x-mcp-exclude-tools'), isTool, 'tool');
+  const exclude = names('X-MCP-Exclude-Tools', excludeHeader, isTool, 'tool');
   if (!exclude.ok) return { ok: false, status: 400, message: exclude.message };
-  const readOnly = flag('X-MCP-Readonly', headers.get('x-mcp-readonly'));
+  const readOnly = flag('X-MCP-Readonly', readOnlyHeader);
   if (typeof readOnly === 'string') return { ok: false, status: 400, message: readOnly };
   // The path's groups and the header's both narrow: only groups named in both remain.
   const groups = pathGroups && toolsets.names ? pathGroups.filter((g) => toolsets.names!.includes(g)) : (pathGroups ?? toolsets.names);

@@ -34,13 +34,18 @@ export function pick(record: Rec, keys: readonly string[]): Rec {
 }
 
 /** A user as an agent needs it: who, to mention or assign (D33). */
+const USER_FIELDS = ['id', 'username', 'name'];
+
 export function user(value: unknown): Rec | undefined {
   if (!isRecord(value)) return undefined;
-  return pick(value, ['id', 'username', 'name']);
+  return pick(value, USER_FIELDS);
 }
 
 export function users(value: unknown): Rec[] | undefined {
-  return Array.isArray(value) ? value.map(user).filter((u): u is Rec => u !== undefined) : undefined;
+  if (!Array.isArray(value)) return undefined;
+  const out: Rec[] = [];
+  for (const item of value) if (isRecord(item)) out.push(pick(item, USER_FIELDS));
+  return out;
 }
 
 /** What an issue and a merge request both open with: which one it is, where, what it says, its state. */
@@ -59,19 +64,27 @@ export function count(value: unknown): number | undefined {
 }
 
 /** An issue, merge request or milestone referred to from another record: enough to find and name it. */
+const REFERENCE_FIELDS = ['id', 'iid', 'project_id', 'group_id', 'title', 'state', 'web_url'];
+
 export function reference(value: unknown): Rec | undefined {
   if (!isRecord(value)) return undefined;
-  return pick(value, ['id', 'iid', 'project_id', 'group_id', 'title', 'state', 'web_url']);
+  return pick(value, REFERENCE_FIELDS);
 }
 
 /** The nested milestone of an issue or merge request (docs/spec.md: slim milestone). */
+const MILESTONE_REF_FIELDS = ['id', 'iid', 'title', 'state', 'web_url'];
+
 export function milestoneRef(value: unknown): Rec | undefined {
   if (!isRecord(value)) return undefined;
-  return pick(value, ['id', 'iid', 'title', 'state', 'web_url']);
+  return pick(value, MILESTONE_REF_FIELDS);
 }
 
 /** Label names; with label details, each label's name and description. */
+const LABEL_FIELDS = ['name', 'description'];
+
 export function labels(value: unknown): unknown[] | undefined {
   if (!Array.isArray(value)) return undefined;
-  return value.map((label) => (isRecord(label) ? pick(label, ['name', 'description']) : label));
+  const out: unknown[] = [];
+  for (const label of value) out.push(isRecord(label) ? pick(label, LABEL_FIELDS) : label);
+  return out;
 }
