@@ -71,6 +71,31 @@ function explain(error: ValueError): string {
   return error.message.replace(/^Expected/, 'expected');
 }
 
+/**
+ * D31: JSON can carry a lone UTF-16 surrogate ("\ud800") that no UTF-8 can: encodeURIComponent
+ * throws on it (a path or query value: a JSON-RPC internal error instead of a tool error) and a body
+ * would carry an escape GitLab cannot read. Refused wherever it sits in the arguments.
+ */
+const NOT_WELL_FORMED = 'must be well-formed Unicode text (a lone UTF-16 surrogate cannot be sent)';
+
+/** Where the first string (or map name) holding a lone surrogate sits: `name`, `name.1`, `name.key`. */
+function illFormedAt(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return value.isWellFormed() ? undefined : path;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = illFormedAt(value[i], `${path}.${i}`);
+      if (found) return found;
+    }
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (!key.isWellFormed()) return path;
+      const found = illFormedAt(item, `${path}.${key}`);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
 /** A map's name as an error quotes it: the caller's own text, cut short. */
 const quotedName = (name: string) => JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name);
 
@@ -156,6 +181,11 @@ export function compileValidator(schema: TObject, options: ValidatorOptions = {}
           const error = narrowest(first);
           throw new ToolError('validation', `${parameterOf(error)}: ${explain(error)}`);
         }
+      }
+      // After the schema check, which bounds the arguments' depth and size.
+      for (const name of Object.keys(valid as object)) {
+        const found = illFormedAt((valid as Record<string, unknown>)[name], name);
+        if (found) throw invalidArgument(found, NOT_WELL_FORMED);
       }
       const values = (decodeSlashNames ? decodeSlashNames(valid) : valid) as Record<string, unknown>;
       for (const name of identifiers) {

@@ -74,6 +74,31 @@ describe('positive whole numbers: ids, iids, pages, line numbers (D31)', () => {
   });
 });
 
+describe('text that cannot be sent: a lone UTF-16 surrogate (D31)', () => {
+  // JSON can carry "\ud800" although no UTF-8 can: encodeURIComponent throws on it (a path or query
+  // value), and a body would carry an escape GitLab cannot read. A validation error naming the
+  // parameter, never a JSON-RPC internal error, and nothing sent.
+  const STRINGS = properties.filter((p) => p.schema.type === 'string');
+  test.each(byTool(STRINGS))('%s: every string parameter', async (_, selected) => {
+    const client = await h.as();
+    for (const { tool, name } of selected) await expectRefused(client, tool, name, 'a\ud800b');
+  });
+
+  test('in a path, a query, a list item and a body: named, nothing sent', async () => {
+    const c = await h.as();
+    const problem = 'must be well-formed Unicode text (a lone UTF-16 surrogate cannot be sent)';
+    expect(toolError(await c.call('get_branch', { project_id: P, branch_name: 'ma\ud800in' })).message).toBe(`branch_name: ${problem}`);
+    expect(toolError(await c.call('get_branch', { project_id: 'acme/\udfffapi', branch_name: 'main' })).message).toBe(`project_id: ${problem}`);
+    expect(toolError(await c.call('list_branches', { project_id: P, search: 'x\udc00' })).message).toBe(`search: ${problem}`);
+    expect(toolError(await c.call('list_issues', { project_id: P, labels: ['bug', 'a\ud83d'] })).message).toBe(`labels.1: ${problem}`);
+    expect(toolError(await c.call('create_issue', { project_id: P, title: 't\udc00' })).message).toBe(`title: ${problem}`);
+    expect(toolError(await c.call('create_pipeline', { project_id: P, ref: 'main', variables: [{ key: 'K', value: 'v\ud800' }] })).kind).toBe('validation');
+    // A surrogate pair is one character, and goes through.
+    expect(structured<{ title: string }>(await c.call('create_issue', { project_id: P, title: 'ok \ud83d\ude00' })).title).toBe('ok \ud83d\ude00');
+    expect(h.upstream()).toEqual([`POST /api/v4/projects/${P}/issues`]);
+  });
+});
+
 describe('bounded text and lists (D31)', () => {
   test('every string, integer, list and map parameter of every tool has a bound, down to the items and entries', () => {
     const unbounded: string[] = [];
