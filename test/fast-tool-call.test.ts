@@ -191,6 +191,9 @@ const NEAR_MISSES: { label: string; body: () => unknown; headers: () => Record<s
   { label: 'jsonrpc 1.0', body: () => ({ ...base(), jsonrpc: '1.0' }), headers: baseHeaders },
   { label: 'an extra member in the message', body: () => ({ ...base(), extra: true }), headers: baseHeaders },
   { label: 'arguments an array', body: () => ({ ...base(), params: { ...base().params, arguments: [1] } }), headers: baseHeaders, status: 200 },
+  // The SDK's parse of the arguments (zod) leaves out a member named __proto__ and serves the call;
+  // the plain path would pass it to the tool's validation, which refuses it as no parameter.
+  { label: 'an argument named __proto__', body: () => ({ ...base(), params: { ...base().params, arguments: JSON.parse(`{"project_id":"${project}","branch_name":"main","__proto__":{"search":"x"}}`) } }), headers: baseHeaders, status: 200 },
   { label: 'name not a string', body: () => ({ ...base(), params: { ...base().params, name: 7 } }), headers: () => without(baseHeaders(), 'mcp-name') },
   { label: 'name with a space (header cannot mirror it plainly)', body: () => ({ ...base(), params: { ...base().params, name: 'get branch' } }), headers: () => ({ ...baseHeaders(), 'mcp-name': 'get branch' }), status: 200 },
   { label: 'Content-Type text/plain', body: base, headers: () => ({ ...baseHeaders(), 'content-type': 'text/plain' }), status: 415 },

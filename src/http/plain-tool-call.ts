@@ -2,7 +2,7 @@
 // without the SDK. A predicate that admits a strict subset of what the SDK's modern handler serves
 // with a result: any header missing, different, OWS-padded or base64-encoded, another version, an
 // envelope with anything beyond the version, the client's capabilities and a plain clientInfo,
-// batches, notifications and other methods are not plain. Since every plain call is one the SDK
+// an argument named __proto__, batches, notifications and other methods are not plain. Since every plain call is one the SDK
 // classifies as modern, the prelude takes it as modern without asking the SDK (mcp-prelude.ts), and
 // the modern lane answers it itself (fast-tool-call.ts). test/fast-tool-call.test.ts holds both.
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, isJsonContentType } from '@modelcontextprotocol/server';
@@ -67,7 +67,10 @@ export function plainModernToolCall(request: Request, body: unknown): PlainToolC
   if (!isObject(params) || !onlyKeys(params, PARAM_KEYS)) return undefined;
   const name = params.name;
   if (typeof name !== 'string' || !PLAIN_NAME.test(name)) return undefined;
-  if (params.arguments !== undefined && !isObject(params.arguments)) return undefined;
+  // The SDK's parse of the arguments leaves out a member named __proto__, which the tool's own
+  // validation would refuse as no parameter: not plain, so the SDK answers as it does.
+  const args = params.arguments;
+  if (args !== undefined && (!isObject(args) || Object.hasOwn(args, '__proto__'))) return undefined;
   const meta = params._meta;
   if (!isObject(meta) || !onlyKeys(meta, META_KEYS)) return undefined;
   if (meta[PROTOCOL_VERSION_META_KEY] !== MODERN_PROTOCOL_VERSION) return undefined;
