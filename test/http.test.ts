@@ -1,6 +1,7 @@
 // The HTTP surface of /mcp in stateful mode: health, routing, authentication, sessions, limits.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { createApp, type ForgeApp } from '../src/app';
+import { jsonLongerThan } from '../src/http/body';
 import type { Logger } from '../src/logging/logger';
 import { sealerFromConfig } from '../src/sealing/from-config';
 import { testConfig } from './support/config';
@@ -231,6 +232,32 @@ describe('sessions', () => {
     const usual = await rpc(app, INITIALIZE, { 'Private-Token': TOKEN });
     expect(usual.status).toBe(200);
     expect(app.sessions.size).toBe(1);
+  });
+
+  test('an initialize whose params nest deeper than the runtime can print is refused alike, at once (400, not a 500 after seconds)', async () => {
+    const app = makeApp();
+    // 64 KiB of JSON at most, measured without printing the params: printing recursed, so a
+    // 2 MB body of nested arrays overflowed the stack (500 -32603) after more than a second of CPU.
+    const depth = 1_000_000;
+    const body = `{"jsonrpc":"2.0","id":8,"method":"initialize","params":{"protocolVersion":"2025-06-18","clientInfo":{"name":"raw","version":"1"},"capabilities":{"experimental":{"x":${'['.repeat(depth)}${']'.repeat(depth)}}}}}`;
+    const started = performance.now();
+    const refused = await rpc(app, body, { 'Private-Token': TOKEN });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ jsonrpc: '2.0', id: 8, error: { code: -32602, message: "Invalid params: an initialize's params may take at most 65536 bytes of JSON" } });
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(app.sessions.size).toBe(0);
+    // Nested deep within the limit: opens, as before.
+    const nested = { ...INITIALIZE, params: { ...INITIALIZE.params, capabilities: { experimental: { x: JSON.parse(`${'{"a":'.repeat(5_000)}{}${'}'.repeat(5_000)}`) } } } };
+    expect((await rpc(app, nested, { 'Private-Token': TOKEN })).status).toBe(200);
+    expect(app.sessions.size).toBe(1);
+  });
+
+  test('the params are measured as their JSON text, exactly', () => {
+    const values = [null, 7, -0, 1.5e300, 'é\n"\\', '', [], {}, [1, [2, {}]], { a: { b: [null, true, 'q'] }, 'k"': [] }, JSON.parse('{"__proto__":{"a":1},"b":[[],[[]]]}')];
+    for (const value of values) {
+      const length = JSON.stringify(value).length;
+      expect([value, jsonLongerThan(value, length), jsonLongerThan(value, length - 1)]).toEqual([value, false, true]);
+    }
   });
 
   test('DELETE ends the session; later use gets 404', async () => {

@@ -61,8 +61,40 @@ export function initializeParamsTooLarge(body: unknown): boolean {
   const messages = Array.isArray(body) ? body : [body];
   return messages.some((m) => {
     if (m === null || typeof m !== 'object' || (m as { method?: unknown }).method !== 'initialize') return false;
-    return (JSON.stringify((m as { params?: unknown }).params) ?? '').length > MAX_INITIALIZE_PARAMS_BYTES;
+    return jsonLongerThan((m as { params?: unknown }).params, MAX_INITIALIZE_PARAMS_BYTES);
   });
+}
+
+/**
+ * Whether the JSON text of a parsed value (JSON.stringify's) is longer than `limit`, counted
+ * without printing it: printing recurses, so a value nested deeper than the runtime's stack (a
+ * few megabytes of `[`) threw after seconds of CPU. The walk keeps its own stack and stops as
+ * soon as the count passes the limit.
+ */
+export function jsonLongerThan(value: unknown, limit: number): boolean {
+  if (value === undefined) return false;
+  let length = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (item === null || typeof item !== 'object') {
+      length += (JSON.stringify(item) ?? 'null').length;
+    } else if (Array.isArray(item)) {
+      length += 1 + Math.max(item.length, 1); // brackets and commas
+      if (length > limit) return true;
+      for (const element of item) pending.push(element);
+    } else {
+      const keys = Object.keys(item);
+      length += 1 + Math.max(keys.length, 1); // braces and commas
+      for (const key of keys) {
+        length += JSON.stringify(key).length + 1; // the name and its colon
+        if (length > limit) return true;
+        pending.push((item as Record<string, unknown>)[key]);
+      }
+    }
+    if (length > limit) return true;
+  }
+  return false;
 }
 
 export function isInitializeMessage(body: unknown): boolean {
