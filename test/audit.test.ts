@@ -88,6 +88,17 @@ describe.each(['legacy', 'modern'] as Lane[])('audit lines on the %s lane', (lan
     expect(lines[1].args).toMatchObject({ unknown_parameters: 1 });
     expect(log.lines.join('')).not.toContain(TOKENS.guest);
   });
+
+  test('an unknown tool name that is no tool name is written as its length: a caller cannot write megabytes or prose into the log', async () => {
+    const c = await connect(app, { 'Private-Token': TOKENS.maintainer }, MCP_URL, { lane });
+    const long = 'n'.repeat(20_000);
+    await c.call(long, {}).catch(() => undefined);
+    await c.call(SECRET_TEXT, {}).catch(() => undefined);
+    await c.close();
+    expect(audits(log.lines).map((l) => [l.tool, l.outcome])).toEqual([[{ chars: 20_000 }, 'protocol_error'], [{ chars: SECRET_TEXT.length }, 'protocol_error']]);
+    expect(log.lines.join('')).not.toContain(long);
+    expect(log.lines.join('')).not.toContain(SECRET_TEXT);
+  });
 });
 
 describe('a credential no check has seen (modern lane only)', () => {

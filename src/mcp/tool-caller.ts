@@ -59,6 +59,16 @@ function attachmentLinker(sealer: Sealer, caller: Caller, publicBase: string) {
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
+/** A name of the form tool names take (the 2026-07-28 revision: 1 to 128 of these characters). */
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/**
+ * The tool as the audit line names it (D35): a name of that form as it came, anything else (a
+ * megabyte of text, a sentence, a pasted secret with spaces) by its length only, as free text in
+ * the arguments is; an unknown tool's name is the caller's to write.
+ */
+const auditedTool = (name: string) => (TOOL_NAME.test(name) ? name : { chars: name.length });
+
 
 /** The catalog a request is served from: the deployment's, narrowed by the caller's policy (D34). */
 export function catalogFor(deps: Pick<ToolCallerDeps, 'catalog' | 'catalogs'>, context: RequestContext | undefined): ToolCatalog {
@@ -91,7 +101,7 @@ export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
         lane: context.lane,
         forge_user: forgeUser,
         forge_host: authorityOf(caller.apiUrl),
-        tool: name,
+        tool: auditedTool(name),
         args,
         outcome,
         upstream_status: forge?.lastStatus,
