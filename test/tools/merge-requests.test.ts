@@ -275,6 +275,29 @@ describe.each(LANES)('merge_merge_request (%s lane)', (lane) => {
   });
 });
 
+describe('merge_merge_request and approve_merge_request: the sha guard', () => {
+  // GitLab compares sha with the head as strings (check_sha_param!, lib/api/helpers.rb): an
+  // abbreviated SHA, a branch name or an upper-case SHA never matches, and GitLab's 409 would tell
+  // the agent the branch moved when it did not.
+  const head = MR_SEED.diffRefs.head_sha;
+  test.each([['merge_merge_request'], ['approve_merge_request']])('%s: an abbreviated sha or a branch name is refused before anything is sent', async (tool) => {
+    const c = await h.as();
+    for (const sha of [head.slice(0, 8), 'feature/login']) {
+      const error = toolError(await c.call(tool, { project_id: P, merge_request_iid: 1, sha }));
+      expect([error.kind, error.status]).toEqual(['validation', null]);
+      expect(error.message).toStartWith('sha: must be the full head SHA');
+    }
+    expect(h.upstream()).toEqual([]);
+    expect(mr(1).state).toBe('opened');
+  });
+
+  test('an upper-case full sha is the same commit: sent in lower case, as GitLab stores it', async () => {
+    const c = await h.as();
+    expect(structured<MR>(await c.call('merge_merge_request', { project_id: P, merge_request_iid: 1, sha: head.toUpperCase() })).state).toBe('merged');
+    expect(h.forge.requests.at(-1)!.body).toEqual({ sha: head });
+  });
+});
+
 describe('merge_merge_request refusals', () => {
   test('GitLab\'s 405 becomes conflict naming detailed_merge_status and what to do', async () => {
     const c = await h.as();

@@ -6,9 +6,9 @@ import { Type } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
 import { ToolError } from '../errors';
-import { projectId, refName } from '../params';
+import { projectId } from '../params';
 import { restTool } from '../rest';
-import { mergeRequestIid, MR_PATH } from './params';
+import { headSha, mergeRequestIid, MR_PATH } from './params';
 
 const ids = () => ({ project_id: projectId(), merge_request_iid: mergeRequestIid() });
 
@@ -27,14 +27,14 @@ export const approveMergeRequest = defineTool({
   name: 'approve_merge_request',
   record: 'approval_state',
   title: 'Approve merge request',
-  description: 'Approve. sha: the head you reviewed; GitLab refuses (conflict) if the branch moved.',
+  description: 'Approve. sha: the full head SHA you reviewed; GitLab refuses (conflict) if the branch moved.',
   group: 'merge_requests',
   mode: 'write',
   endpoint: `POST ${MR_PATH}/approve`,
-  input: Type.Object({ ...ids(), sha: Type.Optional(refName()) }, { additionalProperties: false }),
+  input: Type.Object({ ...ids(), sha: Type.Optional(headSha()) }, { additionalProperties: false }),
   async handler(args, { forge }) {
     try {
-      return await forge.json({ method: 'POST', path: fillPath(`${MR_PATH}/approve`, args), body: args.sha === undefined ? {} : { sha: args.sha } });
+      return await forge.json({ method: 'POST', path: fillPath(`${MR_PATH}/approve`, args), body: args.sha === undefined ? {} : { sha: args.sha.toLowerCase() } });
     } catch (error) {
       if (!(error instanceof ToolError)) throw error;
       if (error.status === 401) {

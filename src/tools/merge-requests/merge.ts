@@ -7,8 +7,8 @@ import type { ForgeClient } from '../../forge/client';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
 import { ToolError } from '../errors';
-import { projectId, refName } from '../params';
-import { mergeRequestIid, MR_PATH } from './params';
+import { projectId } from '../params';
+import { headSha, mergeRequestIid, MR_PATH } from './params';
 
 /** What an agent can do about each blocking check (GitLab's detailed_merge_status values). */
 const REMEDY: Record<string, string> = {
@@ -53,7 +53,7 @@ export const mergeMergeRequest = defineTool({
   name: 'merge_merge_request',
   title: 'Merge merge request',
   description:
-    'Merge. sha: the head you reviewed; GitLab refuses (conflict) if the branch moved. auto_merge: once every check passes. ' +
+    'Merge. sha: the full head SHA you reviewed; GitLab refuses (conflict) if the branch moved. auto_merge: once every check passes. ' +
     'Unmergeable: conflict naming detailed_merge_status.',
   group: 'merge_requests',
   mode: 'write',
@@ -65,7 +65,7 @@ export const mergeMergeRequest = defineTool({
     {
       project_id: projectId(),
       merge_request_iid: mergeRequestIid(),
-      sha: Type.Optional(refName()),
+      sha: Type.Optional(headSha()),
       squash: Type.Optional(Type.Boolean()),
       auto_merge: Type.Optional(Type.Boolean()),
       should_remove_source_branch: Type.Optional(Type.Boolean()),
@@ -74,6 +74,7 @@ export const mergeMergeRequest = defineTool({
   ),
   async handler(args, { forge }) {
     const { project_id: _p, merge_request_iid: _i, auto_merge, ...fields } = args;
+    if (fields.sha !== undefined) fields.sha = fields.sha.toLowerCase();
     const path = fillPath(MR_PATH, args);
     // auto_merge replaced merge_when_pipeline_succeeds (GitLab 17.x, doc/api/merge_requests.md);
     // both are sent so older and newer versions read it; Grape ignores the one it does not declare.

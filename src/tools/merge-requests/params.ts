@@ -6,6 +6,14 @@ export const mergeRequestIid = () => numericId();
 
 /** A commit SHA inside a body object (top-level `sha` parameters use refName, D31); its hex form is checked by position.ts. */
 const commitSha = () => Type.String({ minLength: 1, maxLength: 64 });
+/**
+ * The head SHA a merge or an approval is guarded by: GitLab compares it with the merge request's head
+ * as a string (check_sha_param!), so only the full SHA in lower case can match; an abbreviated one or a
+ * branch name would always be refused with 409, as if the branch had moved. Handlers send it lower-cased.
+ */
+export const headSha = () =>
+  Type.String({ minLength: 1, maxLength: 64, identifier: true, pattern: '^([0-9a-fA-F]{40}|[0-9a-fA-F]{64})$', hint: 'must be the full head SHA (40 hex characters, the sha of get_merge_request); GitLab compares it exactly, so an abbreviated SHA never matches' });
+
 /** A repository path inside a body object: never part of a URL path, so plain bounded text. */
 const repoPath = () => Type.String({ minLength: 1, maxLength: LIMITS.filePath });
 const line = () => positiveInteger('must be a line number, 1 or more');
