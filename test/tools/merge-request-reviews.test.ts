@@ -118,6 +118,9 @@ describe('create_merge_request_thread', () => {
   });
 });
 
+const NOT_RESOLVABLE = '403 Forbidden: GitLab resolves only threads (a stand-alone comment, individual_note, is not resolvable), ' +
+  'and only for the merge request\'s author or members who may resolve threads';
+
 describe('replies and resolving', () => {
   test('a reply joins the thread (and keeps the thread\'s position); resolving marks every note', async () => {
     const c = await h.as(TOKENS.developer);
@@ -131,15 +134,18 @@ describe('replies and resolving', () => {
     expect(sent()).toEqual([`POST ${MR1}/discussions/${thread.id}/notes`, `PUT ${MR1}/discussions/${thread.id}`]);
   });
 
-  test('upstream refusals: an unknown thread (404), a stand-alone comment is not resolvable (400), a guest may not resolve (403)', async () => {
+  // GitLab answers both a thread that cannot be resolved (a stand-alone comment) and a caller who may not
+  // resolve with a bare 403 (resolve_discussion: forbidden! unless discussion.can_resolve?, lib/api/helpers/notes_helpers.rb).
+  test('upstream refusals: an unknown thread (404); a stand-alone comment is not resolvable and a guest may not resolve (403, both explained)', async () => {
     const c = await h.as();
     expect(toolError(await c.call('create_merge_request_discussion_note', { project_id: P, merge_request_iid: 1, discussion_id: 'f'.repeat(40), body: 'x' })))
       .toEqual({ kind: 'not_found', status: 404, message: '404 Discussion Not Found' });
     const comment = threadsOf1().find((d) => d.individual_note)!;
     expect(toolError(await c.call('resolve_merge_request_thread', { project_id: P, merge_request_iid: 1, discussion_id: comment.id, resolved: true })))
-      .toMatchObject({ kind: 'validation', status: 400, message: '400 Bad request - Discussion is not resolvable' });
+      .toEqual({ kind: 'permission', status: 403, message: NOT_RESOLVABLE });
     const guest = await h.as(TOKENS.guest);
-    expect(toolError(await guest.call('resolve_merge_request_thread', { project_id: P, merge_request_iid: 1, discussion_id: seededThread().id, resolved: true })).kind).toBe('permission');
+    expect(toolError(await guest.call('resolve_merge_request_thread', { project_id: P, merge_request_iid: 1, discussion_id: seededThread().id, resolved: true })))
+      .toEqual({ kind: 'permission', status: 403, message: NOT_RESOLVABLE });
   });
 });
 

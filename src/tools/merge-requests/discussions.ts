@@ -3,6 +3,7 @@
 import { Type } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
+import { ToolError } from '../errors';
 import { discussionId, noteBody, pagination, projectId, userText } from '../params';
 import { restTool } from '../rest';
 import { mergeRequestIid, MR_PATH, position } from './params';
@@ -56,7 +57,13 @@ export const createMergeRequestDiscussionNote = restTool({
   rest: { method: 'POST', path: `${MR_PATH}/discussions/{discussion_id}/notes` },
 });
 
-export const resolveMergeRequestThread = restTool({
+// GitLab answers a thread that cannot be resolved (a stand-alone comment) with the same bare 403 as a
+// caller who may not resolve (resolve_discussion: forbidden! unless discussion.can_resolve?,
+// lib/api/helpers/notes_helpers.rb): the refusal names both, so the agent does not take it for a role problem only.
+const NOT_RESOLVABLE = 'GitLab resolves only threads (a stand-alone comment, individual_note, is not resolvable), ' +
+  'and only for the merge request\'s author or members who may resolve threads';
+
+export const resolveMergeRequestThread = defineTool({
   name: 'resolve_merge_request_thread',
   record: 'mr_discussion',
   title: 'Resolve merge request thread',
@@ -64,6 +71,14 @@ export const resolveMergeRequestThread = restTool({
   group: 'merge_requests',
   mode: 'write',
   idempotent: true,
+  endpoint: `PUT ${MR_PATH}/discussions/{discussion_id}`,
   input: Type.Object({ ...ids(), discussion_id: discussionId(), resolved: Type.Boolean() }, { additionalProperties: false }),
-  rest: { method: 'PUT', path: `${MR_PATH}/discussions/{discussion_id}` },
+  async handler(args, { forge }) {
+    try {
+      return await forge.json({ method: 'PUT', path: fillPath(`${MR_PATH}/discussions/{discussion_id}`, args), body: { resolved: args.resolved } });
+    } catch (error) {
+      if (error instanceof ToolError && error.status === 403) throw new ToolError('permission', `${error.message}: ${NOT_RESOLVABLE}`, 403);
+      throw error;
+    }
+  },
 });

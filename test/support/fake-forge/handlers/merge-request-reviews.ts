@@ -5,7 +5,7 @@
 import type { MergeRequest, Project } from '../model';
 import type { Discussion, Note } from '../model-issues';
 import type { DraftNote, MrState, Position } from '../model-merge-requests';
-import { ACCESS, ApiError, badRequest, forbidden, json, notFound, paramError, route, unauthorized, type Ctx, type Route } from './http';
+import { ACCESS, ApiError, forbidden, json, notFound, paramError, route, unauthorized, type Ctx, type Route } from './http';
 import { intParam } from './issue-access';
 import { loadMergeRequest } from './merge-request-access';
 import { listResponse } from './paginate';
@@ -215,7 +215,9 @@ export const mergeRequestReviewRoutes: Route[] = [
     if (resolved === undefined) throw paramError('resolved is missing');
     const m = ctx.model;
     if (m.accessLevel(p, ctx.user.id) < ACCESS.developer && mr.author_id !== ctx.user.id && thread.notes[0].author_id !== ctx.user.id) throw forbidden();
-    if (thread.individual_note || !thread.notes.some((n) => n.type === 'DiscussionNote' && !n.system)) throw badRequest('400 Bad request - Discussion is not resolvable');
+    // A thread that cannot be resolved (a stand-alone comment) is refused like a caller who may not:
+    // forbidden! unless discussion.can_resolve?(current_user) (resolve_discussion, lib/api/helpers/notes_helpers.rb).
+    if (thread.individual_note || !thread.notes.some((n) => n.type === 'DiscussionNote' && !n.system)) throw forbidden();
     setResolved(ctx, thread, resolved);
     return json(presentMrDiscussion(m, thread));
   }),
