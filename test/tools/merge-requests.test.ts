@@ -298,6 +298,22 @@ describe('merge_merge_request and approve_merge_request: the sha guard', () => {
   });
 });
 
+describe('merge_merge_request: squash', () => {
+  // GitLab's merge endpoint changes the merge request's squash setting only to true
+  // (merge_request.update(squash: params[:squash]) if params[:squash], lib/api/merge_requests.rb):
+  // squash: false would be dropped and a merge request set to squash squashed all the same.
+  test('squash: false is refused before anything is sent, pointing at update_merge_request', async () => {
+    state(1).squash = true;
+    const c = await h.as();
+    const error = toolError(await c.call('merge_merge_request', { project_id: P, merge_request_iid: 1, squash: false }));
+    expect([error.kind, error.status]).toEqual(['validation', null]);
+    expect(error.message).toStartWith('squash: false is ignored by GitLab when merging');
+    expect(error.message).toContain('update_merge_request with squash: false');
+    expect(h.upstream()).toEqual([]);
+    expect(mr(1).state).toBe('opened');
+  });
+});
+
 describe('merge_merge_request refusals', () => {
   test('GitLab\'s 405 becomes conflict naming detailed_merge_status and what to do', async () => {
     const c = await h.as();

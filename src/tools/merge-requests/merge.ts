@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox';
 import type { ForgeClient } from '../../forge/client';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
-import { ToolError } from '../errors';
+import { invalidArgument, ToolError } from '../errors';
 import { projectId } from '../params';
 import { headSha, mergeRequestIid, MR_PATH } from './params';
 
@@ -72,6 +72,15 @@ export const mergeMergeRequest = defineTool({
     },
     { additionalProperties: false },
   ),
+  check(args) {
+    // GitLab's merge sets the merge request's squash only to true (`merge_request.update(squash: …) if
+    // params[:squash]`, lib/api/merge_requests.rb): false would be dropped, and a merge request set to
+    // squash would be squashed all the same.
+    if (args.squash === false) {
+      throw invalidArgument('squash', 'false is ignored by GitLab when merging (the merge request\'s own setting applies); ' +
+        'to merge without squashing, first call update_merge_request with squash: false');
+    }
+  },
   async handler(args, { forge }) {
     const { project_id: _p, merge_request_iid: _i, auto_merge, ...fields } = args;
     if (fields.sha !== undefined) fields.sha = fields.sha.toLowerCase();
