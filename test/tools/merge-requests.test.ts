@@ -324,6 +324,13 @@ describe('merge_merge_request refusals', () => {
     expect(sent()).toEqual([`PUT ${MRS}/5/merge`, `GET ${MRS}/5`, `PUT ${MRS}/3/merge`, `GET ${MRS}/3`]);
   });
 
+  test('GitLab judges mergeability before the sha: an unmergeable merge request with a stale sha is the 405, not the 409', async () => {
+    const c = await h.as();
+    const error = toolError(await c.call('merge_merge_request', { project_id: P, merge_request_iid: MR_SEED.conflictIid, sha: 'a'.repeat(40) }));
+    expect(error).toMatchObject({ kind: 'conflict', status: 405 });
+    expect(error.message).toContain('(detailed_merge_status: conflict)');
+  });
+
   test('422 "Branch cannot be merged" (GitLab 16+, and races) and 406 (older GitLab) are conflicts too', async () => {
     const c = await h.as();
     for (const status of [422, 406]) {

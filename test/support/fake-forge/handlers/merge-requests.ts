@@ -252,26 +252,24 @@ export const mergeRequestRoutes: Route[] = [
     return json(presentMergeRequest(ctx.model, mr, ctx.user.id, true));
   }),
 
-  // lib/api/merge_requests.rb: 401 without merge rights on the target, 409 on a sha that is not the
-  // head, then auto-merge (while the head pipeline runs) or an immediate merge; 405 when neither can happen.
+  // lib/api/merge_requests.rb: 401 without merge rights on the target, 405 when neither an immediate
+  // merge nor auto-merge (while the head pipeline runs) can happen, then 409 on a sha that is not the
+  // head (check_sha_param! comes after the mergeability checks), then the merge or the auto-merge.
   route('PUT', '/projects/:id/merge_requests/:merge_request_iid/merge', (ctx) => {
     const { p, mr, st } = loadMergeRequest(ctx);
     const m = ctx.model;
     if (!canMergeInto(m, p, ctx.user.id, mr.target_branch)) throw unauthorized();
+    const auto = ctx.input.bool('auto_merge') === true || ctx.input.bool('merge_when_pipeline_succeeds') === true;
+    const notAllowed = () => new ApiError(405, { message: '405 Method Not Allowed' });
+    const active = st.head_pipeline_status === 'running' || st.head_pipeline_status === 'pending';
+    const later = auto && active;
+    if (detailedMergeStatus(m, mr, st, { skipCi: later }) !== 'mergeable') throw notAllowed();
     const sha = ctx.input.str('sha');
     const head = st.versions[0]?.head_commit_sha;
     if (sha !== undefined && sha !== head) throw new ApiError(409, { message: `SHA does not match HEAD of source branch: ${head}` });
     if (ctx.input.bool('squash')) st.squash = true;
-    const auto = ctx.input.bool('auto_merge') === true || ctx.input.bool('merge_when_pipeline_succeeds') === true;
-    const notAllowed = () => new ApiError(405, { message: '405 Method Not Allowed' });
-    const active = st.head_pipeline_status === 'running' || st.head_pipeline_status === 'pending';
-    if (auto && active) {
-      if (detailedMergeStatus(m, mr, st, { skipCi: true }) !== 'mergeable') throw notAllowed();
-      Object.assign(st, { merge_when_pipeline_succeeds: true, merge_user_id: ctx.user.id });
-    } else {
-      if (detailedMergeStatus(m, mr, st) !== 'mergeable') throw notAllowed();
-      merge(ctx, p, mr, st);
-    }
+    if (later) Object.assign(st, { merge_when_pipeline_succeeds: true, merge_user_id: ctx.user.id });
+    else merge(ctx, p, mr, st);
     return json(presentMergeRequest(m, mr, ctx.user.id, true));
   }),
 ];
