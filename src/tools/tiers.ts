@@ -31,10 +31,19 @@ export async function refusePaidOnCommunityEdition(ctx: ToolContext, uses: PaidU
   );
 }
 
+const older = (info: InstanceInfo, major: number, minor: number): boolean => {
+  const v = info.version;
+  return v !== null && (v.major < major || (v.major === major && v.minor < minor));
+};
+
 /** Refuses a feature the instance's release does not have yet; an unknown release lets GitLab decide. */
 export async function requireRelease(ctx: ToolContext, parameter: string, feature: string, major: number, minor: number): Promise<void> {
   const info = await instanceOf(ctx);
-  const v = info.version;
-  if (!v || v.major > major || (v.major === major && v.minor >= minor)) return;
+  if (!older(info, major, minor)) return;
   throw invalidArgument(parameter, `${feature} needs GitLab ${major}.${minor} or later; this forge runs ${info.versionText}`);
+}
+
+/** The instance is known to run a release older than major.minor (an unknown release is not). */
+export async function releaseBefore(ctx: ToolContext, major: number, minor: number): Promise<boolean> {
+  return older(await instanceOf(ctx), major, minor);
 }

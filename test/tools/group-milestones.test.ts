@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'bun:test';
 import { MILESTONE_SEED, SEED, TOKENS } from '../support/fake-forge';
 import { ALL_TOOLS } from '../../src/tools/catalog';
+import { forgeApi } from '../support/forge-api';
 import { useHarness } from '../support/harness';
 import { baselineArguments } from './arguments';
 import { structured, toolError } from '../support/mcp-client';
@@ -36,6 +37,20 @@ describe('list_group_milestones', () => {
     expect(await list({ group_id: 'acme', include_descendants: true, state: 'closed' })).toEqual([v09, MILESTONE_SEED.acmeRoadmap].sort());
     expect(await list({ group_id: 'acme', include_descendants: true, search: 'platform', updated_before: '2024-01-01T12:00:00Z' })).toEqual([groupQ1]);
     expect(h.forge.requests.at(-1)!.query.get('include_descendants')).toBe('true');
+  });
+
+  test('before GitLab 16.7, which drops include_descendants, the tool refuses naming the release and sends nothing', async () => {
+    h.forge.model.version = '16.0.0';
+    // GitLab 16.0 lists the group's own milestones for include_descendants=true.
+    expect((await forgeApi(h.forge, '/groups/acme/milestones?include_descendants=true')).body).toMatchObject([{ id: MILESTONE_SEED.acmeRoadmap }]);
+    h.forge.requests.length = 0;
+    expect(toolError(await (await h.as()).call('list_group_milestones', { group_id: 'acme', include_descendants: true }))).toEqual({
+      kind: 'validation', status: null, message: 'include_descendants: listing subgroup and project milestones needs GitLab 16.7 or later; this forge runs 16.0.0-ee',
+    });
+    expect(h.toolUpstream().filter((r) => !r.endsWith('/metadata'))).toEqual([]);
+    // include_ancestors still works there, under its older name.
+    expect(ids(structured<Page<Milestone>>(await (await h.as()).call('list_group_milestones', { group_id: G, include_ancestors: true })))).toEqual([groupQ1, MILESTONE_SEED.acmeRoadmap].sort());
+    expect(h.forge.requests.at(-1)!.query.get('include_parent_milestones')).toBe('true');
   });
 
   test('an unknown group is not_found', async () => {
@@ -132,8 +147,17 @@ describe('promote_milestone', () => {
     expect(h.upstream()).toEqual([
       `GET /api/v4/projects/42/milestones/${v1}`,
       `POST /api/v4/projects/42/milestones/${v1}/promote`,
+      // The release says how the look-up names ancestor milestones (include_ancestors from 16.7).
+      'GET /api/v4/metadata',
       'GET /api/v4/projects/42/milestones',
     ]);
+  });
+
+  test('before GitLab 16.7 the new group milestone is found too (include_parent_milestones)', async () => {
+    h.forge.model.version = '16.0.0';
+    const result = structured<Promoted>(await (await h.as(TOKENS.developer)).call('promote_milestone', { project_id: String(SEED.project), milestone_id: String(v1) }));
+    expect(result.group_milestone).toMatchObject({ title: 'v1.0', group_id: SEED.groups.platform });
+    expect(result.note).toBeUndefined();
   });
 
   test('is annotated destructive and says it is one-way', async () => {

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { createApp, type ForgeApp } from '../../src/app';
 import { testConfig } from '../support/config';
 import { MILESTONE_SEED, SEED, TOKENS } from '../support/fake-forge';
+import { forgeApi } from '../support/forge-api';
 import { useHarness } from '../support/harness';
 import { connect, structured, toolError } from '../support/mcp-client';
 
@@ -84,6 +85,25 @@ describe('list_milestones', () => {
     const page = structured<Page<Milestone>>(await (await h.as()).call('list_milestones', { project_id: P, include_ancestors: true }));
     expect(ids(page).sort()).toEqual([v1, v09, MILESTONE_SEED.v11, groupQ1, MILESTONE_SEED.acmeRoadmap].sort());
     expect(page.items.find((m) => m.id === groupQ1)).toMatchObject({ group_id: SEED.groups.platform });
+  });
+
+  test('before GitLab 16.7, which drops include_ancestors, the ancestors are asked for as include_parent_milestones', async () => {
+    h.forge.model.version = '16.0.0';
+    // The fake drops the newer name as GitLab 16.0 does: only the project's own milestones.
+    const dropped = await forgeApi(h.forge, `/projects/${SEED.project}/milestones?include_ancestors=true`);
+    expect((dropped.body as Milestone[]).map((m) => m.id).sort()).toEqual([v1, v09, MILESTONE_SEED.v11].sort());
+    h.forge.requests.length = 0;
+    const page = structured<Page<Milestone>>(await (await h.as()).call('list_milestones', { project_id: P, include_ancestors: true }));
+    expect(ids(page).sort()).toEqual([v1, v09, MILESTONE_SEED.v11, groupQ1, MILESTONE_SEED.acmeRoadmap].sort());
+    const sent = h.forge.requests.at(-1)!.query;
+    expect([sent.get('include_parent_milestones'), sent.has('include_ancestors')]).toEqual(['true', false]);
+  });
+
+  test('from GitLab 16.7 include_ancestors goes as it is named', async () => {
+    h.forge.model.version = '16.7.0';
+    await (await h.as()).call('list_milestones', { project_id: P, include_ancestors: true });
+    const sent = h.forge.requests.at(-1)!.query;
+    expect([sent.get('include_ancestors'), sent.has('include_parent_milestones')]).toEqual(['true', false]);
   });
 
   test('a project path reaches the forge encoded once; per_page pages', async () => {

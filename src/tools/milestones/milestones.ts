@@ -2,11 +2,12 @@
 // the issues and merge requests of a milestone. Dates are checked here (real calendar dates, due
 // after start) so a bad value never reaches the forge, which would silently store no date.
 import { Type, type TObject } from '@sinclair/typebox';
-import type { ToolDefinition } from '../define';
+import { defineTool, type ToolDefinition } from '../define';
 import { invalidArgument } from '../errors';
 import { integerId, isoDate, isoDateTime, listOf, longText, pagination, search, shortName, title } from '../params';
-import { restTool } from '../rest';
-import { milestoneId, parentParam, type MilestoneScope } from './scope';
+import { callRest, restTool, type RestSpec } from '../rest';
+import { requireRelease } from '../tiers';
+import { ancestorsParameter, milestoneId, parentParam, type MilestoneScope } from './scope';
 
 const state = Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('closed')]));
 const stateEvent = Type.Optional(Type.Union([Type.Literal('close'), Type.Literal('activate')]));
@@ -45,7 +46,8 @@ export function milestoneTools(scope: MilestoneScope): MilestoneTools {
   const one = `${basePath}/milestones/{milestone_id}`;
   const input = (properties: Parameters<typeof Type.Object>[0]): TObject => Type.Object(properties, { additionalProperties: false });
 
-  const list = restTool({
+  const listSpec: RestSpec = { method: 'GET', path: `${basePath}/milestones`, list: true };
+  const list = defineTool({
     name: names.list,
     title: `List ${noun} milestones`,
     description: `List a ${noun}'s milestones, by due date. Items leave out project_id and web_url (${names.get} has them).`,
@@ -70,7 +72,14 @@ export function milestoneTools(scope: MilestoneScope): MilestoneTools {
         throw invalidArgument('iids', 'is ignored by the forge together with include_ancestors; filter by title instead, or leave include_ancestors out');
       }
     },
-    rest: { method: 'GET', path: `${basePath}/milestones`, list: true },
+    endpoint: `${listSpec.method} ${listSpec.path}`,
+    async handler(args, ctx) {
+      const { include_ancestors, ...rest } = args as Record<string, unknown>;
+      // Both hierarchy switches came in GitLab 16.7; an older forge drops them without a word (docs/forge-editions.md).
+      if (rest.include_descendants === true) await requireRelease(ctx, 'include_descendants', 'listing subgroup and project milestones', 16, 7);
+      const values = include_ancestors === true ? { ...rest, [await ancestorsParameter(ctx)]: true } : { ...rest, include_ancestors };
+      return callRest(listSpec, values, ctx.forge);
+    },
   });
 
   const get = restTool({

@@ -6,7 +6,7 @@ import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
 import { ToolError } from '../errors';
 import { projectId } from '../params';
-import { milestoneId } from './scope';
+import { ancestorsParameter, milestoneId } from './scope';
 
 interface Milestone {
   id: number;
@@ -28,7 +28,8 @@ export const promoteMilestone = defineTool({
     'GET /projects/{project_id}/milestones/{milestone_id}, POST /projects/{project_id}/milestones/{milestone_id}/promote, ' +
     'then GET /projects/{project_id}/milestones to find the new group milestone',
   input: Type.Object({ project_id: projectId(), milestone_id: milestoneId() }, { additionalProperties: false }),
-  async handler(args, { forge }) {
+  async handler(args, ctx) {
+    const { forge } = ctx;
     const path = fillPath('/projects/{project_id}/milestones/{milestone_id}', args);
     const source = await forge.json<Milestone>({ method: 'GET', path });
     await forge.json({ method: 'POST', path: `${path}/promote` });
@@ -38,7 +39,7 @@ export const promoteMilestone = defineTool({
       const seen = await forge.list<Milestone>({
         method: 'GET',
         path: fillPath('/projects/{project_id}/milestones', { project_id: source.project_id }),
-        query: { title: source.title, include_ancestors: true },
+        query: { title: source.title, [await ancestorsParameter(ctx)]: true },
       });
       const group_milestone = seen.items.find((m) => m.group_id !== undefined && m.group_id !== null);
       if (group_milestone) return { ...promoted, group_milestone };

@@ -1,7 +1,9 @@
 // Project and group milestones are the same API under two parents (/projects/:id, /groups/:id).
 // A scope says which parent, and spells out its tool names literally so each name can be found
 // by searching for it.
+import type { ToolContext } from '../define';
 import { groupId, numericId, projectId } from '../params';
+import { releaseBefore } from '../tiers';
 
 export interface MilestoneToolNames {
   list: string;
@@ -62,3 +64,12 @@ export function parentParam(scope: MilestoneScope) {
 
 /** Milestones are addressed by their global id; the iid is only unique within the parent. */
 export const milestoneId = () => numericId('must be the milestone\'s numeric id (the id field, not iid)');
+
+/**
+ * The name under which the forge takes "add the ancestor groups' milestones": include_ancestors
+ * from GitLab 16.7, include_parent_milestones before (same meaning). An older release would drop
+ * include_ancestors without a word and list the parent's own milestones only (docs/forge-editions.md).
+ */
+export async function ancestorsParameter(ctx: ToolContext): Promise<'include_ancestors' | 'include_parent_milestones'> {
+  return (await releaseBefore(ctx, 16, 7)) ? 'include_parent_milestones' : 'include_ancestors';
+}

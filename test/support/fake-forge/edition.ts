@@ -34,6 +34,14 @@ export function atLeast(m: ForgeModel, major: number, minor: number): boolean {
 export const issueThreadsResolvable = (m: ForgeModel) => atLeast(m, 16, 3);
 
 /**
+ * Milestone lists take `include_ancestors` (the new name of `include_parent_milestones`, which stays)
+ * and, for groups, `include_descendants` since GitLab 16.7 (doc/api/milestones.md,
+ * doc/api/group_milestones.md; lib/api/milestone_responses.rb); before, Grape drops both undeclared
+ * parameters and the parent's own milestones are listed.
+ */
+export const milestoneHierarchyParams = (m: ForgeModel) => atLeast(m, 16, 7);
+
+/**
  * A job's cancel reads `force` since GitLab 17.11 (17.10 behind a flag that is off by default,
  * lib/api/ci/jobs.rb); before, the parameter is not declared and is dropped without a word.
  */

@@ -1,5 +1,6 @@
 // Project and group milestones: list (MilestonesFinder filters), get, create, edit (state_event
 // moves active ⇄ closed), delete. The same handlers serve /projects/:id and /groups/:id.
+import { milestoneHierarchyParams } from '../edition';
 import type { Milestone } from '../model';
 import { json, paramError, route, type Ctx, type Route } from './http';
 import {
@@ -47,11 +48,13 @@ function list(ctx: Ctx, load: Load): Response {
   const iids = iidsParam(ctx);
   const title = ctx.input.str('title');
   const search = ctx.input.str('search')?.toLowerCase();
-  if (ctx.input.has('include_ancestors') && ctx.input.has('include_parent_milestones')) {
+  // Before 16.7 only include_parent_milestones is declared; the newer names are dropped.
+  const hierarchy = milestoneHierarchyParams(ctx.model);
+  if (hierarchy && ctx.input.has('include_ancestors') && ctx.input.has('include_parent_milestones')) {
     throw paramError('include_ancestors, include_parent_milestones are mutually exclusive');
   }
-  const ancestors = ctx.input.bool('include_ancestors') ?? ctx.input.bool('include_parent_milestones') ?? false;
-  const descendants = ctx.input.bool('include_descendants') ?? false;
+  const ancestors = (hierarchy ? ctx.input.bool('include_ancestors') : undefined) ?? ctx.input.bool('include_parent_milestones') ?? false;
+  const descendants = (hierarchy ? ctx.input.bool('include_descendants') : undefined) ?? false;
   const before = dateTimeParam(ctx, 'updated_before');
   const after = dateTimeParam(ctx, 'updated_after');
   const parent = load(ctx);
