@@ -169,11 +169,18 @@ describe('promote_milestone', () => {
 
   test('a project in a personal namespace has no group to promote to', async () => {
     const err = toolError(await (await h.as()).call('promote_milestone', { project_id: MILESTONE_SEED.personalProjectPath, milestone_id: String(MILESTONE_SEED.personalMilestone) }));
-    expect(err).toMatchObject({ kind: 'validation', status: 400, message: 'Project does not belong to a group.' });
+    // GitLab answers 403 (authorize! on the project's group, which is nil): the tool says why.
+    expect(err).toEqual({ kind: 'permission', status: 403, message: 'maria/sandbox is in the personal namespace maria: it has no group to promote a milestone to' });
+    expect(h.upstream()).toEqual([
+      `GET /api/v4/projects/maria%2Fsandbox/milestones/${MILESTONE_SEED.personalMilestone}`,
+      `POST /api/v4/projects/maria%2Fsandbox/milestones/${MILESTONE_SEED.personalMilestone}/promote`,
+      'GET /api/v4/projects/maria%2Fsandbox',
+    ]);
+    expect((await forgeApi(h.forge, `/projects/maria%2Fsandbox/milestones/${MILESTONE_SEED.personalMilestone}/promote`, { method: 'POST' })).body).toEqual({ message: '403 Forbidden' });
   });
 
   test('a guest may not; an unknown milestone fails before anything is written', async () => {
-    expect(toolError(await (await h.as(TOKENS.guest)).call('promote_milestone', { project_id: String(SEED.project), milestone_id: String(v1) })).kind).toBe('permission');
+    expect(toolError(await (await h.as(TOKENS.guest)).call('promote_milestone', { project_id: String(SEED.project), milestone_id: String(v1) }))).toMatchObject({ kind: 'permission', status: 403, message: '403 Forbidden' });
     h.forge.requests.length = 0;
     expect(toolError(await (await h.as()).call('promote_milestone', { project_id: String(SEED.project), milestone_id: '999' })).kind).toBe('not_found');
     expect(h.upstream()).toEqual(['GET /api/v4/projects/42/milestones/999']);

@@ -3,6 +3,7 @@
 // among the milestones the project sees. The promotion cannot be undone.
 import { Type } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
+import type { ForgeClient } from '../../forge/client';
 import { defineTool } from '../define';
 import { ToolError } from '../errors';
 import { projectId } from '../params';
@@ -16,6 +17,19 @@ interface Milestone {
   title: string;
 }
 
+/** Fails naming the personal namespace when the project has no group; otherwise returns (the 403 stands). */
+async function refuseWithoutGroup(forge: ForgeClient, project_id: string): Promise<void> {
+  let project: { path_with_namespace?: string; namespace?: { kind?: string; full_path?: string } };
+  try {
+    project = await forge.json({ method: 'GET', path: fillPath('/projects/{project_id}', { project_id }) });
+  } catch {
+    return;
+  }
+  if (project.namespace?.kind !== 'user') return;
+  const where = project.namespace.full_path ? `the personal namespace ${project.namespace.full_path}` : 'a personal namespace';
+  throw new ToolError('permission', `${project.path_with_namespace ?? project_id} is in ${where}: it has no group to promote a milestone to`, 403);
+}
+
 export const promoteMilestone = defineTool({
   name: 'promote_milestone',
   title: 'Promote milestone to group',
@@ -26,13 +40,20 @@ export const promoteMilestone = defineTool({
   destructive: true,
   endpoint:
     'GET /projects/{project_id}/milestones/{milestone_id}, POST /projects/{project_id}/milestones/{milestone_id}/promote, ' +
-    'then GET /projects/{project_id}/milestones to find the new group milestone',
+    'then GET /projects/{project_id}/milestones to find the new group milestone (GET /projects/{project_id} after a 403)',
   input: Type.Object({ project_id: projectId(), milestone_id: milestoneId() }, { additionalProperties: false }),
   async handler(args, ctx) {
     const { forge } = ctx;
     const path = fillPath('/projects/{project_id}/milestones/{milestone_id}', args);
     const source = await forge.json<Milestone>({ method: 'GET', path });
-    await forge.json({ method: 'POST', path: `${path}/promote` });
+    try {
+      await forge.json({ method: 'POST', path: `${path}/promote` });
+    } catch (error) {
+      // GitLab answers a bare 403 both for a caller without rights on the group and for a project
+      // with no group at all (a personal namespace): say which.
+      if (error instanceof ToolError && error.status === 403) await refuseWithoutGroup(forge, args.project_id);
+      throw error;
+    }
     const promoted = { promoted: true, project_milestone: { id: source.id, iid: source.iid, title: source.title } };
     // Titles are unique in a hierarchy, so the group milestone with this title is the promoted one.
     try {

@@ -178,7 +178,8 @@ export interface Project {
   default_branch: string;
   visibility: 'private' | 'internal' | 'public';
   web_url: string;
-  namespace: { id: number; full_path: string };
+  /** kind: GitLab's namespace kind, `user` for a personal namespace (absent: a group). */
+  namespace: { id: number; full_path: string; kind?: 'user' | 'group' };
   /** user id → access level */
   members: Map<number, number>;
   branches: Map<string, string>; // name → sha

@@ -40,7 +40,7 @@ function personalProject(m: ForgeModel): Project {
   const path = 'sandbox';
   const p: Project = {
     id: MILESTONE_SEED.personalProject, name: path, path, path_with_namespace: MILESTONE_SEED.personalProjectPath, default_branch: 'main',
-    visibility: 'private', web_url: `${m.webBase}/${MILESTONE_SEED.personalProjectPath}`, namespace: { id: 11, full_path: 'maria' },
+    visibility: 'private', web_url: `${m.webBase}/${MILESTONE_SEED.personalProjectPath}`, namespace: { id: 11, full_path: 'maria', kind: 'user' },
     members: new Map([[1, ACCESS.owner]]), branches: new Map(), tags: new Map(), commits: new Map(), protectedBranches: [],
     files: new Map(), statuses: [], issues: new Map(), milestones: [], mergeRequests: [],
   };

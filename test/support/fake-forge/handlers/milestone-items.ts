@@ -2,7 +2,7 @@
 // (an EE endpoint: absent unless model.premium), and promotion of a project milestone to the
 // project's group.
 import type { Issue, Milestone, Project } from '../model';
-import { ACCESS, ApiError, badRequest, forbidden, json, route, type Ctx, type Route } from './http';
+import { ACCESS, ApiError, forbidden, json, route, type Ctx, type Route } from './http';
 import { findOwnMilestone, nextIid, parentGroupOf, projectParent, projectsIn, requireMilestoneAdmin, type Parent } from './milestone-parent';
 import { PARENTS } from './milestones';
 import { listResponse } from './paginate';
@@ -34,10 +34,10 @@ function promote(ctx: Ctx): Response {
   const parent = projectParent(ctx);
   const project = parent.project!;
   requireMilestoneAdmin(parent);
+  // `authorize! :admin_milestone, user_project.group`: no group (a personal namespace) is a plain 403 too.
   const group = parentGroupOf(ctx.model, project);
-  if (group && ctx.model.groupAccessLevel(group, ctx.user.id) < ACCESS.reporter) throw forbidden();
+  if (!group || ctx.model.groupAccessLevel(group, ctx.user.id) < ACCESS.reporter) throw forbidden();
   const ms = findOwnMilestone(ctx, parent);
-  if (!group) throw badRequest('Project does not belong to a group.');
   const now = ctx.model.now();
   const promoted: Milestone = { ...ms, id: ctx.model.nextId.milestone++, iid: nextIid(group.milestones), project_id: null,
     group_id: group.id, created_at: now, updated_at: now };

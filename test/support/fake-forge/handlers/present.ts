@@ -10,7 +10,7 @@ export function presentUser(m: ForgeModel, u: User) {
 export function presentProject(p: Project) {
   return { id: p.id, name: p.name, path: p.path, path_with_namespace: p.path_with_namespace,
     name_with_namespace: p.path_with_namespace.split('/').join(' / '), default_branch: p.default_branch,
-    visibility: p.visibility, web_url: p.web_url, namespace: { ...p.namespace } };
+    visibility: p.visibility, web_url: p.web_url, namespace: { kind: 'group', ...p.namespace } };
 }
 
 export function stats(c: Commit) {
