@@ -1,7 +1,7 @@
 // Issue tools through an MCP client against the fake forge: lists (scope defaults, filters,
 // exclusive parameters), my_issues, get/update with slim results, create and delete.
 import { describe, expect, test } from 'bun:test';
-import { ACCESS, SEED, TOKENS } from '../support/fake-forge';
+import { ACCESS, MILESTONE_SEED, SEED, TOKENS } from '../support/fake-forge';
 import { useHarness } from '../support/harness';
 import { structured, toolError } from '../support/mcp-client';
 
@@ -139,6 +139,22 @@ describe('update_issue', () => {
     expect(full.assignees.map((a) => a.id)).toEqual([1, 2]);
   });
 
+  test('what GitLab answers without doing is listed in not_applied: a type the caller may not create, a milestone outside the project', async () => {
+    const c = await h.as();
+    const before = issue(1).milestone_id;
+    expect(before).not.toBeNull();
+    // GitLab drops a test_case type without Ultimate, and unsets the milestone for an id outside the project's hierarchy.
+    const slim = structured<Record<string, unknown>>(await c.call('update_issue', { project_id: P, issue_iid: '1', issue_type: 'test_case', milestone_id: String(MILESTONE_SEED.personalMilestone), title: 'Renamed' }));
+    expect(slim).toMatchObject({ iid: 1, title: 'Renamed' });
+    expect(slim.not_applied).toEqual([
+      'issue_type (the issue is issue: GitLab ignores a type the caller may not create; incidents need Reporter, test cases Ultimate)',
+      "milestone_id (the issue's milestone is none)",
+    ]);
+    expect(issue(1)).toMatchObject({ issue_type: 'issue', milestone_id: null, title: 'Renamed' });
+    // Everything applied: no not_applied.
+    expect(structured<Record<string, unknown>>(await c.call('update_issue', { project_id: P, issue_iid: '1', issue_type: 'incident', milestone_id: String(before) })).not_applied).toBeUndefined();
+  });
+
   test('nothing to change is refused before any upstream call', async () => {
     const c = await h.as();
     const error = toolError(await c.call('update_issue', { project_id: P, issue_iid: '1', full_response: true }));
@@ -162,9 +178,21 @@ describe('create_issue', () => {
       milestone_id: '101', issue_type: 'incident', weight: 2,
     }));
     expect(created).toMatchObject({ iid: 6, title: 'Cache misses on login', labels: ['bug', 'cache'], issue_type: 'incident', weight: 2, state: 'opened' });
+    expect(created).not.toHaveProperty('not_applied');
     expect(toolRequest().body).toEqual({ title: 'Cache misses on login', description: 'Seen in staging.', labels: 'bug,cache', assignee_ids: [2],
       milestone_id: '101', issue_type: 'incident', weight: 2 });
     expect(issue(6).assignee_ids).toEqual([2]);
+  });
+
+  test('a guest\'s incident type and labels, which GitLab drops without an error, are listed in not_applied', async () => {
+    const created = structured<Issue & { issue_type: string; not_applied?: string[] }>(await (await h.as(TOKENS.guest)).call('create_issue', {
+      project_id: P, title: 'Outage', labels: ['bug'], issue_type: 'incident',
+    }));
+    expect(created).toMatchObject({ title: 'Outage', issue_type: 'issue', labels: [] });
+    expect(created.not_applied).toEqual([
+      'issue_type (the issue is issue: GitLab ignores a type the caller may not create; incidents need Reporter, test cases Ultimate)',
+      'labels',
+    ]);
   });
 
   test('a missing project → not_found; a title over 255 characters never reaches the forge', async () => {

@@ -33,7 +33,60 @@ export interface Issue {
   updated_at: string;
   description: string | null;
   milestone: Milestone | null;
+  issue_type?: string;
+  labels?: unknown[];
+  assignees?: { id: number }[];
+  due_date?: string | null;
+  confidential?: boolean;
+  discussion_locked?: boolean;
 }
+
+/** The fields of an issue write GitLab may leave undone without an error. */
+interface Wanted {
+  issue_type?: string;
+  labels?: string[];
+  milestone_id?: string;
+  assignee_ids?: number[];
+  due_date?: string;
+  confidential?: boolean;
+  discussion_locked?: boolean;
+}
+
+const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((x) => b.includes(x));
+const labelName = (l: unknown) => (typeof l === 'string' ? l : String((l as { name?: unknown }).name ?? '')).trim().toLowerCase();
+
+/**
+ * What GitLab answered without doing: it drops an issue_type the caller may not create, the
+ * metadata (labels, milestone, assignees, due date, lock, confidentiality) of a caller who may not
+ * set it, a milestone outside the project's hierarchy (unsetting the milestone) and assignees who
+ * cannot be assigned, all with a success. Read from the issue GitLab returned (docs/decisions.md D20's
+ * not_applied: never report a change that was not made).
+ */
+export function notApplied(wanted: Wanted, issue: Issue): string[] {
+  const missed: string[] = [];
+  if (wanted.issue_type !== undefined && issue.issue_type !== undefined && issue.issue_type !== wanted.issue_type) {
+    missed.push(`issue_type (the issue is ${issue.issue_type}: GitLab ignores a type the caller may not create; incidents need Reporter, test cases Ultimate)`);
+  }
+  if (wanted.labels !== undefined && Array.isArray(issue.labels)) {
+    const want = [...new Set(wanted.labels.map((l) => l.trim().toLowerCase()))];
+    if (!sameSet(want, [...new Set(issue.labels.map(labelName))])) missed.push('labels');
+  }
+  if (wanted.milestone_id !== undefined) {
+    const want = Number(wanted.milestone_id) || null;
+    if ((issue.milestone?.id ?? null) !== want) missed.push(`milestone_id (the issue's milestone is ${issue.milestone ? issue.milestone.id : 'none'})`);
+  }
+  if (wanted.assignee_ids !== undefined && Array.isArray(issue.assignees)) {
+    const want = [...new Set(wanted.assignee_ids.filter((id) => id !== 0).map(String))];
+    if (!sameSet(want, issue.assignees.map((a) => String(a.id)))) missed.push('assignee_ids');
+  }
+  if (wanted.due_date !== undefined && (issue.due_date ?? null) !== wanted.due_date) missed.push('due_date');
+  for (const flag of ['confidential', 'discussion_locked'] as const) {
+    if (wanted[flag] !== undefined && issue[flag] !== undefined && issue[flag] !== wanted[flag]) missed.push(flag);
+  }
+  return missed;
+}
+
+const withNotApplied = <T extends object>(result: T, missed: string[]) => (missed.length ? { ...result, not_applied: missed } : result);
 
 /** The milestone inside an issue, cut to what identifies it (docs/spec.md: slim milestone). */
 export function slimMilestone(issue: Issue): Issue {
@@ -79,7 +132,8 @@ export const createIssue = defineTool({
     await refusePaidOnCommunityEdition(ctx, paidIssueFields(args));
     const { forge } = ctx;
     const { project_id: _p, ...fields } = args;
-    return forge.json({ method: 'POST', path: fillPath('/projects/{project_id}/issues', args), body: joinLabels(fields) });
+    const issue = await forge.json<Issue>({ method: 'POST', path: fillPath('/projects/{project_id}/issues', args), body: joinLabels(fields) });
+    return withNotApplied(issue, notApplied(args, issue));
   },
 });
 
@@ -104,7 +158,7 @@ export const updateIssue = defineTool({
   title: 'Update issue',
   description:
     'Change issue fields. labels/assignee_ids replace the lists ([] clears); milestone_id "0" unsets. ' +
-    'Partial description edits: update_issue_description_patch.',
+    'not_applied lists fields GitLab ignored. Partial description edits: update_issue_description_patch.',
   group: 'issues',
   mode: 'write',
   idempotent: true,
@@ -136,7 +190,7 @@ export const updateIssue = defineTool({
     const { forge } = ctx;
     const { project_id: _p, issue_iid: _i, full_response, ...fields } = args;
     const issue = await forge.json<Issue>({ method: 'PUT', path: fillPath(ISSUE_PATH, args), body: joinLabels(fields) });
-    return full_response ? issue : slimConfirmation(issue);
+    return withNotApplied(full_response ? issue : slimConfirmation(issue), notApplied(args, issue));
   },
 });
 

@@ -44,6 +44,18 @@ function milestoneFor(m: ForgeModel, p: Project, id: number): number | null {
   return chain.some((g) => g.milestones.some((x) => x.id === id)) ? id : null;
 }
 
+/**
+ * Issues::BaseService#filter_params (app/services/issues/issue_type_helpers.rb): an issue_type the
+ * caller may not create (`create_<type>`) is dropped without a word, on create and on update.
+ * Incidents need Reporter (app/policies/project_policy.rb); test cases need Ultimate's quality
+ * management (EE), which the fake does not model, so it never creates one.
+ */
+function mayCreateType(ctx: Ctx, p: Project, type: (typeof ISSUE_TYPES)[number]): boolean {
+  if (type === 'test_case') return false;
+  if (type === 'incident') return ctx.model.accessLevel(p, ctx.user.id) >= ACCESS.reporter;
+  return true;
+}
+
 /** Field changes shared by create and update; metadata needs Reporter (GitLab drops it silently otherwise). */
 function applyFields(ctx: Ctx, p: Project, issue: Issue): void {
   const { input } = ctx;
@@ -59,7 +71,7 @@ function applyFields(ctx: Ctx, p: Project, issue: Issue): void {
     issue.description = description;
   }
   const issueType = input.oneOf('issue_type', ISSUE_TYPES);
-  if (issueType) issue.issue_type = issueType;
+  if (issueType && mayCreateType(ctx, p, issueType)) issue.issue_type = issueType;
   const confidential = input.bool('confidential');
   if (confidential !== undefined) issue.confidential = confidential;
   // weight is declared only in EE (ee/lib/ee/api/helpers/issues_helpers.rb): CE never reads it.
