@@ -183,7 +183,13 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     : undefined;
   // OAuth mode: a read_api token's write calls get the step-up 403, a forge-rejected token the 401 (D23, D29).
   const grants = oauth && callers.stepUpChallenge
-    ? { isWrite: (name: string) => catalog.isWrite(name), challenge: callers.challenge, stepUpChallenge: callers.stepUpChallenge }
+    ? {
+        isWrite: (name: string) => catalog.isWrite(name),
+        challenge: callers.challenge,
+        stepUpChallenge: callers.stepUpChallenge,
+        // A forge that cannot say counts as refusing, as the 401 it sent does.
+        stillAccepted: async (caller: Caller, endpoint: ForgeEndpoint) => (await checks.recheck(caller.credential, endpoint)) === 'accepted',
+      }
     : undefined;
   const common = { callers, createServer, logger, metrics, pool, credentialGate, grants };
   // The plain tools/call answered without the SDK (http/fast-tool-call.ts), on both lanes and in

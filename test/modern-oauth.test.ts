@@ -84,6 +84,27 @@ describe('bearer tokens on the modern lane', () => {
     expect(((await response.json()) as { result: { isError?: boolean } }).result.isError).toBeFalsy();
   });
 
+  test('a 401 GitLab gives a token it still takes (approving twice) stays the tool\'s permission error with the id', async () => {
+    const everyTool = await serveOAuth(forge, { now, env: { FORGE_TOOLSETS: 'all' } });
+    try {
+      resetForge(forge, everyTool);
+      const token = await accessToken(everyTool.url);
+      const approve = { name: 'approve_merge_request', arguments: { project_id: String(SEED.project), merge_request_iid: 1 } };
+      const headers = { Authorization: `Bearer ${token}` };
+      expect((await modern(everyTool.url, headers, 1, 'tools/call', approve)).status).toBe(200);
+      const again = await modern(everyTool.url, headers, 'twice', 'tools/call', approve);
+      expect(again.status).toBe(200);
+      const body = (await again.json()) as { id: unknown; result: { isError?: boolean; structuredContent: { error: { kind: string; status: number } } } };
+      expect(body.id).toBe('twice');
+      expect(body.result.isError).toBe(true);
+      expect(body.result.structuredContent.error).toMatchObject({ kind: 'permission', status: 401 });
+      forge.oauth.revoke(forge.oauth.accessTokens.at(-1)!);
+      await expect401(await modern(everyTool.url, headers, 'r', 'tools/call', approve), 'r', INVALID_TOKEN, 'invalid_token');
+    } finally {
+      await everyTool.stop();
+    }
+  });
+
   test('a read_api token lists only read tools, privately cached; a write tool gets the step-up 403 with the id (D29)', async () => {
     const readToken = await accessToken(served.url, 'read_api');
     const listed = (await (await modern(served.url, { Authorization: `Bearer ${readToken}` }, 'l', 'tools/list', {})).json()) as { result: { tools: { name: string }[]; cacheScope: string; ttlMs: number } };

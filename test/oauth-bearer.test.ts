@@ -174,6 +174,31 @@ describe('this server\'s own access tokens (D23)', () => {
     expect(((await response.json()) as { result: { isError?: boolean } }).result.isError).toBeFalsy();
   });
 
+  test('a 401 GitLab gives a token it still takes (approving twice) stays the tool\'s permission error, not a 401 challenge', async () => {
+    const everyTool = await serveOAuth(forge, { now, env: { FORGE_TOOLSETS: 'all' } });
+    try {
+      resetForge(forge, everyTool);
+      const token = await accessToken(everyTool.url);
+      const session = await openSession(everyTool.url, token);
+      const approve = call('approve_merge_request', { project_id: String(SEED.project), merge_request_iid: 1 });
+      const headers = { Authorization: `Bearer ${token}`, 'mcp-session-id': session };
+      expect((await mcp(everyTool.url, headers, approve)).status).toBe(200);
+      forge.requests.length = 0;
+      const again = await mcp(everyTool.url, headers, approve);
+      expect(again.status).toBe(200);
+      const result = ((await again.json()) as { result: { isError?: boolean; structuredContent: { error: { kind: string; status: number } } } }).result;
+      expect(result.isError).toBe(true);
+      expect(result.structuredContent.error).toMatchObject({ kind: 'permission', status: 401 });
+      // The forge was asked afresh whether it still takes the token, and it does.
+      expect(forge.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`POST /api/v4/projects/${SEED.project}/merge_requests/1/approve`, 'GET /api/v4/user']);
+      // The same 401 once the forge no longer takes the token is the challenge.
+      forge.oauth.revoke(forge.oauth.accessTokens.at(-1)!);
+      await expectInvalidToken(await mcp(everyTool.url, headers, approve));
+    } finally {
+      await everyTool.stop();
+    }
+  });
+
   test('stateless: the forge rejecting the inner token is a 401 too, and no new session id is issued', async () => {
     const token = await accessToken(stateless.url);
     forge.oauth.revoke(forge.oauth.accessTokens[0]);

@@ -119,6 +119,17 @@ export class CredentialChecks {
   }
 
   /**
+   * Asks the forge now, past any remembered answer, and remembers what it says. For a credential
+   * the forge has just refused a call with: a 401 may mean the token is no longer taken, or only
+   * that this action is not the caller's (D23).
+   */
+  async recheck(credential: Credential, endpoint: ForgeEndpoint): Promise<CredentialVerdict> {
+    const answer = await this.ask(credential, endpoint);
+    await this.settle(keyOf(credential, endpoint), answer);
+    return answer.verdict;
+  }
+
+  /**
    * The forge username a credential acts as, for its audit line (D35): resolved once per credential
    * with the check above (its cached answer, else the check made now, shared by simultaneous
    * callers) and then remembered here for the check's lifetime, so later calls get it without a
@@ -165,12 +176,16 @@ export class CredentialChecks {
       this.pending.set(key, pending);
     }
     const answer = await pending;
-    if (answer.verdict !== 'unknown') {
-      const at = this.now();
-      this.keep(key, answer, at + this.ttlMs);
-      await this.remember(key, { verdict: answer.verdict, ...(answer.username !== undefined ? { username: answer.username } : {}), at });
-    }
+    await this.settle(key, answer);
     return answer;
+  }
+
+  /** Keeps a definite answer here and in the store for ttlMs; 'unknown' is never kept. */
+  private async settle(key: string, answer: Answer): Promise<void> {
+    if (answer.verdict === 'unknown') return;
+    const at = this.now();
+    this.keep(key, answer, at + this.ttlMs);
+    await this.remember(key, { verdict: answer.verdict, ...(answer.username !== undefined ? { username: answer.username } : {}), at });
   }
 
   private async ask(credential: Credential, endpoint: ForgeEndpoint): Promise<Answer> {

@@ -2,8 +2,11 @@
 // tool called with a `read_api` token is refused before anything runs, with HTTP 403 and the
 // step-up challenge (D29); and when the forge answers 401 to the token sealed inside (revoked,
 // expired), the request is answered HTTP 401 `error="invalid_token"` instead of a tool error, so
-// the client refreshes (D23). Callers without a grant (static token, remote authorization) pass
-// through with one property check.
+// the client refreshes (D23). GitLab also answers 401 to a token it takes, for an action that is
+// not the caller's (approving twice, merging without the right): so a 401 counts as the token's
+// only once the forge, asked afresh, refuses the token itself; otherwise the tool's own answer
+// stands. Callers without a grant (static token, remote authorization) pass through with one
+// property check.
 import type { Caller } from '../auth/caller';
 import type { ForgeEndpoint } from '../forge/endpoint';
 import { MESSAGES, RPC_CODES, challengeWithError, rpcError, unauthorized, type RpcId } from './errors';
@@ -15,6 +18,8 @@ export interface GrantGuard {
   challenge: string;
   /** WWW-Authenticate of the step-up 403. */
   stepUpChallenge: string;
+  /** Asks the forge afresh whether it still takes the caller's token (D7's check, not its memory). */
+  stillAccepted(caller: Caller, endpoint: ForgeEndpoint): Promise<boolean>;
 }
 
 function callsWriteTool(message: unknown, isWrite: (name: string) => boolean): boolean {
@@ -51,7 +56,7 @@ export async function serveWatched(
     },
   };
   const response = await serve(watched);
-  if (!rejected) return response;
+  if (!rejected || (await guard.stillAccepted(caller, endpoint))) return response;
   await response.body?.cancel().catch(() => {});
   return unauthorized(MESSAGES.invalidToken, challengeWithError(guard.challenge, 'invalid_token'), replyId);
 }
