@@ -183,7 +183,10 @@ export type QueryValue = string | number | boolean | readonly (string | number)[
 /** GitLab query conventions: arrays as `key[]=v`, booleans as true/false, empty values left out. */
 export function buildQuery(params: Record<string, QueryValue>): string {
   const parts: string[] = [];
-  for (const [key, value] of Object.entries(params)) {
+  for (const key in params) {
+    // Own parameters only: a copy made with a `__proto__` key would have inherited ones.
+    if (!Object.hasOwn(params, key)) continue;
+    const value = params[key];
     if (value === undefined || value === null) continue;
     if (Array.isArray(value)) {
       for (const item of value) parts.push(`${encodeURIComponent(key)}[]=${encodeURIComponent(String(item))}`);

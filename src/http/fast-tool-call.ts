@@ -43,6 +43,13 @@ function encodeResult(result: CallToolResult, serverInfo: FastToolCallDeps['serv
   return value;
 }
 
+/** Whether a result holds content and structuredContent and nothing more (counted without a key list). */
+function onlyContentAndStructured(result: CallToolResult): boolean {
+  let keys = 0;
+  for (const _ in result) keys++;
+  return keys === 2;
+}
+
 /** The SDK's JSON-RPC error for a throw from a request handler (HTTP 200). */
 function errorBody(id: string | number, error: unknown): Json {
   const thrown = (error ?? {}) as { code?: unknown; message?: unknown; data?: unknown };
@@ -61,7 +68,7 @@ export function createFastToolCall(deps: FastToolCallDeps): FastToolCall {
   const serverInfoMeta = JSON.stringify({ [SERVER_INFO_META_KEY]: deps.serverInfo });
   function printed(id: string | number, result: CallToolResult, modern: boolean): string | undefined {
     const structured = structuredContentJson(result);
-    if (structured === undefined || Object.keys(result).length !== 2) return undefined;
+    if (structured === undefined || !onlyContentAndStructured(result)) return undefined;
     const stamps = modern ? `,"resultType":"complete","_meta":${serverInfoMeta}` : '';
     return `{"result":{"content":${JSON.stringify(result.content)},"structuredContent":${structured}${stamps}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
   }

@@ -10,6 +10,7 @@
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Caller } from '../auth/caller';
 import type { CallerResolver } from '../auth/caller-resolver';
+import type { ForgeEndpoint } from '../forge/endpoint';
 import type { ForgePool } from '../forge/pool';
 import type { Logger } from '../logging/logger';
 import { bindRequestContext, type RequestContext } from '../mcp/request-context';
@@ -92,16 +93,20 @@ export function createModernMcpHandler(deps: ModernMcpDeps): (req: McpRequest) =
       return rpcError(503, MESSAGES.capacity, RPC_CODES.generic, {}, req.replyId);
     }
     try {
-      return await serveWatched(deps.grants, caller, lease.endpoint, req.replyId, async (forge) => {
-        const context: RequestContext = { lane: 'modern', caller, forge, requestId: req.requestId, publicBase: req.publicBase };
-        // The plain valid tools/call, after every check above; anything else is the SDK's (fast-tool-call.ts).
-        const fast = deps.fastToolCall?.(req, context);
-        if (fast) return await fast;
-        bindRequestContext(req.request, context);
-        return withRequestId(await deps.handler.fetch(req.request, { parsedBody: req.body }), req.replyId);
-      });
+      // Only a caller holding this server's token has its forge answers watched (oauth-scope.ts).
+      if (deps.grants && caller.grant) return await serveWatched(deps.grants, caller, lease.endpoint, req.replyId, (forge) => serve(req, caller, forge));
+      return await serve(req, caller, lease.endpoint);
     } finally {
       lease.release();
     }
   };
+
+  async function serve(req: McpRequest, caller: Caller, forge: ForgeEndpoint): Promise<Response> {
+    const context: RequestContext = { lane: 'modern', caller, forge, requestId: req.requestId, publicBase: req.publicBase };
+    // The plain valid tools/call, after every check above; anything else is the SDK's (fast-tool-call.ts).
+    const fast = deps.fastToolCall?.(req, context);
+    if (fast) return fast;
+    bindRequestContext(req.request, context);
+    return withRequestId(await deps.handler.fetch(req.request, { parsedBody: req.body }), req.replyId);
+  }
 }

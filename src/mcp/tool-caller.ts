@@ -13,7 +13,8 @@ import type { AuditSink } from '../logging/audit';
 import type { Logger } from '../logging/logger';
 import type { ForgeEndpoint } from '../forge/endpoint';
 import type { Sealer } from '../sealing/sealer';
-import { ProtocolError, type ToolCatalog, type ToolOutcome } from '../tools/catalog';
+import { ProtocolError, type ToolCatalog, type ToolContextSource, type ToolOutcome } from '../tools/catalog';
+import type { ToolContext } from '../tools/define';
 import type { PolicyCatalogs } from './policy';
 import type { RequestContext } from './request-context';
 
@@ -76,52 +77,75 @@ export function catalogFor(deps: Pick<ToolCallerDeps, 'catalog' | 'catalogs'>, c
   return policy !== undefined && deps.catalogs ? deps.catalogs.for(policy) : deps.catalog;
 }
 
+/**
+ * One tools/call: the forge client it makes once its arguments have passed (so
+ * FORGE_TOOL_TIMEOUT_MS counts from there, D30) and what its audit line reads (D35).
+ */
+class ToolRun implements ToolContextSource {
+  forge: ForgeClient | undefined;
+  readonly started = performance.now();
+
+  constructor(
+    private readonly deps: ToolCallerDeps,
+    private readonly context: RequestContext,
+  ) {}
+
+  toolContext(checkUserText: ToolContext['checkUserText'], fullResponse: boolean): ToolContext {
+    const { deps, context } = this;
+    const { caller, publicBase } = context;
+    const instances = deps.instances;
+    this.forge = new ForgeClient(context.forge, caller.credential, { toolTimeoutMs: deps.toolTimeoutMs });
+    return {
+      forge: this.forge,
+      linkAttachments: deps.sealer && publicBase ? attachmentLinker(deps.sealer, caller, publicBase) : undefined,
+      instance: instances ? () => instances.lookup(context.forge, caller.credential) : undefined,
+      checkUserText,
+      fullResponse,
+    };
+  }
+
+  /**
+   * Writes the call's audit line: to AUDIT_LOG_PATH, else to the log as tool_call (D35). `user`:
+   * the caller's forge username, or the lookup of it still running.
+   */
+  async audit(name: string, outcome: string, args: Record<string, unknown> | undefined, user: string | undefined | Promise<string | undefined>): Promise<void> {
+    const forgeUser = user instanceof Promise ? await user.catch(() => undefined) : user;
+    const { deps, context, forge } = this;
+    const line = {
+      request_id: context.requestId,
+      session: context.caller.sessionTag,
+      lane: context.lane,
+      forge_user: forgeUser,
+      forge_host: authorityOf(context.caller.apiUrl),
+      tool: auditedTool(name),
+      args,
+      outcome,
+      upstream_status: forge?.lastStatus,
+      upstream_ms: forge ? round(forge.upstreamMs) : undefined,
+      ms: round(performance.now() - this.started),
+    };
+    if (deps.audit) await deps.audit(line);
+    else deps.logger.info('tool_call', line);
+  }
+}
+
 export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
   return async (params, context) => {
     if (typeof params?.name !== 'string') throw new ProtocolError(-32602, 'Invalid tools/call params: name must be a string');
     const { caller } = context;
     const name = params.name;
-    const started = performance.now();
-    let forge: ForgeClient | undefined;
-    const publicBase = context.publicBase;
-    let called: ToolOutcome;
+    const run = new ToolRun(deps, context);
     // An audit line is written to AUDIT_LOG_PATH, or to the log when it takes info lines (D35);
     // when neither, nothing of it is worked out.
     const auditing = deps.audit !== undefined || deps.logger.enabled('info');
     // The caller's forge username (D35): known at once after its first call, else looked up (D7's
     // check) while the tool runs, and awaited before the line is written.
     const user = auditing ? deps.forgeUser?.(caller, context.forge) : undefined;
-    const pendingUser = user instanceof Promise ? user.catch(() => undefined) : undefined;
-    const audit = (outcome: string, args?: Record<string, unknown>): void | Promise<void> =>
-      !auditing ? undefined : pendingUser ? pendingUser.then((name) => writeAudit(outcome, args, name)) : writeAudit(outcome, args, user as string | undefined);
-    const writeAudit = (outcome: string, args: Record<string, unknown> | undefined, forgeUser: string | undefined): void | Promise<void> => {
-      const line = {
-        request_id: context.requestId,
-        session: caller.sessionTag,
-        lane: context.lane,
-        forge_user: forgeUser,
-        forge_host: authorityOf(caller.apiUrl),
-        tool: auditedTool(name),
-        args,
-        outcome,
-        upstream_status: forge?.lastStatus,
-        upstream_ms: forge ? round(forge.upstreamMs) : undefined,
-        ms: round(performance.now() - started),
-      };
-      if (deps.audit) return deps.audit(line);
-      deps.logger.info('tool_call', line);
-    };
+    // Settled here, so a lookup that fails while the tool runs is never an unhandled rejection.
+    if (user instanceof Promise) user.catch(() => undefined);
+    let called: ToolOutcome;
     try {
-      called = await catalogFor(deps, context).call(name, params.arguments, () => {
-        // Created once per call, so FORGE_TOOL_TIMEOUT_MS counts from here (D30).
-        forge = new ForgeClient(context.forge, caller.credential, { toolTimeoutMs: deps.toolTimeoutMs });
-        const instances = deps.instances;
-        return {
-          forge,
-          linkAttachments: deps.sealer && publicBase ? attachmentLinker(deps.sealer, caller, publicBase) : undefined,
-          instance: instances ? () => instances.lookup(context.forge, caller.credential) : undefined,
-        };
-      }, auditing);
+      called = await catalogFor(deps, context).call(name, params.arguments, run, auditing);
     } catch (error) {
       // A bug (or a value the result builder could not serialize): answered as a JSON-RPC
       // internal error; only its class is logged (D5). An unknown tool is the client's.
@@ -130,13 +154,12 @@ export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
         deps.logger.error('tool_call_failed', { request_id: context.requestId, session: caller.sessionTag, lane: context.lane, tool: name, error: (error as Error)?.name ?? typeof error });
       }
       // Every call is audited, an unknown tool and a bug included (D35).
-      await audit(error instanceof ProtocolError ? 'protocol_error' : 'error');
+      if (auditing) await run.audit(name, error instanceof ProtocolError ? 'protocol_error' : 'error', undefined, user);
       throw error;
     }
     const { result, outcome } = called;
     deps.onToolCall?.(name, outcome);
-    const audited = audit(outcome, called.args);
-    if (audited) await audited;
+    if (auditing) await run.audit(name, outcome, called.args, user);
     return result;
   };
 }

@@ -5,6 +5,8 @@ import { StoreMetrics } from './store';
 
 /** Upper bounds (seconds) of the upstream duration histogram. */
 export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30] as const;
+/** The status classes of HTTP answers, as labels (index: the status's first digit). */
+const STATUS_CLASSES: readonly string[] = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx'];
 
 export interface Histogram {
   buckets: number[]; // cumulative counts per DURATION_BUCKETS entry
@@ -25,6 +27,8 @@ export class Metrics {
   readonly requestsByLane = { modern: 0, legacy: 0 };
   /** "tool\u0000outcome" → count */
   readonly toolCalls = new Map<string, number>();
+  /** tool → outcome → its key in toolCalls (the tools of the catalog and their few outcomes). */
+  private readonly toolCallKeys = new Map<string, Map<string, string>>();
   /** status class ("2xx", "4xx", "5xx", "error") → histogram */
   readonly upstream = new Map<string, Histogram>();
   /** OAuth mode's counters (all zero in the other modes). */
@@ -37,12 +41,16 @@ export class Metrics {
   }
 
   toolCall(tool: string, outcome: string): void {
-    const key = `${tool}\u0000${outcome}`;
+    // One key string per tool and outcome, made once: not a new string to hash on every call.
+    let keys = this.toolCallKeys.get(tool);
+    if (!keys) this.toolCallKeys.set(tool, (keys = new Map()));
+    let key = keys.get(outcome);
+    if (key === undefined) keys.set(outcome, (key = `${tool}\u0000${outcome}`));
     this.toolCalls.set(key, (this.toolCalls.get(key) ?? 0) + 1);
   }
 
   upstreamRequest(status: number | 'error', seconds: number): void {
-    const statusClass = status === 'error' ? 'error' : `${Math.floor(status / 100)}xx`;
+    const statusClass = status === 'error' ? 'error' : (STATUS_CLASSES[Math.floor(status / 100)] ?? `${Math.floor(status / 100)}xx`);
     let h = this.upstream.get(statusClass);
     if (!h) {
       h = { buckets: DURATION_BUCKETS.map(() => 0), count: 0, sum: 0 };

@@ -180,6 +180,11 @@ export interface CatalogOptions {
 
 export const DEFAULT_MAX_RESULT_BYTES = 100_000;
 
+/** Makes the context a call runs with, given what the catalog adds to it (D36's check, full_response). */
+export interface ToolContextSource {
+  toolContext(checkUserText: ToolContext['checkUserText'], fullResponse: boolean): ToolContext;
+}
+
 export class ToolCatalog {
   readonly tools: readonly ToolDefinition[];
   /** The tools/list result, built once. */
@@ -249,8 +254,9 @@ export class ToolCatalog {
   /**
    * Validates and runs a tool. Tool failures come back as isError results with their kind as the
    * outcome; bugs are thrown. `summarize`: whether the outcome carries the audit summary (D35).
+   * The context is asked for once the arguments have passed.
    */
-  async call(name: string, args: unknown, context: () => ToolContext, summarize = true): Promise<ToolOutcome> {
+  async call(name: string, args: unknown, context: ToolContextSource, summarize = true): Promise<ToolOutcome> {
     const entry = this.entries.get(name);
     if (!entry) {
       if (this.refusedInReadOnly.has(name)) {
@@ -269,7 +275,7 @@ export class ToolCatalog {
         const { full_response: _full, ...rest } = valid;
         valid = rest;
       }
-      const ctx = { ...context(), checkUserText: this.checkUserText, fullResponse: full };
+      const ctx = context.toolContext(this.checkUserText, full);
       let value = await entry.tool.handler(valid as never, ctx);
       if (!full && entry.tool.record) value = applyLean(entry.tool.record, value);
       if (entry.tool.attachments && ctx.linkAttachments) value = await ctx.linkAttachments(value, valid.project_id as string | undefined);

@@ -183,7 +183,7 @@ export function compileValidator(schema: TObject, options: ValidatorOptions = {}
         }
       }
       // After the schema check, which bounds the arguments' depth and size.
-      for (const name of Object.keys(valid as object)) {
+      for (const name in valid as object) {
         const found = illFormedAt((valid as Record<string, unknown>)[name], name);
         if (found) throw invalidArgument(found, NOT_WELL_FORMED);
       }
