@@ -128,13 +128,14 @@ describe('update_issue_note', () => {
     expect(h.upstream()).toEqual([]);
   });
 
-  test('someone else\'s comment → permission; resolving a stand-alone comment → the forge\'s 403', async () => {
+  test('someone else\'s comment → permission; resolving a stand-alone comment → the forge\'s 403, explained', async () => {
     const dev = await h.as(TOKENS.developer);
     expect(toolError(await dev.call('update_issue_note', { project_id: P, issue_iid: '1', note_id: String(ISSUE_SEED.threadNote), body: 'x' })))
       .toEqual({ kind: 'permission', status: 403, message: '403 Forbidden' });
     const comment = threadOf(ISSUE_SEED.commentNote);
+    // GitLab answers a thread that cannot be resolved with the same bare 403 as a caller who may not resolve it.
     expect(toolError(await dev.call('update_issue_note', { project_id: P, issue_iid: '1', discussion_id: comment.id, note_id: String(ISSUE_SEED.commentNote), resolved: true })))
-      .toEqual({ kind: 'permission', status: 403, message: '403 Forbidden' });
+      .toEqual({ kind: 'permission', status: 403, message: '403 Forbidden: GitLab resolves only threads (a stand-alone comment, individual_note, is not resolvable), and only for the issue\'s author or members who may resolve threads' });
     expect(noteById(ISSUE_SEED.threadNote)!.body).toBe('Should we retry the SSO handshake?');
   });
 });

@@ -36,6 +36,9 @@ export const createIssueNote = defineTool({
   },
 });
 
+const NOT_RESOLVABLE = 'GitLab resolves only threads (a stand-alone comment, individual_note, is not resolvable), ' +
+  'and only for the issue\'s author or members who may resolve threads';
+
 export const updateIssueNote = defineTool({
   name: 'update_issue_note',
   attachments: true,
@@ -79,6 +82,8 @@ export const updateIssueNote = defineTool({
         if (error instanceof ToolError && error.status === 404 && error.message === '404 Not Found') {
           throw new ToolError('not_found', 'this GitLab cannot resolve issue threads (it needs 16.3 or later), or the thread does not exist', 404);
         }
+        // GitLab refuses a thread that cannot be resolved with the same bare 403 as a caller who may not resolve it.
+        if (error instanceof ToolError && error.status === 403) throw new ToolError('permission', `${error.message}: ${NOT_RESOLVABLE}`, 403);
         throw error;
       }
     }
