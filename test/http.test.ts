@@ -115,6 +115,15 @@ describe('routes', () => {
   });
 });
 
+/** An initialize refused with 401: its challenge and message, and nothing sent to the forge. */
+async function expectRefusedInitialize(headers: Record<string, string>, challenge: string, message: string) {
+  const response = await rpc(makeApp(), INITIALIZE, headers);
+  expect(response.status).toBe(401);
+  expect(response.headers.get('www-authenticate')).toBe(challenge);
+  expect((await errorOf(response)).message).toBe(message);
+  expect(forge.requests).toEqual([]);
+}
+
 describe('remote authorization', () => {
   test.each([
     ['no credentials', {}],
@@ -123,11 +132,7 @@ describe('remote authorization', () => {
     ['a bare token in Authorization', { Authorization: TOKEN }],
     ['an empty Authorization', { Authorization: '' }],
   ])('initialize with %s → 401 with SPEC\'s text', async (_, headers) => {
-    const response = await rpc(makeApp(), INITIALIZE, headers as Record<string, string>);
-    expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe('Bearer');
-    expect((await errorOf(response)).message).toBe('Missing Authorization or Private-Token header');
-    expect(forge.requests).toEqual([]);
+    await expectRefusedInitialize(headers, 'Bearer', 'Missing Authorization or Private-Token header');
   });
 
   test.each([
@@ -140,11 +145,7 @@ describe('remote authorization', () => {
     ['19 characters', { 'Private-Token': 'x'.repeat(19) }],
     ['dots', { 'Private-Token': '..' }],
   ])('initialize with %s → 401: SPEC\'s text, then that the token is too short', async (_, headers) => {
-    const response = await rpc(makeApp(), INITIALIZE, headers as Record<string, string>);
-    expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe('Bearer');
-    expect((await errorOf(response)).message).toBe('Missing Authorization or Private-Token header. The token is too short: at least 20 characters are needed.');
-    expect(forge.requests).toEqual([]);
+    await expectRefusedInitialize(headers, 'Bearer', 'Missing Authorization or Private-Token header. The token is too short: at least 20 characters are needed.');
   });
 
   // D23: a value this server sealed is never a forge token; it is refused, and no forge sees it.
@@ -155,11 +156,7 @@ describe('remote authorization', () => {
     ['an OAuth access token as a bearer', { Authorization: `Bearer v1.at.${'A'.repeat(40)}` }],
     ['a refresh token as a bearer, padded', { Authorization: `Bearer   v1.rt.${'A'.repeat(40)}  ` }],
   ])('initialize with %s → 401 invalid_token, nothing sent to the forge', async (_, headers) => {
-    const response = await rpc(makeApp(), INITIALIZE, headers as Record<string, string>);
-    expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
-    expect((await errorOf(response)).message).toBe('Authentication required: the credential is a value this server issued (a session id, a download or OAuth token), not a forge token; it was not sent to the forge');
-    expect(forge.requests).toEqual([]);
+    await expectRefusedInitialize(headers, 'Bearer error="invalid_token"', 'Authentication required: the credential is a value this server issued (a session id, a download or OAuth token), not a forge token; it was not sent to the forge');
   });
 
   test('a token that only looks sealed (another prefix, inside the token) is sent on as it is', async () => {
