@@ -76,6 +76,20 @@ describe('loadConfig', () => {
     expect(refusal({ ...HTTP_REMOTE, ...env }).message).toBe(message);
   });
 
+  // D5: a refusal is written to stderr, and a URL's user and password are credentials. The message
+  // shows the rest of the value, so the operator still sees which one is meant.
+  test.each([
+    [{ FORGE_API_URL: 'https://alice:glpat-SeCrEt0123456789@gitlab.example.com' }, 'FORGE_API_URL: must be http(s) URLs without credentials (got "https://***@gitlab.example.com")'],
+    [{ FORGE_API_URL: 'https://gitlab.com,https://:glpat-SeCrEt0123456789@x.example/api/v4' }, 'FORGE_API_URL: must be http(s) URLs without credentials (got "https://***@x.example/api/v4")'],
+    [{ HTTP_PROXY: 'socks5://alice:SeCrEt-proxy@proxy.example:1080' }, 'HTTP_PROXY: must be an http(s) URL (got "socks5://***@proxy.example:1080")'],
+    [{ HTTPS_PROXY: 'http//alice:SeCrEt-proxy@proxy.example:3128' }, 'HTTPS_PROXY: must be an http(s) URL (got "***@proxy.example:3128")'],
+    [{ MCP_SERVER_URL: 'https://alice:SeCrEt-pw@mcp.example.com/mcp' }, 'MCP_SERVER_URL: is the server\'s base URL: drop the trailing /mcp (got "https://***@mcp.example.com/mcp")'],
+  ])('a refused URL is shown without its user and password: %p', (env, message) => {
+    const refused = refusal({ ...HTTP_REMOTE, ...env });
+    expect(refused.message).toBe(message);
+    expect(refused.message).not.toContain('SeCrEt');
+  });
+
   test('an unknown flag or a stray argument is refused', () => {
     expect(refusal(HTTP_REMOTE, ['--no-such-thing=1']).message).toBe('--no-such-thing: unknown flag (see --help)');
     expect(refusal(HTTP_REMOTE, ['serve']).message).toContain('unexpected argument');

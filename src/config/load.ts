@@ -13,6 +13,17 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * A URL-like value as a refusal shows it: what comes before an `@` may be a user and password (D5:
+ * nothing secret is logged), so it is left out, whether or not the value parses as a URL.
+ */
+function withoutUserinfo(value: string): string {
+  const at = value.lastIndexOf('@');
+  if (at === -1) return value;
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/*/.exec(value)?.[0] ?? '';
+  return `${scheme}***@${value.slice(at + 1)}`;
+}
+
 export interface Config extends Readonly<Settings> {
   /** FORGE_API_URL entries, normalized to end with /api/v4; the first is the default forge. */
   readonly forgeApiUrls: readonly string[];
@@ -103,7 +114,7 @@ function coerce(name: SettingName, schema: TSchema, text: string): unknown {
 function describeProblem(schema: TSchema, value: unknown, shown: string): string {
   if (schema.type === 'integer') return `must be between ${schema.minimum} and ${schema.maximum} (got ${shown})`;
   if (schema.anyOf) return `must be one of ${schema.anyOf.map((s: TSchema) => s.const).join(', ')} (got "${shown}")`;
-  if (schema.format === 'url') return `must be an http(s) URL (got "${shown}")`;
+  if (schema.format === 'url') return `must be an http(s) URL (got "${withoutUserinfo(shown)}")`;
   if (schema.hint) return `${schema.hint} (got "${shown}")`;
   if (schema.minLength) return 'must not be empty';
   return `invalid value "${shown}"`;
@@ -130,7 +141,7 @@ function requireSetting(s: Settings, name: SettingName, because: string): void {
 function checkCrossRules(s: Settings): void {
   if (s.REMOTE_AUTHORIZATION) requireSetting(s, 'STREAMABLE_HTTP', 'when REMOTE_AUTHORIZATION=true');
   if (s.MCP_SERVER_URL !== undefined && /\/mcp\/*$/i.test(new URL(s.MCP_SERVER_URL).pathname)) {
-    throw new ConfigError('MCP_SERVER_URL', `is the server's base URL: drop the trailing /mcp (got "${s.MCP_SERVER_URL}")`);
+    throw new ConfigError('MCP_SERVER_URL', `is the server's base URL: drop the trailing /mcp (got "${withoutUserinfo(s.MCP_SERVER_URL)}")`);
   }
   if (s.OAUTH_STATELESS_SECRET_PREVIOUS !== undefined && s.OAUTH_STATELESS_SECRET === undefined) {
     throw new ConfigError('OAUTH_STATELESS_SECRET_PREVIOUS', 'needs OAUTH_STATELESS_SECRET (the previous secret only reads values the current one replaced)');
@@ -221,7 +232,7 @@ export function loadConfig(env: Record<string, string | undefined>, argv: readon
   if (s.FORGE_API_URL.length === 0) throw new ConfigError('FORGE_API_URL', 'needs at least one URL');
   const forgeApiUrls = s.FORGE_API_URL.map((url) => {
     const normalized = normalizeApiUrl(url);
-    if (!normalized) throw new ConfigError('FORGE_API_URL', `must be http(s) URLs without credentials (got "${url}")`);
+    if (!normalized) throw new ConfigError('FORGE_API_URL', `must be http(s) URLs without credentials (got "${withoutUserinfo(url)}")`);
     return normalized;
   });
   return Object.freeze({
