@@ -90,6 +90,16 @@ describe('loadConfig', () => {
     expect(refused.message).not.toContain('SeCrEt');
   });
 
+  // D2: one line. A value or flag holding a line break must not split the refusal (or forge a line).
+  test.each([
+    [{ PORT: '1\nforge-mcp: listening' }, [], 'PORT: must be a whole number (got "1\\nforge-mcp: listening")'],
+    [{ LOG_LEVEL: 'info\r\n' }, [], 'LOG_LEVEL: must be one of debug, info, warn, error (got "info\\r\\n")'],
+    [{ MAX_SESSIONS: '0\n' }, [], 'MAX_SESSIONS: must be between 1 and 1000000 (got 0\\n)'],
+    [{}, ['--no\nsuch=1'], '--no\\nsuch: unknown flag (see --help)'],
+  ])('a refusal stays on one line: %p %p', (env, argv, message) => {
+    expect(refusal({ ...HTTP_REMOTE, ...env }, argv).message).toBe(message);
+  });
+
   test('an unknown flag or a stray argument is refused', () => {
     expect(refusal(HTTP_REMOTE, ['--no-such-thing=1']).message).toBe('--no-such-thing: unknown flag (see --help)');
     expect(refusal(HTTP_REMOTE, ['serve']).message).toContain('unexpected argument');

@@ -30,6 +30,8 @@ describe('start-up refusals (exit 2, one line naming the setting)', () => {
     [{ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', MCP_SERVER_URL: 'https://mcp.example.com/base/mcp/' }, [], 'MCP_SERVER_URL'],
     [{ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', OAUTH_STATELESS_SECRET_PREVIOUS: 'a'.repeat(43) }, [], 'OAUTH_STATELESS_SECRET_PREVIOUS'],
     [{ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', MCP_TRUST_PROXY: 'yes' }, [], 'MCP_TRUST_PROXY'],
+    // A value with a line break still makes one line (D2); it cannot forge a second one.
+    [{ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', PORT: '80\nforge-mcp: listening' }, [], 'PORT'],
   ])('%p %p → names %s', async (env, args, setting) => {
     const { code, stderr, stdout } = await runToExit(args as string[], env as Record<string, string>);
     expect(code).toBe(2);

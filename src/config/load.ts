@@ -7,9 +7,17 @@ import { ConfigSchema, SETTING_NAMES, TOOL_GROUPS, flagName, settingSchema, type
 import { normalizeApiUrl } from '../forge/api-url';
 import { redisUrlProblem } from '../store/redis-url';
 
+/**
+ * A refusal is one line (D2): line breaks and other control characters a value or flag brought along
+ * are written as escapes, so they can neither split the line nor forge another one.
+ */
+const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const oneLine = (text: string) =>
+  text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 export class ConfigError extends Error {
   constructor(readonly setting: string, problem: string) {
-    super(`${setting}: ${problem}`);
+    super(oneLine(`${setting}: ${problem}`));
   }
 }
 
