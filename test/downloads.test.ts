@@ -271,3 +271,40 @@ describe('limits', () => {
     await roomy.close();
   }, 60_000);
 });
+
+// A forge answering what the fake forge never does: a redirect to another host (object storage),
+// a 304, a body it compressed on the wire.
+describe('forge answers outside the happy path', () => {
+  const ODD_SECRET = '0123456789abcdef0123456789abcdef';
+  let odd: ReturnType<typeof Bun.serve>;
+  let oddApp: ForgeApp;
+  const TEXT = 'a'.repeat(10_000);
+  beforeAll(() => {
+    const gz = Bun.gzipSync(Buffer.from(TEXT));
+    odd = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch(request) {
+        const name = new URL(request.url).pathname.split('/').pop();
+        if (name === 'moved.png') return new Response(null, { status: 302, headers: { location: 'https://storage.example/upload?signature=x' } });
+        if (name === 'same.png') return new Response(null, { status: 304 });
+        return new Response(gz, { headers: { 'content-type': 'text/plain', 'content-encoding': 'gzip', 'content-length': String(gz.length) } });
+      },
+    });
+    oddApp = createApp(testConfig(`http://127.0.0.1:${odd.port}/api/v4`));
+  });
+  afterAll(async () => {
+    await oddApp.close();
+    odd.stop(true);
+  });
+  const fetchOdd = (filename: string) =>
+    oddApp.handle(new Request(url({ project_id: P, secret: ODD_SECRET, filename }), { headers: { 'Private-Token': TOKENS.maintainer } }));
+
+  // The forge's 3xx is not an answer this route can pass on: a redirect without its Location (the
+  // credential is never sent to another host), or a 304 to a request that asked for no revalidation.
+  test.each([['moved.png', 302], ['same.png', 304]])('a forge %s answering %d → 502 naming that status', async (filename, status) => {
+    const response = await fetchOdd(filename);
+    expect(response.status).toBe(502);
+    expect(((await response.json()) as { error: { kind: string; status: number } }).error).toMatchObject({ kind: 'upstream', status });
+  });
+});

@@ -36,8 +36,8 @@ export interface DownloadDeps {
 const SECRET = /^[0-9a-f]{32}$/;
 const COPIED_HEADERS = ['content-type', 'content-disposition', 'content-length'] as const;
 
-function problem(status: number, kind: string, message: string, headers: Record<string, string> = {}): Response {
-  return Response.json({ error: { kind, status, message } }, { status, headers });
+function problem(status: number, kind: string, message: string, headers: Record<string, string> = {}, forgeStatus: number = status): Response {
+  return Response.json({ error: { kind, status: forgeStatus, message } }, { status, headers });
 }
 
 /** The same identifier rule as tool arguments (D31): no empty, `.` or `..` part, plain or encoded. */
@@ -109,7 +109,10 @@ export function createDownloadHandler(deps: DownloadDeps): (request: Request) =>
       const path = `/projects/${encodeNamespace(projectId, 'project_id')}/uploads/${encodeSegment(secret)}/${encodeURIComponent(filename)}`;
       upstream = await new ForgeClient(lease.endpoint, credential).send({ method: 'GET', path });
     } catch (error) {
-      if (error instanceof ToolError) return problem(error.status ?? 502, error.kind, error.message);
+      // The forge's own error status is passed on; a 3xx is not an error this route can answer with
+      // (a redirect to another host, not followed, would lack its Location; a 304 would answer a
+      // revalidation nobody asked for): 502, the body still naming the forge's status.
+      if (error instanceof ToolError) return problem(error.status !== null && error.status >= 400 ? error.status : 502, error.kind, error.message, {}, error.status ?? 502);
       throw error;
     } finally {
       lease.release();
