@@ -117,13 +117,17 @@ export function createDownloadHandler(deps: DownloadDeps): (request: Request) =>
     } finally {
       lease.release();
     }
-    const declared = Number(upstream.headers.get('content-length') ?? NaN);
+    // The runtime decodes a body the forge sent with a Content-Encoding: its Content-Length counts the
+    // encoded bytes, not the ones passed on, so it declares nothing (the cap still counts the bytes).
+    const encoded = upstream.headers.has('content-encoding');
+    const declared = encoded ? NaN : Number(upstream.headers.get('content-length') ?? NaN);
     if (declared > deps.maxBytes) {
       await upstream.body?.cancel();
       return problem(413, 'validation', `the attachment is ${declared} bytes; this server passes on at most ${deps.maxBytes}`);
     }
     const headers = new Headers({ 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': 'sandbox', 'Cache-Control': 'private, no-store' });
     for (const name of COPIED_HEADERS) {
+      if (encoded && name === 'content-length') continue;
       const value = upstream.headers.get(name);
       if (value !== null) headers.set(name, value);
     }
