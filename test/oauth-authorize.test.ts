@@ -43,6 +43,9 @@ describe('client and redirect URI', () => {
     ['a registered URI with a trailing slash', () => ({ redirect_uri: `${REDIRECT}/` })],
     ['a registered loopback URI on another host spelling', () => ({ redirect_uri: REDIRECT.replace('127.0.0.1', 'localhost') })],
     ['a registered loopback URI with another path on another port', () => ({ redirect_uri: 'http://127.0.0.1:33419/callback2' })],
+    // Matching on any port (D28) still needs a port: one past 65535 names no URI to redirect to.
+    ['a registered loopback URI on a port past 65535', () => ({ redirect_uri: 'http://127.0.0.1:65536/callback' })],
+    ['a registered loopback URI on port 99999', () => ({ redirect_uri: 'http://127.0.0.1:99999/callback' })],
   ])('%s → 400 "Unregistered redirect_uri", no redirect, nothing sent to the forge', async (_, params) => {
     for (const s of [served, stateless]) {
       const id = await registerClient(s.url);

@@ -42,12 +42,17 @@ export function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK.test(hostname);
 }
 
-const LOOPBACK_URI = /^(http:\/\/(?:localhost|127(?:\.\d{1,3}){3}|\[::1\]))(?::\d{1,5})?([/?][^#]*)?$/i;
+const LOOPBACK_URI = /^(http:\/\/(?:localhost|127(?:\.\d{1,3}){3}|\[::1\]))(?::(\d{1,5}))?([/?][^#]*)?$/i;
+const MAX_PORT = 65535;
 
-/** `uri` as written, without its port, when it is a plain-http loopback URI; else undefined. */
+/**
+ * `uri` as written, without its port, when it is a plain-http loopback URI; else undefined. Any
+ * port means a port: one past 65535 is no URI at all, and redirecting to it would fail (D28).
+ */
 function loopbackWithoutPort(uri: string): string | undefined {
   const match = LOOPBACK_URI.exec(uri);
-  return match ? `${match[1].toLowerCase()}${match[2] ?? ''}` : undefined;
+  if (!match || Number(match[2] ?? 0) > MAX_PORT) return undefined;
+  return `${match[1].toLowerCase()}${match[3] ?? ''}`;
 }
 
 /** Whether the presented `uri` is one of `registered`: exactly, or a loopback one on another port (D28). */
