@@ -148,6 +148,45 @@ describe('fetching goes to the checked address only', () => {
     },
   );
 
+  // D28's 5 s bound the whole fetch, the name's resolution included: a host whose DNS answers
+  // slowly, or never, must not hold /authorize past it, nor leave the connection a full 5 s more.
+  describe('one deadline for resolving and fetching', () => {
+    const limits = { timeoutMs: 200, maxBytes: 65_536 };
+    function slowResolver(resolveAfterMs: number | undefined) {
+      const given: number[] = [];
+      const connections: string[] = [];
+      const documents = new MetadataDocuments({
+        allowLoopback: false,
+        cache: new MemoryDocumentCache(),
+        logger: silentLogger,
+        limits,
+        resolve: () => new Promise((resolve) => resolveAfterMs !== undefined && setTimeout(() => resolve([v4('93.184.216.34')]), resolveAfterMs)),
+        transport: async (url, _address, fetchLimits) => {
+          connections.push(url.href);
+          given.push(fetchLimits.timeoutMs);
+          return { ok: true, status: 200, headers: new Headers(), body: goodBody };
+        },
+      });
+      return { documents, given, connections };
+    }
+
+    test('a name that never resolves is given up at the deadline, and nothing is fetched', async () => {
+      const { documents, connections } = slowResolver(undefined);
+      const started = Date.now();
+      expect(await documents.resolve(id)).toEqual({ ok: false, reason: 'the client metadata document did not arrive within 0.2 seconds' });
+      expect(Date.now() - started).toBeLessThan(900);
+      expect(connections).toEqual([]);
+    });
+
+    test('a slow resolution leaves the fetch only what remains of the deadline', async () => {
+      const { documents, given } = slowResolver(120);
+      expect((await documents.resolve(id)).ok).toBe(true);
+      expect(given.length).toBe(1);
+      expect(given[0]).toBeGreaterThan(0);
+      expect(given[0]).toBeLessThanOrEqual(limits.timeoutMs - 100);
+    });
+  });
+
   test('a refused URL is neither resolved nor fetched', async () => {
     const { documents, resolved, connections } = setup([v4('93.184.216.34')]);
     expect(await documents.resolve('http://docs.example/client.json')).toEqual({ ok: false, reason: 'the client_id URL must use https' });

@@ -34,6 +34,15 @@ const systemResolver: Resolver = async (hostname) =>
 
 type Fetched = Checked<CachedDocument> & { outcome: FetchOutcome; code: string };
 
+/** What `work` settles to, or undefined once `ms` have passed first (the work itself runs on, unheard). */
+function beforeDeadline<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expiry = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, ms, undefined);
+  });
+  return Promise.race([work, expiry]).finally(() => clearTimeout(timer));
+}
+
 export class MetadataDocuments {
   private readonly inFlight = new Map<string, Promise<Fetched>>();
   private readonly now: () => number;
@@ -75,12 +84,19 @@ export class MetadataDocuments {
   private async fetchAndCheck(clientId: string, url: URL): Promise<Fetched> {
     const refused = (code: string, reason: string): Fetched => ({ ok: false, reason, outcome: 'refused', code });
     const failed = (code: string, reason: string): Fetched => ({ ok: false, reason, outcome: 'failed', code });
-    const host = await checkHost(url.hostname, this.resolveHost, this.options.allowLoopback);
+    const late = () => failed('timeout', `the client metadata document did not arrive within ${this.limits.timeoutMs / 1000} seconds`);
+    // One deadline for the whole fetch (D28): resolving the name counts too, so a host whose DNS
+    // answers slowly or never cannot hold the request past it; the transport gets what remains.
+    const deadline = performance.now() + this.limits.timeoutMs;
+    const host = await beforeDeadline(checkHost(url.hostname, this.resolveHost, this.options.allowLoopback), this.limits.timeoutMs);
+    if (host === undefined) return late();
     if (!host.ok) return refused('address', `the client metadata document cannot be fetched: ${host.reason}`);
-    const response = await this.transport(url, host.address, this.limits);
+    const remainingMs = Math.floor(deadline - performance.now());
+    if (remainingMs <= 0) return late();
+    const response = await this.transport(url, host.address, { ...this.limits, timeoutMs: remainingMs });
     if (!response.ok) {
       if (response.problem === 'too_big') return refused('too_big', `the client metadata document is larger than ${this.limits.maxBytes} bytes`);
-      if (response.problem === 'timeout') return failed('timeout', `the client metadata document did not arrive within ${this.limits.timeoutMs / 1000} seconds`);
+      if (response.problem === 'timeout') return late();
       return failed('network', 'the client metadata document could not be fetched (connection failed)');
     }
     if (response.status >= 300 && response.status < 400) return refused('redirect', `the client metadata document's URL answered with a redirect (HTTP ${response.status}); redirects are not followed`);
