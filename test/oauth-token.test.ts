@@ -10,7 +10,8 @@ import { Sealer } from '../src/sealing/sealer';
 import { REFRESH_REUSE_GRACE_MS, RefreshReuse } from '../src/oauth/refresh-reuse';
 import { ReplayGuard } from '../src/oauth/replay-guard';
 import { tokenHandler } from '../src/oauth/token';
-import { MemoryVault } from '../src/oauth/vault';
+import { MemoryVault, SealedVault } from '../src/oauth/vault';
+import { createLogger } from '../src/logging/logger';
 import { startFakeForge, type FakeForge } from './support/fake-forge';
 import { ACCESS_TOKEN_LIFETIME } from './support/fake-oauth';
 import { FORGE_APP_ID, serveOAuth, type ServedOAuth, resetForge, stopAll } from './support/fake-oauth-harness';
@@ -538,6 +539,30 @@ describe('the replay cache (SPEC stateless rule 5)', () => {
     await guard.consume('c');
     await guard.release('c');
     expect(await guard.reserve('c', t + 120_000)).toBe('consumed');
+  });
+
+  // A sealed value opens while its age in whole seconds is within its lifetime, so a v1.pc. code
+  // still opens for up to a second past the 120 s (iat + 120 s). In that second it must be refused
+  // as expired, as a stored code is then, not as "already used" with a replay warning in the log.
+  test('a sealed code in the last second past its lifetime is refused as expired, never as a replay', async () => {
+    let t = Math.floor(Date.now() / 1000) * 1000;
+    const lines: string[] = [];
+    const clients = new MemoryClients(86400, () => t);
+    const sealer = Sealer.create({ secret: Buffer.alloc(32, 5).toString('base64url'), ttlSeconds: { cid: 86400, ps: 600, pc: 120, sid: 1, dl: 1 }, now: () => t });
+    const vault = new SealedVault(await sealer, { consent: 600, state: 600, code: 120 });
+    const settings = { resource: 'http://x/mcp', serverUrl: 'http://x', forgeApiUrl: 'https://forge.example/api/v4' };
+    const tokens = new OwnTokens(sealer, { resource: settings.resource, accessTtlSeconds: 3600, refreshTtlSeconds: 86400 }, () => t);
+    const handle = tokenHandler({
+      settings, clients, vault, guard: new ReplayGuard(() => t), refreshGuard: new ReplayGuard(() => t), reuse: new RefreshReuse(sealer, () => t), tokens,
+      forge: { refresh: async () => ({ ok: false, status: 0, error: 'x', description: 'x' }) }, logger: createLogger('debug', (line) => lines.push(line)), now: () => t,
+    });
+    const client = await clients.register([REDIRECT], 'c', '10.0.0.1');
+    const p = pkce();
+    const code = await vault.put('code', { c: client.clientId, r: REDIRECT, rp: true, cc: p.challenge, sc: 'api', t: { access_token: 'forge-token', token_type: 'Bearer' }, at: 0 });
+    t += 120_500;
+    const response = await handle(new Request('http://x/token', { method: 'POST', body: new URLSearchParams({ grant_type: 'authorization_code', client_id: client.clientId, code, code_verifier: p.verifier, redirect_uri: REDIRECT }) }));
+    await expectError(response, 400, 'invalid_grant', 'the authorization code is invalid or expired');
+    expect(lines.join('\n')).not.toContain('oauth_code_replayed');
   });
 
   test('/token answers 503 temporarily_unavailable when the cache is full, and the code still works later', async () => {

@@ -123,7 +123,9 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
     if (!code) return invalidRequest('code is required');
     if (!verifier) return invalidRequest('code_verifier is required (PKCE)');
     const opened = await deps.vault.open<CodeData>('code', code);
-    if (!opened) return invalidGrant('the authorization code is invalid or expired');
+    // A sealed code opens while its age in whole seconds is within its lifetime, so up to a second
+    // past expiresAt; there it has expired (as a stored one has), and is no replay (replay-guard.ts).
+    if (!opened || opened.expiresAt <= deps.now()) return invalidGrant('the authorization code is invalid or expired');
     switch (await deps.guard.reserve(code, opened.expiresAt)) {
       case 'consumed':
         logger.warn('oauth_code_replayed', {});
