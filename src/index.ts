@@ -6,7 +6,7 @@ import { buildCore, createApp, staticTokenCaller, type AppOptions } from './app'
 import { createLogger, stderrLines, type Logger } from './logging/logger';
 import { helpText } from './config/docs';
 import { AuditFileError, openAuditFile } from './logging/audit';
-import { ConfigError, loadConfig, loadPort, wantsHealthcheck, wantsHelp, type Config } from './config/load';
+import { ConfigError, loadConfig, loadPort, oneLine, wantsHealthcheck, wantsHelp, type Config } from './config/load';
 import { healthProblem } from './http/healthcheck';
 import { createMcpServer, sdkErrorLogger } from './mcp/server';
 import { sealerFromConfig } from './sealing/from-config';
@@ -15,8 +15,9 @@ import { sealerFromConfig } from './sealing/from-config';
 const EXIT_CONFIG = 2;
 
 function refuse(message: string): never {
-  // After the log lines already waiting, which the exit writes first (logging/turn-batch.ts).
-  stderrLines(`forge-mcp: ${message}\n`);
+  // After the log lines already waiting, which the exit writes first (logging/turn-batch.ts). One
+  // line, whatever a path or host it names holds (D2).
+  stderrLines(`forge-mcp: ${oneLine(message)}\n`);
   process.exit(EXIT_CONFIG);
 }
 

@@ -32,6 +32,9 @@ describe('start-up refusals (exit 2, one line naming the setting)', () => {
     [{ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', MCP_TRUST_PROXY: 'yes' }, [], 'MCP_TRUST_PROXY'],
     // A value with a line break still makes one line (D2); it cannot forge a second one.
     [{ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', PORT: '80\nforge-mcp: listening' }, [], 'PORT'],
+    // So does a path the process could not open: the refusal names it, escaped.
+    [{ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', FORGE_CA_CERT_PATH: '/nonexistent/ca.pem\nforge-mcp: listening' }, [], 'FORGE_CA_CERT_PATH'],
+    [{ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', AUDIT_LOG_PATH: '/nonexistent/dir/audit\r\nforge-mcp: listening' }, [], 'AUDIT_LOG_PATH'],
   ])('%p %p → names %s', async (env, args, setting) => {
     const { code, stderr, stdout } = await runToExit(args as string[], env as Record<string, string>);
     expect(code).toBe(2);

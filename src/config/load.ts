@@ -12,7 +12,7 @@ import { redisUrlProblem } from '../store/redis-url';
  * are written as escapes, so they can neither split the line nor forge another one.
  */
 const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-const oneLine = (text: string) =>
+export const oneLine = (text: string) =>
   text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 export class ConfigError extends Error {
