@@ -59,6 +59,17 @@ describe('download with credential headers', () => {
     expect(response.status).toBe(401);
     expect(forge.requests).toHaveLength(0);
   });
+
+  test('a value this server sealed, sent as a credential header → 401 saying so, never sent to the forge (D23)', async () => {
+    const sealed: Record<string, string>[] = [{ 'Private-Token': `v1.sid.${'A'.repeat(40)}` }, { 'JOB-TOKEN': `v1.dl.${'A'.repeat(40)}` }, { Authorization: `Bearer v1.at.${'A'.repeat(40)}` }];
+    for (const headers of sealed) {
+      const response = await get({ project_id: P, secret: SECRET, filename: 'dk.png' }, headers);
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+      expect(await response.json()).toEqual({ error: { kind: 'permission', status: 401, message: 'Authentication required: the credential is a value this server issued (a session id, a download or OAuth token), not a forge token; it was not sent to the forge' } });
+    }
+    expect(forge.requests).toHaveLength(0);
+  });
 });
 
 describe('links in tool results', () => {

@@ -17,6 +17,7 @@ import { ToolError } from '../forge/errors';
 import { isPlainFilename } from './attachments';
 import { openDownloadToken } from './token';
 import { requestQuery } from '../http/request-url';
+import { MESSAGES, challengeWithError } from '../http/errors';
 
 export interface DownloadDeps {
   callers: CallerResolver;
@@ -94,6 +95,10 @@ export function createDownloadHandler(deps: DownloadDeps): (request: Request) =>
       apiUrl = grant.apiUrl;
     } else {
       const found = await deps.callers.resolve(request.headers);
+      if (found.status === 'invalid' && found.reason === 'sealed_value') {
+        // A value this server sealed is no forge token (D23): said so, as /mcp says it.
+        return problem(401, 'permission', MESSAGES.sealedValue, { 'WWW-Authenticate': challengeWithError(deps.callers.challenge, 'invalid_token') });
+      }
       if (found.status !== 'ok') return problem(401, 'permission', 'Missing Authorization or Private-Token header', { 'WWW-Authenticate': deps.callers.challenge });
       credential = found.caller.credential;
       apiUrl = found.caller.apiUrl;
