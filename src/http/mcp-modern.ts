@@ -18,7 +18,7 @@ import type { Metrics } from '../metrics/registry';
 import { MESSAGES, RPC_CODES, rateLimited, rpcError, unauthorized, withRequestId } from './errors';
 import type { FastToolCall } from './fast-tool-call';
 import type { McpRequest } from './mcp-prelude';
-import { serveWatched, stepUpRefusal, type GrantGuard } from './oauth-scope';
+import { serveWatched, stepUpRefusal, watchesForge, type GrantGuard } from './oauth-scope';
 import type { FixedWindowLimiter } from './rate-limit';
 
 export interface ModernMcpDeps {
@@ -94,7 +94,7 @@ export function createModernMcpHandler(deps: ModernMcpDeps): (req: McpRequest) =
     }
     try {
       // Only a caller holding this server's token has its forge answers watched (oauth-scope.ts).
-      if (deps.grants && caller.grant) return await serveWatched(deps.grants, caller, lease.endpoint, req.replyId, (forge) => serve(req, caller, forge));
+      if (watchesForge(deps.grants, caller)) return await serveWatched(deps.grants, caller, lease.endpoint, req.replyId, (forge) => serve(req, caller, forge));
       return await serve(req, caller, lease.endpoint);
     } finally {
       lease.release();

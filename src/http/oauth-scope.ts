@@ -35,6 +35,11 @@ export function stepUpRefusal(guard: GrantGuard | undefined, caller: Caller, bod
   return writes ? rpcError(403, MESSAGES.insufficientScope, RPC_CODES.generic, { 'WWW-Authenticate': guard.stepUpChallenge }, replyId) : undefined;
 }
 
+/** Whether the forge's answers to this caller are watched: it holds this server's own token (D23). */
+export function watchesForge(guard: GrantGuard | undefined, caller: Caller): guard is GrantGuard {
+  return guard !== undefined && caller.grant !== undefined;
+}
+
 /**
  * Serves with `endpoint`; for a caller holding this server's token, watches the forge's answers
  * and turns the response into a 401 challenge when the forge rejected the sealed token.
@@ -46,7 +51,7 @@ export async function serveWatched(
   replyId: RpcId,
   serve: (endpoint: ForgeEndpoint) => Promise<Response>,
 ): Promise<Response> {
-  if (!guard || !caller.grant) return serve(endpoint);
+  if (!watchesForge(guard, caller)) return serve(endpoint);
   let rejected = false;
   const watched: ForgeEndpoint = {
     ...endpoint,
