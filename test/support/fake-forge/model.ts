@@ -213,9 +213,9 @@ export class ForgeModel {
   /** Which GitLab this fake plays (edition.ts, docs/forge-editions.md); tests may switch it. */
   edition: Edition = 'ee-premium';
   version: Version = '17.6.0';
-  /** Shorthand kept for older tests: a paid tier is any edition but `ce`. */
+  /** Shorthand kept for older tests: a licensed paid tier (`ee-premium`, `gitlab.com`). */
   get premium(): boolean {
-    return this.edition !== 'ce';
+    return this.edition === 'ee-premium' || this.edition === 'gitlab.com';
   }
   set premium(paid: boolean) {
     this.edition = paid ? 'ee-premium' : 'ce';
