@@ -171,6 +171,27 @@ describe('create_merge_request', () => {
     expect(state(1)).toMatchObject({ assignee_ids: [1], reviewer_ids: [2] });
   });
 
+  test('EE without a licence keeps only the first assignee and reviewer, silently: the rest is listed in not_applied', async () => {
+    h.forge.model.edition = 'ee-free';
+    const c = await h.as(TOKENS.developer);
+    const base = { project_id: P, title: 'Two', source_branch: 'develop', target_branch: 'main' };
+    const created = structured<MR & { not_applied?: string[] }>(await c.call('create_merge_request', { ...base, assignee_ids: [1, 2], reviewer_ids: [2, 1] }));
+    expect(state(created.iid)).toMatchObject({ assignee_ids: [1], reviewer_ids: [2] });
+    expect(created.not_applied).toEqual([
+      'assignee_ids (kept: 1; more than one needs a GitLab Premium or Ultimate licence)',
+      'reviewer_ids (kept: 2; more than one needs a GitLab Premium or Ultimate licence)',
+    ]);
+    const updated = structured<MR & { not_applied?: string[] }>(await c.call('update_merge_request', { project_id: P, merge_request_iid: 1, reviewer_ids: [1, 2] }));
+    expect(updated.not_applied).toEqual(['reviewer_ids (kept: 1; more than one needs a GitLab Premium or Ultimate licence)']);
+    // Everything kept: no not_applied; [] clears and is kept as asked.
+    const one = structured<MR & { not_applied?: string[] }>(await c.call('update_merge_request', { project_id: P, merge_request_iid: 1, assignee_ids: [2], reviewer_ids: [] }));
+    expect(one.not_applied).toBeUndefined();
+    expect(state(1)).toMatchObject({ assignee_ids: [2], reviewer_ids: [] });
+    // A licensed EE keeps both: nothing listed.
+    h.forge.model.edition = 'ee-premium';
+    expect(structured<{ not_applied?: string[] }>(await c.call('update_merge_request', { project_id: P, merge_request_iid: 1, reviewer_ids: [1, 2] })).not_applied).toBeUndefined();
+  });
+
   const fromFork = { project_id: SEED.fork.path, title: 'Link the guide', source_branch: SEED.fork.branch, target_branch: 'main' };
 
   test('from a fork: target_project_id opens it in the target, whose iid and web_url it has; the record names the fork as its source', async () => {
