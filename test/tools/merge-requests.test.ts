@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, test } from 'bun:test';
 import { ALL_TOOLS, toolListing } from '../../src/tools/catalog';
 import { ACCESS, MILESTONE_SEED, MR_SEED, SEED, TOKENS } from '../support/fake-forge';
 import { useHarness } from '../support/harness';
+import { forgeApi } from '../support/forge-api';
 import { structured, toolError, type Lane } from '../support/mcp-client';
 
 const h = useHarness({ FORGE_TOOLSETS: 'merge_requests' });
@@ -56,10 +57,22 @@ describe.each(LANES)('list_merge_requests (%s lane)', (lane) => {
     expect(structured<Page<MR>>(await c.call('list_merge_requests', { wip: 'yes', scope: 'all' })).items.map((m) => m.iid)).toEqual([3]);
   });
 
-  test('scope reviews_for_me: the merge requests waiting on the caller\'s review, across projects', async () => {
+  test('scope reviews_for_me (GitLab 18.4): the merge requests waiting on the caller\'s review, across projects', async () => {
+    h.forge.model.version = '18.4.0';
     const c = await client(lane, TOKENS.maintainer);
     expect(structured<Page<MR>>(await c.call('list_merge_requests', { scope: 'reviews_for_me' })).items.map((m) => m.iid)).toEqual([1]);
     expect(Object.fromEntries(h.forge.requests.at(-1)!.query)).toEqual({ scope: 'reviews_for_me' });
+  });
+
+  test.each(['17.6.0', '18.2.0'] as const)('scope reviews_for_me on GitLab %s: refused before the list, naming the release', async (version) => {
+    h.forge.model.version = version;
+    // GitLab itself answers 400 (the value is not among the scope's values yet).
+    expect((await forgeApi(h.forge, '/merge_requests?scope=reviews_for_me')).status).toBe(400);
+    h.forge.requests.length = 0;
+    const error = toolError(await (await client(lane, TOKENS.maintainer)).call('list_merge_requests', { scope: 'reviews_for_me' }));
+    expect(error).toMatchObject({ kind: 'validation', status: null });
+    expect(error.message).toBe(`scope: reviews_for_me needs GitLab 18.4 or later; this forge runs ${version}`);
+    expect(sent()).toEqual(['GET /api/v4/metadata']);
   });
 
   test('an unknown project is not_found from the forge', async () => {

@@ -78,6 +78,20 @@ export const pipelineCreatedFilters = (m: ForgeModel) => atLeast(m, 17, 10);
 export const pipelineInputs = (m: ForgeModel) => atLeast(m, 17, 11);
 
 /**
+ * The merge request lists take `scope=reviews_for_me` (the caller is a reviewer) since GitLab 18.4
+ * (merge request gitlab-org/gitlab!203131 for issue #301016; lib/api/helpers/merge_requests_helpers.rb
+ * lists it in the scope's `values`). Before, the value is outside `values`: Grape answers 400.
+ */
+export const reviewsForMeScope = (m: ForgeModel) => atLeast(m, 18, 4);
+
+/**
+ * The merge compares `sha` with the head before judging mergeability in the newest releases:
+ * lib/api/merge_requests.rb calls build_merge_params (check_sha_param!) before execute_merge. Older
+ * releases judged mergeability first (405 before 409). The fake switches at 18.2.
+ */
+export const mergeChecksShaFirst = (m: ForgeModel) => atLeast(m, 18, 2);
+
+/**
  * GET /metadata (and the older GET /version, which answers the same since 15.5) as GitLab
  * answers them: lib/api/metadata.rb. EE builds carry the `-ee` suffix and `enterprise: true`;
  * GitLab.com runs pre-release builds.

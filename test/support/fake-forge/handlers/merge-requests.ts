@@ -7,7 +7,7 @@ import { ApiError, forbidden, json, loadProject, notFound, paramError, route, un
 import { canCreateMergeRequestFrom, canCreateMergeRequestIn, canMergeInto, canReadMergeRequests, canUpdateMergeRequest, detailedMergeStatus, isDraft,
   loadMergeRequest, sourceProjectOf } from './merge-request-access';
 import { listResponse } from './paginate';
-import { paidTier } from '../edition';
+import { paidTier, reviewsForMeScope } from '../edition';
 import { presentMergeRequest } from './present-merge-requests';
 
 const MAX_DESCRIPTION = 1_048_576;
@@ -35,7 +35,9 @@ function idList(ctx: Ctx, p: Project, name: string): number[] | undefined {
 function filterMergeRequests(ctx: Ctx, mrs: MergeRequest[], defaultScope: 'created_by_me' | 'all'): MergeRequest[] {
   const { input, model: m, user } = ctx;
   for (const [a, b] of EXCLUSIVE) if (input.has(a) && input.has(b)) throw paramError(`${a}, ${b} are mutually exclusive`);
-  const scope = (input.oneOf('scope', ['created_by_me', 'assigned_to_me', 'reviews_for_me', 'all', 'created-by-me', 'assigned-to-me'] as const) ?? defaultScope).replaceAll('-', '_');
+  // reviews_for_me joined the scope's values in 18.4 (edition.ts); before, Grape refuses it with a 400.
+  const scopes = ['created_by_me', 'assigned_to_me', ...(reviewsForMeScope(m) ? ['reviews_for_me'] : []), 'all', 'created-by-me', 'assigned-to-me'] as const;
+  const scope = (input.oneOf('scope', scopes) ?? defaultScope).replaceAll('-', '_');
   const state = input.oneOf('state', ['opened', 'closed', 'locked', 'merged', 'all'] as const) ?? 'all';
   const wip = input.oneOf('wip', ['yes', 'no'] as const);
   const assigneeId = idNoneAny(input, 'assignee_id');
