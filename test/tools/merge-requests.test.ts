@@ -358,7 +358,29 @@ describe('merge_merge_request refusals', () => {
     expect(sent()).toEqual([`PUT ${MRS}/5/merge`, `GET ${MRS}/5`, `PUT ${MRS}/3/merge`, `GET ${MRS}/3`]);
   });
 
-  test('GitLab judges mergeability before the sha: an unmergeable merge request with a stale sha is the 405, not the 409', async () => {
+  test('GitLab 18.2 and later compare the sha first: an unmergeable merge request with a stale sha is the 409', async () => {
+    h.forge.model.version = '18.2.0';
+    const c = await h.as();
+    const error = toolError(await c.call('merge_merge_request', { project_id: P, merge_request_iid: MR_SEED.conflictIid, sha: 'a'.repeat(40) }));
+    expect(error).toMatchObject({ kind: 'conflict', status: 409 });
+    expect(error.message).toContain('the source branch moved since it was read');
+    expect(mr(MR_SEED.conflictIid).state).toBe('opened');
+  });
+
+  test('a group that requires the sha: a merge without it is GitLab\'s 400, explained as such; with it, merged', async () => {
+    h.forge.model.version = '18.2.0';
+    h.forge.model.shaRequiredForMerge.add(project().namespace.full_path);
+    const c = await h.as();
+    const error = toolError(await c.call('merge_merge_request', { project_id: P, merge_request_iid: 1 }));
+    expect(error).toMatchObject({ kind: 'validation', status: 400 });
+    expect(error.message).toBe('SHA must be provided when merging: this project\'s group or instance requires sha on every merge; ' +
+      'read the head with get_merge_request, review it, then merge with sha');
+    expect(mr(1).state).toBe('opened');
+    const head = state(1).versions[0].head_commit_sha;
+    expect(structured<MR>(await c.call('merge_merge_request', { project_id: P, merge_request_iid: 1, sha: head })).state).toBe('merged');
+  });
+
+  test('before 18.2 GitLab judges mergeability before the sha: an unmergeable merge request with a stale sha is the 405, not the 409', async () => {
     const c = await h.as();
     const error = toolError(await c.call('merge_merge_request', { project_id: P, merge_request_iid: MR_SEED.conflictIid, sha: 'a'.repeat(40) }));
     expect(error).toMatchObject({ kind: 'conflict', status: 405 });
