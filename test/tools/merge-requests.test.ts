@@ -3,7 +3,7 @@
 // when GitLab refuses), diffs within budgets and versions; the group's tools/list size.
 import { beforeEach, describe, expect, test } from 'bun:test';
 import { ALL_TOOLS, toolListing } from '../../src/tools/catalog';
-import { ACCESS, MILESTONE_SEED, MR_SEED, SEED, TOKENS } from '../support/fake-forge';
+import { ACCESS, CI_SEED, MILESTONE_SEED, MR_SEED, SEED, TOKENS } from '../support/fake-forge';
 import { useHarness } from '../support/harness';
 import { forgeApi } from '../support/forge-api';
 import { structured, toolError, type Lane } from '../support/mcp-client';
@@ -107,7 +107,8 @@ describe('get_merge_request', () => {
   test('lean by default (users reduced, presentation dropped), the forge record with full_response', async () => {
     const c = await h.as();
     const lean = structured<Record<string, unknown>>(await c.call('get_merge_request', { project_id: P, merge_request_iid: 1 }));
-    expect(lean).toMatchObject({ head_pipeline: { status: 'success' }, reviewers: [{ id: 1, username: 'maria', name: 'Maria Rossi' }], can_merge: true });
+    // The head pipeline is the seed's pipeline of feature/login at the head sha, which failed.
+    expect(lean).toMatchObject({ head_pipeline: { id: CI_SEED.pipelines.featureFailed, status: 'failed' }, reviewers: [{ id: 1, username: 'maria', name: 'Maria Rossi' }], can_merge: true });
     for (const dropped of ['time_stats', 'references', 'task_completion_status', 'imported_from', 'merge_status']) expect(lean).not.toHaveProperty(dropped);
     const full = structured<Record<string, unknown>>(await c.call('get_merge_request', { project_id: P, merge_request_iid: 1, full_response: true }));
     expect(full).toHaveProperty('time_stats');

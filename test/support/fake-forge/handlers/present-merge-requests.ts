@@ -9,6 +9,7 @@ import { presentMilestone } from './present-milestones';
 import { presentNote } from './present-issues';
 import { presentCommit, presentUser } from './present';
 import { enterpriseCode } from '../edition';
+import { ciOf } from '../model-ci';
 
 function userOf(m: ForgeModel, id: number | null) {
   const u = id === null ? undefined : m.users.get(id);
@@ -49,8 +50,11 @@ export function presentMergeRequest(m: ForgeModel, mr: MergeRequest, userId: num
   // EE's entity exposes it whether or not a licence is present (ee/lib/ee/api/entities/merge_request_basic.rb).
   if (enterpriseCode(m)) basic.approvals_before_merge = null;
   if (!full) return basic;
-  const pipeline = st.head_pipeline_status === null ? null : { id: 7000 + mr.id, iid: mr.iid, project_id: p.id, sha: latest?.head_commit_sha ?? null,
-    ref: mr.source_branch, status: st.head_pipeline_status, source: 'push', web_url: `${p.web_url}/-/pipelines/${7000 + mr.id}` };
+  const source = (mr.source_project_id !== undefined && m.projects.get(mr.source_project_id)) || p;
+  const real = st.head_pipeline_id === null ? undefined : ciOf(source).pipelines.find((x) => x.id === st.head_pipeline_id);
+  const id = real?.id ?? 7000 + mr.id;
+  const pipeline = st.head_pipeline_status === null ? null : { id, iid: real?.iid ?? mr.iid, project_id: source.id, sha: real?.sha ?? latest?.head_commit_sha ?? null,
+    ref: mr.source_branch, status: st.head_pipeline_status, source: real?.source ?? 'push', web_url: `${source.web_url}/-/pipelines/${id}` };
   return {
     ...basic, subscribed: false, changes_count: latest ? String(latest.diffs.length) : null, latest_build_started_at: null,
     latest_build_finished_at: null, first_deployed_to_production_at: null, pipeline, head_pipeline: pipeline,
