@@ -41,6 +41,33 @@ describe('diff notes (DiffNote line_code validation)', () => {
     expect(await api(`${M}/1/discussions`, { json: at(position) })).toMatchObject({ status: 400, body: { message: LINE_CODE } });
   });
 
+  // src/app.ts has 12 lines at the base; its one hunk turns old 3-9 into new 3-10, so old 1-2 are
+  // new 1-2 and old 10-12 are new 11-13, unchanged and hidden: GitLab unfolds them for a position
+  // with both numbers (lib/gitlab/diff/lines_unfolder.rb).
+  test.each([
+    [{ old_line: 1, new_line: 1 }],
+    [{ old_line: 11, new_line: 12 }],
+    [{ old_line: 12, new_line: 13 }],
+  ])('accepts an unchanged line outside the hunks with both numbers %j: 201', async (lines) => {
+    const res = await api(`${M}/1/discussions`, { json: at({ old_path: 'src/app.ts', new_path: 'src/app.ts', ...lines }) });
+    expect(res).toMatchObject({ status: 201, body: { notes: [{ type: 'DiffNote', position: expect.objectContaining(lines) }] } });
+  });
+
+  test.each([
+    ['one number only', { new_line: 12 }],
+    ['one number only', { old_line: 11 }],
+    ['numbers of two different lines', { old_line: 11, new_line: 11 }],
+    ['past the end of the old file', { old_line: 13, new_line: 14 }],
+  ])('refuses an unchanged line outside the hunks with %s %j: 400 line_code', async (_, lines) => {
+    const res = await api(`${M}/1/discussions`, { json: at({ old_path: 'src/app.ts', new_path: 'src/app.ts', ...lines }) });
+    expect(res).toMatchObject({ status: 400, body: { message: LINE_CODE } });
+  });
+
+  test('an added file has nothing hidden to unfold: 400 line_code', async () => {
+    const res = await api(`${M}/1/discussions`, { json: at({ old_path: MR_SEED.loginFile, new_path: MR_SEED.loginFile, old_line: 30, new_line: 30 }) });
+    expect(res).toMatchObject({ status: 400, body: { message: LINE_CODE } });
+  });
+
   test('Grape refuses a position without its shas or with an unknown type', async () => {
     expect(await api(`${M}/1/discussions`, { json: { body: 'x', position: { position_type: 'text', new_line: 1 } } })).toMatchObject({ status: 400, body: { error: 'position[base_sha] is missing' } });
     expect(await api(`${M}/1/discussions`, { json: at({ position_type: 'line', new_path: 'src/app.ts', new_line: 7 }) })).toMatchObject({ status: 400, body: { error: 'position[position_type] does not have a valid value' } });

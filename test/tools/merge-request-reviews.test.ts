@@ -4,6 +4,7 @@
 import { beforeEach, describe, expect, test } from 'bun:test';
 import { MR_SEED, SEED, TOKENS } from '../support/fake-forge';
 import { useHarness } from '../support/harness';
+import { unfoldedLine } from '../../src/tools/merge-requests/position';
 import { structured, toolError, type Lane } from '../support/mcp-client';
 
 const h = useHarness({ FORGE_TOOLSETS: 'merge_requests' });
@@ -51,6 +52,9 @@ describe.each(LANES)('create_merge_request_thread on a diff line (%s lane)', (la
     ['a removed line: old_line alone', { old_path: app, old_line: 6 }, { old_line: 6, new_line: undefined }],
     ['an unchanged line: both', { new_path: app, old_line: 8, new_line: 9 }, { old_line: 8, new_line: 9 }],
     ['a line of a new file, with the latest shas given', { new_path: MR_SEED.loginFile, new_line: 2, ...MR_SEED.diffRefs }, { old_line: undefined, new_line: 2 }],
+    // src/app.ts's one hunk turns old 3-9 into new 3-10; GitLab unfolds the hidden unchanged lines around it.
+    ['an unchanged line after the hunk, outside the diff: both (GitLab unfolds it)', { new_path: app, old_line: 11, new_line: 12 }, { old_line: 11, new_line: 12 }],
+    ['an unchanged line before the hunk, outside the diff: both', { new_path: app, old_line: 1, new_line: 1 }, { old_line: 1, new_line: 1 }],
   ])('GitLab accepts %s; the shas are the latest version\'s', async (_, position, lines) => {
     const c = await client(lane, TOKENS.developer);
     const thread = structured<Thread>(await c.call('create_merge_request_thread', { project_id: P, merge_request_iid: 1, body: 'Why here?', position }));
@@ -65,6 +69,13 @@ describe.each(LANES)('create_merge_request_thread on a diff line (%s lane)', (la
     ['an unchanged line with old_line alone', { new_path: app, old_line: 8 }, 'mismatch', 'position.new_line: old line 8 of src/app.ts is unchanged: give new_line 9 as well'],
     ['an added line with an old_line', { new_path: app, new_line: 7, old_line: 7 }, 'mismatch', 'position.old_line: new line 7 of src/app.ts is an added line: omit old_line'],
     ['a line outside the diff', { new_path: app, new_line: 40 }, 'mismatch', "position.new_line: line 40 of src/app.ts is not in the merge request's diff (it shows new lines 3-10; old lines 3-9)"],
+    ['an unchanged line outside the hunks with new_line alone', { new_path: app, new_line: 12 }, 'mismatch',
+      "position.new_line: line 12 of src/app.ts is not in the merge request's diff (it shows new lines 3-10; old lines 3-9); to comment on the unchanged line there, give both: old_line 11 with new_line 12"],
+    ['an unchanged line outside the hunks with old_line alone', { new_path: app, old_line: 1 }, 'mismatch',
+      "position.old_line: line 1 of src/app.ts is not in the merge request's diff (it shows new lines 3-10; old lines 3-9); to comment on the unchanged line there, give both: old_line 1 with new_line 1"],
+    ['two numbers of different lines outside the hunks', { new_path: app, old_line: 11, new_line: 11 }, 'mismatch',
+      "position.new_line: old line 11 of src/app.ts is an unchanged line outside the diff's hunks: its new line is 12, not 11"],
+    ['both numbers on a new file, past its diff', { new_path: MR_SEED.loginFile, old_line: 30, new_line: 30 }, 'mismatch', 'position.new_line: line 30 of src/auth/login.ts is not in'],
     ['a file the merge request does not change', { new_path: 'README.md', new_line: 1 }, 'mismatch', "position.new_path: README.md is not a file changed in the merge request's latest version (changed: src/auth/login.ts, src/app.ts)"],
     ['shas of an older version', { new_path: MR_SEED.loginFile, new_line: 1, ...MR_SEED.firstRefs }, 'conflict', `position.head_sha: ${MR_SEED.firstRefs.head_sha} is not the merge request's latest version`],
   ])('refuses %s naming the field; nothing is written', async (_, position, kind, message) => {
@@ -221,6 +232,24 @@ describe('the draft-note review flow', () => {
     expect(sent().filter((r) => !r.startsWith('GET '))).toEqual([`POST ${MR1}/draft_notes`, `POST ${MR1}/draft_notes`, `POST ${MR1}/draft_notes`, `POST ${MR1}/draft_notes/bulk_publish`]);
   });
 
+  test('a draft on an unchanged line outside the hunks, with both numbers, is stored and published as a diff note', async () => {
+    const c = await h.as(TOKENS.developer);
+    const draft = structured<{ position: Record<string, unknown> }>(await c.call('create_draft_note', { project_id: P, merge_request_iid: 1, body: 'And here?', position: { new_path: app, old_line: 11, new_line: 12 } }));
+    expect(draft.position).toMatchObject({ old_line: 11, new_line: 12 });
+    expect(structured(await c.call('bulk_publish_draft_notes', { project_id: P, merge_request_iid: 1 }))).toEqual({ published: true });
+    const note = threadsOf1().find((d) => d.notes[0].body === 'And here?')!.notes[0];
+    expect(reviews().positions.get(note.id)).toMatchObject({ new_path: app, old_line: 11, new_line: 12 });
+  });
+
+  test('past the end of the file GitLab refuses the unfolded line itself: its 400 is reported and nothing is written', async () => {
+    const c = await h.as(TOKENS.developer);
+    const before = threadsOf1().length;
+    const error = toolError(await c.call('create_merge_request_thread', { project_id: P, merge_request_iid: 1, body: 'x', position: { new_path: app, old_line: 13, new_line: 14 } }));
+    expect(error).toMatchObject({ kind: 'validation', status: 400 });
+    expect(error.message).toContain('line_code');
+    expect(threadsOf1()).toHaveLength(before);
+  });
+
   test('a draft on a line outside the diff is refused before it is stored', async () => {
     const c = await h.as(TOKENS.developer);
     expect(toolError(await c.call('create_draft_note', { project_id: P, merge_request_iid: 1, body: 'x', position: { new_path: app, new_line: 2 } })).kind).toBe('mismatch');
@@ -239,5 +268,16 @@ describe('the draft-note review flow', () => {
     const c = await h.as();
     expect(toolError(await c.call('create_draft_note', { project_id: P, merge_request_iid: 1, body: 'x', in_reply_to_discussion_id: 'a'.repeat(40) })).kind).toBe('not_found');
     expect(toolError(await c.call('bulk_publish_draft_notes', { project_id: P, merge_request_iid: 99 }))).toEqual({ kind: 'not_found', status: 404, message: '404 Merge Request Not Found' });
+  });
+});
+
+describe('unfoldedLine: an unchanged line outside the hunks, from one side to the other', () => {
+  const diff = ['@@ -3,7 +3,8 @@', ' a', '-b', '+c', '+d', '@@ -20,0 +22,2 @@', '+e', '+f', '@@ -30,2 +32,0 @@', '-g', '-h', ''].join('\n');
+  test.each([
+    [1, 'old', 1], [2, 'old', 2], [3, 'old', null], [9, 'old', null], [10, 'old', 11], [20, 'old', 21], [21, 'old', 24],
+    [29, 'old', 32], [30, 'old', null], [31, 'old', null], [32, 'old', 33],
+    [11, 'new', 10], [22, 'new', null], [23, 'new', null], [24, 'new', 21], [33, 'new', 32],
+  ] as const)('line %d of the %s side ↔ %p', (line, side, other) => {
+    expect(unfoldedLine(diff, line, side)).toBe(other);
   });
 });

@@ -3,8 +3,9 @@
 // when GitLab refuses), diffs within budgets and versions; the group's tools/list size.
 import { beforeEach, describe, expect, test } from 'bun:test';
 import { ALL_TOOLS, toolListing } from '../../src/tools/catalog';
-import { ACCESS, MILESTONE_SEED, MR_SEED, SEED, TOKENS } from '../support/fake-forge';
+import { ACCESS, CI_SEED, MILESTONE_SEED, MR_SEED, SEED, TOKENS } from '../support/fake-forge';
 import { useHarness } from '../support/harness';
+import { forgeApi } from '../support/forge-api';
 import { structured, toolError, type Lane } from '../support/mcp-client';
 
 const h = useHarness({ FORGE_TOOLSETS: 'merge_requests' });
@@ -56,10 +57,22 @@ describe.each(LANES)('list_merge_requests (%s lane)', (lane) => {
     expect(structured<Page<MR>>(await c.call('list_merge_requests', { wip: 'yes', scope: 'all' })).items.map((m) => m.iid)).toEqual([3]);
   });
 
-  test('scope reviews_for_me: the merge requests waiting on the caller\'s review, across projects', async () => {
+  test('scope reviews_for_me (GitLab 18.4): the merge requests waiting on the caller\'s review, across projects', async () => {
+    h.forge.model.version = '18.4.0';
     const c = await client(lane, TOKENS.maintainer);
     expect(structured<Page<MR>>(await c.call('list_merge_requests', { scope: 'reviews_for_me' })).items.map((m) => m.iid)).toEqual([1]);
     expect(Object.fromEntries(h.forge.requests.at(-1)!.query)).toEqual({ scope: 'reviews_for_me' });
+  });
+
+  test.each(['17.6.0', '18.2.0'] as const)('scope reviews_for_me on GitLab %s: refused before the list, naming the release', async (version) => {
+    h.forge.model.version = version;
+    // GitLab itself answers 400 (the value is not among the scope's values yet).
+    expect((await forgeApi(h.forge, '/merge_requests?scope=reviews_for_me')).status).toBe(400);
+    h.forge.requests.length = 0;
+    const error = toolError(await (await client(lane, TOKENS.maintainer)).call('list_merge_requests', { scope: 'reviews_for_me' }));
+    expect(error).toMatchObject({ kind: 'validation', status: null });
+    expect(error.message).toBe(`scope: reviews_for_me needs GitLab 18.4 or later; this forge runs ${version}`);
+    expect(sent()).toEqual(['GET /api/v4/metadata']);
   });
 
   test('an unknown project is not_found from the forge', async () => {
@@ -94,7 +107,8 @@ describe('get_merge_request', () => {
   test('lean by default (users reduced, presentation dropped), the forge record with full_response', async () => {
     const c = await h.as();
     const lean = structured<Record<string, unknown>>(await c.call('get_merge_request', { project_id: P, merge_request_iid: 1 }));
-    expect(lean).toMatchObject({ head_pipeline: { status: 'success' }, reviewers: [{ id: 1, username: 'maria', name: 'Maria Rossi' }], can_merge: true });
+    // The head pipeline is the seed's pipeline of feature/login at the head sha, which failed.
+    expect(lean).toMatchObject({ head_pipeline: { id: CI_SEED.pipelines.featureFailed, status: 'failed' }, reviewers: [{ id: 1, username: 'maria', name: 'Maria Rossi' }], can_merge: true });
     for (const dropped of ['time_stats', 'references', 'task_completion_status', 'imported_from', 'merge_status']) expect(lean).not.toHaveProperty(dropped);
     const full = structured<Record<string, unknown>>(await c.call('get_merge_request', { project_id: P, merge_request_iid: 1, full_response: true }));
     expect(full).toHaveProperty('time_stats');
@@ -169,6 +183,27 @@ describe('create_merge_request', () => {
     h.app.instances.clear();
     structured(await (await h.as(TOKENS.developer)).call('update_merge_request', { project_id: P, merge_request_iid: 1, assignee_ids: [1], reviewer_ids: [2] }));
     expect(state(1)).toMatchObject({ assignee_ids: [1], reviewer_ids: [2] });
+  });
+
+  test('EE without a licence keeps only the first assignee and reviewer, silently: the rest is listed in not_applied', async () => {
+    h.forge.model.edition = 'ee-free';
+    const c = await h.as(TOKENS.developer);
+    const base = { project_id: P, title: 'Two', source_branch: 'develop', target_branch: 'main' };
+    const created = structured<MR & { not_applied?: string[] }>(await c.call('create_merge_request', { ...base, assignee_ids: [1, 2], reviewer_ids: [2, 1] }));
+    expect(state(created.iid)).toMatchObject({ assignee_ids: [1], reviewer_ids: [2] });
+    expect(created.not_applied).toEqual([
+      'assignee_ids (kept: 1; more than one needs a GitLab Premium or Ultimate licence)',
+      'reviewer_ids (kept: 2; more than one needs a GitLab Premium or Ultimate licence)',
+    ]);
+    const updated = structured<MR & { not_applied?: string[] }>(await c.call('update_merge_request', { project_id: P, merge_request_iid: 1, reviewer_ids: [1, 2] }));
+    expect(updated.not_applied).toEqual(['reviewer_ids (kept: 1; more than one needs a GitLab Premium or Ultimate licence)']);
+    // Everything kept: no not_applied; [] clears and is kept as asked.
+    const one = structured<MR & { not_applied?: string[] }>(await c.call('update_merge_request', { project_id: P, merge_request_iid: 1, assignee_ids: [2], reviewer_ids: [] }));
+    expect(one.not_applied).toBeUndefined();
+    expect(state(1)).toMatchObject({ assignee_ids: [2], reviewer_ids: [] });
+    // A licensed EE keeps both: nothing listed.
+    h.forge.model.edition = 'ee-premium';
+    expect(structured<{ not_applied?: string[] }>(await c.call('update_merge_request', { project_id: P, merge_request_iid: 1, reviewer_ids: [1, 2] })).not_applied).toBeUndefined();
   });
 
   const fromFork = { project_id: SEED.fork.path, title: 'Link the guide', source_branch: SEED.fork.branch, target_branch: 'main' };
@@ -324,7 +359,29 @@ describe('merge_merge_request refusals', () => {
     expect(sent()).toEqual([`PUT ${MRS}/5/merge`, `GET ${MRS}/5`, `PUT ${MRS}/3/merge`, `GET ${MRS}/3`]);
   });
 
-  test('GitLab judges mergeability before the sha: an unmergeable merge request with a stale sha is the 405, not the 409', async () => {
+  test('GitLab 18.2 and later compare the sha first: an unmergeable merge request with a stale sha is the 409', async () => {
+    h.forge.model.version = '18.2.0';
+    const c = await h.as();
+    const error = toolError(await c.call('merge_merge_request', { project_id: P, merge_request_iid: MR_SEED.conflictIid, sha: 'a'.repeat(40) }));
+    expect(error).toMatchObject({ kind: 'conflict', status: 409 });
+    expect(error.message).toContain('the source branch moved since it was read');
+    expect(mr(MR_SEED.conflictIid).state).toBe('opened');
+  });
+
+  test('a group that requires the sha: a merge without it is GitLab\'s 400, explained as such; with it, merged', async () => {
+    h.forge.model.version = '18.2.0';
+    h.forge.model.shaRequiredForMerge.add(project().namespace.full_path);
+    const c = await h.as();
+    const error = toolError(await c.call('merge_merge_request', { project_id: P, merge_request_iid: 1 }));
+    expect(error).toMatchObject({ kind: 'validation', status: 400 });
+    expect(error.message).toBe('SHA must be provided when merging: this project\'s group or instance requires sha on every merge; ' +
+      'read the head with get_merge_request, review it, then merge with sha');
+    expect(mr(1).state).toBe('opened');
+    const head = state(1).versions[0].head_commit_sha;
+    expect(structured<MR>(await c.call('merge_merge_request', { project_id: P, merge_request_iid: 1, sha: head })).state).toBe('merged');
+  });
+
+  test('before 18.2 GitLab judges mergeability before the sha: an unmergeable merge request with a stale sha is the 405, not the 409', async () => {
     const c = await h.as();
     const error = toolError(await c.call('merge_merge_request', { project_id: P, merge_request_iid: MR_SEED.conflictIid, sha: 'a'.repeat(40) }));
     expect(error).toMatchObject({ kind: 'conflict', status: 405 });

@@ -5,6 +5,7 @@ import { SEED, TOKENS } from '../support/fake-forge';
 import { snapshotAt, blobBytes } from '../support/fake-forge/model-repository';
 import { useHarness } from '../support/harness';
 import { connect, structured, toolError } from '../support/mcp-client';
+import { forgeApi } from '../support/forge-api';
 import { checkActions, MAX_ACTIONS } from '../../src/tools/repository/push-files';
 import { COMMIT_CONTENT_LIMIT, CONTENT_LIMIT } from '../../src/tools/repository/write-file';
 
@@ -142,6 +143,21 @@ describe('push_files', () => {
     expect(stale.message).toStartWith('The file has changed since you started editing it: README.md');
     expect(headOf('main')).toBe(head);
     expect(fileOn('main', 'new.md')).toBeUndefined();
+  });
+
+  test('last_commit_id on a chmod is refused: GitLab checks it on update, move and delete only, and would commit a stale chmod', async () => {
+    // GitLab itself: a stale last_commit_id on a chmod commits (app/services/files/multi_service.rb).
+    const head = headOf('main');
+    const raw = await forgeApi(h.forge, `/projects/${P}/repository/commits`, {
+      json: { branch: 'main', commit_message: 'Stale chmod', actions: [{ action: 'chmod', file_path: 'README.md', execute_filemode: true, last_commit_id: '0'.repeat(40) }] },
+    });
+    expect(raw.status).toBe(201);
+    expect(headOf('main')).not.toBe(head);
+    h.forge.requests.length = 0;
+    const error = toolError(await (await h.as()).call('push_files', push([{ action: 'chmod', file_path: 'README.md', execute_filemode: false, last_commit_id: '0'.repeat(40) }])));
+    expect(error.kind).toBe('validation');
+    expect(error.message).toStartWith('files[0].last_commit_id: GitLab ignores it on a chmod');
+    expect(h.upstream()).toEqual([]);
   });
 
   test('deleting a file that is not there is not_found, with GitLab\'s words', async () => {

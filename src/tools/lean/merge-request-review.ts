@@ -39,6 +39,8 @@ const mergeRequestDetail: RecordKind = {
       changes_count: r.changes_count,
       merge_error: r.merge_error,
       can_merge: typeof canMerge === 'boolean' ? canMerge : undefined,
+      // Not GitLab's: create_merge_request and update_merge_request add what GitLab did not keep.
+      not_applied: Array.isArray(r.not_applied) ? r.not_applied : undefined,
     });
   },
 };

@@ -5,6 +5,7 @@ import { defineTool } from '../define';
 import { invalidArgument } from '../errors';
 import { ID, isoDateTime, LIMITS, pagination, projectId, refName, search, shortName } from '../params';
 import { labels } from '../issues/params';
+import { requireRelease } from '../tiers';
 
 // Checked in `check` rather than by a published pattern: the description says it in fewer bytes.
 const idNoneAny = () => Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.idDigits, ...ID }));
@@ -18,7 +19,7 @@ export const listMergeRequests = defineTool({
   title: 'List merge requests',
   description:
     'List merge requests, newest first. Without project_id: every project, scope default created_by_me. ' +
-    'assignee_id, reviewer_id: user id, none or any. wip yes: drafts only, no: none.',
+    'assignee_id, reviewer_id: user id, none or any. wip yes: drafts only, no: none. scope reviews_for_me needs GitLab 18.4.',
   group: 'merge_requests',
   mode: 'read',
   record: 'merge_request',
@@ -53,7 +54,10 @@ export const listMergeRequests = defineTool({
     }
     for (const [id, name] of EXCLUSIVE) if (args[id] !== undefined && args[name] !== undefined) throw invalidArgument(name, `cannot be combined with ${id}; give one of them`);
   },
-  handler(args, { forge }) {
+  async handler(args, ctx) {
+    // GitLab 18.4 added the scope (lib/api/helpers/merge_requests_helpers.rb); an older one answers 400.
+    if (args.scope === 'reviews_for_me') await requireRelease(ctx, 'scope', 'reviews_for_me', 18, 4);
+    const { forge } = ctx;
     const { project_id, labels: names, ...rest } = args;
     const query: Record<string, QueryValue> = { ...rest };
     if (names !== undefined) query.labels = names.join(',');

@@ -15,7 +15,31 @@ interface MergeRequest {
   iid: number;
   title: string;
   state: string;
+  assignees?: { id: number }[];
+  reviewers?: { id: number }[];
 }
+
+/**
+ * Assignees and reviewers GitLab answered without keeping. An Enterprise build without a licence
+ * (self-managed EE Free, GitLab.com Free) keeps only the first of each, silently, and the server
+ * cannot tell it from a licensed one beforehand (tiers.ts); GitLab also drops users who cannot be
+ * assigned. Read from the merge request GitLab returned (docs/decisions.md D20's not_applied).
+ */
+export function mergeRequestNotApplied(wanted: { assignee_ids?: number[]; reviewer_ids?: number[] }, mr: MergeRequest): string[] {
+  const missed: string[] = [];
+  for (const [name, got] of [['assignee_ids', mr.assignees], ['reviewer_ids', mr.reviewers]] as const) {
+    const want = wanted[name];
+    if (want === undefined || !Array.isArray(got)) continue;
+    const asked = [...new Set(want.filter((id) => id !== 0))];
+    const kept = got.map((u) => u.id);
+    if (asked.length === kept.length && asked.every((id) => kept.includes(id))) continue;
+    const firstOnly = asked.length > 1 && kept.length === 1 && kept[0] === asked[0];
+    missed.push(`${name} (kept: ${kept.join(', ') || 'none'}${firstOnly ? '; more than one needs a GitLab Premium or Ultimate licence' : ''})`);
+  }
+  return missed;
+}
+
+const withNotApplied = <T extends MergeRequest>(mr: T, missed: string[]) => (missed.length ? { ...mr, not_applied: missed } : mr);
 
 /**
  * GitLab's draft markers at the start of a title, in any case: "Draft:", "[Draft]", "(Draft)"
@@ -86,7 +110,7 @@ export const createMergeRequest = defineTool({
   description:
     'Open a merge request. draft: true prefixes the title with "Draft:". From a fork: project_id is the fork (the source) and ' +
     'target_project_id the project to merge into; the merge request then lives in the target (its iid and web_url are the target\'s: ' +
-    'pass the target as project_id afterwards).',
+    'pass the target as project_id afterwards). not_applied lists assignees or reviewers GitLab did not keep.',
   group: 'merge_requests',
   mode: 'write',
   record: 'merge_request_detail',
@@ -117,7 +141,8 @@ export const createMergeRequest = defineTool({
     const { forge } = ctx;
     const { project_id: _p, draft, ...fields } = args;
     const body = joinLabels({ ...fields, title: draft === undefined ? fields.title : withDraft(fields.title, draft) });
-    return forge.json({ method: 'POST', path: fillPath('/projects/{project_id}/merge_requests', args), body });
+    const mr = await forge.json<MergeRequest>({ method: 'POST', path: fillPath('/projects/{project_id}/merge_requests', args), body });
+    return withNotApplied(mr, mergeRequestNotApplied(args, mr));
   },
 });
 
@@ -129,7 +154,8 @@ export const updateMergeRequest = defineTool({
   attachments: true,
   title: 'Update merge request',
   description:
-    'Change fields (at least one). Lists replace ([] clears); milestone_id "0" unsets; draft sets or drops the "Draft:" title prefix.',
+    'Change fields (at least one). Lists replace ([] clears); milestone_id "0" unsets; draft sets or drops the "Draft:" title prefix. ' +
+    'not_applied lists assignees or reviewers GitLab did not keep.',
   group: 'merge_requests',
   mode: 'write',
   record: 'merge_request_detail',
@@ -167,6 +193,7 @@ export const updateMergeRequest = defineTool({
       const current = fields.title ?? (await forge.json<MergeRequest>({ method: 'GET', path })).title;
       body.title = withDraft(current, draft);
     }
-    return forge.json({ method: 'PUT', path, body });
+    const mr = await forge.json<MergeRequest>({ method: 'PUT', path, body });
+    return withNotApplied(mr, mergeRequestNotApplied(args, mr));
   },
 });

@@ -53,7 +53,8 @@ export const mergeMergeRequest = defineTool({
   name: 'merge_merge_request',
   title: 'Merge merge request',
   description:
-    'Merge. sha: the full head SHA you reviewed; GitLab refuses (conflict) if the branch moved. auto_merge: once every check passes. ' +
+    'Merge. sha: the full head SHA you reviewed; GitLab refuses (conflict) if the branch moved, and newer GitLab may require it ' +
+    '(400 "SHA must be provided when merging", a group or instance setting). auto_merge: once every check passes. ' +
     'Unmergeable: conflict naming detailed_merge_status.',
   group: 'merge_requests',
   mode: 'write',
@@ -94,6 +95,12 @@ export const mergeMergeRequest = defineTool({
       if (!(error instanceof ToolError)) throw error;
       if (error.status !== null && UNMERGEABLE.has(error.status)) throw await unmergeable(forge, path, error);
       if (error.status === 401) throw new ToolError('permission', `${error.message}: the caller may not merge into the target branch`, 401);
+      // A namespace (group or instance) may require the sha on every merge (lib/api/merge_requests.rb:
+      // require_sha_for_merge?, checked before anything else).
+      if (error.status === 400 && /SHA must be provided/i.test(error.message)) {
+        throw new ToolError('validation', `${error.message}: this project's group or instance requires sha on every merge; ` +
+          'read the head with get_merge_request, review it, then merge with sha', 400);
+      }
       if (error.status === 409) throw new ToolError('conflict', `${error.message}; the source branch moved since it was read: review the new head, then merge with its sha`, 409);
       throw error;
     }

@@ -35,7 +35,7 @@ export const position = () =>
     },
     {
       additionalProperties: false,
-      description: 'new_line: added line, old_line: removed, both: unchanged. Shas default to the latest version.',
+      description: 'new_line: added line, old_line: removed, both: unchanged (also one outside the shown hunks). Shas default to the latest version.',
     },
   );
 

@@ -65,6 +65,11 @@ export function checkActions(files: readonly Action[]): void {
     }
     if (kind === 'chmod' && f.execute_filemode === undefined) throw invalidArgument(at('execute_filemode'), 'is required when action is chmod');
     if (kind === 'create' && f.last_commit_id !== undefined) throw invalidArgument(at('last_commit_id'), 'guards changes to an existing file; a create has none');
+    // GitLab checks last_commit_id on update, move and delete only (Files::MultiService): on a chmod it
+    // would commit whatever the file became, so no guard is promised there.
+    if (kind === 'chmod' && f.last_commit_id !== undefined) {
+      throw invalidArgument(at('last_commit_id'), 'GitLab ignores it on a chmod (it checks update, move and delete only), so it would not guard this action; leave it out');
+    }
     if (f.encoding === 'base64' && f.content !== undefined) {
       const problem = base64Problem(f.content);
       if (problem) throw invalidArgument(at('content'), problem);
@@ -85,7 +90,7 @@ export const pushFiles = defineTool({
   title: 'Commit several files',
   description:
     'One commit on branch with several file actions: create (default), update, delete, move (previous_path; content optional) or chmod ' +
-    '(execute_filemode). last_commit_id on an action fails the commit with conflict if that file changed since read. ' +
+    '(execute_filemode). last_commit_id on an update, move or delete fails the commit with conflict if that file changed since read. ' +
     `At most ${MAX_ACTIONS} actions. start_branch creates branch from it.`,
   group: 'repository',
   mode: 'write',

@@ -1,22 +1,31 @@
 // Which GitLab the fake forge plays (docs/forge-editions.md). An edition says which code answers:
 // `ce` is the Community Edition (Free self-managed): parameters GitLab declares only in its `ee/`
 // code are undeclared there, and Grape drops undeclared parameters silently; `ee-premium` is an
-// Enterprise Edition with a Premium licence; `gitlab.com` is GitLab.com with the project in a
-// Premium namespace. A version says which release, where behaviour changed between releases.
+// Enterprise Edition with a Premium licence; `ee-free` is the Enterprise Edition without a licence
+// (self-managed EE Free, and GitLab.com Free): the EE code declares the paid parameters, and its
+// licence checks then leave them undone, so every paid feature the fake models behaves as on `ce`
+// while /metadata says EE; `gitlab.com` is GitLab.com with the project in a Premium namespace. A
+// version says which release, where behaviour changed between releases.
 import type { ForgeModel } from './model';
 
-export const EDITIONS = ['ce', 'ee-premium', 'gitlab.com'] as const;
+export const EDITIONS = ['ce', 'ee-free', 'ee-premium', 'gitlab.com'] as const;
 export type Edition = (typeof EDITIONS)[number];
 
 /**
  * The releases the fake models: before issue threads were resolvable, after, a current one (the
- * default), and one where a job's cancel takes `force`.
+ * default), one where a job's cancel takes `force`, one where the merge checks the sha first, and one
+ * with the `reviews_for_me` scope.
  */
-export const VERSIONS = ['16.0.0', '16.7.0', '17.6.0', '17.11.0'] as const;
+export const VERSIONS = ['16.0.0', '16.7.0', '17.6.0', '17.11.0', '18.2.0', '18.4.0'] as const;
 export type Version = (typeof VERSIONS)[number];
 
 /** Paid-tier features (EE code with a Premium licence, or a Premium namespace on GitLab.com). */
 export function paidTier(m: ForgeModel): boolean {
+  return m.edition === 'ee-premium' || m.edition === 'gitlab.com';
+}
+
+/** GitLab's `ee/` code runs (licensed or not): EE's entities and parameter declarations exist. */
+export function enterpriseCode(m: ForgeModel): boolean {
   return m.edition !== 'ce';
 }
 
@@ -69,12 +78,26 @@ export const pipelineCreatedFilters = (m: ForgeModel) => atLeast(m, 17, 10);
 export const pipelineInputs = (m: ForgeModel) => atLeast(m, 17, 11);
 
 /**
+ * The merge request lists take `scope=reviews_for_me` (the caller is a reviewer) since GitLab 18.4
+ * (merge request gitlab-org/gitlab!203131 for issue #301016; lib/api/helpers/merge_requests_helpers.rb
+ * lists it in the scope's `values`). Before, the value is outside `values`: Grape answers 400.
+ */
+export const reviewsForMeScope = (m: ForgeModel) => atLeast(m, 18, 4);
+
+/**
+ * The merge compares `sha` with the head before judging mergeability in the newest releases:
+ * lib/api/merge_requests.rb calls build_merge_params (check_sha_param!) before execute_merge. Older
+ * releases judged mergeability first (405 before 409). The fake switches at 18.2.
+ */
+export const mergeChecksShaFirst = (m: ForgeModel) => atLeast(m, 18, 2);
+
+/**
  * GET /metadata (and the older GET /version, which answers the same since 15.5) as GitLab
  * answers them: lib/api/metadata.rb. EE builds carry the `-ee` suffix and `enterprise: true`;
  * GitLab.com runs pre-release builds.
  */
 export function metadataOf(m: ForgeModel) {
-  const version = m.edition === 'ce' ? m.version : m.edition === 'ee-premium' ? `${m.version}-ee` : `${m.version}-pre`;
+  const version = m.edition === 'ce' ? m.version : m.edition === 'gitlab.com' ? `${m.version}-pre` : `${m.version}-ee`;
   const revision = '6f1b2c3d4e5';
-  return { version, revision, kas: { enabled: m.edition === 'gitlab.com', externalUrl: null, version: null }, enterprise: m.edition !== 'ce' };
+  return { version, revision, kas: { enabled: m.edition === 'gitlab.com', externalUrl: null, version: null }, enterprise: enterpriseCode(m) };
 }

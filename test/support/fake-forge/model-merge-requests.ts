@@ -43,6 +43,12 @@ export interface MrState {
   has_conflicts: boolean;
   /** Status of the head pipeline (null: no pipeline). */
   head_pipeline_status: 'running' | 'pending' | 'success' | 'failed' | null;
+  /**
+   * The head pipeline's id in the CI model (model-ci.ts): the pipeline of the source branch at the head
+   * sha, as GitLab's MergeRequest#head_pipeline. Null when a test sets only a status: the record then
+   * has a stand-in id no pipeline route serves.
+   */
+  head_pipeline_id: number | null;
   /** Set to auto-merge when the pipeline succeeds. */
   merge_when_pipeline_succeeds: boolean;
   merge_user_id: number | null;
@@ -96,7 +102,7 @@ export class MergeRequestReviews {
     if (!state) {
       state = {
         assignee_ids: [], reviewer_ids: [], labels: [], squash: false, force_remove_source_branch: false, discussion_locked: false,
-        has_conflicts: false, head_pipeline_status: null, merge_when_pipeline_succeeds: false, merge_user_id: null, merged_by_id: null,
+        has_conflicts: false, head_pipeline_status: null, head_pipeline_id: null, merge_when_pipeline_succeeds: false, merge_user_id: null, merged_by_id: null,
         merged_at: mr.state === 'merged' ? mr.updated_at : null, closed_by_id: null, closed_at: mr.state === 'closed' ? mr.updated_at : null,
         merge_commit_sha: mr.state === 'merged' ? fakeSha(`merge:${mr.id}`) : null, squash_commit_sha: null, versions: [], approvals: [],
         approvals_required: 0,

@@ -213,9 +213,9 @@ export class ForgeModel {
   /** Which GitLab this fake plays (edition.ts, docs/forge-editions.md); tests may switch it. */
   edition: Edition = 'ee-premium';
   version: Version = '17.6.0';
-  /** Shorthand kept for older tests: a paid tier is any edition but `ce`. */
+  /** Shorthand kept for older tests: a licensed paid tier (`ee-premium`, `gitlab.com`). */
   get premium(): boolean {
-    return this.edition !== 'ce';
+    return this.edition === 'ee-premium' || this.edition === 'gitlab.com';
   }
   set premium(paid: boolean) {
     this.edition = paid ? 'ee-premium' : 'ce';
@@ -228,6 +228,11 @@ export class ForgeModel {
   tracker = new IssueTracker();
   /** Merge request review state: versions, approvals, diff positions, draft notes (model-merge-requests.ts). */
   reviews = new MergeRequestReviews();
+  /**
+   * Namespaces (full paths) whose "Require a commit SHA on the merge requests API" setting is on: a merge
+   * without sha is 400 there (lib/api/merge_requests.rb, `require_sha_for_merge?`). Tests switch it.
+   */
+  shaRequiredForMerge = new Set<string>();
   nextId = { status: 1, protectedBranch: 1, accessLevel: 1, pipeline: 1, issue: 1, milestone: 1 };
   /** Clock for created/started/finished timestamps; tests may pin it. */
   clock: () => Date = () => new Date();

@@ -5,6 +5,7 @@
 import type { DiffFile, ForgeModel } from './model';
 import type { Discussion, Note } from './model-issues';
 import { fakeSha, type MrVersion, type Position } from './model-merge-requests';
+import { CI_SEED } from './model-ci';
 
 // seed.ts imports this file: its SEED values are spelled here from the same labels (no import cycle).
 const MAIN = (i: number) => fakeSha(`api:main:${i}`);
@@ -77,7 +78,8 @@ export function seedMergeRequestReviews(m: ForgeModel): void {
   const r = m.reviews;
   const mr = (iid: number) => p.mergeRequests.find((x) => x.iid === iid)!;
   Object.assign(r.of(mr(1)), {
-    reviewer_ids: [USERS.maintainer], labels: ['auth'], head_pipeline_status: 'success', approvals_required: 1,
+    // Its head pipeline is the one seeded on feature/login at the head sha (model-ci.ts), as GitLab picks it.
+    reviewer_ids: [USERS.maintainer], labels: ['auth'], head_pipeline_id: CI_SEED.pipelines.featureFailed, head_pipeline_status: 'failed', approvals_required: 1,
     versions: [
       version(MR_SEED.versions.latest, MR_SEED.diffRefs, at(11, 12), [added(MR_SEED.loginFile, LOGIN_V2), edit(MR_SEED.appFile, APP_HUNK)]),
       version(MR_SEED.versions.first, MR_SEED.firstRefs, at(11, 9), [added(MR_SEED.loginFile, LOGIN_V1)]),

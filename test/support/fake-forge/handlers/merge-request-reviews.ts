@@ -2,9 +2,10 @@
 // threads with diff positions (notes.rb, discussions.rb: a DiffNote whose position does not resolve to
 // a line of a version's diff is 400 "Note {:line_code=>…}"), approvals (merge_request_approvals.rb)
 // and draft notes (draft_notes.rb).
-import type { MergeRequest, Project } from '../model';
+import type { DiffFile, ForgeModel, MergeRequest, Project } from '../model';
+import { blobBytes, snapshotAt } from '../model-repository';
 import type { Discussion, Note } from '../model-issues';
-import type { DraftNote, MrState, Position } from '../model-merge-requests';
+import type { DraftNote, MrState, MrVersion, Position } from '../model-merge-requests';
 import { ACCESS, ApiError, forbidden, json, notFound, paramError, route, unauthorized, type Ctx, type Route } from './http';
 import { intParam } from './issue-access';
 import { loadMergeRequest } from './merge-request-access';
@@ -50,19 +51,52 @@ export function diffLines(diff: string): { old: number | null; new: number | nul
   return lines;
 }
 
+/**
+ * The new line number of an unchanged old line outside every hunk of `diff` (null when it is inside
+ * one): the hunks before it shift it by what they added and removed.
+ */
+export function unfoldedNewLine(diff: string, oldLine: number): number | null {
+  let offset = 0;
+  for (const text of diff.split('\n')) {
+    const h = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(text);
+    if (!h) continue;
+    const [a, b, c, d] = [Number(h[1]), h[2] === undefined ? 1 : Number(h[2]), Number(h[3]), h[4] === undefined ? 1 : Number(h[4])];
+    // An empty side ("-5,0") names the line after which the other side's lines go.
+    const oldStart = b === 0 ? a + 1 : a;
+    const newStart = d === 0 ? c + 1 : c;
+    if (oldLine < oldStart) return oldLine + newStart - oldStart;
+    if (oldLine < oldStart + b) return null;
+    offset = newStart + d - (oldStart + b);
+  }
+  return oldLine + offset;
+}
+
+/**
+ * GitLab unfolds the hidden lines of a diff for a position on an unchanged line outside its hunks
+ * (lib/gitlab/diff/lines_unfolder.rb, unfold_required?): a text position with both old_line and
+ * new_line, on a file neither added nor deleted whose diff is not empty, and an old_line within the
+ * old file; the unfolded line must then carry both numbers (lib/gitlab/diff/position.rb: line_code).
+ */
+function unfolds(m: ForgeModel, p: Project, version: MrVersion, file: DiffFile, pos: Position): boolean {
+  if (pos.old_line === null || pos.new_line === null || file.new_file || file.deleted_file || !file.diff) return false;
+  const blob = snapshotAt(m, p, version.base_commit_sha).get(file.old_path);
+  if (!blob || pos.old_line > new TextDecoder().decode(blobBytes(blob)).split('\n').filter((_, i, all) => i < all.length - 1 || all[i] !== '').length) return false;
+  return unfoldedNewLine(file.diff, pos.old_line) === pos.new_line;
+}
+
 /** DiffNote's line_code validation: the position must name a line of the diff of one of the MR's versions. */
-function resolvesToLine(st: MrState, pos: Position): boolean {
+function resolvesToLine(m: ForgeModel, p: Project, st: MrState, pos: Position): boolean {
   const version = st.versions.find((v) => v.base_commit_sha === pos.base_sha && v.start_commit_sha === pos.start_sha && v.head_commit_sha === pos.head_sha);
   if (!version || (pos.old_path === null && pos.new_path === null)) return false;
   const file = version.diffs.find((d) => (pos.new_path === null || d.new_path === pos.new_path) && (pos.old_path === null || d.old_path === pos.old_path));
   if (!file) return false;
   if (pos.position_type === 'file') return true;
   if (pos.old_line === null && pos.new_line === null) return false;
-  return diffLines(file.diff).some((l) => l.old === pos.old_line && l.new === pos.new_line);
+  return diffLines(file.diff).some((l) => l.old === pos.old_line && l.new === pos.new_line) || unfolds(m, p, version, file, pos);
 }
 
-function checkPosition(st: MrState, pos: Position): void {
-  if (!resolvesToLine(st, pos)) throw new ApiError(400, { message: LINE_CODE_ERROR });
+function checkPosition(m: ForgeModel, p: Project, st: MrState, pos: Position): void {
+  if (!resolvesToLine(m, p, st, pos)) throw new ApiError(400, { message: LINE_CODE_ERROR });
 }
 
 function requireCanComment(ctx: Ctx, p: Project, st: MrState): void {
@@ -141,7 +175,7 @@ function publish(ctx: Ctx, p: Project, mr: MergeRequest, st: MrState, draft: Dra
     return;
   }
   if (draft.position) {
-    if (!resolvesToLine(st, draft.position)) throw new ApiError(500, { message: '500 Internal Server Error' });
+    if (!resolvesToLine(ctx.model, p, st, draft.position)) throw new ApiError(500, { message: '500 Internal Server Error' });
     startThread(ctx, p, mr, draft.note, draft.position);
     return;
   }
@@ -195,7 +229,7 @@ export const mergeRequestReviewRoutes: Route[] = [
     const body = noteBody(ctx);
     const position = positionParam(ctx, ['text', 'image', 'file']);
     requireCanComment(ctx, p, st);
-    if (position) checkPosition(st, position);
+    if (position) checkPosition(ctx.model, p, st, position);
     return json(presentMrDiscussion(ctx.model, startThread(ctx, p, mr, body, position ?? null)), 201);
   }),
 

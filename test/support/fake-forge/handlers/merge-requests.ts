@@ -7,7 +7,7 @@ import { ApiError, forbidden, json, loadProject, notFound, paramError, route, un
 import { canCreateMergeRequestFrom, canCreateMergeRequestIn, canMergeInto, canReadMergeRequests, canUpdateMergeRequest, detailedMergeStatus, isDraft,
   loadMergeRequest, sourceProjectOf } from './merge-request-access';
 import { listResponse } from './paginate';
-import { paidTier } from '../edition';
+import { mergeChecksShaFirst, paidTier, reviewsForMeScope } from '../edition';
 import { presentMergeRequest } from './present-merge-requests';
 
 const MAX_DESCRIPTION = 1_048_576;
@@ -35,7 +35,9 @@ function idList(ctx: Ctx, p: Project, name: string): number[] | undefined {
 function filterMergeRequests(ctx: Ctx, mrs: MergeRequest[], defaultScope: 'created_by_me' | 'all'): MergeRequest[] {
   const { input, model: m, user } = ctx;
   for (const [a, b] of EXCLUSIVE) if (input.has(a) && input.has(b)) throw paramError(`${a}, ${b} are mutually exclusive`);
-  const scope = (input.oneOf('scope', ['created_by_me', 'assigned_to_me', 'reviews_for_me', 'all', 'created-by-me', 'assigned-to-me'] as const) ?? defaultScope).replaceAll('-', '_');
+  // reviews_for_me joined the scope's values in 18.4 (edition.ts); before, Grape refuses it with a 400.
+  const scopes = ['created_by_me', 'assigned_to_me', ...(reviewsForMeScope(m) ? ['reviews_for_me'] : []), 'all', 'created-by-me', 'assigned-to-me'] as const;
+  const scope = (input.oneOf('scope', scopes) ?? defaultScope).replaceAll('-', '_');
   const state = input.oneOf('state', ['opened', 'closed', 'locked', 'merged', 'all'] as const) ?? 'all';
   const wip = input.oneOf('wip', ['yes', 'no'] as const);
   const assigneeId = idNoneAny(input, 'assignee_id');
@@ -255,18 +257,26 @@ export const mergeRequestRoutes: Route[] = [
   // lib/api/merge_requests.rb: 401 without merge rights on the target, 405 when neither an immediate
   // merge nor auto-merge (while the head pipeline runs) can happen, then 409 on a sha that is not the
   // head (check_sha_param! comes after the mergeability checks), then the merge or the auto-merge.
+  // The newest releases (edition.ts mergeChecksShaFirst) check in this order: a namespace that requires
+  // a sha and got none (400), merge rights (401), the sha (409, build_merge_params' check_sha_param!),
+  // then mergeability (405, execute_merge). Older ones judged mergeability before the sha.
   route('PUT', '/projects/:id/merge_requests/:merge_request_iid/merge', (ctx) => {
     const { p, mr, st } = loadMergeRequest(ctx);
     const m = ctx.model;
+    const sha = ctx.input.str('sha');
+    if (m.shaRequiredForMerge.has(p.namespace.full_path) && !sha) throw new ApiError(400, { message: 'SHA must be provided when merging' });
     if (!canMergeInto(m, p, ctx.user.id, mr.target_branch)) throw unauthorized();
     const auto = ctx.input.bool('auto_merge') === true || ctx.input.bool('merge_when_pipeline_succeeds') === true;
     const notAllowed = () => new ApiError(405, { message: '405 Method Not Allowed' });
     const active = st.head_pipeline_status === 'running' || st.head_pipeline_status === 'pending';
     const later = auto && active;
-    if (detailedMergeStatus(m, mr, st, { skipCi: later }) !== 'mergeable') throw notAllowed();
-    const sha = ctx.input.str('sha');
     const head = st.versions[0]?.head_commit_sha;
-    if (sha !== undefined && sha !== head) throw new ApiError(409, { message: `SHA does not match HEAD of source branch: ${head}` });
+    const checkSha = () => {
+      if (sha !== undefined && sha !== head) throw new ApiError(409, { message: `SHA does not match HEAD of source branch: ${head}` });
+    };
+    if (mergeChecksShaFirst(m)) checkSha();
+    if (detailedMergeStatus(m, mr, st, { skipCi: later }) !== 'mergeable') throw notAllowed();
+    checkSha();
     if (ctx.input.bool('squash')) st.squash = true;
     if (later) Object.assign(st, { merge_when_pipeline_succeeds: true, merge_user_id: ctx.user.id });
     else merge(ctx, p, mr, st);

@@ -8,6 +8,8 @@ import { approvalsLeft, canMergeInto, detailedMergeStatus, isDraft, unresolvedTh
 import { presentMilestone } from './present-milestones';
 import { presentNote } from './present-issues';
 import { presentCommit, presentUser } from './present';
+import { enterpriseCode } from '../edition';
+import { ciOf } from '../model-ci';
 
 function userOf(m: ForgeModel, id: number | null) {
   const u = id === null ? undefined : m.users.get(id);
@@ -45,10 +47,14 @@ export function presentMergeRequest(m: ForgeModel, mr: MergeRequest, userId: num
     squash: st.squash, squash_on_merge: st.squash, task_completion_status: { count: 0, completed_count: 0 }, has_conflicts: st.has_conflicts,
     blocking_discussions_resolved: unresolvedThreads(m, mr) === 0 || !m.reviews.settingsOf(p.id).only_allow_merge_if_all_discussions_are_resolved,
   };
-  if (m.premium) basic.approvals_before_merge = null;
+  // EE's entity exposes it whether or not a licence is present (ee/lib/ee/api/entities/merge_request_basic.rb).
+  if (enterpriseCode(m)) basic.approvals_before_merge = null;
   if (!full) return basic;
-  const pipeline = st.head_pipeline_status === null ? null : { id: 7000 + mr.id, iid: mr.iid, project_id: p.id, sha: latest?.head_commit_sha ?? null,
-    ref: mr.source_branch, status: st.head_pipeline_status, source: 'push', web_url: `${p.web_url}/-/pipelines/${7000 + mr.id}` };
+  const source = (mr.source_project_id !== undefined && m.projects.get(mr.source_project_id)) || p;
+  const real = st.head_pipeline_id === null ? undefined : ciOf(source).pipelines.find((x) => x.id === st.head_pipeline_id);
+  const id = real?.id ?? 7000 + mr.id;
+  const pipeline = st.head_pipeline_status === null ? null : { id, iid: real?.iid ?? mr.iid, project_id: source.id, sha: real?.sha ?? latest?.head_commit_sha ?? null,
+    ref: mr.source_branch, status: st.head_pipeline_status, source: real?.source ?? 'push', web_url: `${source.web_url}/-/pipelines/${id}` };
   return {
     ...basic, subscribed: false, changes_count: latest ? String(latest.diffs.length) : null, latest_build_started_at: null,
     latest_build_finished_at: null, first_deployed_to_production_at: null, pipeline, head_pipeline: pipeline,

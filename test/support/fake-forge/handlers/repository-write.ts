@@ -81,6 +81,8 @@ function contentBytes(a: WriteAction): Uint8Array {
   return a.encoding === 'base64' ? Uint8Array.from(Buffer.from(text, 'base64')) : new TextEncoder().encode(text);
 }
 
+const GUARDED: readonly ActionKind[] = ['update', 'move', 'delete'];
+
 function applyAction(m: ForgeModel, p: Project, base: string, snap: Snapshot, a: WriteAction, api: WriteRequest['api']): void {
   for (const path of [a.file_path, a.previous_path]) {
     const problem = path === undefined ? undefined : pathProblem(path);
@@ -88,7 +90,10 @@ function applyAction(m: ForgeModel, p: Project, base: string, snap: Snapshot, a:
   }
   const existing = a.action === 'move' ? snap.get(a.previous_path!) : snap.get(a.file_path);
   const isDirectory = [...snap.keys()].some((k) => k.startsWith(`${a.file_path}/`));
-  if (a.action !== 'create' && a.last_commit_id !== undefined) {
+  // Files::MultiService#validate_file_status! checks last_commit_id for update, move and delete only
+  // (app/services/files/multi_service.rb); lib/api/commits.rb declares it on every action, so a chmod's
+  // is accepted and ignored.
+  if (GUARDED.includes(a.action) && a.last_commit_id !== undefined) {
     const path = a.action === 'move' ? a.previous_path! : a.file_path;
     const current = snap.has(path) ? lastCommitFor(m, p, base, path) : undefined;
     if (current !== a.last_commit_id) {
