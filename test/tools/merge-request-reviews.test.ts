@@ -191,6 +191,21 @@ describe('approval refusals and paid editions', () => {
     expect(structured<Approvals>(await maria.call('approve_merge_request', { project_id: P, merge_request_iid: 1 }))).toMatchObject({ approved: true, approvals_left: 0 });
   });
 
+  // ee/app/services/ee/merge_requests/approval_service.rb: the approval without `approval_password` is
+  // refused, and lib/api/merge_request_approvals.rb answers a refused approval 401; the approval state
+  // (ee/lib/ee/api/entities/approval_state.rb) says require_password_to_approve.
+  test('paid edition: a project that requires the approver\'s password is named as such (401), not as a second approval', async () => {
+    h.forge.model.premium = true;
+    reviews().settingsOf(SEED.project).require_password_to_approve = true;
+    const c = await h.as();
+    const error = toolError(await c.call('approve_merge_request', { project_id: P, merge_request_iid: 1 }));
+    expect(error).toMatchObject({ kind: 'permission', status: 401 });
+    expect(error.message).toBe('401 Unauthorized: this project requires approvers to confirm with their GitLab password ' +
+      '(require_password_to_approve), which this server cannot send: approve in GitLab\'s web interface');
+    expect(reviews().of(mr(1)).approvals).toEqual([]);
+    expect(sent()).toEqual([`POST ${MR1}/approve`, `GET ${MR1}/approvals`]);
+  });
+
   test('paid edition: merging waits for the approvals (conflict: not_approved)', async () => {
     h.forge.model.premium = true;
     const c = await h.as();

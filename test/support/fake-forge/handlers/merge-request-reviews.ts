@@ -228,12 +228,16 @@ export const mergeRequestReviewRoutes: Route[] = [
   }),
 
   // find_merge_request_with_access(…, :approve_merge_request) is 403 without the right; the service
-  // refusing (already approved, the author on paid editions) is 401.
+  // refusing (already approved, the author on paid editions, or on a paid edition a project that
+  // requires the approver's password and none or a wrong one in `approval_password`) is 401
+  // (ee/app/services/ee/merge_requests/approval_service.rb). The fake knows no passwords: every
+  // approval there is refused, as one without the password is.
   route('POST', `${MR}/approve`, (ctx) => {
     const { p, mr, st } = loadMergeRequest(ctx);
     if (ctx.model.accessLevel(p, ctx.user.id) < ACCESS.developer) throw forbidden();
     checkSha(ctx, st);
     if (!canApprove(ctx, p, mr, st)) throw unauthorized();
+    if (ctx.model.premium && ctx.model.reviews.settingsOf(p.id).require_password_to_approve) throw unauthorized();
     st.approvals.push({ user_id: ctx.user.id, approved_at: ctx.model.now() });
     return json(presentApprovals(ctx.model, mr, ctx.user.id, false), 201);
   }),
