@@ -2,7 +2,7 @@
 import type { AccessEntry, ForgeModel, Project, ProtectedBranch } from '../model';
 import type { Ctx } from './http';
 import { ACCESS, ApiError, json, loadProject, notFound, paramError, requireLevel, route, type Route } from './http';
-import { paidTier } from '../edition';
+import { atLeast, paidTier } from '../edition';
 import { listResponse } from './paginate';
 import { presentProtected } from './present';
 
@@ -70,6 +70,14 @@ function applyEdits(m: ForgeModel, list: AccessEntry[], key: string, edits: Reco
   return out;
 }
 
+/**
+ * GitLab 16.x EE declares code_owner_approval_required for POST and PATCH alike with `default: false`
+ * (ee/lib/ee/api/helpers/protected_branches_helpers.rb, optional_params_ee), so a PATCH that does not
+ * send it turns code-owner approval off (gitlab-org/gitlab#422092); later releases declare it without a
+ * default, and a PATCH without it leaves it alone.
+ */
+const patchResetsCodeOwners = (m: ForgeModel) => paidTier(m) && !atLeast(m, 17, 0);
+
 function findRule(ctx: Ctx, p: Project): ProtectedBranch {
   const r = p.protectedBranches.find((x) => x.name === ctx.params.name);
   if (!r) throw notFound();
@@ -116,7 +124,9 @@ export const protectedRoutes: Route[] = [
   route('PATCH', '/projects/:id/protected_branches/:name', (ctx) => {
     const p = loadProject(ctx);
     const allowForcePush = ctx.input.bool('allow_force_push');
-    const codeOwners = eeParam(ctx, 'code_owner_approval_required') === undefined ? undefined : ctx.input.bool('code_owner_approval_required');
+    const codeOwners = eeParam(ctx, 'code_owner_approval_required') === undefined
+      ? (patchResetsCodeOwners(ctx.model) ? false : undefined)
+      : ctx.input.bool('code_owner_approval_required');
     const allowed = KINDS.map((k) => [k, allowedTo(ctx, k)] as const);
     requireLevel(ctx, p, ACCESS.maintainer);
     const r = findRule(ctx, p);
