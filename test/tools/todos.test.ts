@@ -56,6 +56,21 @@ describe('list_todos', () => {
     expect(h.upstream().filter((r) => !r.endsWith('/metadata'))).toEqual([]);
   });
 
+  // lib/gitlab/pagination/offset_pagination.rb: above 10,000 rows GitLab pages without counting.
+  test('above 10,000 to-dos GitLab sends no totals: the pagination has total null and still a next page', async () => {
+    const t = h.forge.model.tracker;
+    const first = todo(ISSUE_SEED.todos.mariaAssigned);
+    for (let i = 0; i < 10_050; i++) t.todos.push({ ...first, id: 900_000 + i });
+    const c = await h.as();
+    const page1 = structured<{ items: Todo[]; pagination: Record<string, unknown> }>(await c.call('list_todos', { per_page: 100 }));
+    expect(page1.items).toHaveLength(100);
+    expect(page1.pagination).toMatchObject({ page: 1, per_page: 100, next_page: 2, total: null, total_pages: null });
+    const last = structured<{ items: Todo[]; pagination: Record<string, unknown> }>(await c.call('list_todos', { per_page: 100, page: 101 }));
+    expect(last.items).toHaveLength(52);
+    expect(last.pagination).toMatchObject({ page: 101, next_page: null, total: null, total_pages: null });
+    expect(h.forge.requests.at(-1)!.path).toBe('/api/v4/todos');
+  });
+
   test('ids are taken as numbers or digit strings alike, like every other tool\'s (D32)', async () => {
     const c = await h.as();
     structured<Page>(await c.call('list_todos', { project_id: '42', author_id: 1 }));
