@@ -117,6 +117,22 @@ describe('protect_branch', () => {
     expect(result).toMatchObject({ action: 'updated', not_applied: ['code_owner_approval_required (GitLab turned it off; it was on)'] });
   });
 
+  // app/models/concerns/protected_ref_access.rb: GitLab.com offers no 60 (admin) for any protected-branch level.
+  test('gitlab.com: level 60 (admin) is GitLab\'s 400, named as GitLab.com\'s, for a new rule and an existing one; nothing changes', async () => {
+    h.forge.model.edition = 'gitlab.com';
+    const c = await h.as();
+    const created = toolError(await c.call('protect_branch', { project_id: P, branch_name: 'develop', push_access_level: 60 }));
+    expect(created).toMatchObject({ kind: 'validation', status: 400 });
+    expect(created.message).toBe('push_access_level does not have a valid value; 60 (admin) is offered on self-managed GitLab only, not on GitLab.com');
+    expect(rule('develop')).toBeUndefined();
+    const updated = toolError(await c.call('protect_branch', { project_id: P, branch_name: 'main', merge_access_level: 60 }));
+    expect(updated).toMatchObject({ kind: 'validation', status: 400 });
+    expect(updated.message).toEndWith('; 60 (admin) is offered on self-managed GitLab only, not on GitLab.com');
+    // GitLab checks the level before it looks for the rule: the first POST is refused, nothing else is sent.
+    expect(methods()).toEqual(['POST', 'POST']);
+    expect(levels(structured<Rule>(await c.call('get_protected_branch', { project_id: P, branch_name: 'main' }))).merge).toEqual([40]);
+  });
+
   test('when the replacement is refused the old rule is put back and the failure reported', async () => {
     h.forge.model.edition = 'ce';
     h.forge.failNext({ method: 'POST', pathIncludes: 'protected_branches', status: 409, body: { message: "Protected branch 'main' already exists" } });

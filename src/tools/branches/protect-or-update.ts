@@ -125,7 +125,22 @@ const result = (action: string, rule: ProtectedBranch, missed: string[]) => (mis
 
 const levelsGiven = (wanted: ProtectRequest) => KINDS.filter((k) => wanted[`${k}_access_level`] !== undefined);
 
+/**
+ * GitLab.com offers no 60 (admin) for protected-branch levels (app/models/concerns/protected_ref_access.rb:
+ * allowed_access_levels leaves ADMIN out there), so its 400 on a 60 the caller asked for says why.
+ */
 export async function protectOrUpdate(ctx: ToolContext, projectId: string, wanted: ProtectRequest) {
+  try {
+    return await protectOrUpdateRule(ctx, projectId, wanted);
+  } catch (error) {
+    if (error instanceof ToolError && error.status === 400 && /does not have a valid value/.test(error.message) && KINDS.some((k) => wanted[`${k}_access_level`] === 60)) {
+      throw new ToolError(error.kind, `${error.message}; 60 (admin) is offered on self-managed GitLab only, not on GitLab.com`, 400);
+    }
+    throw error;
+  }
+}
+
+async function protectOrUpdateRule(ctx: ToolContext, projectId: string, wanted: ProtectRequest) {
   const { forge } = ctx;
   // Both paths are filled before the first request, so a bad name never gets as far as the POST (D31).
   const base = fillPath('/projects/{project_id}/protected_branches', { project_id: projectId });

@@ -16,9 +16,16 @@ type Kind = (typeof KINDS)[number];
  */
 const UNPROTECT_LEVELS = LEVELS.filter((l) => l !== 0);
 
+/**
+ * ProtectedRefAccess.allowed_access_levels (app/models/concerns/protected_ref_access.rb) leaves out
+ * ADMIN (60) on GitLab.com, and the API declares each level with `values:` from it: 60 is a 400 there,
+ * for push, merge and unprotect levels and in allowed_to_* entries alike.
+ */
+const offered = (m: ForgeModel, levels: number[]) => (m.edition === 'gitlab.com' ? levels.filter((l) => l !== ACCESS.admin) : levels);
+
 function level(ctx: Ctx, name: string): number | undefined {
   const v = ctx.input.int(name);
-  const allowed = name === 'unprotect_access_level' ? UNPROTECT_LEVELS : LEVELS;
+  const allowed = offered(ctx.model, name === 'unprotect_access_level' ? UNPROTECT_LEVELS : LEVELS);
   if (v !== undefined && !allowed.includes(v)) throw paramError(`${name} does not have a valid value`);
   return v;
 }
@@ -53,7 +60,7 @@ function entry(m: ForgeModel, key: string, raw: Record<string, unknown>): Access
   const deploy_key_id = key.endsWith('push') ? toInt(raw.deploy_key_id) : null;
   let access_level = toInt(raw.access_level);
   if (user_id !== null || group_id !== null || deploy_key_id !== null) access_level = access_level ?? ACCESS.maintainer;
-  if (access_level === null || !LEVELS.includes(access_level)) throw paramError(`${key}[access_level] does not have a valid value`);
+  if (access_level === null || !offered(m, LEVELS).includes(access_level)) throw paramError(`${key}[access_level] does not have a valid value`);
   return { id: m.nextId.accessLevel++, access_level, user_id, group_id, deploy_key_id };
 }
 
