@@ -189,11 +189,33 @@ describe('this server\'s own access tokens (D23)', () => {
       const result = ((await again.json()) as { result: { isError?: boolean; structuredContent: { error: { kind: string; status: number } } } }).result;
       expect(result.isError).toBe(true);
       expect(result.structuredContent.error).toMatchObject({ kind: 'permission', status: 401 });
-      // The forge was asked afresh whether it still takes the token, and it does.
-      expect(forge.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`POST /api/v4/projects/${SEED.project}/merge_requests/1/approve`, 'GET /api/v4/user']);
+      // The tool read the approval state to say why; the forge was asked afresh whether it still takes the token, and it does.
+      const mr1 = `/api/v4/projects/${SEED.project}/merge_requests/1`;
+      expect(forge.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`POST ${mr1}/approve`, `GET ${mr1}/approvals`, 'GET /api/v4/user']);
       // The same 401 once the forge no longer takes the token is the challenge.
       forge.oauth.revoke(forge.oauth.accessTokens.at(-1)!);
       await expectInvalidToken(await mcp(everyTool.url, headers, approve));
+    } finally {
+      await everyTool.stop();
+    }
+  });
+
+  // ee/app/services/ee/merge_requests/approval_service.rb: without `approval_password` the approval is refused, 401.
+  test('a project that requires the approver\'s password: its 401 is the tool\'s permission error naming the password, not a token challenge', async () => {
+    const everyTool = await serveOAuth(forge, { now, env: { FORGE_TOOLSETS: 'all' } });
+    try {
+      resetForge(forge, everyTool);
+      forge.model.reviews.settingsOf(SEED.project).require_password_to_approve = true;
+      const token = await accessToken(everyTool.url);
+      const session = await openSession(everyTool.url, token);
+      const approve = call('approve_merge_request', { project_id: String(SEED.project), merge_request_iid: 1 });
+      const response = await mcp(everyTool.url, { Authorization: `Bearer ${token}`, 'mcp-session-id': session }, approve);
+      expect(response.status).toBe(200);
+      const result = ((await response.json()) as { result: { isError?: boolean; structuredContent: { error: { kind: string; status: number; message: string } } } }).result;
+      expect(result.isError).toBe(true);
+      expect(result.structuredContent.error).toMatchObject({ kind: 'permission', status: 401 });
+      expect(result.structuredContent.error.message).toContain('requires approvers to confirm with their GitLab password');
+      expect(result.structuredContent.error.message).not.toMatch(/token|OAuth/i);
     } finally {
       await everyTool.stop();
     }

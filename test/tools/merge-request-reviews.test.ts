@@ -160,6 +160,65 @@ describe('replies and resolving', () => {
   });
 });
 
+describe('what GitLab does to a resolved thread', () => {
+  const resolvedFlags = () => seededThread().notes.filter((n) => n.type === 'DiscussionNote').map((n) => n.resolved);
+
+  // app/services/notes/build_service.rb: a reply in a resolved thread is created resolved.
+  test('a direct reply in a resolved thread leaves it resolved', async () => {
+    const c = await h.as(TOKENS.developer);
+    const thread = seededThread();
+    structured(await c.call('resolve_merge_request_thread', { project_id: P, merge_request_iid: 1, discussion_id: thread.id, resolved: true }));
+    const reply = structured<Note>(await c.call('create_merge_request_discussion_note', { project_id: P, merge_request_iid: 1, discussion_id: thread.id, body: 'One more thing.' }));
+    expect(reply.resolved).toBe(true);
+    expect(resolvedFlags().every((r) => r === true)).toBe(true);
+  });
+
+  // app/services/draft_notes/publish_service.rb (set_discussion_resolve_status): a published reply
+  // without resolve_discussion re-opens its thread; with it, resolves it.
+  test('a drafted reply without resolve_discussion re-opens a resolved thread when published; with it, the thread stays resolved', async () => {
+    const c = await h.as(TOKENS.developer);
+    const thread = seededThread();
+    structured(await c.call('resolve_merge_request_thread', { project_id: P, merge_request_iid: 1, discussion_id: thread.id, resolved: true }));
+    structured(await c.call('create_draft_note', { project_id: P, merge_request_iid: 1, body: 'Actually, no.', in_reply_to_discussion_id: thread.id }));
+    structured(await c.call('bulk_publish_draft_notes', { project_id: P, merge_request_iid: 1 }));
+    expect(resolvedFlags().some((r) => r === true)).toBe(false);
+    structured(await c.call('create_draft_note', { project_id: P, merge_request_iid: 1, body: 'Fine now.', in_reply_to_discussion_id: thread.id, resolve_discussion: true }));
+    structured(await c.call('bulk_publish_draft_notes', { project_id: P, merge_request_iid: 1 }));
+    expect(resolvedFlags().every((r) => r === true)).toBe(true);
+  });
+
+  test('the descriptions say so', async () => {
+    const c = await h.as();
+    const tools = new Map((await c.client.listTools()).tools.map((t) => [t.name, t.description ?? '']));
+    expect(tools.get('create_merge_request_discussion_note')).toContain('a reply in a resolved thread leaves it resolved');
+    expect(tools.get('create_draft_note')).toContain('without resolve_discussion, publishing re-opens a resolved thread');
+    expect(tools.get('bulk_publish_draft_notes')).toContain('re-opens');
+  });
+
+  // lib/api/helpers/notes_helpers.rb (resolve_discussion): an unknown thread is nil there, a 500.
+  test('resolving an unknown thread: GitLab\'s 500 becomes not_found naming the thread, once GitLab says it does not exist', async () => {
+    const c = await h.as(TOKENS.developer);
+    const unknown = 'f'.repeat(40);
+    expect(toolError(await c.call('resolve_merge_request_thread', { project_id: P, merge_request_iid: 1, discussion_id: unknown, resolved: true })))
+      .toEqual({ kind: 'not_found', status: 404, message: `thread ${unknown} does not exist on merge request !1 (GitLab answered its resolve with 500 Internal Server Error)` });
+    expect(sent()).toEqual([`PUT ${MR1}/discussions/${unknown}`, `GET ${MR1}/discussions/${unknown}`]);
+  });
+
+  test('a 500 on resolving a thread that does exist stays upstream', async () => {
+    const c = await h.as(TOKENS.developer);
+    const thread = seededThread();
+    h.forge.failNext({ method: 'PUT', pathIncludes: `/discussions/${thread.id}`, status: 500 });
+    expect(toolError(await c.call('resolve_merge_request_thread', { project_id: P, merge_request_iid: 1, discussion_id: thread.id, resolved: true })).kind).toBe('upstream');
+  });
+
+  // DraftNotes::PublishService publishes nothing and lib/api/draft_notes.rb still answers 204.
+  test('publishing with no draft notes says so instead of published: true', async () => {
+    const c = await h.as(TOKENS.developer);
+    expect(structured(await c.call('bulk_publish_draft_notes', { project_id: P, merge_request_iid: 1 }))).toEqual({ published: false, message: 'no draft notes to publish' });
+    expect(sent()).toEqual([`GET ${MR1}/draft_notes`]);
+  });
+});
+
 describe.each(LANES)('approvals (%s lane)', (lane) => {
   test('state, approve with the reviewed sha, refused twice, withdraw, withdraw again', async () => {
     const c = await client(lane);
@@ -200,6 +259,21 @@ describe('approval refusals and paid editions', () => {
     expect(toolError(await author.call('approve_merge_request', { project_id: P, merge_request_iid: 1 }))).toMatchObject({ kind: 'permission', status: 401 });
     const maria = await h.as();
     expect(structured<Approvals>(await maria.call('approve_merge_request', { project_id: P, merge_request_iid: 1 }))).toMatchObject({ approved: true, approvals_left: 0 });
+  });
+
+  // ee/app/services/ee/merge_requests/approval_service.rb: the approval without `approval_password` is
+  // refused, and lib/api/merge_request_approvals.rb answers a refused approval 401; the approval state
+  // (ee/lib/ee/api/entities/approval_state.rb) says require_password_to_approve.
+  test('paid edition: a project that requires the approver\'s password is named as such (401), not as a second approval', async () => {
+    h.forge.model.premium = true;
+    reviews().settingsOf(SEED.project).require_password_to_approve = true;
+    const c = await h.as();
+    const error = toolError(await c.call('approve_merge_request', { project_id: P, merge_request_iid: 1 }));
+    expect(error).toMatchObject({ kind: 'permission', status: 401 });
+    expect(error.message).toBe('401 Unauthorized: this project requires approvers to confirm with their GitLab password ' +
+      '(require_password_to_approve), which this server cannot send: approve in GitLab\'s web interface');
+    expect(reviews().of(mr(1)).approvals).toEqual([]);
+    expect(sent()).toEqual([`POST ${MR1}/approve`, `GET ${MR1}/approvals`]);
   });
 
   test('paid edition: merging waits for the approvals (conflict: not_approved)', async () => {

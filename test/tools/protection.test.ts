@@ -90,6 +90,49 @@ describe('protect_branch', () => {
     expect(methods()).toEqual(['POST', 'GET', 'PATCH']);
   });
 
+  // GitLab 16.x EE: the PATCH's code_owner_approval_required defaults to false when not sent
+  // (ee/lib/ee/api/helpers/protected_branches_helpers.rb; gitlab-org/gitlab#422092).
+  test.each(['16.0.0', '16.7.0', '17.6.0'] as const)('ee-premium %s: changing a level keeps code-owner approval on', async (version) => {
+    h.forge.model.premium = true;
+    h.forge.model.version = version;
+    rule('main')!.code_owner_approval_required = true;
+    const c = await h.as();
+    const result = structured<{ action: string; protected_branch: Rule & { code_owner_approval_required: boolean }; not_applied?: string[] }>(
+      await c.call('protect_branch', { project_id: P, branch_name: 'main', merge_access_level: 30 }));
+    expect(result.action).toBe('updated');
+    expect(result.protected_branch.code_owner_approval_required).toBe(true);
+    expect(result.not_applied).toBeUndefined();
+    expect(rule('main')!.code_owner_approval_required).toBe(true);
+    expect(h.forge.requests.find((r) => r.method === 'PATCH')!.body).toMatchObject({ code_owner_approval_required: true });
+  });
+
+  test('ee-premium: a code-owner approval GitLab turned off all the same is reported in not_applied', async () => {
+    h.forge.model.premium = true;
+    rule('main')!.code_owner_approval_required = true;
+    const answer = { name: 'main', push_access_levels: [{ id: 1, access_level: 40 }], merge_access_levels: [{ id: 2, access_level: 30 }],
+      unprotect_access_levels: [{ id: 3, access_level: 40 }], allow_force_push: false, code_owner_approval_required: false };
+    h.forge.failNext({ method: 'PATCH', pathIncludes: 'protected_branches', status: 200, body: answer });
+    const c = await h.as();
+    const result = structured<{ action: string; not_applied?: string[] }>(await c.call('protect_branch', { project_id: P, branch_name: 'main', merge_access_level: 30 }));
+    expect(result).toMatchObject({ action: 'updated', not_applied: ['code_owner_approval_required (GitLab turned it off; it was on)'] });
+  });
+
+  // app/models/concerns/protected_ref_access.rb: GitLab.com offers no 60 (admin) for any protected-branch level.
+  test('gitlab.com: level 60 (admin) is GitLab\'s 400, named as GitLab.com\'s, for a new rule and an existing one; nothing changes', async () => {
+    h.forge.model.edition = 'gitlab.com';
+    const c = await h.as();
+    const created = toolError(await c.call('protect_branch', { project_id: P, branch_name: 'develop', push_access_level: 60 }));
+    expect(created).toMatchObject({ kind: 'validation', status: 400 });
+    expect(created.message).toBe('push_access_level does not have a valid value; 60 (admin) is offered on self-managed GitLab only, not on GitLab.com');
+    expect(rule('develop')).toBeUndefined();
+    const updated = toolError(await c.call('protect_branch', { project_id: P, branch_name: 'main', merge_access_level: 60 }));
+    expect(updated).toMatchObject({ kind: 'validation', status: 400 });
+    expect(updated.message).toEndWith('; 60 (admin) is offered on self-managed GitLab only, not on GitLab.com');
+    // GitLab checks the level before it looks for the rule: the first POST is refused, nothing else is sent.
+    expect(methods()).toEqual(['POST', 'POST']);
+    expect(levels(structured<Rule>(await c.call('get_protected_branch', { project_id: P, branch_name: 'main' }))).merge).toEqual([40]);
+  });
+
   test('when the replacement is refused the old rule is put back and the failure reported', async () => {
     h.forge.model.edition = 'ce';
     h.forge.failNext({ method: 'POST', pathIncludes: 'protected_branches', status: 409, body: { message: "Protected branch 'main' already exists" } });

@@ -28,7 +28,47 @@ describe('list_todos', () => {
   test.each(['review_requested', 'review_submitted', 'member_access_requested', 'ssh_key_expiring_soon'])('action %s (GitLab app/models/todo.rb) reaches the forge', async (action) => {
     const c = await h.as();
     expect(structured<Page>(await c.call('list_todos', { action })).items).toEqual([]);
-    expect(h.forge.requests[0].query.get('action')).toBe(action);
+    // The SSH key actions ask the forge's release first (GET /metadata).
+    expect(h.forge.requests.find((r) => r.path === '/api/v4/todos')!.query.get('action')).toBe(action);
+  });
+
+  // lib/api/todos.rb validates `type` against TodosFinder.todo_types (EE adds Epic and Vulnerability:
+  // ee/app/finders/ee/todos_finder.rb) and `action` against Todo::ACTION_NAMES (the SSH key actions from
+  // 17.5, app/models/todo.rb): GitLab answers 400 to one the instance lacks.
+  test.each(['Epic', 'Vulnerability'])('ce: type %s is refused before the network, naming the edition; EE takes it', async (type) => {
+    h.forge.model.edition = 'ce';
+    const c = await h.as();
+    const error = toolError(await c.call('list_todos', { type }));
+    expect(error).toMatchObject({ kind: 'validation', status: null });
+    expect(error.message).toBe(`type: ${type} to-dos exist only on GitLab's Enterprise Edition; this forge runs the Community Edition (17.6.0)`);
+    expect(h.upstream().filter((r) => !r.endsWith('/metadata'))).toEqual([]);
+    h.forge.model.edition = 'ee-premium';
+    h.app.instances.clear();
+    expect(structured<Page>(await c.call('list_todos', { type })).items).toEqual([]);
+  });
+
+  test.each(['ssh_key_expired', 'ssh_key_expiring_soon'])('16.7: action %s is refused before the network, naming the release', async (action) => {
+    h.forge.model.version = '16.7.0';
+    const c = await h.as();
+    const error = toolError(await c.call('list_todos', { action }));
+    expect(error).toMatchObject({ kind: 'validation', status: null });
+    expect(error.message).toBe(`action: ${action} needs GitLab 17.5 or later; this forge runs 16.7.0-ee`);
+    expect(h.upstream().filter((r) => !r.endsWith('/metadata'))).toEqual([]);
+  });
+
+  // lib/gitlab/pagination/offset_pagination.rb: above 10,000 rows GitLab pages without counting.
+  test('above 10,000 to-dos GitLab sends no totals: the pagination has total null and still a next page', async () => {
+    const t = h.forge.model.tracker;
+    const first = todo(ISSUE_SEED.todos.mariaAssigned);
+    for (let i = 0; i < 10_050; i++) t.todos.push({ ...first, id: 900_000 + i });
+    const c = await h.as();
+    const page1 = structured<{ items: Todo[]; pagination: Record<string, unknown> }>(await c.call('list_todos', { per_page: 100 }));
+    expect(page1.items).toHaveLength(100);
+    expect(page1.pagination).toMatchObject({ page: 1, per_page: 100, next_page: 2, total: null, total_pages: null });
+    const last = structured<{ items: Todo[]; pagination: Record<string, unknown> }>(await c.call('list_todos', { per_page: 100, page: 101 }));
+    expect(last.items).toHaveLength(52);
+    expect(last.pagination).toMatchObject({ page: 101, next_page: null, total: null, total_pages: null });
+    expect(h.forge.requests.at(-1)!.path).toBe('/api/v4/todos');
   });
 
   test('ids are taken as numbers or digit strings alike, like every other tool\'s (D32)', async () => {

@@ -110,11 +110,37 @@ function notApplied(rule: ProtectedBranch, targets: Targets, wanted: ProtectRequ
   return missed;
 }
 
+/**
+ * A code-owner approval the caller did not ask to change that GitLab turned off all the same (16.x EE
+ * resets it on every PATCH that does not send it, gitlab-org/gitlab#422092; it is sent, so this is what
+ * an instance still dropped, e.g. one whose licence no longer covers it).
+ */
+function codeOwnersLost(before: ProtectedBranch, after: ProtectedBranch, wanted: ProtectRequest): string[] {
+  return wanted.code_owner_approval_required === undefined && before.code_owner_approval_required === true && after.code_owner_approval_required !== true
+    ? ['code_owner_approval_required (GitLab turned it off; it was on)']
+    : [];
+}
+
 const result = (action: string, rule: ProtectedBranch, missed: string[]) => (missed.length ? { action, protected_branch: rule, not_applied: missed } : { action, protected_branch: rule });
 
 const levelsGiven = (wanted: ProtectRequest) => KINDS.filter((k) => wanted[`${k}_access_level`] !== undefined);
 
+/**
+ * GitLab.com offers no 60 (admin) for protected-branch levels (app/models/concerns/protected_ref_access.rb:
+ * allowed_access_levels leaves ADMIN out there), so its 400 on a 60 the caller asked for says why.
+ */
 export async function protectOrUpdate(ctx: ToolContext, projectId: string, wanted: ProtectRequest) {
+  try {
+    return await protectOrUpdateRule(ctx, projectId, wanted);
+  } catch (error) {
+    if (error instanceof ToolError && error.status === 400 && /does not have a valid value/.test(error.message) && KINDS.some((k) => wanted[`${k}_access_level`] === 60)) {
+      throw new ToolError(error.kind, `${error.message}; 60 (admin) is offered on self-managed GitLab only, not on GitLab.com`, 400);
+    }
+    throw error;
+  }
+}
+
+async function protectOrUpdateRule(ctx: ToolContext, projectId: string, wanted: ProtectRequest) {
   const { forge } = ctx;
   // Both paths are filled before the first request, so a bad name never gets as far as the POST (D31).
   const base = fillPath('/projects/{project_id}/protected_branches', { project_id: projectId });
@@ -148,13 +174,19 @@ export async function protectOrUpdate(ctx: ToolContext, projectId: string, wante
   let allowedToIgnored = edition === 'ce';
   if (changing.length === 0 || edition !== 'ce') {
     const patch: Record<string, unknown> = { ...flags };
+    // GitLab 16.x EE declares code_owner_approval_required with `default: false` for the PATCH too
+    // (ee/lib/ee/api/helpers/protected_branches_helpers.rb; gitlab-org/gitlab#422092): a PATCH without
+    // it turns code-owner approval off. So the rule's own value is always sent when it is not changing.
+    if (patch.code_owner_approval_required === undefined && typeof existing.code_owner_approval_required === 'boolean') {
+      patch.code_owner_approval_required = existing.code_owner_approval_required;
+    }
     for (const kind of changing) {
       const roles = (entriesOf(existing, kind) ?? []).filter(isRole);
       patch[`allowed_to_${kind}`] = [...roles.map((e) => ({ id: e.id, _destroy: true })), { access_level: wanted[`${kind}_access_level`] }];
     }
     try {
       const patched = await forge.json<ProtectedBranch>({ method: 'PATCH', path: rulePath, body: patch });
-      const missed = notApplied(patched, targets, wanted, [...changing, ...absent]);
+      const missed = [...notApplied(patched, targets, wanted, [...changing, ...absent]), ...codeOwnersLost(existing, patched, wanted)];
       // Levels GitLab ignored (no allowed_to_* on this instance) are changed by replacing the rule below.
       if (!changing.some((k) => !sameEntries(entriesOf(patched, k), targets[k]))) return result('updated', patched, missed);
       allowedToIgnored = true;
@@ -200,7 +232,7 @@ async function replaceRule(
     replaced = await forge.json<ProtectedBranch>({ method: 'POST', path: base, body: postBody(existing.name, targets, flags(wanted)) });
     // A recreated rule that lost entries (allowed_to_* ignored) is no replacement: put the old one back.
     const lost = KINDS.filter((k) => targets[k] !== undefined && !sameEntries(entriesOf(replaced!, k), targets[k]));
-    if (lost.length === 0) return result('replaced', replaced, notApplied(replaced, targets, wanted, levelKinds));
+    if (lost.length === 0) return result('replaced', replaced, [...notApplied(replaced, targets, wanted, levelKinds), ...codeOwnersLost(existing, replaced, wanted)]);
     failure = new ToolError('mismatch', `GitLab recreated the rule without some of its entries (${lost.map((k) => `${k}: ${keys(targets[k]).join(', ')}`).join('; ')})`);
     await forge.json({ method: 'DELETE', path: rulePath, restores: true });
   } catch (error) {

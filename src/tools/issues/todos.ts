@@ -1,7 +1,11 @@
 // The caller's to-do list: list, mark one done, mark all done.
 import { Type } from '@sinclair/typebox';
+import { UNKNOWN_INSTANCE } from '../../forge/instance';
+import { defineTool } from '../define';
+import { invalidArgument } from '../errors';
 import { numericId, pagination } from '../params';
-import { restTool } from '../rest';
+import { callRest, restTool, type RestSpec } from '../rest';
+import { requireRelease } from '../tiers';
 
 // GitLab app/models/todo.rb ACTION_NAMES (the values TodosFinder accepts for `action`), in its order.
 const ACTIONS = ['assigned', 'review_requested', 'mentioned', 'build_failed', 'marked', 'approval_required', 'unmergeable',
@@ -13,13 +17,22 @@ const enumOf = (values: readonly string[]) => Type.Optional(Type.Union(values.ma
 // Numeric ids like every other tool's (D32); GitLab's to-do filters take no paths.
 const id = () => Type.Optional(numericId('must be a numeric id such as 42, not a path'));
 
-export const listTodos = restTool({
+const LIST_TODOS: RestSpec = { method: 'GET', path: '/todos', list: true };
+
+/** To-do types only the Enterprise Edition's finder declares (ee/app/finders/ee/todos_finder.rb), licensed or not. */
+const EE_TYPES: readonly string[] = ['Epic', 'Vulnerability'];
+/** Actions app/models/todo.rb gained in GitLab 17.5 (to-dos for expiring SSH keys). */
+const SSH_KEY_ACTIONS: readonly string[] = ['ssh_key_expired', 'ssh_key_expiring_soon'];
+
+export const listTodos = defineTool({
   name: 'list_todos',
   title: 'List to-dos',
-  description: "List the caller's to-dos, newest first (pending unless state: done). project_id/group_id: numeric.",
+  description: "List the caller's to-dos, newest first (pending unless state: done). project_id/group_id: numeric. " +
+    'type Epic, Vulnerability: Enterprise Edition only; action ssh_key_*: GitLab 17.5+.',
   group: 'issues',
   mode: 'read',
   record: 'todo',
+  endpoint: `${LIST_TODOS.method} ${LIST_TODOS.path}`,
   input: Type.Object(
     {
       action: enumOf(ACTIONS),
@@ -32,7 +45,19 @@ export const listTodos = restTool({
     },
     { additionalProperties: false },
   ),
-  rest: { method: 'GET', path: '/todos', list: true },
+  // lib/api/todos.rb declares `type` with `values: TodosFinder.todo_types` and `action` with
+  // `values: Todo::ACTION_NAMES.values`: an instance that lacks one answers 400. Refused here before
+  // the network, naming what the instance runs; an instance that will not say lets GitLab decide.
+  async handler(args, ctx) {
+    if (args.type !== undefined && EE_TYPES.includes(args.type)) {
+      const info = ctx.instance ? await ctx.instance() : UNKNOWN_INSTANCE;
+      if (info.edition === 'ce') {
+        throw invalidArgument('type', `${args.type} to-dos exist only on GitLab's Enterprise Edition; this forge runs the Community Edition (${info.versionText})`);
+      }
+    }
+    if (args.action !== undefined && SSH_KEY_ACTIONS.includes(args.action)) await requireRelease(ctx, 'action', args.action, 17, 5);
+    return callRest(LIST_TODOS, args, ctx.forge);
+  },
 });
 
 export const markTodoDone = restTool({

@@ -1,8 +1,10 @@
 // Approvals: the state (who approved; on paid editions also how many are required and left), approve
 // with the head sha guard, and withdraw one's approval. GitLab answers a refused approval (already
-// approved, or the author where authors may not approve) with 401 and withdrawing an approval that
-// does not exist with 404 (lib/api/merge_request_approvals.rb): both are explained here.
+// approved, the author where authors may not approve, a project that requires the approver's
+// password) with 401 and withdrawing an approval that does not exist with 404
+// (lib/api/merge_request_approvals.rb): both are explained here.
 import { Type } from '@sinclair/typebox';
+import type { ForgeClient } from '../../forge/client';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
 import { ToolError } from '../errors';
@@ -27,7 +29,8 @@ export const approveMergeRequest = defineTool({
   name: 'approve_merge_request',
   record: 'approval_state',
   title: 'Approve merge request',
-  description: 'Approve. sha: the full head SHA you reviewed; GitLab refuses (conflict) if the branch moved.',
+  description: 'Approve. sha: the full head SHA you reviewed; GitLab refuses (conflict) if the branch moved. ' +
+    'Not for projects that require the approver\'s password.',
   group: 'merge_requests',
   mode: 'write',
   endpoint: `POST ${MR_PATH}/approve`,
@@ -37,14 +40,36 @@ export const approveMergeRequest = defineTool({
       return await forge.json({ method: 'POST', path: fillPath(`${MR_PATH}/approve`, args), body: args.sha === undefined ? {} : { sha: args.sha.toLowerCase() } });
     } catch (error) {
       if (!(error instanceof ToolError)) throw error;
-      if (error.status === 401) {
-        throw new ToolError('permission', `${error.message}: GitLab refused the approval (the caller already approved, or is the author and authors may not approve here)`, 401);
-      }
+      if (error.status === 401) throw new ToolError('permission', `${error.message}: ${await whyRefused(forge, args)}`, 401);
       if (error.status === 409) throw new ToolError('conflict', `${error.message}; review the new head, then approve with its sha`, 409);
       throw error;
     }
   },
 });
+
+/**
+ * Why GitLab refused an approval with 401, read from the approval state: the caller already
+ * approved, or (paid editions) the project requires the approver's password, which GitLab takes as
+ * `approval_password` (ee/app/services/ee/merge_requests/approval_service.rb; the state says so in
+ * `require_password_to_approve`, ee/lib/ee/api/entities/approval_state.rb). This server holds no
+ * password and never asks for one. The token itself was taken: the 401 is the action's, not the
+ * credential's (D23), and is never explained as a token problem.
+ */
+async function whyRefused(forge: ForgeClient, args: { project_id: string; merge_request_iid: string }): Promise<string> {
+  const state = await forge.json<ApprovalState>({ method: 'GET', path: fillPath(`${MR_PATH}/approvals`, args) }).catch(() => undefined);
+  if (state?.user_has_approved === true) return 'the caller already approved this merge request';
+  if (state?.require_password_to_approve === true || state?.require_reauthentication_to_approve === true) {
+    return 'this project requires approvers to confirm with their GitLab password (require_password_to_approve), which this server cannot send: approve in GitLab\'s web interface';
+  }
+  return 'GitLab refused the approval (the caller already approved, is the author and authors may not approve here, ' +
+    'or the project requires the approver\'s password, which this server cannot send)';
+}
+
+interface ApprovalState {
+  user_has_approved?: unknown;
+  require_password_to_approve?: unknown;
+  require_reauthentication_to_approve?: unknown;
+}
 
 export const unapproveMergeRequest = defineTool({
   name: 'unapprove_merge_request',

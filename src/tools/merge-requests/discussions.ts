@@ -1,6 +1,7 @@
 // Comments on a merge request: list threads (comments included), start a thread (general or on a diff
 // line, the line checked first: position.ts), reply, resolve.
 import { Type } from '@sinclair/typebox';
+import type { ForgeClient } from '../../forge/client';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
 import { ToolError } from '../errors';
@@ -50,7 +51,7 @@ export const createMergeRequestDiscussionNote = restTool({
   attachments: true,
   record: 'mr_note',
   title: 'Reply in merge request thread',
-  description: 'Reply in a merge request thread.',
+  description: 'Reply in a merge request thread; a reply in a resolved thread leaves it resolved.',
   group: 'merge_requests',
   mode: 'write',
   input: Type.Object({ ...ids(), discussion_id: discussionId(), body: userText(noteBody()) }, { additionalProperties: false }),
@@ -63,6 +64,20 @@ export const createMergeRequestDiscussionNote = restTool({
 const NOT_RESOLVABLE = 'GitLab resolves only threads (a stand-alone comment, individual_note, is not resolvable), ' +
   'and only for the merge request\'s author or members who may resolve threads';
 
+/**
+ * GitLab answers resolving a thread it does not have with 500, not 404 (resolve_discussion in
+ * lib/api/helpers/notes_helpers.rb calls can_resolve? on the nil find_discussion gives back); reading
+ * the thread (404 "Discussion Not Found" when absent) tells that apart from a real server error.
+ */
+async function threadAbsent(forge: ForgeClient, path: string): Promise<boolean> {
+  try {
+    await forge.json({ method: 'GET', path });
+    return false;
+  } catch (error) {
+    return error instanceof ToolError && error.status === 404;
+  }
+}
+
 export const resolveMergeRequestThread = defineTool({
   name: 'resolve_merge_request_thread',
   record: 'mr_discussion',
@@ -71,13 +86,17 @@ export const resolveMergeRequestThread = defineTool({
   group: 'merge_requests',
   mode: 'write',
   idempotent: true,
-  endpoint: `PUT ${MR_PATH}/discussions/{discussion_id}`,
+  endpoint: `PUT ${MR_PATH}/discussions/{discussion_id} (GET it after a 500)`,
   input: Type.Object({ ...ids(), discussion_id: discussionId(), resolved: Type.Boolean() }, { additionalProperties: false }),
   async handler(args, { forge }) {
+    const path = fillPath(`${MR_PATH}/discussions/{discussion_id}`, args);
     try {
-      return await forge.json({ method: 'PUT', path: fillPath(`${MR_PATH}/discussions/{discussion_id}`, args), body: { resolved: args.resolved } });
+      return await forge.json({ method: 'PUT', path, body: { resolved: args.resolved } });
     } catch (error) {
       if (error instanceof ToolError && error.status === 403) throw new ToolError('permission', `${error.message}: ${NOT_RESOLVABLE}`, 403);
+      if (error instanceof ToolError && error.status === 500 && (await threadAbsent(forge, path))) {
+        throw new ToolError('not_found', `thread ${args.discussion_id} does not exist on merge request !${args.merge_request_iid} (GitLab answered its resolve with ${error.message})`, 404);
+      }
       throw error;
     }
   },

@@ -6,7 +6,6 @@ import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
 import { invalidArgument } from '../errors';
 import { discussionId, noteBody, projectId, userText } from '../params';
-import { restTool } from '../rest';
 import { mergeRequestIid, MR_PATH, position } from './params';
 import { checkPositionShape, resolvePosition } from './position';
 
@@ -19,7 +18,7 @@ export const createDraftNote = defineTool({
   title: 'Add review draft',
   description:
     'Add a review comment only the caller sees until bulk_publish_draft_notes: general, on a diff line (position, checked as in ' +
-    'create_merge_request_thread) or a reply (resolve_discussion: resolve on publish).',
+    'create_merge_request_thread) or a reply (resolve_discussion: resolve on publish; without resolve_discussion, publishing re-opens a resolved thread).',
   group: 'merge_requests',
   mode: 'write',
   endpoint: `POST ${MR_PATH}/draft_notes (GET ${MR_PATH}/versions and /versions/:latest first with position)`,
@@ -48,12 +47,22 @@ export const createDraftNote = defineTool({
   },
 });
 
-export const bulkPublishDraftNotes = restTool({
+export const bulkPublishDraftNotes = defineTool({
   name: 'bulk_publish_draft_notes',
   title: 'Publish review',
-  description: 'Publish all the caller\'s draft notes at once.',
+  description: 'Publish all the caller\'s draft notes at once; a draft reply without resolve_discussion re-opens its thread.',
   group: 'merge_requests',
   mode: 'write',
+  endpoint: `POST ${MR_PATH}/draft_notes/bulk_publish (GET ${MR_PATH}/draft_notes first)`,
   input: Type.Object(ids(), { additionalProperties: false }),
-  rest: { method: 'POST', path: `${MR_PATH}/draft_notes/bulk_publish`, empty: () => ({ published: true }) },
+  // GitLab answers 204 whether or not there was anything to publish (lib/api/draft_notes.rb,
+  // app/services/draft_notes/publish_service.rb), so the caller's drafts are read first: with none,
+  // nothing is sent and the result says so rather than claim a publication.
+  async handler(args, { forge }) {
+    const path = fillPath(MR_PATH, args);
+    const drafts = await forge.json<unknown>({ method: 'GET', path: `${path}/draft_notes`, query: { per_page: 1 } });
+    if (Array.isArray(drafts) && drafts.length === 0) return { published: false, message: 'no draft notes to publish' };
+    await forge.json({ method: 'POST', path: `${path}/draft_notes/bulk_publish` });
+    return { published: true };
+  },
 });

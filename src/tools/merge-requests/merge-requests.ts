@@ -109,8 +109,8 @@ export const createMergeRequest = defineTool({
   title: 'Create merge request',
   description:
     'Open a merge request. draft: true prefixes the title with "Draft:". From a fork: project_id is the fork (the source) and ' +
-    'target_project_id the project to merge into; the merge request then lives in the target (its iid and web_url are the target\'s: ' +
-    'pass the target as project_id afterwards). not_applied lists assignees or reviewers GitLab did not keep.',
+    'target_project_id the project to merge into; the merge request then lives in the target ' +
+    '(pass the target as project_id afterwards). not_applied lists assignees or reviewers GitLab did not keep.',
   group: 'merge_requests',
   mode: 'write',
   record: 'merge_request_detail',

@@ -54,7 +54,7 @@ export const mergeMergeRequest = defineTool({
   title: 'Merge merge request',
   description:
     'Merge. sha: the full head SHA you reviewed; GitLab refuses (conflict) if the branch moved, and newer GitLab may require it ' +
-    '(400 "SHA must be provided when merging", a group or instance setting). auto_merge: once every check passes. ' +
+    '(a group or instance setting). auto_merge: once every check passes. ' +
     'Unmergeable: conflict naming detailed_merge_status.',
   group: 'merge_requests',
   mode: 'write',

@@ -84,6 +84,12 @@ export interface MergeSettings {
   only_allow_merge_if_all_discussions_are_resolved: boolean;
   /** Paid editions: may the author approve their own MR (GitLab's default: no). */
   merge_requests_author_approval: boolean;
+  /**
+   * Paid editions: approvers confirm with their password ("Require user re-authentication to approve");
+   * the API takes it as `approval_password` and answers 401 without it (ee/app/services/ee/merge_requests/approval_service.rb,
+   * ee/spec/requests/api/merge_request_approvals_spec.rb).
+   */
+  require_password_to_approve: boolean;
 }
 
 export const fakeSha = (label: string) => createHash('sha1').update(`fake-forge:${label}`).digest('hex');
@@ -115,7 +121,7 @@ export class MergeRequestReviews {
   settingsOf(projectId: number): MergeSettings {
     let s = this.settings.get(projectId);
     if (!s) {
-      s = { only_allow_merge_if_pipeline_succeeds: false, only_allow_merge_if_all_discussions_are_resolved: false, merge_requests_author_approval: false };
+      s = { only_allow_merge_if_pipeline_succeeds: false, only_allow_merge_if_all_discussions_are_resolved: false, merge_requests_author_approval: false, require_password_to_approve: false };
       this.settings.set(projectId, s);
     }
     return s;

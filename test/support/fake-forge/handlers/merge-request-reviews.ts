@@ -132,8 +132,20 @@ function startThread(ctx: Ctx, p: Project, mr: MergeRequest, body: string, posit
   return thread;
 }
 
+/** A thread is resolved when it has resolvable notes and every one is resolved (ResolvableDiscussion#resolved?). */
+function isResolved(thread: Discussion): boolean {
+  const resolvable = thread.notes.filter((n) => n.type === 'DiscussionNote' && !n.system);
+  return resolvable.length > 0 && resolvable.every((n) => n.resolved);
+}
+
+/**
+ * A reply in a resolved thread is created resolved, by its author, so the thread stays resolved
+ * (app/services/notes/build_service.rb: `note.resolve_without_save(current_user) if discussion&.resolved?`).
+ */
 function reply(ctx: Ctx, p: Project, mr: MergeRequest, thread: Discussion, body: string): Note {
+  const wasResolved = isResolved(thread);
   const note = newNote(ctx, p, mr, thread.id, true, body);
+  if (wasResolved) Object.assign(note, { resolved: true, resolved_by_id: ctx.user.id, resolved_at: ctx.model.now() });
   if (thread.individual_note) {
     thread.individual_note = false;
     for (const n of thread.notes) n.type = 'DiscussionNote';
@@ -149,6 +161,11 @@ function setResolved(ctx: Ctx, thread: Discussion, resolved: boolean): void {
     if (n.type !== 'DiscussionNote' || n.system) continue;
     Object.assign(n, resolved ? { resolved: true, resolved_by_id: ctx.user.id, resolved_at: ctx.model.now() } : { resolved: false, resolved_by_id: null, resolved_at: null });
   }
+}
+
+/** Who may resolve a thread: Developers and above, the merge request's author, or the thread's author. */
+function canResolve(ctx: Ctx, p: Project, mr: MergeRequest, thread: Discussion): boolean {
+  return ctx.model.accessLevel(p, ctx.user.id) >= ACCESS.developer || mr.author_id === ctx.user.id || thread.notes[0].author_id === ctx.user.id;
 }
 
 /** approve_merge_request: Developers and above (GitLab's policy for project members who may update). */
@@ -171,7 +188,9 @@ function publish(ctx: Ctx, p: Project, mr: MergeRequest, st: MrState, draft: Dra
     const thread = threadsOf(ctx, mr).find((d) => d.id === draft.discussion_id);
     if (!thread) throw new ApiError(500, { message: '500 Internal Server Error' });
     reply(ctx, p, mr, thread, draft.note);
-    if (draft.resolve_discussion) setResolved(ctx, thread, true);
+    // DraftNotes::PublishService#set_discussion_resolve_status (app/services/draft_notes/publish_service.rb):
+    // a published reply resolves its thread when it says so and the author may; otherwise it re-opens it.
+    setResolved(ctx, thread, draft.resolve_discussion && canResolve(ctx, p, mr, thread));
     return;
   }
   if (draft.position) {
@@ -244,11 +263,14 @@ export const mergeRequestReviewRoutes: Route[] = [
   // Resolving a thread: Developers and above, the MR's author, or the thread's author.
   route('PUT', `${MR}/discussions/:discussion_id`, (ctx) => {
     const { p, mr } = loadMergeRequest(ctx);
-    const thread = loadThread(ctx, mr);
     const resolved = ctx.input.bool('resolved');
     if (resolved === undefined) throw paramError('resolved is missing');
+    // resolve_discussion (lib/api/helpers/notes_helpers.rb) calls can_resolve? on what
+    // noteable.find_discussion returns, nil for an unknown id: a NoMethodError, so a 500, not a 404.
+    const thread = threadsOf(ctx, mr).find((d) => d.id === ctx.params.discussion_id);
+    if (!thread) throw new ApiError(500, { message: '500 Internal Server Error' });
     const m = ctx.model;
-    if (m.accessLevel(p, ctx.user.id) < ACCESS.developer && mr.author_id !== ctx.user.id && thread.notes[0].author_id !== ctx.user.id) throw forbidden();
+    if (!canResolve(ctx, p, mr, thread)) throw forbidden();
     // A thread that cannot be resolved (a stand-alone comment) is refused like a caller who may not:
     // forbidden! unless discussion.can_resolve?(current_user) (resolve_discussion, lib/api/helpers/notes_helpers.rb).
     if (thread.individual_note || !thread.notes.some((n) => n.type === 'DiscussionNote' && !n.system)) throw forbidden();
@@ -262,12 +284,16 @@ export const mergeRequestReviewRoutes: Route[] = [
   }),
 
   // find_merge_request_with_access(…, :approve_merge_request) is 403 without the right; the service
-  // refusing (already approved, the author on paid editions) is 401.
+  // refusing (already approved, the author on paid editions, or on a paid edition a project that
+  // requires the approver's password and none or a wrong one in `approval_password`) is 401
+  // (ee/app/services/ee/merge_requests/approval_service.rb). The fake knows no passwords: every
+  // approval there is refused, as one without the password is.
   route('POST', `${MR}/approve`, (ctx) => {
     const { p, mr, st } = loadMergeRequest(ctx);
     if (ctx.model.accessLevel(p, ctx.user.id) < ACCESS.developer) throw forbidden();
     checkSha(ctx, st);
     if (!canApprove(ctx, p, mr, st)) throw unauthorized();
+    if (ctx.model.premium && ctx.model.reviews.settingsOf(p.id).require_password_to_approve) throw unauthorized();
     st.approvals.push({ user_id: ctx.user.id, approved_at: ctx.model.now() });
     return json(presentApprovals(ctx.model, mr, ctx.user.id, false), 201);
   }),

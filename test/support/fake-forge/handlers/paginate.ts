@@ -36,10 +36,23 @@ function pageLink(ctx: Ctx, perPage: number, page: number, rel: string): string 
   return `<${ctx.url.origin}${ctx.rawPath}?${q}>; rel="${rel}"`;
 }
 
+/**
+ * GitLab counts a list only up to 10,000 rows: above that it pages `without_count` and sends no
+ * x-total, x-total-pages or last link, for performance (lib/gitlab/pagination/offset_pagination.rb,
+ * paginate_with_limit_optimization with Kaminari's MAX_COUNT_LIMIT). The next page is still known
+ * (Kaminari reads one row past the page).
+ */
+export const MAX_COUNT_LIMIT = 10_000;
+
 /** Slice `items` for the requested page and answer 200 with the pagination headers. */
 export function listResponse<T>(ctx: Ctx, items: T[], present: (item: T) => unknown = (x) => x): Response {
   const { page, perPage } = pageParams(ctx);
   const total = items.length;
+  if (total > MAX_COUNT_LIMIT) {
+    const slice = items.slice((page - 1) * perPage, page * perPage);
+    const next = items.length > page * perPage ? String(page + 1) : '';
+    return json(slice.map(present), 200, uncountedHeaders(ctx, page, perPage, next));
+  }
   const totalPages = Math.max(Math.ceil(total / perPage), 1);
   const slice = items.slice((page - 1) * perPage, page * perPage);
   return json(slice.map(present), 200, paginationHeaders(ctx, { page, perPage, total, totalPages }));
@@ -54,6 +67,11 @@ export function uncountedListResponse<T>(ctx: Ctx, items: T[], present: (item: T
   const { page, perPage } = pageParams(ctx);
   const slice = items.slice((page - 1) * perPage, page * perPage);
   const next = slice.length === perPage ? String(page + 1) : '';
+  return json(slice.map(present), 200, uncountedHeaders(ctx, page, perPage, next));
+}
+
+/** The headers of a page GitLab did not count: no x-total, x-total-pages or last link. */
+function uncountedHeaders(ctx: Ctx, page: number, perPage: number, next: string): Headers {
   const prev = page > 1 ? String(page - 1) : '';
   const h = new Headers({ 'x-page': String(page), 'x-per-page': String(perPage), 'x-next-page': next, 'x-prev-page': prev });
   const link = (n: number, rel: string) => pageLink(ctx, perPage, n, rel);
@@ -62,5 +80,5 @@ export function uncountedListResponse<T>(ctx: Ctx, items: T[], present: (item: T
   if (next) links.push(link(page + 1, 'next'));
   links.push(link(1, 'first'));
   h.set('link', links.join(', '));
-  return json(slice.map(present), 200, h);
+  return h;
 }

@@ -106,7 +106,8 @@ export function presentApprovals(m: ForgeModel, mr: MergeRequest, userId: number
   return {
     id: mr.id, iid: mr.iid, project_id: mr.project_id, title: mr.title, description: mr.description, state: mr.state,
     created_at: mr.created_at, updated_at: mr.updated_at, merge_status: st.has_conflicts ? 'cannot_be_merged' : 'can_be_merged',
-    approved: left === 0, approvals_required: st.approvals_required, approvals_left: left, require_password_to_approve: false,
+    approved: left === 0, approvals_required: st.approvals_required, approvals_left: left,
+    require_password_to_approve: m.reviews.settingsOf(mr.project_id).require_password_to_approve,
     approved_by: approvedBy(m, st), suggested_approvers: [], approvers: [], approver_groups: [], user_has_approved: mine,
     user_can_approve: canApprove, approval_rules_left: left > 0 ? [{ id: 1, name: 'All Members', rule_type: 'any_approver' }] : [],
     has_approval_rules: st.approvals_required > 0, merge_request_approvers_available: true, multiple_approval_rules_available: true,

@@ -2,7 +2,7 @@
 import type { AccessEntry, ForgeModel, Project, ProtectedBranch } from '../model';
 import type { Ctx } from './http';
 import { ACCESS, ApiError, json, loadProject, notFound, paramError, requireLevel, route, type Route } from './http';
-import { paidTier } from '../edition';
+import { atLeast, paidTier } from '../edition';
 import { listResponse } from './paginate';
 import { presentProtected } from './present';
 
@@ -16,9 +16,16 @@ type Kind = (typeof KINDS)[number];
  */
 const UNPROTECT_LEVELS = LEVELS.filter((l) => l !== 0);
 
+/**
+ * ProtectedRefAccess.allowed_access_levels (app/models/concerns/protected_ref_access.rb) leaves out
+ * ADMIN (60) on GitLab.com, and the API declares each level with `values:` from it: 60 is a 400 there,
+ * for push, merge and unprotect levels and in allowed_to_* entries alike.
+ */
+const offered = (m: ForgeModel, levels: number[]) => (m.edition === 'gitlab.com' ? levels.filter((l) => l !== ACCESS.admin) : levels);
+
 function level(ctx: Ctx, name: string): number | undefined {
   const v = ctx.input.int(name);
-  const allowed = name === 'unprotect_access_level' ? UNPROTECT_LEVELS : LEVELS;
+  const allowed = offered(ctx.model, name === 'unprotect_access_level' ? UNPROTECT_LEVELS : LEVELS);
   if (v !== undefined && !allowed.includes(v)) throw paramError(`${name} does not have a valid value`);
   return v;
 }
@@ -53,7 +60,7 @@ function entry(m: ForgeModel, key: string, raw: Record<string, unknown>): Access
   const deploy_key_id = key.endsWith('push') ? toInt(raw.deploy_key_id) : null;
   let access_level = toInt(raw.access_level);
   if (user_id !== null || group_id !== null || deploy_key_id !== null) access_level = access_level ?? ACCESS.maintainer;
-  if (access_level === null || !LEVELS.includes(access_level)) throw paramError(`${key}[access_level] does not have a valid value`);
+  if (access_level === null || !offered(m, LEVELS).includes(access_level)) throw paramError(`${key}[access_level] does not have a valid value`);
   return { id: m.nextId.accessLevel++, access_level, user_id, group_id, deploy_key_id };
 }
 
@@ -69,6 +76,14 @@ function applyEdits(m: ForgeModel, list: AccessEntry[], key: string, edits: Reco
   }
   return out;
 }
+
+/**
+ * GitLab 16.x EE declares code_owner_approval_required for POST and PATCH alike with `default: false`
+ * (ee/lib/ee/api/helpers/protected_branches_helpers.rb, optional_params_ee), so a PATCH that does not
+ * send it turns code-owner approval off (gitlab-org/gitlab#422092); later releases declare it without a
+ * default, and a PATCH without it leaves it alone.
+ */
+const patchResetsCodeOwners = (m: ForgeModel) => paidTier(m) && !atLeast(m, 17, 0);
 
 function findRule(ctx: Ctx, p: Project): ProtectedBranch {
   const r = p.protectedBranches.find((x) => x.name === ctx.params.name);
@@ -116,7 +131,9 @@ export const protectedRoutes: Route[] = [
   route('PATCH', '/projects/:id/protected_branches/:name', (ctx) => {
     const p = loadProject(ctx);
     const allowForcePush = ctx.input.bool('allow_force_push');
-    const codeOwners = eeParam(ctx, 'code_owner_approval_required') === undefined ? undefined : ctx.input.bool('code_owner_approval_required');
+    const codeOwners = eeParam(ctx, 'code_owner_approval_required') === undefined
+      ? (patchResetsCodeOwners(ctx.model) ? false : undefined)
+      : ctx.input.bool('code_owner_approval_required');
     const allowed = KINDS.map((k) => [k, allowedTo(ctx, k)] as const);
     requireLevel(ctx, p, ACCESS.maintainer);
     const r = findRule(ctx, p);

@@ -1,16 +1,28 @@
 // The caller's to-do list: list with filters (pending by default), mark one done (201, Grape's POST
 // default), mark all done (204).
+import { atLeast } from '../edition';
+import type { ForgeModel } from '../model';
 import { TODO_ACTIONS, TODO_TYPES } from '../model-issues';
 import { json, notFound, route, type Route } from './http';
 import { intParam } from './issue-access';
 import { listResponse } from './paginate';
 import { presentTodo } from './present-issues';
 
+/**
+ * lib/api/todos.rb declares `type` with `values: TodosFinder.todo_types` and `action` with
+ * `values: Todo::ACTION_NAMES.values`, so Grape answers 400 "… does not have a valid value" to one the
+ * instance lacks. Epic and Vulnerability are added by the EE finder (ee/app/finders/ee/todos_finder.rb),
+ * licensed or not; the SSH key actions by app/models/todo.rb in GitLab 17.5 (the to-dos for expiring
+ * SSH keys, behind `todos_for_ssh_key_expiry` until 17.6).
+ */
+const todoTypes = (m: ForgeModel) => (m.edition === 'ce' ? TODO_TYPES.filter((t) => t !== 'Epic' && t !== 'Vulnerability') : TODO_TYPES);
+const todoActions = (m: ForgeModel) => (atLeast(m, 17, 5) ? TODO_ACTIONS : TODO_ACTIONS.filter((a) => !a.startsWith('ssh_key_')));
+
 export const todoRoutes: Route[] = [
   route('GET', '/todos', (ctx) => {
     const { input, model: m } = ctx;
-    const action = input.oneOf('action', TODO_ACTIONS);
-    const type = input.oneOf('type', TODO_TYPES);
+    const action = input.oneOf('action', todoActions(m));
+    const type = input.oneOf('type', todoTypes(m));
     const state = input.oneOf('state', ['pending', 'done'] as const) ?? 'pending';
     const authorId = input.int('author_id');
     const projectId = input.int('project_id');
