@@ -63,11 +63,11 @@ function cleanNode(node: object, depth: number): void {
 
 /**
  * Whether a result, as the JSON text it is sent as, may hold anything D36 removes. JSON.stringify
- * writes these characters and `<!--` as they are, so a result without them needs no walk: the
+ * writes these characters, `<!--`, `]:` and `](` as they are, so a result without them needs no walk: the
  * common case costs one scan of the text.
  */
 export function mayNeedCleaning(json: string): boolean {
-  return json.includes('<!--') || hasInvisible(json);
+  return json.includes('<!--') || json.includes(']:') || json.includes('](') || hasInvisible(json);
 }
 
 /** `value` with its text cleaned (D36); strings at the top level are cleaned too. */
