@@ -34,6 +34,8 @@ export const REFUSED: [string, string, number][] = [
   ['closing fence indented by one space', '```\n/close\n ```', 2],
   ['closing fence indented by three spaces', '```\n/close\n   ```', 2],
   ['opening fence indented', '  ```\n/close\n```', 2],
+  ['an indented closer ends the block (CommonMark), then /close', '```\nfoo\n ```\n/close\n```', 4],
+  ['an indented opener opens a block (CommonMark), then /close', ' ```\n```\n/close\n```', 3],
   ['```js inside a block', '```\n```js\n/close\n```', 3],
   ['a backtick in the opener\'s info string', '```a`b\n/close\n```', 2],
   ['~~~ fences', '~~~\n/close\n~~~', 2],

@@ -8,6 +8,7 @@ import { QUICK_ACTION_DEFINITIONS, QUICK_ACTIONS } from '../../src/text/quick-ac
 import { findQuickAction } from '../../src/text/quick-actions';
 import { ALL_TOOLS } from '../../src/tools/catalog';
 import { ISSUE_SEED, SEED } from '../support/fake-forge';
+import { extractQuickActions } from '../support/fake-forge/quick-actions';
 import { useHarness } from '../support/harness';
 import { structured, toolError } from '../support/mcp-client';
 import { REFUSED, WRITTEN } from '../support/quick-action-cases';
@@ -88,6 +89,30 @@ describe('every text-writing tool refuses what GitLab would run (D36)', () => {
     const c = await h.as();
     const note = structured<{ body: string }>(await c.call('create_issue_note', { project_id: P, issue_iid: 1, body: text }));
     expect(note.body.replaceAll('\r', '')).toBe(text.replaceAll('\r', ''));
+  });
+});
+
+describe('against GitLab\'s older extractor (the fake forge runs it on issue descriptions)', () => {
+  const open = useHarness({ FORGE_TOOLSETS: 'all', FORGE_ALLOW_QUICK_ACTIONS: 'true' });
+  const ran = () => open.forge.model.quickActionsRun.map((r) => r.command);
+
+  // The fence shapes GitLab's later (CommonMark) era runs cannot be shown here: this fake reads as the older one.
+  test('with the guard off, the red team\'s shapes close the issue: they are commands to GitLab', async () => {
+    const c = await open.as();
+    for (const text of ['\r/close', '/\rclose', '/clo\rse', 'Thanks!\n\r/close', '/close\f\n', '/close\v\n', '~~~\n/close\n~~~', 'Log:\n```\n/close']) {
+      const issue2 = open.forge.model.projects.get(SEED.project)!.issues.get(2)!;
+      Object.assign(issue2, { state: 'opened', closed_at: null });
+      open.forge.model.quickActionsRun.length = 0;
+      const updated = structured<{ state: string }>(await c.call('update_issue', { project_id: P, issue_iid: 2, description: text }));
+      expect({ text, state: updated.state, ran: ran() }).toEqual({ text, state: 'closed', ran: ['close'] });
+    }
+  });
+
+  test('every text it runs is refused by the guard; no text the guard lets through is run', () => {
+    for (const [name, text] of REFUSED) {
+      if (extractQuickActions(text).commands.length > 0) expect({ name, refused: findQuickAction(text) !== undefined }).toEqual({ name, refused: true });
+    }
+    for (const [name, text] of WRITTEN) expect({ name, commands: extractQuickActions(text).commands }).toEqual({ name, commands: [] });
   });
 });
 
