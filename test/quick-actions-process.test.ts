@@ -15,7 +15,8 @@ let session: Connected;
 
 beforeAll(async () => {
   forge = await startFakeForge();
-  server = await startServer({ REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: 'all' });
+  // One call per case: more than the default 60 a minute.
+  server = await startServer({ REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: 'all', MAX_REQUESTS_PER_MINUTE: '1000' });
   session = await connect({ handle: (r) => fetch(r) }, { 'Private-Token': TOKENS.maintainer }, `${server.url}/mcp`);
 });
 afterAll(async () => {
