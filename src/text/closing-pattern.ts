@@ -10,21 +10,34 @@
 
 /** An issue reference (`#12`, `proj#12`, `group/proj#12`) or an issue or work item URL. */
 const ISSUE_REF = String.raw`(?:https?://[^\s]+/(?:-/)?(?:issues|work_items)/\d+|(?:[\w.\-]+(?:/[\w.\-]+)*)?#\d+)`;
+const KEYWORD = /\b(?:[Cc]los(?:e[sd]?|ing)|[Ff]ix(?:e[sd]|ing)?|[Rr]esolv(?:e[sd]?|ing)|[Ii]mplement(?:s|ed|ing)?)/g;
+/** GitLab's pattern from its keyword on (sticky: tried where KEYWORD found one). */
 const CLOSING = new RegExp(
-  String.raw`\b((?:[Cc]los(?:e[sd]?|ing)|\b[Ff]ix(?:e[sd]|ing)?|\b[Rr]esolv(?:e[sd]?|ing)|\b[Ii]mplement(?:s|ed|ing)?)(:?) +` +
-    String.raw`(?:(?:issues? +)?${ISSUE_REF}(?:(?:, *| +and +)?)|([A-Z][A-Z0-9_]+-\d+))+)`,
-  'g',
+  String.raw`(?:[Cc]los(?:e[sd]?|ing)|[Ff]ix(?:e[sd]|ing)?|[Rr]esolv(?:e[sd]?|ing)|[Ii]mplement(?:s|ed|ing)?)(:?) +` +
+    String.raw`(?:(?:issues? +)?${ISSUE_REF}(?:(?:, *| +and +)?)|([A-Z][A-Z0-9_]+-\d+))+`,
+  'y',
 );
 const REFERENCE = new RegExp(`${ISSUE_REF}|\\b[A-Z][A-Z0-9_]+-\\d+`, 'g');
-/** At most this many references are listed. */
+/**
+ * Bounds that keep a hostile text cheap: the pattern is tried at the first 1,000 keywords, on the
+ * 2,000 characters after each, and at most 50 references are listed.
+ */
+const MAX_KEYWORDS = 1_000;
+const WINDOW = 2_000;
 const MAX_LISTED = 50;
 
 /** The issue references GitLab's default closing pattern finds in `texts`, in order, each once. */
 export function closingReferences(...texts: (string | undefined)[]): string[] {
   const found = new Set<string>();
+  let tried = 0;
   for (const text of texts) {
-    if (!text || !/[Cc]los|[Ff]ix|[Rr]esolv|[Ii]mplement/.test(text)) continue;
-    for (const match of text.matchAll(CLOSING)) {
+    if (!text) continue;
+    for (const keyword of text.matchAll(KEYWORD)) {
+      if (++tried > MAX_KEYWORDS) return [...found];
+      const window = text.slice(keyword.index, keyword.index + WINDOW);
+      CLOSING.lastIndex = 0;
+      const match = CLOSING.exec(window);
+      if (!match) continue;
       // The references follow the keyword (and its optional colon) and a space.
       for (const ref of match[0].slice(match[0].indexOf(' ')).matchAll(REFERENCE)) {
         found.add(ref[0]);

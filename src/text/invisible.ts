@@ -50,6 +50,15 @@ export function hasInvisible(text: string): boolean {
   return ANY_INVISIBLE.test(text);
 }
 
+const LOWEST = INVISIBLE_RANGES[0].from;
+function isInvisible(point: number): boolean {
+  for (const range of INVISIBLE_RANGES) {
+    if (point < range.from) return false;
+    if (point <= range.to) return true;
+  }
+  return false;
+}
+
 /** At most this many line numbers are listed in a report. */
 const MAX_LINES = 100;
 
@@ -67,17 +76,23 @@ export function findInvisible(text: string, firstLine = 1): InvisibleReport | un
   if (!ANY_INVISIBLE.test(text)) return undefined;
   let count = 0;
   const lines: number[] = [];
-  const characters = new Set<string>();
+  const points = new Set<number>();
   let line = firstLine;
-  let cursor = 0;
-  for (const match of text.matchAll(INVISIBLE)) {
-    for (let newline = text.indexOf('\n', cursor); newline !== -1 && newline < match.index; newline = text.indexOf('\n', cursor)) {
+  // One pass over the code units (a regular expression's match objects cost more, per character found).
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit === 0x0a) {
       line++;
-      cursor = newline + 1;
+      continue;
     }
+    if (unit < LOWEST) continue;
+    const point = text.codePointAt(i)!;
+    if (point > 0xffff) i++;
+    if (!isInvisible(point)) continue;
     count++;
     if (lines[lines.length - 1] !== line && lines.length < MAX_LINES) lines.push(line);
-    if (characters.size < 20) characters.add(`U+${match[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
+    if (points.size < 20) points.add(point);
   }
-  return { count, lines, characters: [...characters] };
+  const characters = [...points].map((point) => `U+${point.toString(16).toUpperCase().padStart(4, '0')}`);
+  return { count, lines, characters };
 }
