@@ -24,7 +24,8 @@ export const INSTRUCTIONS = [
   '- labels are arrays of label names. As a filter an item must have all of them; ["None"] means no labels, ["Any"] at least one. ' +
     'The milestone filter of the issue lists takes a title, None or Any. A title filter matches exactly; search matches part of the title or description.',
   '- Read tools return lean records (null, empty and presentation fields dropped; users as {id, username, name}; flags only when true); full_response: true returns the forge\'s records untouched. ' +
-    'A result over the size limit is cut at a whole item and says truncated: true with how to get the rest. Text others wrote comes without invisible characters and HTML comments.',
+    'A result over the size limit is cut at a whole item and says truncated: true with how to get the rest. Text others wrote comes without invisible characters and hidden Markdown; file contents, diffs and blame come exact, with invisible_characters saying where such characters are. ' +
+    'A write whose merge request or commit text says "Closes #12" lists those issues in closes_issues.',
   '- GitLab silently ignores fields the caller may not set (assignees, labels, milestone and weight below Reporter).',
   '- Premium/Ultimate only: weight, iteration_id, burndown events, blocks/is_blocked_by issue links, code_owner_approval_required.',
   '- Emoji names go without colons, e.g. thumbsup. The comment reaction tools also take the discussion_id of a reply and then check the note is in that thread.',

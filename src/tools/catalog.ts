@@ -3,6 +3,7 @@
 // nothing but look up, validate and run.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type { ToolGroup } from '../config/schema';
+import { closingReferences } from '../text/closing-pattern';
 import { findQuickAction, quickActionProblem } from '../text/quick-actions';
 import { boundedResult, restAdvice, type RestAdvice } from './bounded-result';
 import { annotationsOf, hasFullResponse, type ToolContext, type ToolDefinition } from './define';
@@ -18,6 +19,13 @@ import { issueTools } from './issues';
 import { mergeRequestTools } from './merge-requests';
 import { pipelineGroupTools } from './pipelines';
 import { repositoryTools } from './repository';
+
+/** A write's record with the issues its text makes GitLab close (`closes_issues`, D36), when it names any. */
+function withClosingReferences(value: unknown, texts: (string | undefined)[]): unknown {
+  const references = closingReferences(...texts);
+  if (references.length === 0 || value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  return { ...value, closes_issues: references };
+}
 
 /** Every tool the server knows, in the order tools/list shows them. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [...milestoneGroupTools, ...branchTools, ...issueTools, ...mergeRequestTools, ...pipelineGroupTools, ...repositoryTools];
@@ -278,6 +286,7 @@ export class ToolCatalog {
       const ctx = context.toolContext(this.checkUserText, full);
       let value = await entry.tool.handler(valid as never, ctx);
       if (!full && entry.tool.record) value = applyLean(entry.tool.record, value);
+      if (entry.tool.closingText) value = withClosingReferences(value, entry.tool.closingText(valid as never));
       if (entry.tool.attachments && ctx.linkAttachments) value = await ctx.linkAttachments(value, valid.project_id as string | undefined);
       return { result: resultOf(value, this.maxResultBytes, full, entry.rest, ctx.forge), outcome: 'ok', args: summary };
     } catch (error) {

@@ -59,6 +59,12 @@ export interface ToolDefinition<S extends TObject = TObject> {
    * cut at MAX_RESULT_BYTES, naming only its own parameters (D33; tools/bounded-result.ts).
    */
   readonly narrowing?: string;
+  /**
+   * The texts of a write GitLab reads for its issue closing pattern (a merge request's title and
+   * description, a commit message): when they hold "Closes #12" or the like, the result lists the
+   * references in `closes_issues` (D36, src/text/closing-pattern.ts).
+   */
+  readonly closingText?: (args: Static<S>) => (string | undefined)[];
   /** Rules the schema cannot express (exclusive or paired parameters); throws invalidArgument. */
   readonly check?: (args: Static<S>) => void;
   readonly handler: (args: Static<S>, ctx: ToolContext) => Promise<unknown>;

@@ -5,7 +5,7 @@ import { useHarness } from '../support/harness';
 import { connect, MCP_URL, structured } from '../support/mcp-client';
 import { RECORD_KINDS } from '../../src/tools/lean';
 
-const h = useHarness({ FORGE_TOOLSETS: 'repository' });
+const h = useHarness({ FORGE_TOOLSETS: 'all' });
 const P = SEED.project;
 
 describe('lean projections', () => {
@@ -46,19 +46,46 @@ describe('lean projections', () => {
 });
 
 describe('untrusted text in files (D36), on the modern lane', () => {
-  test('invisible characters are removed from file content and diffs; HTML comments in code stay; full_response keeps the bytes', async () => {
-    const text = 'const ok\u200B = true; // \u202Eevil\n<!-- kept: code, not prose -->\n';
-    structured(await (await h.as()).call('push_files', { project_id: P, branch: 'hidden', start_branch: 'main', commit_message: 'Add', files: [{ file_path: 'h.ts', content: text }] }));
+  // A read-edit-write round trip must not change a file: code comes back exact, and where it holds
+  // invisible or bidirectional characters the record says so (count, lines, code points).
+  test('file content, diffs and blame come back exact, with the invisible characters reported; HTML comments in code stay', async () => {
+    const text = 'const ok\u200B = true; // \u202Eevil\n<!-- kept: code, not prose -->\nconst isAdmin = false;\u2066 // \u2069\n';
+    const pushed = structured<{ id: string }>(await (await h.as()).call('push_files', { project_id: P, branch: 'hidden', start_branch: 'main', commit_message: 'Add', files: [{ file_path: 'h.ts', content: text }] }));
     const c = await connect(h.app, { 'Private-Token': TOKENS.maintainer }, MCP_URL, { lane: 'modern' });
     try {
-      const lean = structured<{ content: string }>(await c.call('get_file_contents', { project_id: P, file_path: 'h.ts', ref: 'hidden' }));
-      expect(lean.content).toBe('const ok = true; // evil\n<!-- kept: code, not prose -->\n');
-      const full = structured<{ content: string }>(await c.call('get_file_contents', { project_id: P, file_path: 'h.ts', ref: 'hidden', full_response: true }));
+      const lean = structured<{ content: string; invisible_characters: unknown }>(await c.call('get_file_contents', { project_id: P, file_path: 'h.ts', ref: 'hidden' }));
+      expect(lean.content).toBe(text);
+      expect(lean.invisible_characters).toEqual({ count: 4, lines: [1, 3], characters: ['U+200B', 'U+202E', 'U+2066', 'U+2069'] });
+      const window = structured<Record<string, unknown>>(await c.call('get_file_contents', { project_id: P, file_path: 'h.ts', ref: 'hidden', start_line: 2 }));
+      expect(window.invisible_characters).toEqual({ count: 2, lines: [3], characters: ['U+2066', 'U+2069'] });
+      const full = structured<Record<string, unknown>>(await c.call('get_file_contents', { project_id: P, file_path: 'h.ts', ref: 'hidden', full_response: true }));
       expect(full.content).toBe(text);
-      const diff = structured<{ diffs: { diff: string }[] }>(await c.call('get_branch_diffs', { project_id: P, from: 'main', to: 'hidden' }));
-      expect(diff.diffs[0].diff).toContain('+const ok = true; // evil');
+      const diff = structured<{ diffs: { diff: string; invisible_characters: { count: number; characters: string[] } }[] }>(await c.call('get_branch_diffs', { project_id: P, from: 'main', to: 'hidden' }));
+      expect(diff.diffs[0].diff).toContain('+const ok\u200B = true; // \u202Eevil');
+      expect(diff.diffs[0].invisible_characters).toMatchObject({ count: 4, characters: ['U+200B', 'U+202E', 'U+2066', 'U+2069'] });
+      const commitDiff = structured<{ items: { diff: string; invisible_characters: unknown }[] }>(await c.call('get_commit_diff', { project_id: P, sha: pushed.id }));
+      expect(commitDiff.items[0].diff).toContain('\u202Eevil');
+      expect(commitDiff.items[0].invisible_characters).toMatchObject({ count: 4 });
+      // The fake forge blames its seeded files: one of their lines gets the override.
+      const blamed = h.forge.model.projects.get(P)!.files.get(SEED.blameFile)!.blame[0];
+      blamed.lines[0] = `${blamed.lines[0]} // \u202Eevil`;
+      const blame = structured<{ items: { lines: string[]; invisible_characters?: unknown }[] }>(await c.call('get_file_blame', { project_id: P, file_path: SEED.blameFile, ref: 'main' }));
+      expect(blame.items[0].lines[0]).toEndWith('// \u202Eevil');
+      expect(blame.items[0].invisible_characters).toEqual({ count: 1, lines: [1], characters: ['U+202E'] });
+      expect(blame.items.slice(1).some((r) => 'invisible_characters' in r)).toBe(false);
     } finally {
       await c.close();
     }
+  });
+
+  test('a read-edit-write round trip keeps zero-width joiners and non-joiners (Persian spelling, emoji sequences)', async () => {
+    const text = 'می\u200Cخواهم\nfamily: 👨\u200D👩\u200D👧\n';
+    const c = await h.as();
+    structured(await c.call('create_or_update_file', { project_id: P, branch: 'main', file_path: 'fa.md', content: text, commit_message: 'Add' }));
+    const read = structured<{ content: string; last_commit_id: string; invisible_characters: unknown }>(await c.call('get_file_contents', { project_id: P, file_path: 'fa.md' }));
+    expect(read.content).toBe(text);
+    expect(read.invisible_characters).toEqual({ count: 3, lines: [1, 2], characters: ['U+200C', 'U+200D'] });
+    structured(await c.call('create_or_update_file', { project_id: P, branch: 'main', file_path: 'fa.md', content: read.content.replace('family', 'Family'), commit_message: 'Edit', last_commit_id: read.last_commit_id }));
+    expect(structured<{ content: string }>(await c.call('get_file_contents', { project_id: P, file_path: 'fa.md' })).content).toBe(text.replace('family', 'Family'));
   });
 });

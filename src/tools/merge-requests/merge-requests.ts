@@ -114,6 +114,7 @@ export const createMergeRequest = defineTool({
   group: 'merge_requests',
   mode: 'write',
   record: 'merge_request_detail',
+  closingText: (args) => [args.title, args.description],
   endpoint: 'POST /projects/{project_id}/merge_requests',
   input: Type.Object(
     {
@@ -159,6 +160,7 @@ export const updateMergeRequest = defineTool({
   group: 'merge_requests',
   mode: 'write',
   record: 'merge_request_detail',
+  closingText: (args) => [args.title, args.description],
   idempotent: true,
   endpoint: `PUT ${MR_PATH} (GET first for draft without title)`,
   input: Type.Object(

@@ -96,6 +96,7 @@ export const pushFiles = defineTool({
   mode: 'write',
   destructive: true,
   record: 'commit',
+  closingText: (args) => [args.commit_message],
   endpoint: `POST ${COMMITS}`,
   input: Type.Object(
     {

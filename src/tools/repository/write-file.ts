@@ -41,6 +41,7 @@ export const createOrUpdateFile = defineTool({
     'if the file changed since you read it. start_branch creates branch from it. encoding base64 for binary content.',
   group: 'repository',
   mode: 'write',
+  closingText: (args) => [args.commit_message],
   endpoint: `POST/PUT ${FILE}`,
   input: Type.Object(
     {

@@ -234,6 +234,8 @@ export class ForgeModel {
    */
   shaRequiredForMerge = new Set<string>();
   nextId = { status: 1, protectedBranch: 1, accessLevel: 1, pipeline: 1, issue: 1, milestone: 1 };
+  /** Quick actions GitLab ran from issue descriptions (quick-actions.ts), oldest first. */
+  quickActionsRun: { project_id: number; iid: number; command: string }[] = [];
   /** Clock for created/started/finished timestamps; tests may pin it. */
   clock: () => Date = () => new Date();
 

@@ -1,5 +1,6 @@
 // Issues: list across projects or in one, get, create, update (incl. close/reopen), delete.
 import type { ForgeModel, Issue, Project } from '../model';
+import { extractQuickActions } from '../quick-actions';
 import { ACCESS, ApiError, forbidden, json, loadProject, paramError, route, type Ctx, type Params, type Route } from './http';
 import { canEditIssue, canReadIssue, loadIssue, touch } from './issue-access';
 import { filterIssues } from './issue-filters';
@@ -68,7 +69,14 @@ function applyFields(ctx: Ctx, p: Project, issue: Issue): void {
   const description = input.str('description');
   if (description !== undefined) {
     if (description.length > MAX_DESCRIPTION) throw invalid('description', `is too long (maximum is ${MAX_DESCRIPTION} characters)`);
-    issue.description = description;
+    // GitLab runs the quick actions of a saved description and saves it without them (quick-actions.ts).
+    const { text, commands } = extractQuickActions(description);
+    issue.description = text;
+    for (const command of commands) {
+      ctx.model.quickActionsRun.push({ project_id: p.id, iid: issue.iid, command });
+      if (command === 'close' && issue.state === 'opened') Object.assign(issue, { state: 'closed', closed_at: ctx.model.now(), closed_by_id: ctx.user.id });
+      if (command === 'reopen' && issue.state === 'closed') Object.assign(issue, { state: 'opened', closed_at: null, closed_by_id: null });
+    }
   }
   const issueType = input.oneOf('issue_type', ISSUE_TYPES);
   if (issueType && mayCreateType(ctx, p, issueType)) issue.issue_type = issueType;
