@@ -1,26 +1,18 @@
 // The catalog: every tool's listing (snapshot), annotations (D14), group and read-only selection
 // (D13), and the protocol errors of tools/call.
-import { afterAll, describe, expect, test } from 'bun:test';
-import { createApp, type ForgeApp } from '../src/app';
+import { describe, expect, test } from 'bun:test';
 import { TOOL_GROUPS, type ToolGroup } from '../src/config/schema';
 import type { TSchema } from '@sinclair/typebox';
 import { ALL_TOOLS, selectTools, toolListing } from '../src/tools/catalog';
 import { restAdvice } from '../src/tools/bounded-result';
-import { testConfig } from './support/config';
+import { useApps } from './support/apps';
 import { connect, rpc, INITIALIZE } from './support/mcp-client';
 import { pathParametersOf } from './tools/arguments';
 import { matchToolSnapshot, snapshotNames } from './support/toolsnap';
 
 const TOKEN = 'glpat-catalog-test-000001';
 const FORGE = 'http://127.0.0.1:9/api/v4';
-const apps: ForgeApp[] = [];
-afterAll(() => Promise.all(apps.map((a) => a.close())));
-
-function app(overrides: Record<string, string>) {
-  const a = createApp(testConfig(FORGE, overrides));
-  apps.push(a);
-  return a;
-}
+const app = useApps(() => FORGE, 'all');
 
 async function listedNames(overrides: Record<string, string>): Promise<string[]> {
   const session = await connect(app(overrides), { 'Private-Token': TOKEN });
