@@ -1,25 +1,18 @@
 // The catalog: every tool's listing (snapshot), annotations (D14), group and read-only selection
 // (D13), and the protocol errors of tools/call.
-import { afterAll, describe, expect, test } from 'bun:test';
-import { createApp, type ForgeApp } from '../src/app';
+import { describe, expect, test } from 'bun:test';
 import { TOOL_GROUPS, type ToolGroup } from '../src/config/schema';
 import type { TSchema } from '@sinclair/typebox';
 import { ALL_TOOLS, selectTools, toolListing } from '../src/tools/catalog';
 import { restAdvice } from '../src/tools/bounded-result';
-import { testConfig } from './support/config';
+import { useApps } from './support/apps';
 import { connect, rpc, INITIALIZE } from './support/mcp-client';
 import { pathParametersOf } from './tools/arguments';
+import { matchToolSnapshot, snapshotNames } from './support/toolsnap';
 
 const TOKEN = 'glpat-catalog-test-000001';
 const FORGE = 'http://127.0.0.1:9/api/v4';
-const apps: ForgeApp[] = [];
-afterAll(() => Promise.all(apps.map((a) => a.close())));
-
-function app(overrides: Record<string, string>) {
-  const a = createApp(testConfig(FORGE, overrides));
-  apps.push(a);
-  return a;
-}
+const app = useApps(() => FORGE, 'all');
 
 async function listedNames(overrides: Record<string, string>): Promise<string[]> {
   const session = await connect(app(overrides), { 'Private-Token': TOKEN });
@@ -31,8 +24,12 @@ async function listedNames(overrides: Record<string, string>): Promise<string[]>
 const names = (filter: (t: (typeof ALL_TOOLS)[number]) => boolean) => ALL_TOOLS.filter(filter).map((t) => t.name);
 
 describe('tools/list', () => {
-  test('the full listing is a reviewed snapshot (update with `bun test --update-snapshots`)', () => {
-    expect(ALL_TOOLS.map(toolListing)).toMatchSnapshot();
+  // One reviewed snapshot per tool (test/support/toolsnap.ts; missing ones are refused under CI).
+  test.each(ALL_TOOLS.map((t) => [t.name, t] as const))('%s: its listing is its reviewed snapshot (test/__toolsnaps__)', (name, tool) => {
+    matchToolSnapshot(name, toolListing(tool));
+  });
+  test('every snapshot in test/__toolsnaps__ is a tool the catalog has', () => {
+    expect(snapshotNames().filter((name) => !ALL_TOOLS.some((t) => t.name === name))).toEqual([]);
   });
 
   // Every client reads the listing into a model: the first three groups together stay within

@@ -1,6 +1,6 @@
 // No container engine runs here, so the Containerfile is checked statically: the dockerfile-utils
 // linter (the validator behind editors' Dockerfile support) must report nothing, and the parsed
-// instructions must keep the promises the README makes about the image.
+// instructions must keep the promises docs/operating.md makes about the image.
 import { describe, expect, test } from 'bun:test';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';

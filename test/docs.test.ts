@@ -12,7 +12,7 @@ describe('generated docs are up to date (run `bun run docs`)', () => {
   test('docs/tools.md', async () => {
     expect(await read('docs/tools.md')).toBe(toolsDoc());
   });
-  test('README.md settings and tool tables', async () => {
+  test('README.md table of the settings people change first', async () => {
     const current = await read('README.md');
     expect(current).toBe(readme(current));
   });

@@ -3,9 +3,9 @@
 // what is allowed, and the header is ignored when the feature is off. The fake forges are plain
 // http, so they are allowed as `http://127.0.0.1:PORT` (D7/D8: a port alone means https).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { createApp, type ForgeApp } from '../src/app';
 import { sealerFromConfig } from '../src/sealing/from-config';
 import type { Sealer } from '../src/sealing/sealer';
+import { useApps } from './support/apps';
 import { testConfig } from './support/config';
 import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
 import { capturingLogger } from './support/log-capture';
@@ -15,7 +15,7 @@ let one: FakeForge;
 let two: FakeForge;
 let evil: ReturnType<typeof Bun.serve>;
 let evilHits = 0;
-const apps: ForgeApp[] = [];
+const apps = useApps(() => one.apiUrl, 'all');
 
 beforeAll(async () => {
   one = await startFakeForge();
@@ -28,17 +28,13 @@ beforeEach(() => {
   evilHits = 0;
 });
 afterAll(async () => {
-  await Promise.all(apps.map((a) => a.close()));
   await one.stop();
   await two.stop();
   evil.stop(true);
 });
 
-function makeApp(overrides: Record<string, string>, logger = capturingLogger().logger, sealer?: Sealer) {
-  const app = createApp(testConfig(one.apiUrl, { ENABLE_DYNAMIC_API_URL: 'true', FORGE_ALLOWED_HOSTS: new URL(two.apiUrl).origin, ...overrides }), { logger, sealer });
-  apps.push(app);
-  return app;
-}
+const makeApp = (overrides: Record<string, string>, logger = capturingLogger().logger, sealer?: Sealer) =>
+  apps({ ENABLE_DYNAMIC_API_URL: 'true', FORGE_ALLOWED_HOSTS: new URL(two.apiUrl).origin, ...overrides }, { logger, sealer });
 
 const args = { project_id: String(SEED.project), branch_name: 'main' };
 

@@ -6,11 +6,12 @@
 // caller sealed in the new one, metrics, log lines); near misses must not be taken, so the SDK
 // answers them, including every protocol fault. Every POST ends on both paths, however requests
 // overlap: a cancelled call, a session closed while a call runs, a reused request id.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { createApp, type ForgeApp } from '../src/app';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import type { ForgeApp } from '../src/app';
 import { isPlainLegacyRequest, plainLegacyToolCall } from '../src/http/plain-legacy';
 import { sealerFromConfig } from '../src/sealing/from-config';
 import type { Sealer } from '../src/sealing/sealer';
+import { useApps } from './support/apps';
 import { testConfig } from './support/config';
 import { startHeldForge } from './support/held-forge';
 import { HOSTILE_ISSUE_FIELDS } from './support/hostile-text';
@@ -28,12 +29,11 @@ interface Pair extends FastPathPair {
   mode: Mode;
   sealer: Sealer;
 }
-const apps: ForgeApp[] = [];
+const apps = useApps(() => forge.apiUrl);
 
 async function pair(mode: Mode, overrides: Record<string, string> = {}): Promise<Pair> {
   const sealer = await sealerFromConfig(testConfig(forge.apiUrl, STATELESS));
-  const made = fastPathPair(forge.apiUrl, { ...(mode === 'stateless' && STATELESS), ...overrides }, sealer);
-  apps.push(made.fast, made.sdk);
+  const made = fastPathPair(apps, { ...(mode === 'stateless' && STATELESS), ...overrides }, sealer);
   return { ...made, mode, sealer };
 }
 
@@ -41,9 +41,6 @@ beforeAll(async () => {
   forge = await startFakeForge();
 });
 beforeEach(() => forge.reset());
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((a) => a.close()));
-});
 afterAll(async () => {
   await forge.stop();
 });
@@ -267,8 +264,7 @@ describe('every legacy POST ends, on both paths', () => {
       const forgeHeld = startHeldForge();
       let now = 1_000_000;
       let taken = 0;
-      const app = createApp(testConfig(forgeHeld.apiUrl, { MAX_SESSIONS: '1', ...overrides }), { now: () => now, fastToolCall: path.fastToolCall, onFastToolCall: () => taken++ });
-      apps.push(app);
+      const app = apps.on(forgeHeld.apiUrl, { MAX_SESSIONS: '1', ...overrides }, { now: () => now, fastToolCall: path.fastToolCall, onFastToolCall: () => taken++ });
       return { app, forge: forgeHeld, taken: () => taken, advance: (ms: number) => (now += ms) };
     };
     /** heldApp with a session opened by raw requests, whose request ids the test chooses. */

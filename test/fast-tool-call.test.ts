@@ -3,12 +3,12 @@
 // with it off (every request to the SDK's createMcpHandler). Valid plain calls must be taken and
 // answered exactly as the SDK answers them (status, headers, JSON body, metrics, log lines); near
 // misses must not be taken, so the SDK answers them, including every protocol fault.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
-import type { ForgeApp } from '../src/app';
 import { plainModernToolCall } from '../src/http/plain-tool-call';
 import { sealerFromConfig } from '../src/sealing/from-config';
 import type { Sealer } from '../src/sealing/sealer';
+import { useApps } from './support/apps';
 import { testConfig } from './support/config';
 import { HOSTILE_ISSUE_FIELDS } from './support/hostile-text';
 import { fastPathPair, type FastPathPair } from './support/fast-path-pair';
@@ -18,21 +18,13 @@ import { MODERN_VERSION, modernHeaders, modernMessage, rpc } from './support/mcp
 const TOKEN = TOKENS.maintainer;
 let forge: FakeForge;
 
-const apps: ForgeApp[] = [];
-
-function pair(overrides: Record<string, string> = {}, sealer?: Sealer): FastPathPair {
-  const made = fastPathPair(forge.apiUrl, overrides, sealer);
-  apps.push(made.fast, made.sdk);
-  return made;
-}
+const apps = useApps(() => forge.apiUrl);
+const pair = (overrides: Record<string, string> = {}, sealer?: Sealer): FastPathPair => fastPathPair(apps, overrides, sealer);
 
 beforeAll(async () => {
   forge = await startFakeForge();
 });
 beforeEach(() => forge.reset());
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((a) => a.close()));
-});
 afterAll(async () => {
   await forge.stop();
 });

@@ -1,10 +1,8 @@
 // The HTTP surface of /mcp in stateful mode: health, routing, authentication, sessions, limits.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { createApp, type ForgeApp } from '../src/app';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import type { ForgeApp } from '../src/app';
 import { jsonLongerThan } from '../src/http/body';
-import type { Logger } from '../src/logging/logger';
-import { sealerFromConfig } from '../src/sealing/from-config';
-import { testConfig } from './support/config';
+import { useApps } from './support/apps';
 import { startHeldForge } from './support/held-forge';
 import { capturingLogger } from './support/log-capture';
 import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
@@ -13,21 +11,12 @@ import { INITIALIZE, MCP_URL, connect, rpc } from './support/mcp-client';
 // Sessions open only for a token the forge accepts (D7): the fake forge answers that check.
 const TOKEN = TOKENS.maintainer;
 let forge: FakeForge;
-const apps: ForgeApp[] = [];
-
-function makeApp(overrides: Record<string, string> = {}, now?: () => number, logger?: Logger): ForgeApp {
-  const app = createApp(testConfig(forge.apiUrl, overrides), { now, logger });
-  apps.push(app);
-  return app;
-}
+const makeApp = useApps(() => forge.apiUrl);
 
 beforeAll(async () => {
   forge = await startFakeForge();
 });
 beforeEach(() => forge.reset());
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((a) => a.close()));
-});
 afterAll(() => forge.stop());
 
 async function errorOf(response: Response) {
@@ -269,7 +258,7 @@ describe('sessions', () => {
 
   test('a session expires after SESSION_TIMEOUT_SECONDS without requests, checked on use', async () => {
     let now = 1_000_000;
-    const app = makeApp({ SESSION_TIMEOUT_SECONDS: '60' }, () => now);
+    const app = makeApp({ SESSION_TIMEOUT_SECONDS: '60' }, { now: () => now });
     const id = await openSession(app);
     now += 59_000;
     expect((await rpc(app, { jsonrpc: '2.0', id: 2, method: 'ping' }, { 'mcp-session-id': id })).status).toBe(200);
@@ -283,7 +272,7 @@ describe('sessions', () => {
 
   test('the sweep frees idle sessions', async () => {
     let now = 1_000_000;
-    const app = makeApp({ SESSION_TIMEOUT_SECONDS: '10' }, () => now);
+    const app = makeApp({ SESSION_TIMEOUT_SECONDS: '10' }, { now: () => now });
     await openSession(app);
     await openSession(app);
     now += 11_000;
@@ -392,7 +381,7 @@ describe('session slots (D7): only tokens the forge accepted hold one', () => {
 
   test('the cached answer runs out after a few minutes: a revoked token is then refused', async () => {
     let now = 1_000_000;
-    const app = makeApp({}, () => now);
+    const app = makeApp({}, { now: () => now });
     await openSession(app, { 'Private-Token': TOKENS.developer });
     forge.model.tokens.delete(TOKENS.developer);
     await openSession(app, { 'Private-Token': TOKENS.developer }); // still the cached answer
@@ -416,7 +405,7 @@ describe('session slots (D7): only tokens the forge accepted hold one', () => {
     ['redirects', () => forge.failNext({ pathIncludes: '/api/v4/user', status: 302, body: '', headers: { Location: 'http://evil.example/' } })],
   ])('when the forge %s, the initialize goes on uncached with a warning, and no token is logged', async (_, fail) => {
     const capture = capturingLogger();
-    const app = makeApp({}, undefined, capture.logger);
+    const app = makeApp({}, { logger: capture.logger });
     fail();
     await openSession(app, { 'Private-Token': madeUp(7) });
     expect(capture.entries().filter((e) => e.event === 'credential_check_unavailable')).toEqual([expect.objectContaining({ level: 'warn', credential: 'private' })]);
@@ -428,8 +417,7 @@ describe('session slots (D7): only tokens the forge accepted hold one', () => {
 
   test('a forge that cannot be reached lets the initialize through with a warning', async () => {
     const capture = capturingLogger();
-    const app = createApp(testConfig('http://127.0.0.1:9/api/v4', {}), { logger: capture.logger });
-    apps.push(app);
+    const app = makeApp.on('http://127.0.0.1:9/api/v4', {}, { logger: capture.logger });
     await openSession(app);
     expect(capture.entries().some((e) => e.event === 'credential_check_unavailable' && e.level === 'warn')).toBe(true);
   });
@@ -442,7 +430,7 @@ describe('session slots (D7): only tokens the forge accepted hold one', () => {
 
   test('expired sessions never count toward MAX_SESSIONS, swept or not', async () => {
     let now = 1_000_000;
-    const app = makeApp({ MAX_SESSIONS: '2', SESSION_TIMEOUT_SECONDS: '30' }, () => now);
+    const app = makeApp({ MAX_SESSIONS: '2', SESSION_TIMEOUT_SECONDS: '30' }, { now: () => now });
     await openSession(app);
     await openSession(app);
     now += 31_000; // both expired; no sweep has run
@@ -454,7 +442,7 @@ describe('session slots (D7): only tokens the forge accepted hold one', () => {
   test('at MAX_SESSIONS the least recently used session idle for a minute is closed to make room', async () => {
     let now = 1_000_000;
     const capture = capturingLogger();
-    const app = makeApp({ MAX_SESSIONS: '2' }, () => now, capture.logger);
+    const app = makeApp({ MAX_SESSIONS: '2' }, { now: () => now, logger: capture.logger });
     const older = await openSession(app);
     const newer = await openSession(app);
     now += 30_000;
@@ -468,7 +456,7 @@ describe('session slots (D7): only tokens the forge accepted hold one', () => {
 
   test('only when no session has been idle for a minute does initialize get 503', async () => {
     let now = 1_000_000;
-    const app = makeApp({ MAX_SESSIONS: '2' }, () => now);
+    const app = makeApp({ MAX_SESSIONS: '2' }, { now: () => now });
     await openSession(app);
     await openSession(app);
     now += 59_000;
@@ -481,7 +469,7 @@ describe('session slots (D7): only tokens the forge accepted hold one', () => {
 
   test('a made-up token at capacity neither evicts an idle session nor gets a slot', async () => {
     let now = 1_000_000;
-    const app = makeApp({ MAX_SESSIONS: '1' }, () => now);
+    const app = makeApp({ MAX_SESSIONS: '1' }, { now: () => now });
     const id = await openSession(app);
     now += 120_000;
     expect((await rpc(app, INITIALIZE, { 'Private-Token': madeUp(3) })).status).toBe(401);
@@ -491,8 +479,7 @@ describe('session slots (D7): only tokens the forge accepted hold one', () => {
   test('a session with a request in flight is never closed to make room, however long the request', async () => {
     let now = 1_000_000;
     const slow = startHeldForge();
-    const app = createApp(testConfig(slow.apiUrl, { MAX_SESSIONS: '1' }), { now: () => now });
-    apps.push(app);
+    const app = makeApp.on(slow.apiUrl, { MAX_SESSIONS: '1' }, { now: () => now });
     const busy = await connect(app, { 'Private-Token': TOKEN });
     const pending = busy.call('get_branch', { project_id: '1', branch_name: 'main' });
     await slow.called;
@@ -506,12 +493,7 @@ describe('session slots (D7): only tokens the forge accepted hold one', () => {
 });
 
 describe('protocol version negotiation on the legacy lane (D27: 2025-03-26 to 2025-11-25)', () => {
-  const stateless = async () => {
-    const config = testConfig(forge.apiUrl, { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 7).toString('base64url') });
-    const app = createApp(config, { sealer: await sealerFromConfig(config) });
-    apps.push(app);
-    return app;
-  };
+  const stateless = () => makeApp.sealed({ OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 7).toString('base64url') });
   const initialize = (app: ForgeApp, protocolVersion: string) =>
     rpc(app, { ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion } }, { 'Private-Token': TOKEN });
 

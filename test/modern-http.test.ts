@@ -2,11 +2,9 @@
 // legacy lane's HTTP tests (http.test.ts, stateless.test.ts, dynamic-url.test.ts, pool.test.ts)
 // plus what the revision itself asks of a tools-only server. Every request stands alone: it
 // carries its credential, no session id is issued or read, and errors carry the request's id.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { createApp, type ForgeApp } from '../src/app';
-import type { Logger } from '../src/logging/logger';
-import { sealerFromConfig } from '../src/sealing/from-config';
-import { testConfig } from './support/config';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import type { ForgeApp } from '../src/app';
+import { useApps } from './support/apps';
 import { capturingLogger } from './support/log-capture';
 import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
 import { INITIALIZE, MCP_URL, MODERN_VERSION, connect, modernHeaders, modernMessage, modernRpc, rpc, structured, toolError } from './support/mcp-client';
@@ -14,20 +12,9 @@ import { INITIALIZE, MCP_URL, MODERN_VERSION, connect, modernHeaders, modernMess
 const TOKEN = TOKENS.maintainer;
 let forge: FakeForge;
 let two: FakeForge;
-const apps: ForgeApp[] = [];
-
-function makeApp(overrides: Record<string, string> = {}, logger?: Logger): ForgeApp {
-  const app = createApp(testConfig(forge.apiUrl, overrides), { logger });
-  apps.push(app);
-  return app;
-}
-
-async function statelessApp(overrides: Record<string, string> = {}): Promise<ForgeApp> {
-  const config = testConfig(forge.apiUrl, { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 5).toString('base64url'), ...overrides });
-  const app = createApp(config, { sealer: await sealerFromConfig(config) });
-  apps.push(app);
-  return app;
-}
+const makeApp = useApps(() => forge.apiUrl);
+const statelessApp = (overrides: Record<string, string> = {}) =>
+  makeApp.sealed({ OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 5).toString('base64url'), ...overrides });
 
 beforeAll(async () => {
   forge = await startFakeForge();
@@ -36,9 +23,6 @@ beforeAll(async () => {
 beforeEach(() => {
   forge.reset();
   two.reset();
-});
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((a) => a.close()));
 });
 afterAll(async () => {
   await forge.stop();
@@ -244,7 +228,7 @@ describe('authentication (SPEC\'s statuses and texts, D6), with the request id',
 
   test('logs name the lane and hold no token', async () => {
     const capture = capturingLogger();
-    const app = makeApp({}, capture.logger);
+    const app = makeApp({}, { logger: capture.logger });
     await modernRpc(app, 1, 'tools/call', getBranch(), { 'Private-Token': TOKEN });
     await modernRpc(app, 2, 'tools/call', getBranch(), { 'Private-Token': 'short' });
     expect(capture.entries().find((e) => e.event === 'tool_call')).toMatchObject({ lane: 'modern', tool: 'get_branch', outcome: 'ok' });

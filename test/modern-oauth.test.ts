@@ -3,9 +3,9 @@
 // credential here); a forge rejection of the inner token is an HTTP 401 with the request id, and a
 // read_api token sees only read tools (cacheScope private) and gets the step-up 403. Twin of
 // oauth-bearer.test.ts.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { SEED, startFakeForge, type FakeForge } from './support/fake-forge';
-import { serveOAuth, type ServedOAuth, resetForge, stopAll } from './support/fake-oauth-harness';
+import { beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { SEED, type FakeForge } from './support/fake-forge';
+import { resetForge, serveOAuth, type ServedOAuth, useOAuthServers } from './support/fake-oauth-harness';
 import { ownTokens, redeem, refreshGrant } from './support/fake-oauth-steps';
 import { INITIALIZE, MODERN_VERSION, connect, modernHeaders, modernMessage, structured } from './support/mcp-client';
 
@@ -15,16 +15,13 @@ let stateless: ServedOAuth;
 let clock = 0;
 const now = () => Date.now() + clock;
 
-beforeAll(async () => {
-  forge = await startFakeForge();
-  served = await serveOAuth(forge, { now });
-  stateless = await serveOAuth(forge, { now, env: { OAUTH_STATELESS_MODE: 'true' } });
+const oauth = useOAuthServers({ served: { now }, stateless: { now, env: { OAUTH_STATELESS_MODE: 'true' } } });
+beforeAll(() => {
+  ({ forge, served, stateless } = oauth);
 });
 beforeEach(() => {
   clock = 0;
-  resetForge(forge, served, stateless);
 });
-afterAll(() => stopAll(forge, served, stateless));
 
 async function accessToken(base = served.url, scope?: string): Promise<string> {
   const tokens = await ownTokens(base, { scope });

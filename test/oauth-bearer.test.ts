@@ -5,10 +5,10 @@
 // HTTP 401, a read_api token sees only read tools and gets the step-up 403 for a write tool.
 // Private-Token and JOB-TOKEN are live credentials; a session id alone is not a credential,
 // except sealed in stateless mode. The modern lane's twin is modern-oauth.test.ts.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { Sealer } from '../src/sealing/sealer';
-import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
-import { SECRET, serveOAuth, type ServedOAuth, resetForge, stopAll } from './support/fake-oauth-harness';
+import { SEED, TOKENS, type FakeForge } from './support/fake-forge';
+import { SECRET, resetForge, serveOAuth, type ServedOAuth, useOAuthServers } from './support/fake-oauth-harness';
 import { ownTokens, redeem, refreshGrant } from './support/fake-oauth-steps';
 import { INITIALIZE } from './support/mcp-client';
 
@@ -18,16 +18,13 @@ let stateless: ServedOAuth;
 let clock = 0;
 const now = () => Date.now() + clock;
 
-beforeAll(async () => {
-  forge = await startFakeForge();
-  served = await serveOAuth(forge, { now });
-  stateless = await serveOAuth(forge, { now, env: { OAUTH_STATELESS_MODE: 'true' } });
+const oauth = useOAuthServers({ served: { now }, stateless: { now, env: { OAUTH_STATELESS_MODE: 'true' } } });
+beforeAll(() => {
+  ({ forge, served, stateless } = oauth);
 });
 beforeEach(() => {
   clock = 0;
-  resetForge(forge, served, stateless);
 });
-afterAll(() => stopAll(forge, served, stateless));
 
 async function accessToken(base = served.url, scope?: string): Promise<string> {
   const tokens = await ownTokens(base, { scope });

@@ -1,10 +1,10 @@
 // POST /consent (D24): Approve goes on to the forge, Deny returns access_denied to the
 // client. The decision counts only from this server's page in the browser it was shown in, and
 // on any replica in stateless mode.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { startFakeForge, type FakeForge } from './support/fake-forge';
+import { beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import type { FakeForge } from './support/fake-forge';
 import { TinyBrowser, parseConsentForm, type ConsentForm } from './support/fake-oauth-client';
-import { serveOAuth, type ServedOAuth, resetForge, stopAll } from './support/fake-oauth-harness';
+import { type ServedOAuth, useOAuthServers } from './support/fake-oauth-harness';
 import { REDIRECT, authorizeUrl, pkce, registerClient } from './support/fake-oauth-steps';
 
 let forge: FakeForge;
@@ -13,17 +13,13 @@ let replicas: ServedOAuth;
 let clock = 0;
 const now = () => Date.now() + clock;
 
-beforeAll(async () => {
-  forge = await startFakeForge();
-  served = await serveOAuth(forge, { now });
-  replicas = await serveOAuth(forge, { replicas: 2, now, env: { OAUTH_STATELESS_MODE: 'true' } });
+const oauth = useOAuthServers({ served: { now }, replicas: { replicas: 2, now, env: { OAUTH_STATELESS_MODE: 'true' } } });
+beforeAll(() => {
+  ({ forge, served, replicas } = oauth);
 });
 beforeEach(() => {
   clock = 0;
-  resetForge(forge, served, replicas);
-  replicas.route = () => 0;
 });
-afterAll(() => stopAll(forge, served, replicas));
 
 /** A browser showing the consent page of a fresh client. */
 async function consentShown(base = served.url, state = 'st-c'): Promise<{ browser: TinyBrowser; form: ConsentForm }> {

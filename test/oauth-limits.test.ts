@@ -3,10 +3,10 @@
 // consent pages, states, proxy codes — is held under a per-address quota, so a flood from one
 // address, however long it runs, never pushes out or locks out anyone else. Stateless mode runs no
 // in-app limiter (docs/spec.md stateless rule 7).
-import { afterAll, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import { startFakeForge, type FakeForge } from './support/fake-forge';
+import { beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import type { FakeForge } from './support/fake-forge';
 import { parseConsentForm } from './support/fake-oauth-client';
-import { resetForge, serveOAuth, stopAll, type ServedOAuth } from './support/fake-oauth-harness';
+import { type ServedOAuth, useOAuthServers } from './support/fake-oauth-harness';
 import { REDIRECT, authorizeUrl, pkce } from './support/fake-oauth-steps';
 
 setDefaultTimeout(60_000);
@@ -26,18 +26,18 @@ const T0 = Math.floor(Date.now() / 60_000) * 60_000;
 let clock = 0;
 const now = () => T0 + clock;
 
-beforeAll(async () => {
-  forge = await startFakeForge();
-  flooded = await serveOAuth(forge, { now, env: { MAX_REQUESTS_PER_MINUTE: String(PER_MINUTE) } });
-  small = await serveOAuth(forge, { now, env: { MAX_REQUESTS_PER_MINUTE: '2', MCP_OAUTH_CONSENT: 'false' } });
-  stateless = await serveOAuth(forge, { now, env: { MAX_REQUESTS_PER_MINUTE: '1', OAUTH_STATELESS_MODE: 'true' } });
+const oauth = useOAuthServers({
+  flooded: { now, env: { MAX_REQUESTS_PER_MINUTE: String(PER_MINUTE) } },
+  small: { now, env: { MAX_REQUESTS_PER_MINUTE: '2', MCP_OAUTH_CONSENT: 'false' } },
+  stateless: { now, env: { MAX_REQUESTS_PER_MINUTE: '1', OAUTH_STATELESS_MODE: 'true' } },
+});
+beforeAll(() => {
+  ({ forge, flooded, small, stateless } = oauth);
 });
 beforeEach(() => {
   // A fresh window for every test: the windows are aligned to the clock minute.
   clock += 3_600_000;
-  resetForge(forge, flooded, small, stateless);
 });
-afterAll(() => stopAll(forge, flooded, small, stateless));
 
 /** One request to `served` as if from `ip` (the socket address; no proxy is trusted here). */
 function from(served: ServedOAuth, ip: string, path: string, init: RequestInit = {}): Promise<Response> {

@@ -6,14 +6,14 @@
 // when OAUTH_STATELESS_SECRET is set. A stateless `v1.cid.` id must still carry a valid signature.
 // A refresh that fails for a client whose registration has lapsed is invalid_client, so the client
 // registers again before it signs in again.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { OwnTokens } from '../src/oauth/own-tokens';
 import { REFRESH_REUSE_GRACE_MS } from '../src/oauth/refresh-reuse';
 import { sealerFromConfig } from '../src/sealing/from-config';
 import { Sealer } from '../src/sealing/sealer';
 import { testConfig } from './support/config';
-import { startFakeForge, type FakeForge } from './support/fake-forge';
-import { SECRET, oauthEnv, serveOAuth, type ServedOAuth, resetForge, stopAll } from './support/fake-oauth-harness';
+import type { FakeForge } from './support/fake-forge';
+import { SECRET, oauthEnv, resetForge, serveOAuth, type ServedOAuth, useOAuthServers } from './support/fake-oauth-harness';
 import { authorizeUrl, codeGrant, expectError, ownTokens, pkce, redeem, REDIRECT, refreshGrant, registerClient, signIn, type TokenBody } from './support/fake-oauth-steps';
 import { INITIALIZE } from './support/mcp-client';
 
@@ -27,17 +27,13 @@ const DAY = 86_400_000;
 /** Just past OAUTH_STATELESS_CLIENT_TTL_SECONDS' default: every registration has lapsed. */
 const PAST_CLIENT_TTL = DAY + 1_000;
 
-beforeAll(async () => {
-  forge = await startFakeForge();
-  memory = await serveOAuth(forge, { now });
-  stateless = await serveOAuth(forge, { replicas: 2, now, env: { OAUTH_STATELESS_MODE: 'true' } });
+const oauth = useOAuthServers({ memory: { now }, stateless: { replicas: 2, now, env: { OAUTH_STATELESS_MODE: 'true' } } });
+beforeAll(() => {
+  ({ forge, memory, stateless } = oauth);
 });
 beforeEach(() => {
   clock = 0;
-  resetForge(forge, memory, stateless);
-  stateless.route = () => 0;
 });
-afterAll(() => stopAll(forge, memory, stateless));
 
 async function refreshed(base: string, clientId: string, refreshToken: string): Promise<TokenBody> {
   const response = await redeem(base, refreshGrant(clientId, refreshToken));

@@ -2,7 +2,7 @@
 // replica by their client with the right verifier, a failed check releases the code for a retry;
 // the tokens are this server's own (v1.at./v1.rt.), never the forge's; a refresh token is used once,
 // by its own client, and refreshes the forge token server-side; `resource` must name this server.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { silentLogger } from '../src/logging/logger';
 import { MemoryClients } from '../src/oauth/clients';
 import { OwnTokens } from '../src/oauth/own-tokens';
@@ -12,9 +12,9 @@ import { ReplayGuard } from '../src/oauth/replay-guard';
 import { tokenHandler } from '../src/oauth/token';
 import { MemoryVault, SealedVault } from '../src/oauth/vault';
 import { createLogger } from '../src/logging/logger';
-import { startFakeForge, type FakeForge } from './support/fake-forge';
+import { type FakeForge } from './support/fake-forge';
 import { ACCESS_TOKEN_LIFETIME } from './support/fake-oauth';
-import { FORGE_APP_ID, serveOAuth, type ServedOAuth, resetForge, stopAll } from './support/fake-oauth-harness';
+import { FORGE_APP_ID, resetForge, serveOAuth, type ServedOAuth, useOAuthServers } from './support/fake-oauth-harness';
 import { codeGrant, ownTokens, pkce, redeem, REDIRECT, refreshGrant, registerClient, signIn, type TokenBody } from './support/fake-oauth-steps';
 
 let forge: FakeForge;
@@ -23,17 +23,13 @@ let replicas: ServedOAuth;
 let clock = 0;
 const now = () => Date.now() + clock;
 
-beforeAll(async () => {
-  forge = await startFakeForge();
-  served = await serveOAuth(forge, { now });
-  replicas = await serveOAuth(forge, { replicas: 2, now, env: { OAUTH_STATELESS_MODE: 'true' } });
+const oauth = useOAuthServers({ served: { now }, replicas: { replicas: 2, now, env: { OAUTH_STATELESS_MODE: 'true' } } });
+beforeAll(() => {
+  ({ forge, served, replicas } = oauth);
 });
 beforeEach(() => {
   clock = 0;
-  resetForge(forge, served, replicas);
-  replicas.route = () => 0;
 });
-afterAll(() => stopAll(forge, served, replicas));
 
 interface ErrorBody {
   error: string;

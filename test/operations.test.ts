@@ -1,29 +1,22 @@
 // What an operator relies on: /metrics and /metrics.json with every counter moving when its
 // event happens, per-IP and per-session rate limits with Retry-After, and a bounded limiter.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { sealerFromConfig } from '../src/sealing/from-config';
-import { createApp, type ForgeApp } from '../src/app';
+import type { ForgeApp } from '../src/app';
 import { clientIp } from '../src/http/client-ip';
 import { FixedWindowLimiter } from '../src/http/rate-limit';
+import { useApps } from './support/apps';
 import { testConfig } from './support/config';
 import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
 import { INITIALIZE, connect, rpc } from './support/mcp-client';
 
 let forge: FakeForge;
-const apps: ForgeApp[] = [];
+const makeApp = useApps(() => forge.apiUrl, 'all');
 beforeAll(async () => {
   forge = await startFakeForge();
 });
 afterAll(async () => {
-  await Promise.all(apps.map((a) => a.close()));
   await forge.stop();
 });
-
-function makeApp(overrides: Record<string, string> = {}, now?: () => number) {
-  const app = createApp(testConfig(forge.apiUrl, overrides), { now });
-  apps.push(app);
-  return app;
-}
 
 const json = async (app: ForgeApp) => (await (await app.handle(new Request('http://localhost/metrics.json'))).json()) as Record<string, any>;
 const text = async (app: ForgeApp) => (await app.handle(new Request('http://localhost/metrics'))).text();
@@ -40,7 +33,7 @@ describe('/metrics.json', () => {
 
   test('each counter moves when its event happens', async () => {
     let now = 10_000_000;
-    const app = makeApp({ MAX_SESSIONS: '2', SESSION_TIMEOUT_SECONDS: '60' }, () => now);
+    const app = makeApp({ MAX_SESSIONS: '2', SESSION_TIMEOUT_SECONDS: '60' }, { now: () => now });
     const start = await json(app);
     expect(start).toMatchObject({ activeSessions: 0, totalSessions: 0, requestsProcessed: 0, authFailures: 0 });
 
@@ -70,7 +63,7 @@ describe('/metrics.json', () => {
 
   test('a session past its timeout counts as expired at once, in both views, before any periodic sweep', async () => {
     let now = 20_000_000;
-    const app = makeApp({ SESSION_TIMEOUT_SECONDS: '60' }, () => now);
+    const app = makeApp({ SESSION_TIMEOUT_SECONDS: '60' }, { now: () => now });
     await connect(app, { 'Private-Token': TOKENS.maintainer });
     await connect(app, { 'Private-Token': TOKENS.developer });
     now += 30_000;
@@ -90,12 +83,7 @@ describe('/metrics.json', () => {
 
 test('stateless mode reports the sealed ids\' inactivity timeout as the session timeout', async () => {
   const secret = { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 7).toString('base64url'), SESSION_TIMEOUT_SECONDS: '900' };
-  const statelessApp = async (overrides: Record<string, string>) => {
-    const config = testConfig(forge.apiUrl, overrides);
-    const app = createApp(config, { sealer: await sealerFromConfig(config) });
-    apps.push(app);
-    return app;
-  };
+  const statelessApp = (overrides: Record<string, string>) => makeApp.sealed(overrides);
   expect((await json(await statelessApp({ ...secret, OAUTH_STATELESS_SESSION_TTL_SECONDS: '5' }))).config.sessionTimeoutSeconds).toBe(5);
   expect((await json(await statelessApp(secret))).config.sessionTimeoutSeconds).toBe(900); // its default: SESSION_TIMEOUT_SECONDS
 });
@@ -133,7 +121,7 @@ describe('/metrics (Prometheus text)', () => {
 describe('rate limits', () => {
   test('per client IP: the request over the limit gets 429 "Rate limit exceeded" with Retry-After; a new window lets it through', async () => {
     let now = 60_000 * 1000 + 15_000; // 15 s into a window
-    const app = makeApp({ MAX_REQUESTS_PER_MINUTE: '3' }, () => now);
+    const app = makeApp({ MAX_REQUESTS_PER_MINUTE: '3' }, { now: () => now });
     const send = () => app.handle(new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': TOKENS.maintainer }, body: JSON.stringify(INITIALIZE) }), '10.1.1.1');
     for (let i = 0; i < 3; i++) expect((await send()).status).toBe(200);
     const refused = await send();

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { createApp, type ForgeApp } from '../src/app';
 import { sealerFromConfig } from '../src/sealing/from-config';
+import { useApps } from './support/apps';
 import { testConfig } from './support/config';
 import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
 import { INITIALIZE, MCP_URL, connect, rpc, structured } from './support/mcp-client';
@@ -13,22 +14,18 @@ export const SECRET = Buffer.alloc(32, 9).toString('base64url');
 const OTHER_SECRET = Buffer.alloc(32, 8).toString('base64url');
 let forge: FakeForge;
 let now = 1_800_000_000_000;
-const apps: ForgeApp[] = [];
+const apps = useApps(() => forge.apiUrl, 'all');
 
 beforeAll(async () => {
   forge = await startFakeForge();
 });
 beforeEach(() => forge.reset());
 afterAll(async () => {
-  await Promise.all(apps.map((a) => a.close()));
   await forge.stop();
 });
 
-async function statelessApp(overrides: Record<string, string> = {}) {
-  const config = testConfig(forge.apiUrl, { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: SECRET, SESSION_TIMEOUT_SECONDS: '600', ...overrides });
-  const app = createApp(config, { sealer: await sealerFromConfig(config, () => now), now: () => now });
-  apps.push(app);
-  return app;
+function statelessApp(overrides: Record<string, string> = {}) {
+  return apps.sealed({ OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: SECRET, SESSION_TIMEOUT_SECONDS: '600', ...overrides }, { now: () => now });
 }
 
 const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_branch', arguments: { project_id: String(SEED.project), branch_name: 'main' } } });
@@ -273,9 +270,7 @@ describe('an id opens only where it was sealed (session/sealed-session.ts)', () 
     // Same public URL, but its only forge is another one: the id's forge is not one it may call.
     const otherForge = await startFakeForge();
     try {
-      const config = testConfig(otherForge.apiUrl, { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: SECRET, MCP_SERVER_URL: 'https://mcp-a.example.com' });
-      const sameUrl = createApp(config, { sealer: await sealerFromConfig(config, () => now), now: () => now });
-      apps.push(sameUrl);
+      const sameUrl = await apps.sealedOn(otherForge.apiUrl, { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: SECRET, MCP_SERVER_URL: 'https://mcp-a.example.com' }, { now: () => now });
       forge.reset();
       for (const app of [elsewhere, sameUrl]) {
         const response = await rpc(app, call(3), { 'mcp-session-id': sid });

@@ -2,11 +2,12 @@
 // registered there) and one or more app replicas behind one address, as an ingress would put them.
 // `route` picks the replica of each request (default: the first), so a test can send every step of
 // a sign-in to another replica.
+import { afterAll, beforeAll, beforeEach } from 'bun:test';
 import { createApp, type ForgeApp } from '../../src/app';
 import type { Logger } from '../../src/logging/logger';
 import { sealerFromConfig } from '../../src/sealing/from-config';
 import { testConfig } from './config';
-import type { FakeForge } from './fake-forge';
+import { startFakeForge, type FakeForge } from './fake-forge';
 
 export const FORGE_APP_ID = 'forge-mcp-app-uid-0001';
 export const FORGE_APP_SECRET = 'forge-mcp-app-secret-0001';
@@ -102,4 +103,29 @@ export function resetForge(forge: FakeForge, ...servers: ServedOAuth[]): void {
 export async function stopAll(forge: FakeForge, ...servers: ServedOAuth[]): Promise<void> {
   await Promise.all(servers.map((s) => s.stop()));
   await forge.stop();
+}
+
+export type OAuthServers<K extends string> = { forge: FakeForge } & { [name in K]: ServedOAuth };
+
+/**
+ * The OAuth set-up of a test file: a fake forge and one served app per entry of `specs`, started
+ * before the file's tests; before each test the forge is reset (resetForge) and every server routes
+ * to its first replica again; after the file all are stopped (stopAll). The returned object is
+ * filled once the file's first beforeAll has run.
+ */
+export function useOAuthServers<K extends string>(specs: Record<K, ServeOptions>): OAuthServers<K> {
+  const setup = {} as OAuthServers<K>;
+  const served = setup as unknown as Record<K, ServedOAuth>;
+  const names = Object.keys(specs) as K[];
+  const servers = () => names.map((name) => served[name]);
+  beforeAll(async () => {
+    setup.forge = await startFakeForge();
+    for (const name of names) served[name] = await serveOAuth(setup.forge, specs[name]);
+  });
+  beforeEach(() => {
+    resetForge(setup.forge, ...servers());
+    for (const server of servers()) server.route = () => 0;
+  });
+  afterAll(() => stopAll(setup.forge, ...servers()));
+  return setup;
 }

@@ -1,9 +1,9 @@
 // Two apps alike but for the plain tools/call path (http/fast-tool-call.ts): `fast` with it on,
 // counting the calls it takes, `sdk` with it off, each with its log captured. The plain-call tests
 // send both the same request and hold the answers equal.
-import { createApp, type ForgeApp } from '../../src/app';
+import type { ForgeApp } from '../../src/app';
 import type { Sealer } from '../../src/sealing/sealer';
-import { testConfig } from './config';
+import type { Apps } from './apps';
 import { capturingLogger } from './log-capture';
 
 export interface FastPathPair {
@@ -14,11 +14,12 @@ export interface FastPathPair {
   logs: { fast: () => Record<string, unknown>[]; sdk: () => Record<string, unknown>[] };
 }
 
-export function fastPathPair(apiUrl: string, settings: Record<string, string>, sealer?: Sealer): FastPathPair {
+/** Both apps are made through the file's app fixture, which closes them. */
+export function fastPathPair(apps: Apps, settings: Record<string, string>, sealer?: Sealer): FastPathPair {
   let taken = 0;
   const fastLog = capturingLogger();
   const sdkLog = capturingLogger();
-  const fast = createApp(testConfig(apiUrl, settings), { logger: fastLog.logger, sealer, onFastToolCall: () => taken++ });
-  const sdk = createApp(testConfig(apiUrl, settings), { logger: sdkLog.logger, sealer, fastToolCall: false });
+  const fast = apps(settings, { logger: fastLog.logger, sealer, onFastToolCall: () => taken++ });
+  const sdk = apps(settings, { logger: sdkLog.logger, sealer, fastToolCall: false });
   return { fast, sdk, taken: () => taken, logs: { fast: fastLog.entries, sdk: sdkLog.entries } };
 }

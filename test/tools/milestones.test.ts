@@ -1,7 +1,6 @@
 // Project milestone tools, and the opt-in switches of the milestones group (D13).
-import { afterAll, describe, expect, test } from 'bun:test';
-import { createApp, type ForgeApp } from '../../src/app';
-import { testConfig } from '../support/config';
+import { describe, expect, test } from 'bun:test';
+import { useApps } from '../support/apps';
 import { MILESTONE_SEED, SEED, TOKENS } from '../support/fake-forge';
 import { forgeApi } from '../support/forge-api';
 import { useHarness } from '../support/harness';
@@ -24,11 +23,9 @@ const MILESTONE_TOOLS = [
 ];
 
 describe('the milestones group is opt-in (D13)', () => {
-  const apps: ForgeApp[] = [];
-  afterAll(() => Promise.all(apps.map((a) => a.close())));
+  const apps = useApps(() => h.forge.apiUrl, 'all');
   async function listed(overrides: Record<string, string>): Promise<string[]> {
-    const app = createApp(testConfig(h.forge.apiUrl, overrides));
-    apps.push(app);
+    const app = apps(overrides);
     const session = await connect(app, { 'Private-Token': TOKENS.maintainer });
     const { tools } = await session.client.listTools();
     await session.close();

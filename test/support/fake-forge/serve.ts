@@ -1,7 +1,7 @@
 // CLI: bun run test/support/fake-forge/serve.ts [--port 18080] [--redirect-uri URL]
 // Serves the fake forge's REST API and, on the same port, its OAuth provider with one confidential
 // application registered for this server (D21), so a person can run an OAuth sign-in locally
-// (README: "Try it locally"). The provider approves as the seeded maintainer.
+// (docs/oauth.md: "Try it locally"). The provider approves as the seeded maintainer.
 import { startFakeForge } from './index';
 import { LOCAL_APP_ID, LOCAL_APP_SECRET, localOAuthApp } from './local-oauth-app';
 
