@@ -30,6 +30,7 @@ import type { Caller } from './auth/caller';
 import type { ForgeEndpoint } from './forge/endpoint';
 import { SERVER_INFO, createMcpServer, sdkErrorLogger } from './mcp/server';
 import { createToolCaller } from './mcp/tool-caller';
+import { LogBudget } from './tools/pipelines/log-budget';
 import { createOAuth } from './oauth/routes';
 import { MemorySessionStore } from './session/memory-store';
 import { SealedSessions } from './session/sealed-session';
@@ -124,11 +125,13 @@ export function buildCore(config: Config, options: AppOptions = {}) {
   // D34: each request policy's catalog is the deployment's narrowed, built once per distinct policy.
   const catalogs = new PolicyCatalogs(catalog);
   const audit = config.AUDIT_LOG_PATH ? fileAuditSink(options.auditFd ?? openAuditFile(config.AUDIT_LOG_PATH), logger) : undefined;
-  return { logger, catalog, catalogs, pool, metrics, toolTimeoutMs: config.FORGE_TOOL_TIMEOUT_MS, audit, instances };
+  // What all job-log reads of the process may hold together (D30, log-budget.ts).
+  const logBudget = new LogBudget(config.JOB_LOG_MEMORY_BYTES, config.FORGE_REQUEST_TIMEOUT_MS);
+  return { logger, catalog, catalogs, pool, metrics, toolTimeoutMs: config.FORGE_TOOL_TIMEOUT_MS, audit, instances, logBudget };
 }
 
 export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
-  const { logger, catalog, catalogs, pool, metrics, toolTimeoutMs, audit, instances } = buildCore(config, options);
+  const { logger, catalog, catalogs, pool, metrics, toolTimeoutMs, audit, instances, logBudget } = buildCore(config, options);
   const now = options.now ?? Date.now;
   const fixedCaller = staticTokenCaller(config);
   // D37: single use, rate-limit windows and caches live in the store chosen here (memory, or Redis
@@ -165,7 +168,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     (session) => logger.info('session_evicted', { session: session.caller.sessionTag, reason: 'capacity', idle_seconds: Math.round((now() - session.lastSeen) / 1000) }),
   );
   sessions.startSweeping(Math.min(60_000, config.SESSION_TIMEOUT_SECONDS * 1000));
-  const mcpDeps = { catalog, catalogs, audit, forgeUser, logger, sealer: options.sealer, toolTimeoutMs, instances, onToolCall: (tool: string, outcome: string) => metrics.toolCall(tool, outcome) };
+  const mcpDeps = { catalog, catalogs, audit, forgeUser, logger, sealer: options.sealer, toolTimeoutMs, instances, logBudget, onToolCall: (tool: string, outcome: string) => metrics.toolCall(tool, outcome) };
   // The legacy lane negotiates only the revisions it serves over HTTP (D27); stdio keeps the SDK's.
   const createServer = () => createMcpServer(mcpDeps, 'legacy', { versions: LEGACY_PROTOCOL_VERSIONS });
   const forgeUrlPolicy = config.ENABLE_DYNAMIC_API_URL ? createForgeUrlPolicy(config.forgeApiUrls, config.FORGE_ALLOWED_HOSTS) : undefined;
