@@ -8,6 +8,7 @@ import { ForgePool } from './forge/pool';
 import { InstanceDirectory } from './forge/instance';
 import { CredentialChecks } from './auth/credential-check';
 import { clientIp } from './http/client-ip';
+import { clientKey } from './http/client-key';
 import { createCredentialGate } from './http/credential-gate';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { createFastToolCall } from './http/fast-tool-call';
@@ -141,6 +142,8 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   // D7's credential check, in the store: it admits legacy sessions and names the forge user of audit lines (D35).
   const checks = new CredentialChecks({ now, store: stores.open(CREDENTIAL_CHECK_MAX_ENTRIES) });
   const forgeUser = (caller: Caller, endpoint: ForgeEndpoint) => checks.username(caller.credential, endpoint);
+  // The client every per-address limit and quota counts (D10): its address, an IPv6 one by its /64.
+  const clientOf = (request: Request, socketIp?: string) => clientKey(clientIp(request, socketIp ?? socketIps.get(request), config.trustedProxies));
   const windows = (scope: string) =>
     limiting ? new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now, undefined, undefined, stores.shared ? { store: stores.open(100_000), scope, chunk: config.MAX_REQUESTS_PER_MINUTE / 50 } : undefined) : undefined;
   // OAuth mode (FORGE_MCP_OAUTH): its routes and bearer-checking caller resolver come from src/oauth
@@ -151,7 +154,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
         logger,
         sealer: options.sealer,
         now,
-        ipOf: (request) => clientIp(request, socketIps.get(request), config.trustedProxies),
+        ipOf: (request) => clientOf(request),
         onRateLimited: () => metrics.rejectedByRateLimit++,
         events: (event) => metrics.oauth.record(event),
         stores,
@@ -256,7 +259,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     logger,
     maxBytes: config.DOWNLOAD_MAX_BYTES,
     limiter: windows('download'),
-    ipLimit: limiting ? { limiter: windows('download-ip')!, ipOf: (request) => clientIp(request, socketIps.get(request), config.trustedProxies) } : undefined,
+    ipLimit: limiting ? { limiter: windows('download-ip')!, ipOf: (request) => clientOf(request) } : undefined,
     onRateLimited: () => metrics.rejectedByRateLimit++,
   });
   // The socket address travels beside the request: Elysia hands handlers the same Request object.
@@ -270,7 +273,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     {
       guardAddress,
       ipLimiter: windows('ip'),
-      ipOf: (request, socketIp) => clientIp(request, socketIp ?? socketIps.get(request), config.trustedProxies),
+      ipOf: (request, socketIp) => clientOf(request, socketIp),
       maxBodyBytes: config.MAX_REQUEST_BODY_BYTES,
       callers,
       forgeUrlPolicy,
