@@ -8,6 +8,7 @@ import { ForgePool } from './forge/pool';
 import { InstanceDirectory } from './forge/instance';
 import { CredentialChecks } from './auth/credential-check';
 import { clientIp } from './http/client-ip';
+import { clientKey } from './http/client-key';
 import { createCredentialGate } from './http/credential-gate';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { createFastToolCall } from './http/fast-tool-call';
@@ -30,6 +31,7 @@ import type { Caller } from './auth/caller';
 import type { ForgeEndpoint } from './forge/endpoint';
 import { SERVER_INFO, createMcpServer, sdkErrorLogger } from './mcp/server';
 import { createToolCaller } from './mcp/tool-caller';
+import { LogBudget } from './tools/pipelines/log-budget';
 import { createOAuth } from './oauth/routes';
 import { MemorySessionStore } from './session/memory-store';
 import { SealedSessions } from './session/sealed-session';
@@ -124,11 +126,13 @@ export function buildCore(config: Config, options: AppOptions = {}) {
   // D34: each request policy's catalog is the deployment's narrowed, built once per distinct policy.
   const catalogs = new PolicyCatalogs(catalog);
   const audit = config.AUDIT_LOG_PATH ? fileAuditSink(options.auditFd ?? openAuditFile(config.AUDIT_LOG_PATH), logger) : undefined;
-  return { logger, catalog, catalogs, pool, metrics, toolTimeoutMs: config.FORGE_TOOL_TIMEOUT_MS, audit, instances };
+  // What all job-log reads of the process may hold together (D30, log-budget.ts).
+  const logBudget = new LogBudget(config.JOB_LOG_MEMORY_BYTES, config.FORGE_REQUEST_TIMEOUT_MS);
+  return { logger, catalog, catalogs, pool, metrics, toolTimeoutMs: config.FORGE_TOOL_TIMEOUT_MS, audit, instances, logBudget };
 }
 
 export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
-  const { logger, catalog, catalogs, pool, metrics, toolTimeoutMs, audit, instances } = buildCore(config, options);
+  const { logger, catalog, catalogs, pool, metrics, toolTimeoutMs, audit, instances, logBudget } = buildCore(config, options);
   const now = options.now ?? Date.now;
   const fixedCaller = staticTokenCaller(config);
   // D37: single use, rate-limit windows and caches live in the store chosen here (memory, or Redis
@@ -138,6 +142,8 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   // D7's credential check, in the store: it admits legacy sessions and names the forge user of audit lines (D35).
   const checks = new CredentialChecks({ now, store: stores.open(CREDENTIAL_CHECK_MAX_ENTRIES) });
   const forgeUser = (caller: Caller, endpoint: ForgeEndpoint) => checks.username(caller.credential, endpoint);
+  // The client every per-address limit and quota counts (D10): its address, an IPv6 one by its /64.
+  const clientOf = (request: Request, socketIp?: string) => clientKey(clientIp(request, socketIp ?? socketIps.get(request), config.trustedProxies));
   const windows = (scope: string) =>
     limiting ? new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now, undefined, undefined, stores.shared ? { store: stores.open(100_000), scope, chunk: config.MAX_REQUESTS_PER_MINUTE / 50 } : undefined) : undefined;
   // OAuth mode (FORGE_MCP_OAUTH): its routes and bearer-checking caller resolver come from src/oauth
@@ -148,7 +154,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
         logger,
         sealer: options.sealer,
         now,
-        ipOf: (request) => clientIp(request, socketIps.get(request), config.trustedProxies),
+        ipOf: (request) => clientOf(request),
         onRateLimited: () => metrics.rejectedByRateLimit++,
         events: (event) => metrics.oauth.record(event),
         stores,
@@ -165,7 +171,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     (session) => logger.info('session_evicted', { session: session.caller.sessionTag, reason: 'capacity', idle_seconds: Math.round((now() - session.lastSeen) / 1000) }),
   );
   sessions.startSweeping(Math.min(60_000, config.SESSION_TIMEOUT_SECONDS * 1000));
-  const mcpDeps = { catalog, catalogs, audit, forgeUser, logger, sealer: options.sealer, toolTimeoutMs, instances, onToolCall: (tool: string, outcome: string) => metrics.toolCall(tool, outcome) };
+  const mcpDeps = { catalog, catalogs, audit, forgeUser, logger, sealer: options.sealer, toolTimeoutMs, instances, logBudget, onToolCall: (tool: string, outcome: string) => metrics.toolCall(tool, outcome) };
   // The legacy lane negotiates only the revisions it serves over HTTP (D27); stdio keeps the SDK's.
   const createServer = () => createMcpServer(mcpDeps, 'legacy', { versions: LEGACY_PROTOCOL_VERSIONS });
   const forgeUrlPolicy = config.ENABLE_DYNAMIC_API_URL ? createForgeUrlPolicy(config.forgeApiUrls, config.FORGE_ALLOWED_HOSTS) : undefined;
@@ -253,7 +259,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     logger,
     maxBytes: config.DOWNLOAD_MAX_BYTES,
     limiter: windows('download'),
-    ipLimit: limiting ? { limiter: windows('download-ip')!, ipOf: (request) => clientIp(request, socketIps.get(request), config.trustedProxies) } : undefined,
+    ipLimit: limiting ? { limiter: windows('download-ip')!, ipOf: (request) => clientOf(request) } : undefined,
     onRateLimited: () => metrics.rejectedByRateLimit++,
   });
   // The socket address travels beside the request: Elysia hands handlers the same Request object.
@@ -267,7 +273,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     {
       guardAddress,
       ipLimiter: windows('ip'),
-      ipOf: (request, socketIp) => clientIp(request, socketIp ?? socketIps.get(request), config.trustedProxies),
+      ipOf: (request, socketIp) => clientOf(request, socketIp),
       maxBodyBytes: config.MAX_REQUEST_BODY_BYTES,
       callers,
       forgeUrlPolicy,

@@ -263,6 +263,13 @@ describe('rate limits (D10): per client IP and per credential', () => {
     expect(metrics.rejectedByRateLimit).toBe(1);
   });
 
+  test('per credential: one token sent as Private-Token and as Authorization: Bearer in turn has one budget, not one per header', async () => {
+    const app = makeApp(behindProxy);
+    const header = (i: number): Record<string, string> => (i % 2 ? { authorization: `Bearer ${TOKEN}` } : { 'Private-Token': TOKEN });
+    for (let i = 0; i < 3; i++) expect((await modernRpc(app, i, 'tools/list', {}, { ...header(i), 'X-Forwarded-For': `10.0.2.${i}` })).status).toBe(200);
+    for (let i = 3; i < 5; i++) expect((await modernRpc(app, i, 'tools/list', {}, { ...header(i), 'X-Forwarded-For': `10.0.2.${i}` })).status).toBe(429);
+  });
+
   test('stateless mode: no in-app limiter on the modern lane either (SPEC stateless rule 7)', async () => {
     const app = await statelessApp({ MAX_REQUESTS_PER_MINUTE: '1' });
     for (let i = 0; i < 4; i++) expect((await modernRpc(app, i, 'tools/list', {}, { 'Private-Token': TOKEN })).status).toBe(200);

@@ -4,8 +4,8 @@
 // fetch for concurrent lookups.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { createLogger } from '../src/logging/logger';
-import { CIMD_LIMITS, MetadataDocuments, type FetchOutcome } from '../src/oauth/cimd';
-import { MemoryDocumentCache, freshnessSeconds } from '../src/oauth/cimd-cache';
+import { CIMD_LIMITS, FAILURE_TTL_SECONDS, MetadataDocuments, type FetchOutcome } from '../src/oauth/cimd';
+import { MAX_CACHED_DOCUMENTS, MemoryDocumentCache, freshnessSeconds } from '../src/oauth/cimd-cache';
 
 type Route = () => Response | Promise<Response>;
 const routes = new Map<string, Route>();
@@ -201,11 +201,45 @@ describe('caching', () => {
     expect(hits.get(path)).toBe(2);
   });
 
-  test('a refused document is not kept', async () => {
+  test('a refused document is not kept as a document: its refusal is answered for FAILURE_TTL_SECONDS, then it is fetched again', async () => {
     serveJson(path, doc('/elsewhere.json'), { 'cache-control': 'max-age=600' });
-    expect(await refusal(path)).toBeDefined();
+    const reason = await refusal(path);
+    expect(reason).toBeDefined();
     serveJson(path, doc(path), { 'cache-control': 'max-age=600' });
+    // A second sign-in within the window: the same refusal, no second fetch.
+    clock += FAILURE_TTL_SECONDS * 1000 - 1_000;
+    expect(await refusal(path)).toBe(reason);
+    expect(hits.get(path)).toBe(1);
+    // One after it: fetched again, and the (now valid) document kept.
+    clock += 2_000;
     expect(await resolveTwice(0)).toBe(2);
+    expect(outcomes).toEqual(['refused', 'ok']);
+  });
+
+  test('a document that could not be fetched is fetched again only once FAILURE_TTL_SECONDS have passed', async () => {
+    routes.set(path, () => new Response('busy', { status: 503 }));
+    const reason = await refusal(path);
+    expect(reason).toBe("the client metadata document's URL answered HTTP 503");
+    expect(await refusal(path)).toBe(reason);
+    clock += FAILURE_TTL_SECONDS * 1000 - 1_000;
+    expect(await refusal(path)).toBe(reason);
+    expect(hits.get(path)).toBe(1);
+    clock += 2_000;
+    expect(await refusal(path)).toBe(reason);
+    expect(hits.get(path)).toBe(2);
+    expect(outcomes).toEqual(['failed', 'failed']);
+  });
+
+  test('remembered failures are bounded (MAX_CACHED_DOCUMENTS by default): past it the oldest is forgotten', async () => {
+    const few = new MetadataDocuments({ allowLoopback: true, cache: new MemoryDocumentCache(now), logger: createLogger('error', () => {}), now, maxFailures: 3 });
+    routes.set('/gone.json', () => new Response('no', { status: 404 }));
+    for (let i = 0; i <= 3; i++) await few.resolve(`${base}/gone.json?n=${i}`);
+    expect(hits.get('/gone.json')).toBe(4);
+    await few.resolve(`${base}/gone.json?n=3`);
+    expect(hits.get('/gone.json')).toBe(4);
+    await few.resolve(`${base}/gone.json?n=0`);
+    expect(hits.get('/gone.json')).toBe(5);
+    expect(MAX_CACHED_DOCUMENTS).toBe(1_000);
   });
 
   test('concurrent lookups of one URL share one fetch', async () => {

@@ -20,6 +20,7 @@ let forge: FakeForge;
 let flooded: ServedOAuth;
 let small: ServedOAuth;
 let stateless: ServedOAuth;
+let five: ServedOAuth;
 // A clock that only moves when a test moves it, starting at a minute's beginning, so the fixed
 // windows fall where the tests expect them.
 const T0 = Math.floor(Date.now() / 60_000) * 60_000;
@@ -30,9 +31,10 @@ const oauth = useOAuthServers({
   flooded: { now, env: { MAX_REQUESTS_PER_MINUTE: String(PER_MINUTE) } },
   small: { now, env: { MAX_REQUESTS_PER_MINUTE: '2', MCP_OAUTH_CONSENT: 'false' } },
   stateless: { now, env: { MAX_REQUESTS_PER_MINUTE: '1', OAUTH_STATELESS_MODE: 'true' } },
+  five: { now, env: { MAX_REQUESTS_PER_MINUTE: '5' } },
 });
 beforeAll(() => {
-  ({ forge, flooded, small, stateless } = oauth);
+  ({ forge, flooded, small, stateless, five } = oauth);
 });
 beforeEach(() => {
   // A fresh window for every test: the windows are aligned to the clock minute.
@@ -188,5 +190,43 @@ describe('429 per client IP on every sign-in endpoint', () => {
       expect((await from(stateless, FLOODER, '/callback?state=x&code=y')).status).toBe(400);
       expect((await from(stateless, FLOODER, '/token', { method: 'POST', body: 'grant_type=password' })).status).toBe(400);
     }
+  });
+});
+
+describe('IPv6 clients count by their /64 (D10)', () => {
+  /** The n-th address of one /64: a new interface id each time, spelled in turn in several ways. */
+  const inFlooders64 = (n: number) => [`2001:db8:f1:d::${n.toString(16)}`, `2001:DB8:F1:D:0:0:${(n >> 16).toString(16)}:${(n & 0xffff).toString(16)}`, `2001:db8:f1:d:${(n & 0xff).toString(16)}::${(n >> 8).toString(16)}%eth0`][n % 3];
+
+  test('30 registrations from one /64, a new address each, pass a limit of 5 a minute only 5 times; the next /64 is another client', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) statuses.push((await from(five, inFlooders64(i + 1), '/register', registration('Flooder'))).status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(5);
+    expect(statuses.slice(5).every((status) => status === 429)).toBe(true);
+    expect((await from(five, '2001:db8:f1:e::1', '/register', registration('Neighbour'))).status).toBe(201);
+    // An IPv4 client reached through a dual-stack socket is its IPv4 address, however spelled.
+    for (let i = 0; i < 5; i++) expect((await from(five, i % 2 ? VICTIM : `::ffff:${VICTIM}`, '/register', registration('Editor'))).status).toBe(201);
+    expect((await from(five, '::ffff:c633:6407', '/register', registration('Editor'))).status).toBe(429);
+  });
+
+  test('registrations from one /64 under new addresses, past the whole store, never push out another client\'s', async () => {
+    const victimId = await register(flooded, VICTIM, 'Victim Editor');
+    const v6VictimId = await register(flooded, '2001:db8:77:1::5', 'Neighbour Editor');
+    let created = 0;
+    let n = 1;
+    for (let window = 0; window < 3; window++) {
+      for (let i = 0; i < PER_MINUTE + 10; i++) {
+        const response = await from(flooded, inFlooders64(n++), '/register', registration('Flooder'));
+        if (response.status === 201) created++;
+        else expect(response.status).toBe(429);
+      }
+      clock += 60_000;
+    }
+    for (const [id, name] of [[victimId, 'Victim Editor'], [v6VictimId, 'Neighbour Editor']]) {
+      const page = await from(flooded, VICTIM, authorizePath(flooded, id));
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain(`<strong>${name}</strong>`);
+    }
+    // The /64 is one client: its window held it to PER_MINUTE a minute, its quota to its own entries.
+    expect(created).toBe(3 * PER_MINUTE);
   });
 });

@@ -68,6 +68,14 @@ describe('open', () => {
     expect(await other.openAccess(body.access_token)).toEqual({ ok: false, reason: 'invalid' });
   });
 
+  test('a refresh token opens for the audience that issued it only; one sealed without an audience is refused', async () => {
+    const body = await tokens().issue(GRANT, FORGE);
+    expect((await tokens().openRefresh(body.refresh_token!)).ok).toBe(true);
+    expect(await tokens('https://other.example/mcp').openRefresh(body.refresh_token!)).toEqual({ ok: false, reason: 'audience' });
+    const unbound = await (await sealer()).seal('rt', { f: 'r'.repeat(64), u: GRANT.apiUrl, s: 'api', c: GRANT.clientId, e: nowMs / 1000 + 60 });
+    expect(await tokens().openRefresh(unbound)).toEqual({ ok: false, reason: 'audience' });
+  });
+
   test('a refresh token expires after OAUTH_REFRESH_TOKEN_TTL_SECONDS', async () => {
     const body = await tokens().issue(GRANT, FORGE);
     expect((await tokens().openRefresh(body.refresh_token!)).ok).toBe(true);

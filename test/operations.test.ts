@@ -160,6 +160,19 @@ describe('rate limits', () => {
     expect((await post(ignoring, '203.0.113.2')).status).toBe(429);
   });
 
+  test('IPv6: 30 requests from one /64 with a new interface id each are one client; IPv4-mapped counts as the IPv4 address (D10)', async () => {
+    const init = () => ({ method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': TOKENS.maintainer }, body: JSON.stringify(INITIALIZE) });
+    const app = makeApp({ MAX_REQUESTS_PER_MINUTE: '5' }, { now: () => 60_000 * 1000 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) statuses.push((await app.handle(new Request('http://localhost/mcp', init()), `2001:db8:66:1:${((i * 4099) % 65536).toString(16)}:${i}::${(i * 31).toString(16)}`)).status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(5);
+    expect(statuses.slice(5).every((status) => status === 429)).toBe(true);
+    // The next /64 is another client; so is an IPv4 address, whose mapped spelling is the same one.
+    expect((await app.handle(new Request('http://localhost/mcp', init()), '2001:db8:66:2::1')).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await app.handle(new Request('http://localhost/mcp', init()), i % 2 ? '203.0.113.9' : '::ffff:203.0.113.9')).status).toBe(200);
+    expect((await app.handle(new Request('http://localhost/mcp', init()), '::FFFF:cb00:7109')).status).toBe(429);
+  });
+
   test('MCP_TRUST_PROXY=2: the second entry from the right; fewer entries than proxies count as the socket address', () => {
     const request = (xff?: string) => new Request('http://localhost/mcp', { headers: xff === undefined ? {} : { 'X-Forwarded-For': xff } });
     expect(clientIp(request('1.1.1.1, 2.2.2.2, 3.3.3.3'), '10.0.0.9', 2)).toBe('2.2.2.2');

@@ -62,6 +62,7 @@ export const ConfigSchema = Type.Object({
   FORGE_REQUEST_TIMEOUT_MS: int(30000, 100, 600000, 'Timeout of one upstream request in milliseconds (retries included).'),
   FORGE_TOOL_TIMEOUT_MS: int(120000, 100, 3600000, 'Budget of one whole tool call in milliseconds (every upstream request, retry and page included); past it the call fails with timeout.'),
   FORGE_MAX_RESPONSE_BYTES: int(16 * 1024 * 1024, 1024, 1024 * 1024 * 1024, 'Largest forge response body read, in bytes, declared or streamed; a larger one is abandoned and the tool fails with upstream.'),
+  JOB_LOG_MEMORY_BYTES: int(64 * 1024 * 1024, 16 * 1024 * 1024, 4 * 1024 * 1024 * 1024, 'Memory all job-log reads (get_pipeline_job_output) may hold together, in bytes: each reserves its lines and 4 MiB of stream buffers; a read that does not fit waits up to FORGE_REQUEST_TIMEOUT_MS, then fails with timeout.'),
   FORGE_TOOLSETS: list(['branches', 'issues'], 'Tool groups to expose: comma-separated ids (milestones, branches, issues, merge_requests, pipelines, repository) or all.'),
   USE_MILESTONE: bool(false, 'Legacy switch: adds the milestones tool group.'),
   FORGE_READ_ONLY_MODE: bool(false, 'Expose read-only tools only, and refuse write tools at call time.'),

@@ -46,9 +46,13 @@ export interface ModernMcpDeps {
 /** Methods the modern lane serves (the Allow header of its 405). */
 export const MODERN_METHODS = 'POST';
 
-/** The limiter's key for a credential: a hash, so no token is held as a map key. */
+/**
+ * The limiter's key for a credential: a hash of the token alone, so no token is held as a map key
+ * and one token is one budget whichever header carries it (Private-Token, Authorization: Bearer,
+ * JOB-TOKEN; issue 32: keyed with the header kind, alternating headers doubled the limit).
+ */
 function credentialKey(caller: Caller): string {
-  return Bun.SHA256.hash(`${caller.credential.kind}\n${caller.credential.token}`, 'base64url') as string;
+  return Bun.SHA256.hash(caller.credential.token, 'base64url') as string;
 }
 
 export function createModernMcpHandler(deps: ModernMcpDeps): (req: McpRequest) => Promise<Response> {

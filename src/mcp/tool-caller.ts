@@ -13,6 +13,7 @@ import type { AuditSink } from '../logging/audit';
 import type { Logger } from '../logging/logger';
 import type { ForgeEndpoint } from '../forge/endpoint';
 import type { Sealer } from '../sealing/sealer';
+import type { LogBudget } from '../tools/pipelines/log-budget';
 import { ProtocolError, type ToolCatalog, type ToolContextSource, type ToolOutcome } from '../tools/catalog';
 import type { ToolContext } from '../tools/define';
 import type { PolicyCatalogs } from './policy';
@@ -35,6 +36,8 @@ export interface ToolCallerDeps {
   audit?: AuditSink;
   /** The caller's forge username, resolved once per credential with the D7 check and remembered (D35). */
   forgeUser?: (caller: Caller, forge: ForgeEndpoint) => string | undefined | Promise<string | undefined>;
+  /** JOB_LOG_MEMORY_BYTES: what all job-log reads of the process hold together (D30). */
+  logBudget?: LogBudget;
 }
 
 /** For answers that print a result themselves (http/fast-tool-call.ts). */
@@ -101,6 +104,7 @@ class ToolRun implements ToolContextSource {
       instance: instances ? () => instances.lookup(context.forge, caller.credential) : undefined,
       checkUserText,
       fullResponse,
+      logBudget: deps.logBudget,
     };
   }
 

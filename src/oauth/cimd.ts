@@ -2,16 +2,23 @@
 // client publishes about itself. Fetching it is this server making a request somewhere a stranger
 // chose, so: the URL is checked (cimd-document.ts), every address of its host is checked and the
 // request goes to a checked one (ssrf-guard.ts, cimd-transport.ts), nothing is followed, size and
-// time are bounded, and the answer is kept per its cache headers (cimd-cache.ts). Concurrent
-// lookups of one URL share one fetch. Logs name the document's host only, never the URL.
+// time are bounded, and the answer is kept per its cache headers (cimd-cache.ts). A document that
+// could not be fetched or was refused is remembered too, for FAILURE_TTL_SECONDS in this process
+// (at most MAX_CACHED_DOCUMENTS of them), so a client id that fails is not fetched again on every
+// request that names it (issue 32). Concurrent lookups of one URL share one fetch. Logs name the
+// document's host only, never the URL.
 import { lookup } from 'node:dns/promises';
 import type { Logger } from '../logging/logger';
-import { freshnessSeconds, type CachedDocument, type DocumentCache } from './cimd-cache';
+import { MemoryStore } from '../store/memory-store';
+import { freshnessSeconds, MAX_CACHED_DOCUMENTS, type CachedDocument, type DocumentCache } from './cimd-cache';
 import { documentUrl, parseDocument, type Checked } from './cimd-document';
 import { pinnedTransport, type FetchLimits, type Transport } from './cimd-transport';
 import { checkHost, type ResolvedAddress, type Resolver } from './ssrf-guard';
 
 export const CIMD_LIMITS: FetchLimits = { timeoutMs: 5_000, maxBytes: 64 * 1024 };
+
+/** How long a failed or refused fetch is remembered: its reason is answered again without a fetch. */
+export const FAILURE_TTL_SECONDS = 30;
 
 /** ok: a valid document; refused: this server will not use it; failed: it could not be fetched. */
 export type FetchOutcome = 'ok' | 'refused' | 'failed';
@@ -25,6 +32,8 @@ export interface MetadataDocumentsOptions {
   resolve?: Resolver;
   transport?: Transport;
   limits?: FetchLimits;
+  /** Failed fetches remembered at most (default MAX_CACHED_DOCUMENTS); past it the oldest is forgotten. */
+  maxFailures?: number;
   /** Called once per fetch with its outcome (metrics). */
   onFetch?: (outcome: FetchOutcome) => void;
 }
@@ -45,6 +54,8 @@ function beforeDeadline<T>(work: Promise<T>, ms: number): Promise<T | undefined>
 
 export class MetadataDocuments {
   private readonly inFlight = new Map<string, Promise<Fetched>>();
+  /** Client id → the reason its last fetch failed, for FAILURE_TTL_SECONDS. */
+  private readonly failures: MemoryStore;
   private readonly now: () => number;
   private readonly resolveHost: Resolver;
   private readonly transport: Transport;
@@ -55,6 +66,7 @@ export class MetadataDocuments {
     this.resolveHost = options.resolve ?? systemResolver;
     this.transport = options.transport ?? pinnedTransport;
     this.limits = options.limits ?? CIMD_LIMITS;
+    this.failures = new MemoryStore({ maxEntries: options.maxFailures ?? MAX_CACHED_DOCUMENTS, now: this.now });
   }
 
   /** The document of `clientId` (an http(s) URL), or why it cannot be used. */
@@ -63,6 +75,8 @@ export class MetadataDocuments {
     if (!url.ok) return url;
     const cached = await this.options.cache.get(clientId);
     if (cached) return { ok: true, value: cached };
+    const failed = await this.failures.get(clientId);
+    if (failed !== undefined) return { ok: false, reason: failed };
     let pending = this.inFlight.get(clientId);
     if (!pending) {
       pending = this.fetchDocument(clientId, url.value).finally(() => this.inFlight.delete(clientId));
@@ -78,6 +92,7 @@ export class MetadataDocuments {
     if (result.ok) this.options.logger.info('oauth_client_document', fields);
     else this.options.logger.warn('oauth_client_document', fields);
     this.options.onFetch?.(result.outcome);
+    if (!result.ok) await this.failures.set(clientId, result.reason, FAILURE_TTL_SECONDS * 1000);
     return result;
   }
 

@@ -1,7 +1,8 @@
 // The tokens this server hands to MCP clients (D23): its own, never the forge's. An access token
 // is a sealed `v1.at.` value holding the forge token, forge API URL, scope, client id, audience
 // (`{MCP_SERVER_URL}/mcp`) and expiry; a refresh token is a sealed `v1.rt.` value holding the forge
-// refresh token, bound to the client id. Both are AES-256-GCM (sealing/), so nothing inside is
+// refresh token, bound to the client id and to the same audience, so two deployments that share a
+// sealing secret never redeem each other's refresh tokens either (issue 32). Both are AES-256-GCM (sealing/), so nothing inside is
 // readable or changeable by the holder, and checking one is local: seal, kind, expiry, audience.
 import type { Sealer } from '../sealing/sealer';
 import type { ForgeTokens } from './forge-oauth';
@@ -35,6 +36,8 @@ interface RefreshPayload {
   u: string;
   s: Scope;
   c: string;
+  /** audience: the issuing deployment's resource, as an access token's */
+  a: string;
   e: number;
 }
 
@@ -91,7 +94,7 @@ export class OwnTokens {
       scope: accessScope,
     };
     if (forge.refresh_token) {
-      const refresh: RefreshPayload = { f: forge.refresh_token, u: grant.apiUrl, s: grant.scope, c: grant.clientId, e: nowS + this.s.refreshTtlSeconds };
+      const refresh: RefreshPayload = { f: forge.refresh_token, u: grant.apiUrl, s: grant.scope, c: grant.clientId, a: this.s.resource, e: nowS + this.s.refreshTtlSeconds };
       body.refresh_token = await sealer.seal('rt', refresh as unknown as Record<string, unknown>);
     }
     return body;
@@ -116,6 +119,8 @@ export class OwnTokens {
     const grant = grantOf(p);
     if (!grant || typeof p.f !== 'string' || typeof p.e !== 'number') return { ok: false, reason: 'malformed' };
     if (p.e <= Math.floor(this.now() / 1000)) return { ok: false, reason: 'expired' };
+    // A refresh token sealed before it carried an audience (no `a`) cannot show whose it is: refused too.
+    if (p.a !== this.s.resource) return { ok: false, reason: 'audience' };
     return { ok: true, forgeRefreshToken: p.f, grant, expiresAt: p.e * 1000 };
   }
 }

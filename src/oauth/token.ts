@@ -172,7 +172,8 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
     const opened = await deps.tokens.openRefresh(value);
     if (!opened.ok) {
       logger.warn('oauth_refresh_refused', { reason: opened.reason });
-      return refuse(opened.reason === 'expired' ? 'the refresh token has expired: sign in again' : 'the refresh token is invalid: sign in again');
+      const why = opened.reason === 'expired' ? 'has expired' : opened.reason === 'audience' ? 'was issued for another server' : 'is invalid';
+      return refuse(`the refresh token ${why}: sign in again`);
     }
     if (opened.grant.clientId !== clientId) {
       logger.warn('oauth_refresh_refused', { reason: 'another client' });

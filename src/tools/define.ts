@@ -6,6 +6,7 @@ import type { ToolGroup } from '../config/schema';
 import type { ForgeClient } from '../forge/client';
 import type { RecordKindName } from './lean';
 import type { InstanceInfo } from '../forge/instance';
+import type { LogBudget } from './pipelines/log-budget';
 
 export interface ToolContext {
   /** REST client bound to the caller's credential and chosen forge. */
@@ -22,6 +23,8 @@ export interface ToolContext {
   readonly fullResponse?: boolean;
   /** The forge's edition and release, asked once per origin; only tools given an edition-dependent parameter call it. */
   readonly instance?: () => Promise<InstanceInfo>;
+  /** JOB_LOG_MEMORY_BYTES: a streamed job-log read reserves what it may hold here first (D30). Absent: no process-wide bound. */
+  readonly logBudget?: LogBudget;
 }
 
 export type ToolMode = 'read' | 'write';

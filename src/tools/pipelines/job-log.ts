@@ -9,7 +9,8 @@ import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
 import { invalidArgument } from '../errors';
 import { integer, projectId } from '../params';
-import { readLogLines, type LogWindow } from './log-lines';
+import { STREAM_ALLOWANCE } from './log-budget';
+import { freshPages, PAGE_BYTES, PAGE_LINES, readLogLinesWith, type LogWindow, type RawLine } from './log-lines';
 import { lineText } from './log-text';
 import { jobId } from './params';
 
@@ -38,25 +39,30 @@ export interface JobLog {
   note?: string;
 }
 
+/** What one read may hold: its line slots (a tail's ring has one more, log-lines.ts) and its stream's buffers. */
+const logReadBytes = (window: LogWindow) => pagesOf(window.mode === 'tail' ? window.limit + window.offset + 1 : window.limit) * PAGE_BYTES + STREAM_ALLOWANCE;
+const pagesOf = (lines: number) => Math.ceil(lines / PAGE_LINES);
+
 /** A line's size in the result: UTF-8 bytes once JSON-escaped, its quotes standing for its escaped newline. */
 const jsonBytes = (text: string) => Buffer.byteLength(JSON.stringify(text));
 
 /**
- * The lines that fit LOG_LIMITS.bytes: a tail drops its oldest lines, a range its last. Lines are
- * at most LINE_BYTES long, so the first one always fits.
+ * The lines that fit LOG_LIMITS.bytes, as text: a tail drops its oldest lines, a range its last.
+ * Lines are at most LINE_BYTES long, so the first one always fits; lines past the fit are never
+ * decoded (a window of 1,000 lines would otherwise make a megabyte of text for 60 kB of result).
  */
-function fit(texts: string[], keepEnd: boolean): { texts: string[]; dropped: number } {
+function fit(lines: RawLine[], keepEnd: boolean, text: (line: RawLine) => string): { texts: string[]; dropped: number } {
   let size = 0;
   const kept: string[] = [];
-  const order = keepEnd ? [...texts].reverse() : texts;
-  for (const text of order) {
-    const bytes = jsonBytes(text);
+  for (let i = 0; i < lines.length; i++) {
+    const line = text(lines[keepEnd ? lines.length - 1 - i : i]);
+    const bytes = jsonBytes(line);
     if (size + bytes > LOG_LIMITS.bytes) break;
-    kept.push(text);
+    kept.push(line);
     size += bytes;
   }
   if (keepEnd) kept.reverse();
-  return { texts: kept, dropped: texts.length - kept.length };
+  return { texts: kept, dropped: lines.length - kept.length };
 }
 
 export const getPipelineJobOutput = defineTool({
@@ -83,12 +89,15 @@ export const getPipelineJobOutput = defineTool({
   check(args) {
     if (args.offset !== undefined && args.start_line !== undefined) throw invalidArgument('offset', 'counts from the end; give offset or start_line, not both');
   },
-  async handler(args, { forge, fullResponse }): Promise<JobLog> {
+  async handler(args, { forge, fullResponse, logBudget }): Promise<JobLog> {
     const limit = args.limit ?? LOG_LIMITS.lines;
     const window: LogWindow = args.start_line === undefined ? { mode: 'tail', limit, offset: args.offset ?? 0 } : { mode: 'range', start: args.start_line, limit };
     const path = fillPath('/projects/{project_id}/jobs/{job_id}/trace', args);
-    const read = await forge.stream({ method: 'GET', path }, (reader) => readLogLines(reader, window));
-    const { texts, dropped } = fit(read.lines.map((line) => lineText(line, fullResponse)), window.mode === 'tail');
+    // The lines become text before their pages go back to the budget (log-lines.ts).
+    const stream = () => forge.stream({ method: 'GET', path }, (reader) =>
+      readLogLinesWith(reader, window, logBudget?.pages ?? freshPages, (lines) => ({ first_line: lines.first_line, total_lines: lines.total_lines, ...fit(lines.lines, window.mode === 'tail', (line) => lineText(line, fullResponse)) })));
+    const read = logBudget ? await logBudget.run(logReadBytes(window), stream) : await stream();
+    const { texts, dropped } = read;
     const first = read.first_line === 0 ? 0 : window.mode === 'tail' ? read.first_line + dropped : read.first_line;
     const result: JobLog = {
       job_id: Number(args.job_id),

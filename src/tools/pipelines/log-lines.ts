@@ -34,103 +34,139 @@ export interface LogLines {
   more: boolean;
 }
 
-/** One line being assembled from chunks: at most LINE_BYTES copied, the rest counted. */
-class LineBuffer {
-  private parts: Uint8Array[] = [];
-  private kept = 0;
-  private cut = 0;
-  /** Bytes have been seen since the last line ended. */
-  started = false;
+/** Lines of one page of line slots; a page is PAGE_LINES × LINE_BYTES bytes. */
+export const PAGE_LINES = 64;
+export const PAGE_BYTES = PAGE_LINES * LINE_BYTES;
 
-  add(chunk: Uint8Array, from: number, to: number, keep: boolean): void {
+/** Where a read's pages come from and go back to (log-budget.ts keeps them for the next reads). */
+export interface PageSource {
+  take(): Uint8Array;
+  give(pages: Uint8Array[]): void;
+}
+
+export const freshPages: PageSource = { take: () => new Uint8Array(PAGE_BYTES), give: () => {} };
+
+/**
+ * The line slots of one read: a ring of `size` lines (tail) or `size` lines from `first` (range).
+ * Slots live in pages of PAGE_LINES lines, taken when first written and reused for every later
+ * line that lands in the same place (a tail's ring comes round once per `size` lines), so a read
+ * allocates nothing per line, and with a budget's pages nothing at all: issue 32 measured per-line
+ * copies of 30 MB logs leaving a gigabyte for the collector under concurrent tails. A ring has one
+ * slot more than it keeps: the line being assembled, which may turn out not to exist (a final
+ * newline starts none), never overwrites the oldest kept line.
+ */
+class Slots {
+  readonly pages: Uint8Array[] = [];
+  private readonly lengths: Int32Array;
+  private readonly cuts: Float64Array;
+  constructor(
+    private readonly size: number,
+    private readonly ring: boolean,
+    private readonly first: number,
+    private readonly source: PageSource,
+  ) {
+    this.lengths = new Int32Array(size);
+    this.cuts = new Float64Array(size);
+  }
+
+  /** The slot line `number` is kept in, emptied; -1 when that line is not kept. */
+  start(number: number): number {
+    const index = this.ring ? (number - 1) % this.size : number - this.first;
+    if (index < 0 || index >= this.size) return -1;
+    this.lengths[index] = 0;
+    this.cuts[index] = 0;
+    return index;
+  }
+
+  /** Copies `chunk[from, to)` into slot `index` up to LINE_BYTES, counting the rest as cut. */
+  keep(index: number, chunk: Uint8Array, from: number, to: number): void {
     const length = to - from;
-    if (length > 0) this.started = true;
-    if (!keep) return;
-    const room = LINE_BYTES - this.kept;
-    const taken = Math.min(room, length);
-    // slice copies: a kept line never holds on to the chunk it came from.
-    if (taken > 0) this.parts.push(chunk.slice(from, from + taken));
-    this.kept += taken;
-    this.cut += length - taken;
+    const kept = this.lengths[index];
+    const taken = Math.min(LINE_BYTES - kept, length);
+    if (taken > 0) {
+      const page = Math.floor(index / PAGE_LINES);
+      while (this.pages.length <= page) this.pages.push(this.source.take());
+      this.pages[page].set(chunk.subarray(from, from + taken), (index % PAGE_LINES) * LINE_BYTES + kept);
+      this.lengths[index] = kept + taken;
+    }
+    this.cuts[index] += length - taken;
   }
 
-  take(): RawLine {
-    const bytes = this.parts.length === 1 ? this.parts[0] : join(this.parts, this.kept);
-    const line = { bytes, cut: this.cut };
-    this.parts = [];
-    this.kept = 0;
-    this.cut = 0;
-    this.started = false;
-    return line;
-  }
-}
-
-function join(parts: Uint8Array[], total: number): Uint8Array {
-  const whole = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    whole.set(part, offset);
-    offset += part.byteLength;
-  }
-  return whole;
-}
-
-/** The last `size` lines seen, oldest first. */
-class Ring {
-  private readonly slots: RawLine[] = [];
-  private next = 0;
-  constructor(private readonly size: number) {}
-
-  push(line: RawLine): void {
-    if (this.slots.length < this.size) this.slots.push(line);
-    else this.slots[this.next] = line;
-    this.next = (this.next + 1) % this.size;
-  }
-
-  lines(): RawLine[] {
-    return this.slots.length < this.size ? this.slots : [...this.slots.slice(this.next), ...this.slots.slice(0, this.next)];
+  /** Lines `from` to `to` (inclusive), as views of their slots: valid until the pages are given back. */
+  lines(from: number, to: number): RawLine[] {
+    const out: RawLine[] = [];
+    for (let n = from; n <= to; n++) {
+      const index = this.ring ? (n - 1) % this.size : n - this.first;
+      const length = this.lengths[index];
+      const at = (index % PAGE_LINES) * LINE_BYTES;
+      out.push({ bytes: length ? this.pages[Math.floor(index / PAGE_LINES)].subarray(at, at + length) : new Uint8Array(0), cut: this.cuts[index] });
+    }
+    return out;
   }
 }
 
 /** Reads `reader` to the end (tail) or past the range (range), keeping only the window's lines. */
-export async function readLogLines(reader: ChunkReader, window: LogWindow): Promise<LogLines> {
+export function readLogLines(reader: ChunkReader, window: LogWindow): Promise<LogLines> {
+  return readLogLinesWith(reader, window, freshPages, (read) => read);
+}
+
+/**
+ * readLogLines with pages taken from `pages`: the lines are views of them, so `use` reads them
+ * (into text) before the pages go back.
+ */
+export async function readLogLinesWith<T>(reader: ChunkReader, window: LogWindow, pages: PageSource, use: (read: LogLines) => T): Promise<T> {
   const tail = window.mode === 'tail';
-  const ring = new Ring(tail ? window.limit + window.offset : 1);
-  const range: RawLine[] = [];
+  const slots = new Slots(tail ? window.limit + window.offset + 1 : window.limit, tail, tail ? 1 : window.start, pages);
+  try {
+    return use(await readInto(reader, window, slots));
+  } finally {
+    pages.give(slots.pages);
+  }
+}
+
+async function readInto(reader: ChunkReader, window: LogWindow, slots: Slots): Promise<LogLines> {
+  const tail = window.mode === 'tail';
+  const size = tail ? window.limit + window.offset : window.limit;
   const first = tail ? 1 : window.start;
   const last = tail ? Infinity : window.start + window.limit - 1;
-  const line = new LineBuffer();
+  const rangeLines = (upTo: number) => (upTo >= first ? slots.lines(first, upTo) : []);
   let number = 1; // the number of the line being assembled
+  let slot = slots.start(number);
+  let started = false; // bytes have been seen since the last line ended
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     // Past the range and something more arrived: that is all a range needs to know.
-    if (number > last && value.byteLength > 0) return { lines: range, first_line: range.length ? first : 0, total_lines: null, more: true };
-    const keep = () => number >= first && number <= last;
+    if (number > last && value.byteLength > 0) {
+      const lines = rangeLines(last);
+      return { lines, first_line: lines.length ? first : 0, total_lines: null, more: true };
+    }
     let from = 0;
     for (;;) {
       const end = value.indexOf(NEWLINE, from);
-      line.add(value, from, end < 0 ? value.byteLength : end, keep());
+      const to = end < 0 ? value.byteLength : end;
+      if (to > from) started = true;
+      if (slot >= 0) slots.keep(slot, value, from, to);
       if (end < 0) break;
-      const complete = line.take();
-      if (tail) ring.push(complete);
-      else if (keep()) range.push(complete);
       number++;
+      started = false;
+      slot = slots.start(number);
       from = end + 1;
-      if (number > last && from < value.byteLength) return { lines: range, first_line: range.length ? first : 0, total_lines: null, more: true };
+      if (number > last && from < value.byteLength) {
+        const lines = rangeLines(last);
+        return { lines, first_line: lines.length ? first : 0, total_lines: null, more: true };
+      }
     }
   }
   // A last line without a final newline is still a line; a final newline does not start one.
-  if (line.started) {
-    const complete = line.take();
-    if (tail) ring.push(complete);
-    else if (number >= first && number <= last) range.push(complete);
-    number++;
+  const total = started ? number : number - 1;
+  if (!tail) {
+    const lines = rangeLines(Math.min(total, last));
+    return { lines, first_line: lines.length ? first : 0, total_lines: total, more: false };
   }
-  const total = number - 1;
-  if (!tail) return { lines: range, first_line: range.length ? first : 0, total_lines: total, more: false };
-  const kept = ring.lines();
-  const shown = kept.slice(0, Math.max(kept.length - window.offset, 0));
-  const firstShown = total - kept.length + 1;
-  return { lines: shown, first_line: shown.length ? firstShown : 0, total_lines: total, more: kept.length > shown.length };
+  const kept = Math.min(total, size);
+  const shownCount = Math.max(kept - window.offset, 0);
+  const firstShown = total - kept + 1;
+  const shown = slots.lines(firstShown, firstShown + shownCount - 1);
+  return { lines: shown, first_line: shown.length ? firstShown : 0, total_lines: total, more: kept > shownCount };
 }
