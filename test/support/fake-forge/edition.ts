@@ -9,10 +9,10 @@ export const EDITIONS = ['ce', 'ee-premium', 'gitlab.com'] as const;
 export type Edition = (typeof EDITIONS)[number];
 
 /**
- * The releases the fake models: before issue threads were resolvable, after, a current one (the
- * default), and one where a job's cancel takes `force`.
+ * The releases the fake models: one without GET /personal_access_tokens/self (15.5), before issue
+ * threads were resolvable, after, a current one (the default), and one where a job's cancel takes `force`.
  */
-export const VERSIONS = ['16.0.0', '16.7.0', '17.6.0', '17.11.0'] as const;
+export const VERSIONS = ['15.4.0', '16.0.0', '16.7.0', '17.6.0', '17.11.0'] as const;
 export type Version = (typeof VERSIONS)[number];
 
 /** Paid-tier features (EE code with a Premium licence, or a Premium namespace on GitLab.com). */
