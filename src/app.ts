@@ -136,7 +136,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   const stores = options.stores ?? storesFromConfig(config, { logger, metrics, now, caCert: options.caCert });
   const limiting = !config.OAUTH_STATELESS_MODE || stores.shared;
   // D7's credential check, in the store: it admits legacy sessions and names the forge user of audit lines (D35).
-  const checks = new CredentialChecks({ now, store: stores.open(CREDENTIAL_CHECK_MAX_ENTRIES) });
+  const checks = new CredentialChecks({ now, store: stores.open(CREDENTIAL_CHECK_MAX_ENTRIES), introspect: true });
   const forgeUser = (caller: Caller, endpoint: ForgeEndpoint) => checks.username(caller.credential, endpoint);
   const windows = (scope: string) =>
     limiting ? new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now, undefined, undefined, stores.shared ? { store: stores.open(100_000), scope, chunk: config.MAX_REQUESTS_PER_MINUTE / 50 } : undefined) : undefined;

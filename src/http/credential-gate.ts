@@ -30,7 +30,9 @@ export function createCredentialGate(deps: CredentialGateDeps): CredentialGate {
     const verdict = await deps.checks.check(caller.credential, endpoint);
     if (verdict === 'rejected') {
       deps.metrics.authFailures++;
-      deps.logger.warn('auth_failed', { request_id: requestId, reason: 'forge rejected the credential', credential: caller.credential.kind });
+      // A forge URL that points at a web page answers 200 with HTML: the log says so (issue 32).
+      const reason = deps.checks.notForge(caller.credential, endpoint) ? 'the forge answered the check with no JSON user record (is the forge URL a GitLab API?)' : 'forge rejected the credential';
+      deps.logger.warn('auth_failed', { request_id: requestId, reason, credential: caller.credential.kind });
       return unauthorized(MESSAGES.forgeRejectedToken, rejectedChallenge);
     }
     if (verdict === 'unknown') deps.logger.warn('credential_check_unavailable', { request_id: requestId, credential: caller.credential.kind });
