@@ -159,8 +159,14 @@ export class CredentialChecks {
    * that this action is not the caller's (D23).
    */
   async recheck(credential: Credential, endpoint: ForgeEndpoint): Promise<CredentialVerdict> {
-    const answer = await this.ask(credential, endpoint);
-    await this.settle(keyOf(credential, endpoint), answer);
+    // Only whether the forge still takes the token: what it may do stays as the check found it.
+    const key = keyOf(credential, endpoint);
+    const asked = await this.askUser(credential, endpoint);
+    const before = this.known(key);
+    const answer: Answer = asked.verdict === 'accepted'
+      ? { verdict: 'accepted', ...(asked.username !== undefined ? { username: asked.username } : {}), ...(before?.token ? { token: before.token } : {}) }
+      : asked;
+    await this.settle(key, answer);
     return answer.verdict;
   }
 
@@ -192,6 +198,11 @@ export class CredentialChecks {
   profile(credential: Credential, endpoint: ForgeEndpoint): TokenProfile | undefined {
     const known = this.known(keyOf(credential, endpoint));
     return known?.verdict === 'accepted' ? known.token : undefined;
+  }
+
+  /** The credential's key (a hash, never the token): what per-credential memory elsewhere is keyed by. */
+  keyFor(credential: Credential, endpoint: ForgeEndpoint): string {
+    return keyOf(credential, endpoint);
   }
 
   /** Whether the forge's answer was a rejection because its 200 was no JSON user record (for a log line). */
@@ -245,13 +256,11 @@ export class CredentialChecks {
   }
 
   private async ask(credential: Credential, endpoint: ForgeEndpoint): Promise<Answer> {
-    // Job tokens have no self-description; OAuth and personal tokens are asked beside the check.
-    const sources = this.introspect && credential.kind !== 'job' ? readProfile(this.fetchImpl, credential, endpoint) : undefined;
-    // Settled here, so a failing introspection is never an unhandled rejection while the check runs.
-    sources?.catch(() => undefined);
     const answer = await this.askUser(credential, endpoint);
     if (answer.verdict !== 'accepted') return answer;
-    const read: ProfileSources = (await sources?.catch(() => undefined)) ?? {};
+    // Only a token the forge took is asked what it may do: a made-up one costs one request. Job
+    // tokens have no self-description.
+    const read: ProfileSources = this.introspect && credential.kind !== 'job' ? await readProfile(this.fetchImpl, credential, endpoint) : {};
     const token = profileFrom(credential, answer.username, answer.refusal, read);
     return { verdict: 'accepted', ...(answer.username !== undefined ? { username: answer.username } : {}), ...(token ? { token } : {}) };
   }
