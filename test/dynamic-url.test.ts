@@ -60,7 +60,7 @@ describe('ENABLE_DYNAMIC_API_URL=true', () => {
     const sid = toTwo.transport.sessionId!;
     const response = await rpc(app, { jsonrpc: '2.0', id: 77, method: 'tools/call', params: { name: 'get_branch', arguments: args } }, { 'mcp-session-id': sid });
     expect(response.status).toBe(200);
-    expect(two.requests).toHaveLength(3);
+    expect(two.requests).toHaveLength(4);
     expect(app.pool.size).toBe(2);
   });
 
