@@ -32,6 +32,7 @@ import type { ForgeEndpoint } from './forge/endpoint';
 import { SERVER_INFO, createMcpServer, sdkErrorLogger } from './mcp/server';
 import { createToolCaller } from './mcp/tool-caller';
 import { LogBudget } from './tools/pipelines/log-budget';
+import { TokenWarnings } from './mcp/token-warning';
 import { createOAuth } from './oauth/routes';
 import { MemorySessionStore } from './session/memory-store';
 import { SealedSessions } from './session/sealed-session';
@@ -140,10 +141,13 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   const stores = options.stores ?? storesFromConfig(config, { logger, metrics, now, caCert: options.caCert });
   const limiting = !config.OAUTH_STATELESS_MODE || stores.shared;
   // D7's credential check, in the store: it admits legacy sessions and names the forge user of audit lines (D35).
-  const checks = new CredentialChecks({ now, store: stores.open(CREDENTIAL_CHECK_MAX_ENTRIES) });
+  const checks = new CredentialChecks({ now, store: stores.open(CREDENTIAL_CHECK_MAX_ENTRIES), introspect: true });
   const forgeUser = (caller: Caller, endpoint: ForgeEndpoint) => checks.username(caller.credential, endpoint);
   // The client every per-address limit and quota counts (D10): its address, an IPv6 one by its /64.
   const clientOf = (request: Request, socketIp?: string) => clientKey(clientIp(request, socketIp ?? socketIps.get(request), config.trustedProxies));
+  // What each caller's token may do (D38), as D7's check found it: read from memory, no forge request.
+  const tokenProfile = (caller: Caller, endpoint: ForgeEndpoint) => checks.profile(caller.credential, endpoint);
+  const tokenWarnings = new TokenWarnings((caller, context) => checks.keyFor(caller.credential, context.forge));
   const windows = (scope: string) =>
     limiting ? new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now, undefined, undefined, stores.shared ? { store: stores.open(100_000), scope, chunk: config.MAX_REQUESTS_PER_MINUTE / 50 } : undefined) : undefined;
   // OAuth mode (FORGE_MCP_OAUTH): its routes and bearer-checking caller resolver come from src/oauth
@@ -171,7 +175,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     (session) => logger.info('session_evicted', { session: session.caller.sessionTag, reason: 'capacity', idle_seconds: Math.round((now() - session.lastSeen) / 1000) }),
   );
   sessions.startSweeping(Math.min(60_000, config.SESSION_TIMEOUT_SECONDS * 1000));
-  const mcpDeps = { catalog, catalogs, audit, forgeUser, logger, sealer: options.sealer, toolTimeoutMs, instances, logBudget, onToolCall: (tool: string, outcome: string) => metrics.toolCall(tool, outcome) };
+  const mcpDeps = { catalog, catalogs, audit, forgeUser, tokenProfile, tokenWarnings, logger, sealer: options.sealer, toolTimeoutMs, instances, logBudget, onToolCall: (tool: string, outcome: string) => metrics.toolCall(tool, outcome) };
   // The legacy lane negotiates only the revisions it serves over HTTP (D27); stdio keeps the SDK's.
   const createServer = () => createMcpServer(mcpDeps, 'legacy', { versions: LEGACY_PROTOCOL_VERSIONS });
   const forgeUrlPolicy = config.ENABLE_DYNAMIC_API_URL ? createForgeUrlPolicy(config.forgeApiUrls, config.FORGE_ALLOWED_HOSTS) : undefined;
@@ -237,6 +241,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     oauth: Boolean(oauth),
     stateless,
     grants,
+    credentialGate,
     logger,
     metrics,
   });

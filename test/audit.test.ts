@@ -110,13 +110,10 @@ describe('a credential no check has seen (modern lane only)', () => {
     expect(forge.requests.filter((r) => r.path === '/api/v4/user')).toHaveLength(1);
   });
 
-  test('a credential the forge rejects is audited without a forge user, asked about once', async () => {
-    const c = await connect(app, { 'Private-Token': 'glpat-never-issued-00000000' }, MCP_URL, { lane: 'modern' });
-    for (let i = 0; i < 2; i++) expect(toolError(await c.call('get_issue', { project_id: P, issue_iid: 2 })).kind).toBe('permission');
-    await c.close();
-    const lines = audits(log.lines);
-    expect(lines.map((l) => [l.tool, l.outcome])).toEqual([['get_issue', 'permission'], ['get_issue', 'permission']]);
-    for (const line of lines) expect(line).not.toHaveProperty('forge_user');
+  test('a credential the forge rejects is refused at connect (D38): no call runs, nothing is audited, asked about once', async () => {
+    await expect(connect(app, { 'Private-Token': 'glpat-never-issued-00000000' }, MCP_URL, { lane: 'modern' })).rejects.toThrow(/401/);
+    await expect(connect(app, { 'Private-Token': 'glpat-never-issued-00000000' }, MCP_URL, { lane: 'modern' })).rejects.toThrow(/401/);
+    expect(audits(log.lines)).toEqual([]);
     expect(forge.requests.filter((r) => r.path === '/api/v4/user')).toHaveLength(1);
   });
 

@@ -20,7 +20,9 @@ const forge = Bun.serve({
     if (token?.includes('redirect')) return Response.redirect(`http://127.0.0.1:${target.port}/api/v4/user`, 302);
     if (token?.includes('forbidden')) return Response.json({ message: '403 Forbidden' }, { status: 403 });
     if (token?.includes('busy')) return Response.json({ message: '429 Too Many Requests' }, { status: 429 });
-    return token?.includes('good') ? Response.json({ id: 1, username: 'ada' }) : Response.json({ message: '401 Unauthorized' }, { status: 401 });
+    // GET /job answers the job, its user inside (lib/api/ci/jobs.rb); GET /user the user.
+    const record = new URL(request.url).pathname.endsWith('/job') ? { id: 7, user: { id: 1, username: 'ada' } } : { id: 1, username: 'ada' };
+    return token?.includes('good') ? Response.json(record) : Response.json({ message: '401 Unauthorized' }, { status: 401 });
   },
 });
 const endpoint = (prefix = '') => createEndpoint(`http://127.0.0.1:${forge.port}${prefix}/api/v4`, { rejectUnauthorized: true, timeoutMs: 2000 });
@@ -46,7 +48,8 @@ describe('the question asked', () => {
 
   test.each([
     ['401', 'made-up-token-0000000000', 'rejected'],
-    ['403', 'forbidden-token-00000000', 'rejected'],
+    // A 403 is GitLab taking the token and refusing it this request (a narrower scope): accepted (issue 34).
+    ['403', 'forbidden-token-00000000', 'accepted'],
     ['429', 'busy-token-0000000000000', 'unknown'],
     ['a redirect, which is not followed', 'redirect-token-000000000', 'unknown'],
   ])('the forge answers %s → %s', async (_, token, verdict) => {
@@ -270,12 +273,31 @@ describe('the username of audit lines: what a forge answers is checked (D35)', (
   const at = createEndpoint(`http://127.0.0.1:${hostile.port}/api/v4`, { rejectUnauthorized: true, timeoutMs: 300 });
   afterAll(() => hostile.stop(true));
 
-  test.each(Object.keys(answers).filter((k) => k !== 'slow'))('a username that is %s: none, and the credential still counts as accepted', async (kind) => {
+  // A JSON user record whose name is unusable still accepts; an answer that is no JSON user record
+  // (a web page, an empty or cut body, a list) accepts nothing (issue 32: a forge URL that points at
+  // a web page answers 200 too).
+  const records = ['number', 'long'];
+  test.each(records)('a username that is %s: none, and the credential still counts as accepted', async (kind) => {
     const checks = new CredentialChecks();
     const credential = { kind: 'private', token: `audit-${kind}-token-0000000` } as const;
     expect(await checks.username(credential, at)).toBeUndefined();
     expect(checks.username(credential, at)).toBeUndefined(); // remembered: not asked again
     expect(await checks.check(credential, at)).toBe('accepted');
+  });
+
+  test('an answer past the size bound is not read: none, and the forge could not say (unknown)', async () => {
+    const checks = new CredentialChecks();
+    const credential = { kind: 'private', token: 'audit-huge-token-0000000' } as const;
+    expect(await checks.username(credential, at)).toBeUndefined();
+    expect(await checks.check(credential, at)).toBe('unknown');
+  });
+
+  test.each(Object.keys(answers).filter((k) => k !== 'slow' && k !== 'huge' && !records.includes(k)))('an answer that is %s is no user record: none, and the credential is not accepted', async (kind) => {
+    const checks = new CredentialChecks();
+    const credential = { kind: 'private', token: `audit-${kind}-token-0000000` } as const;
+    expect(await checks.username(credential, at)).toBeUndefined();
+    expect(await checks.check(credential, at)).toBe('rejected');
+    expect(checks.notForge(credential, at)).toBe(true);
   });
 
   test('an answer slower than the forge timeout: none, and not kept as the check\'s answer', async () => {

@@ -48,14 +48,15 @@ describe('ENABLE_DYNAMIC_API_URL=true', () => {
     // Each token was checked (D7) and used at the forge its session named, and only there.
     const seen = (forge: FakeForge) => forge.requests.map((r) => `${r.method} ${r.path} ${r.headers.get('private-token')}`);
     const branch = `GET /api/v4/projects/${SEED.project}/repository/branches/main`;
-    expect(seen(two)).toEqual([`GET /api/v4/user ${TOKENS.maintainer}`, `${branch} ${TOKENS.maintainer}`]);
-    expect(seen(one)).toEqual([`GET /api/v4/user ${TOKENS.developer}`, `${branch} ${TOKENS.developer}`]);
+    // The check, what the token may do (D38), then the call.
+    expect(seen(two)).toEqual([`GET /api/v4/user ${TOKENS.maintainer}`, `GET /api/v4/personal_access_tokens/self ${TOKENS.maintainer}`, `${branch} ${TOKENS.maintainer}`]);
+    expect(seen(one)).toEqual([`GET /api/v4/user ${TOKENS.developer}`, `GET /api/v4/personal_access_tokens/self ${TOKENS.developer}`, `${branch} ${TOKENS.developer}`]);
 
     // A request carrying only the session id still goes to the session's forge.
     const sid = toTwo.transport.sessionId!;
     const response = await rpc(app, { jsonrpc: '2.0', id: 77, method: 'tools/call', params: { name: 'get_branch', arguments: args } }, { 'mcp-session-id': sid });
     expect(response.status).toBe(200);
-    expect(two.requests).toHaveLength(3);
+    expect(two.requests).toHaveLength(4);
     expect(app.pool.size).toBe(2);
   });
 
@@ -134,7 +135,7 @@ describe('ENABLE_DYNAMIC_API_URL=true', () => {
     const app = makeApp({ FORGE_ALLOWED_HOSTS: `http://127.0.0.1:${prefixed.port}` });
     const session = await connect(app, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': `http://127.0.0.1:${prefixed.port}/gitlab` });
     structured(await session.call('get_branch', { project_id: 'a/b', branch_name: 'main' }));
-    expect(paths).toEqual(['/gitlab/api/v4/user', '/gitlab/api/v4/projects/a%2Fb/repository/branches/main']);
+    expect(paths).toEqual(['/gitlab/api/v4/user', '/gitlab/api/v4/personal_access_tokens/self', '/gitlab/api/v4/projects/a%2Fb/repository/branches/main']);
     prefixed.stop(true);
   });
 });
@@ -144,7 +145,8 @@ describe('the scheme is part of what is allowed (D7/D8)', () => {
     const app = makeApp({ FORGE_ALLOWED_HOSTS: new URL(two.apiUrl).host });
     const session = await connect(app, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': two.apiUrl });
     structured(await session.call('get_branch', args));
-    expect(two.requests.map((r) => r.headers.get('private-token'))).toEqual([TOKENS.maintainer, TOKENS.maintainer]);
+    // The check, what the token may do (D38), then the call.
+    expect(two.requests.map((r) => r.headers.get('private-token'))).toEqual([TOKENS.maintainer, TOKENS.maintainer, TOKENS.maintainer]);
     expect(one.requests).toHaveLength(0);
   });
 
@@ -197,7 +199,7 @@ describe('ENABLE_DYNAMIC_API_URL=false (default)', () => {
     const app = makeApp({ ENABLE_DYNAMIC_API_URL: 'false' });
     const session = await connect(app, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': two.apiUrl });
     structured(await session.call('get_branch', args));
-    expect(one.requests.map((r) => r.path)).toEqual(['/api/v4/user', `/api/v4/projects/${SEED.project}/repository/branches/main`]);
+    expect(one.requests.map((r) => r.path)).toEqual(['/api/v4/user', '/api/v4/personal_access_tokens/self', `/api/v4/projects/${SEED.project}/repository/branches/main`]);
     expect(two.requests).toHaveLength(0);
     const junk = await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': 'javascript:alert(1)' });
     expect(junk.status).toBe(200);

@@ -25,7 +25,8 @@ describe('auth and routing', () => {
   test('accepts PRIVATE-TOKEN, Bearer and JOB-TOKEN', async () => {
     expect((await api('/user')).body).toMatchObject({ id: 1, username: 'maria', state: 'active', web_url: 'http://forge.test/maria' });
     expect((await api('/user', { headers: { authorization: `Bearer ${TOKENS.developer}` } })).body.username).toBe('dev');
-    expect((await api('/user', { headers: { 'job-token': TOKENS.job } })).body.username).toBe('dev');
+    // A job token is read only where GitLab reads one (doc/ci/jobs/ci_job_token.md): GET /job names its user.
+    expect((await api('/job', { headers: { 'job-token': TOKENS.job } })).body.user.username).toBe('dev');
   });
   test('401 for missing, unknown or misplaced tokens', async () => {
     for (const o of [{ token: null }, { token: 'nope' }, { token: TOKENS.job }, { headers: { 'job-token': TOKENS.maintainer } }]) {
@@ -246,9 +247,12 @@ describe('commit statuses', () => {
     expect((await post({})).body).toEqual({ error: 'state is missing' });
     expect((await post({ state: 'done' })).body).toEqual({ error: 'state does not have a valid value' });
     expect((await post({ state: 'pending' }, TOKENS.guest)).status).toBe(403);
-    const a = await api(S, { json: { state: 'pending', context: 'deploy' }, headers: { 'job-token': TOKENS.job } });
+    // POST …/statuses does not read a job token (doc/ci/jobs/ci_job_token.md lists no such route):
+    // the request is anonymous, and the private project invisible.
+    expect((await api(S, { json: { state: 'pending', context: 'deploy' }, headers: { 'job-token': TOKENS.job } })).status).toBe(404);
+    const a = await api(S, { json: { state: 'pending', context: 'deploy' }, token: TOKENS.developer });
     expect(a).toMatchObject({ status: 201, body: { name: 'deploy', ref: 'main', status: 'pending', pipeline_id: 2002, author: { id: 2 } } });
-    // The job token acts as the developer: only that user's own running job is updated.
+    // Only that user's own running job is updated.
     const dev = (json: unknown) => post(json, TOKENS.developer);
     expect((await dev({ state: 'pending', name: 'deploy' })).body).toEqual({ message: 'Cannot transition status via :enqueue from :pending' });
     expect((await dev({ state: 'running', name: 'deploy' })).body).toMatchObject({ id: a.body.id, status: 'running' });

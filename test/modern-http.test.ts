@@ -2,8 +2,12 @@
 // legacy lane's HTTP tests (http.test.ts, stateless.test.ts, dynamic-url.test.ts, pool.test.ts)
 // plus what the revision itself asks of a tools-only server. Every request stands alone: it
 // carries its credential, no session id is issued or read, and errors carry the request's id.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import type { ForgeApp } from '../src/app';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import { createApp, type ForgeApp } from '../src/app';
+import type { Logger } from '../src/logging/logger';
+import { sealerFromConfig } from '../src/sealing/from-config';
+import { MESSAGES } from '../src/http/errors';
+import { testConfig } from './support/config';
 import { useApps } from './support/apps';
 import { capturingLogger } from './support/log-capture';
 import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
@@ -41,7 +45,7 @@ async function errorOf(response: Response, id: unknown) {
 const upstream = () => forge.requests.map((r) => `${r.method} ${r.path}`);
 
 describe('requests stand alone', () => {
-  test('tools/call with a credential is served at once: no initialize, no session id issued, no forge check of the token', async () => {
+  test('tools/call with a credential is served at once: no initialize, no session id issued; the token is checked once (D7, D38)', async () => {
     const app = makeApp();
     const response = await modernRpc(app, 'call-1', 'tools/call', getBranch(), { 'Private-Token': TOKEN });
     expect(response.status).toBe(200);
@@ -52,7 +56,11 @@ describe('requests stand alone', () => {
     expect(body.result.structuredContent.name).toBe('main');
     expect(body.result.resultType).toBe('complete');
     expect(body.result._meta['io.modelcontextprotocol/serverInfo'].name).toBe('forge-tool-server');
-    expect(upstream()).toEqual([`GET /api/v4/projects/${SEED.project}/repository/branches/main`]);
+    const branch = `GET /api/v4/projects/${SEED.project}/repository/branches/main`;
+    expect(upstream()).toEqual(['GET /api/v4/user', 'GET /api/v4/personal_access_tokens/self', branch]);
+    // The check's answer is cached: the next call sends the tool's request only.
+    expect((await modernRpc(app, 'call-2', 'tools/call', getBranch(), { 'Private-Token': TOKEN })).status).toBe(200);
+    expect(upstream().slice(3)).toEqual([branch]);
     expect(app.sessions.size).toBe(0);
   });
 
@@ -67,18 +75,25 @@ describe('requests stand alone', () => {
     const app = makeApp();
     await modernRpc(app, 1, 'tools/call', getBranch(), { 'Private-Token': TOKENS.developer });
     await modernRpc(app, 2, 'tools/call', getBranch(), { Authorization: `Bearer ${TOKENS.guest}` });
-    await modernRpc(app, 3, 'tools/call', getBranch(), { 'JOB-TOKEN': TOKENS.job });
-    expect(forge.requests.map((r) => r.headers.get('private-token') ?? r.headers.get('authorization') ?? r.headers.get('job-token'))).toEqual([TOKENS.developer, `Bearer ${TOKENS.guest}`, TOKENS.job]);
+    // A job token reaches the branch list, not one branch (doc/ci/jobs/ci_job_token.md; D38).
+    await modernRpc(app, 3, 'tools/call', { name: 'list_branches', arguments: { project_id: String(SEED.project) } }, { 'JOB-TOKEN': TOKENS.job });
+    // Each credential is checked (D38: GET /user and what the token may do; GET /job), then used.
+    expect(forge.requests.map((r) => r.headers.get('private-token') ?? r.headers.get('authorization') ?? r.headers.get('job-token'))).toEqual([
+      ...Array(3).fill(TOKENS.developer), ...Array(3).fill(`Bearer ${TOKENS.guest}`), ...Array(2).fill(TOKENS.job),
+    ]);
   });
 
-  test('a made-up token holds nothing and is judged by the forge on the call: a permission tool error', async () => {
+  test('a made-up token holds nothing and gets the 401 a legacy initialize gets, with the id; asked about once (D38)', async () => {
     const app = makeApp();
-    const response = await modernRpc(app, 4, 'tools/call', getBranch(), { 'Private-Token': 'glpat-made-up-modern-000000' });
-    expect(response.status).toBe(200);
-    const { result } = (await response.json()) as { result: { isError: boolean; structuredContent: { error: { kind: string } } } };
-    expect(result.isError).toBe(true);
-    expect(result.structuredContent.error.kind).toBe('permission');
-    expect(upstream().filter((r) => r.endsWith('/user'))).toEqual([]);
+    for (const id of [4, 5]) {
+      const response = await modernRpc(app, id, 'tools/call', getBranch(), { 'Private-Token': 'glpat-made-up-modern-000000' });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBeTruthy();
+      const body = (await response.json()) as { id: number; error: { message: string } };
+      expect(body.id).toBe(id);
+      expect(body.error.message).toBe(MESSAGES.forgeRejectedToken);
+    }
+    expect(upstream()).toEqual(['GET /api/v4/user']);
   });
 });
 
@@ -402,7 +417,8 @@ describe('a body that is no JSON-RPC message, sent with a legacy session id: the
       const unknown = await send(app, body, { 'mcp-session-id': 'v1.sid.no-such-session' });
       expect(unknown.status).toBe(404);
       expect((await errorOf(unknown, null)).message).toBe('Session not found');
-      expect(forge.requests.filter((r) => !r.path.endsWith('/user'))).toEqual([]);
+      // The credential check (D7) and what it asks of a token it took (D38) are not a tool's request.
+    expect(forge.requests.filter((r) => !r.path.endsWith('/user') && !r.path.endsWith('/personal_access_tokens/self'))).toEqual([]);
     }
   });
 
@@ -435,8 +451,9 @@ describe('dynamic forge URL: each request names its own', () => {
     const app = dynamic();
     expect((await modernRpc(app, 1, 'tools/call', getBranch(), { 'Private-Token': TOKEN, 'X-Forge-API-URL': two.apiUrl })).status).toBe(200);
     expect((await modernRpc(app, 2, 'tools/call', getBranch('develop'), { 'Private-Token': TOKEN })).status).toBe(200);
-    expect(two.requests.map((r) => r.path)).toEqual([`/api/v4/projects/${SEED.project}/repository/branches/main`]);
-    expect(forge.requests.map((r) => r.path)).toEqual([`/api/v4/projects/${SEED.project}/repository/branches/develop`]);
+    // Each forge checks the token for itself (D7, D38), then serves the call.
+    expect(two.requests.map((r) => r.path)).toEqual(['/api/v4/user', '/api/v4/personal_access_tokens/self', `/api/v4/projects/${SEED.project}/repository/branches/main`]);
+    expect(forge.requests.map((r) => r.path)).toEqual(['/api/v4/user', '/api/v4/personal_access_tokens/self', `/api/v4/projects/${SEED.project}/repository/branches/develop`]);
   });
 
   test.each(['http://evil.example.com/api/v4', 'ftp://127.0.0.1/api/v4', 'x'.repeat(5000), 'http://user:pw@127.0.0.1/api/v4'])('%p → 400 "Invalid custom API URL provided" with the id; the token goes nowhere', async (url) => {
@@ -473,8 +490,8 @@ describe('stateless mode: nothing sealed on the modern lane', () => {
       expect(response.status).toBe(200);
       expect(response.headers.get('mcp-session-id')).toBeNull();
     }
-    // The D7 check seals legacy ids only: the modern lane asks the forge nothing but the call.
-    expect(upstream().filter((r) => r.endsWith('/user'))).toEqual([]);
+    // The D7 check runs on the modern lane too (D38), once: its answer is cached for the other calls.
+    expect(upstream().filter((r) => r.endsWith('/user'))).toEqual(['GET /api/v4/user']);
   });
 
   test('no credential → 401 "Authentication required" (SPEC\'s stateless row, as the legacy lane says it) with the id; a sealed id is no credential here', async () => {
@@ -495,7 +512,8 @@ describe('stateless mode: nothing sealed on the modern lane', () => {
     // A short token is a credential SPEC's other row refuses, on this lane as on the legacy one.
     const short = await modernRpc(app, 'c', 'tools/call', getBranch(), { 'Private-Token': 'short-token' });
     expect((await errorOf(short, 'c')).message).toStartWith('Missing Authorization or Private-Token header');
-    expect(forge.requests.filter((r) => !r.path.endsWith('/user'))).toEqual([]);
+    // The credential check (D7) and what it asks of a token it took (D38) are not a tool's request.
+    expect(forge.requests.filter((r) => !r.path.endsWith('/user') && !r.path.endsWith('/personal_access_tokens/self'))).toEqual([]);
   });
 
   test('the v2 client pinned to 2026-07-28 runs the whole tool set', async () => {

@@ -111,7 +111,8 @@ describe('/metrics (Prometheus text)', () => {
     expect(body).toContain('forge_mcp_tool_calls_total{tool="get_branch",outcome="ok"} 1');
     expect(body).toContain('forge_mcp_tool_calls_total{tool="get_branch",outcome="not_found"} 1');
     // The credential check of initialize (GET /user, D7) and the successful get_branch.
-    expect(body).toContain('forge_mcp_upstream_request_duration_seconds_count{status_class="2xx"} 2');
+    // The credential check, what the token may do (D38) and the call.
+    expect(body).toContain('forge_mcp_upstream_request_duration_seconds_count{status_class="2xx"} 3');
     expect(body).toContain('forge_mcp_upstream_request_duration_seconds_count{status_class="4xx"} 1');
     expect(body).toMatch(/forge_mcp_active_sessions 1\n/);
     expect(body).toMatch(/forge_mcp_sessions_total 1\n/);

@@ -184,7 +184,7 @@ describe('TLS and proxies', () => {
     // The proxy records the first request of each connection it carries: the credential check of
     // initialize (D7); get_branch followed on that same kept-alive connection through the proxy.
     expect(proxy.seen).toEqual([`GET ${forge.apiUrl}/user`]);
-    expect(forge.requests.map((r) => r.path)).toEqual(['/api/v4/user', `/api/v4/projects/${SEED.project}/repository/branches/main`]);
+    expect(forge.requests.map((r) => r.path)).toEqual(['/api/v4/user', '/api/v4/personal_access_tokens/self', `/api/v4/projects/${SEED.project}/repository/branches/main`]);
     await session.close();
     await app.close();
     await proxy.stop();

@@ -12,12 +12,19 @@
 // stateless session checks its credential on every request (docs/spec.md stateless rule 2), and
 // an audit line names the username an accepted check found (D35). Either then costs a hash and a
 // map lookup, not a store read (with REDIS_URL, a round trip) per call.
+//
+// What counts as an answer (D7 as amended by issue 34): 401 is a rejected credential; 403 (GitLab's
+// `insufficient_scope` or `insufficient_granular_scope` to a token that may not read the user, or any
+// 403 to the check's request) is an accepted one with no username; a 200 counts only with a JSON
+// user record (a forge URL that points at a web page answers 200 with HTML, which accepts nothing).
+// Beside the check, what the token may do is asked once (token-profile.ts) and kept with the answer.
 import { readTextWithin } from '../forge/body';
 import { credentialHeader, type Credential } from '../forge/credential';
 import type { ForgeEndpoint } from '../forge/endpoint';
 import { MemoryStore } from '../store/memory-store';
 import { storeKey, type SharedStore } from '../store/store';
 import { originOf } from '../forge/url-parts';
+import { checkedProfile, kindOfRefusal, profileFrom, readProfile, type ProfileSources, type TokenProfile } from './token-profile';
 
 export type CredentialVerdict = 'accepted' | 'rejected' | 'unknown';
 
@@ -35,6 +42,11 @@ export interface CredentialCheckOptions {
   fetchImpl?: FetchLike;
   /** Where answers are kept; by default this process's memory, bounded by maxEntries. */
   store?: SharedStore;
+  /**
+   * Also ask what the token may do (GET /personal_access_tokens/self, OAuth's /oauth/token/info;
+   * token-profile.ts) beside the check, once per credential. Off: the check's one request only.
+   */
+  introspect?: boolean;
 }
 
 /** What is kept per credential (JSON in the store; a shared store's record is checked, not trusted). */
@@ -44,11 +56,17 @@ interface Remembered {
   username?: string;
   /** When the forge was asked (epoch ms): the answer ends ttlMs later, on every replica that reads it. */
   at?: number;
+  /** What the token may do, as far as the forge said (token-profile.ts); checked like the rest. */
+  token?: TokenProfile;
+  /** A rejection because the forge's 200 was no JSON user record (a web page): for the log's reason. */
+  notForge?: true;
 }
 
 interface Answer {
   verdict: CredentialVerdict;
   username?: string;
+  token?: TokenProfile;
+  notForge?: true;
 }
 
 /** A /user (or /job) answer is a few hundred bytes; anything past this is not read. */
@@ -57,20 +75,35 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 /** The username an answer gives an audit line: an accepted credential's, else none. */
 const nameIn = (answer: Answer) => (answer.verdict === 'accepted' ? answer.username : undefined);
 
-/** The username in GET /user's answer, or in GET /job's `user`. */
-function usernameIn(text: string, kind: Credential['kind']): string | undefined {
+/**
+ * GET /user's answer as a JSON user record (GET /job's: the job, its user inside): a JSON object,
+ * or undefined for anything else (a web page, an empty or cut body, a list). `username` is the
+ * record's name when it is a usable one (a string of 1 to 255 characters), else undefined.
+ */
+function userRecordIn(text: string, kind: Credential['kind']): { username?: string } | undefined {
+  let json: unknown;
   try {
-    const json = JSON.parse(text) as { username?: unknown; user?: { username?: unknown } };
-    const name = kind === 'job' ? json.user?.username : json.username;
-    return typeof name === 'string' && name.length <= 255 ? name : undefined;
+    json = JSON.parse(text);
   } catch {
     return undefined;
   }
+  if (!json || typeof json !== 'object' || Array.isArray(json)) return undefined;
+  const record = json as { username?: unknown; user?: { username?: unknown } | null };
+  const name = kind === 'job' ? record.user?.username : record.username;
+  return typeof name === 'string' && name.length > 0 && name.length <= 255 ? { username: name } : {};
 }
+
+// The store key of the credential a caller holds, kept beside it: a legacy session's caller is the
+// same object on every request, so its key is hashed once, not on every call.
+const keys = new WeakMap<Credential, { apiUrl: string; key: string }>();
 
 /** The store key: a hash of kind, token and forge origin, never the token itself. */
 function keyOf(credential: Credential, endpoint: ForgeEndpoint): string {
-  return storeKey('cred', credential.kind, credential.token, originOf(endpoint.apiUrl));
+  const kept = keys.get(credential);
+  if (kept && kept.apiUrl === endpoint.apiUrl) return kept.key;
+  const key = storeKey('cred', credential.kind, credential.token, originOf(endpoint.apiUrl));
+  keys.set(credential, { apiUrl: endpoint.apiUrl, key });
+  return key;
 }
 
 /** An answer remembered in this process until `until`; 'unknown' only for audit lines' usernames. */
@@ -91,8 +124,10 @@ export class CredentialChecks {
   private readonly maxEntries: number;
   private readonly now: () => number;
   private readonly fetchImpl: FetchLike;
+  private readonly introspect: boolean;
 
   constructor(options: CredentialCheckOptions = {}) {
+    this.introspect = options.introspect ?? false;
     this.ttlMs = options.ttlMs ?? CREDENTIAL_CHECK_TTL_MS;
     this.maxEntries = options.maxEntries ?? CREDENTIAL_CHECK_MAX_ENTRIES;
     this.now = options.now ?? Date.now;
@@ -124,8 +159,14 @@ export class CredentialChecks {
    * that this action is not the caller's (D23).
    */
   async recheck(credential: Credential, endpoint: ForgeEndpoint): Promise<CredentialVerdict> {
-    const answer = await this.ask(credential, endpoint);
-    await this.settle(keyOf(credential, endpoint), answer);
+    // Only whether the forge still takes the token: what it may do stays as the check found it.
+    const key = keyOf(credential, endpoint);
+    const asked = await this.askUser(credential, endpoint);
+    const before = this.known(key);
+    const answer: Answer = asked.verdict === 'accepted'
+      ? { verdict: 'accepted', ...(asked.username !== undefined ? { username: asked.username } : {}), ...(before?.token ? { token: before.token } : {}) }
+      : asked;
+    await this.settle(key, answer);
     return answer.verdict;
   }
 
@@ -147,6 +188,26 @@ export class CredentialChecks {
       },
       () => undefined,
     );
+  }
+
+  /**
+   * What the forge said the credential's token may do, if this process remembers an answer for it
+   * (the check made at its door, D7): no promise and no forge request, so tools/list and each call
+   * read it for free. Undefined: not known here (never checked, or the forge could not say).
+   */
+  profile(credential: Credential, endpoint: ForgeEndpoint): TokenProfile | undefined {
+    const known = this.known(keyOf(credential, endpoint));
+    return known?.verdict === 'accepted' ? known.token : undefined;
+  }
+
+  /** The credential's key (a hash, never the token): what per-credential memory elsewhere is keyed by. */
+  keyFor(credential: Credential, endpoint: ForgeEndpoint): string {
+    return keyOf(credential, endpoint);
+  }
+
+  /** Whether the forge's answer was a rejection because its 200 was no JSON user record (for a log line). */
+  notForge(credential: Credential, endpoint: ForgeEndpoint): boolean {
+    return this.known(keyOf(credential, endpoint))?.notForge === true;
   }
 
   /** The answer remembered in this process, while it lasts. */
@@ -185,10 +246,26 @@ export class CredentialChecks {
     if (answer.verdict === 'unknown') return;
     const at = this.now();
     this.keep(key, answer, at + this.ttlMs);
-    await this.remember(key, { verdict: answer.verdict, ...(answer.username !== undefined ? { username: answer.username } : {}), at });
+    await this.remember(key, {
+      verdict: answer.verdict,
+      ...(answer.username !== undefined ? { username: answer.username } : {}),
+      ...(answer.token ? { token: answer.token } : {}),
+      ...(answer.notForge ? { notForge: true as const } : {}),
+      at,
+    });
   }
 
   private async ask(credential: Credential, endpoint: ForgeEndpoint): Promise<Answer> {
+    const answer = await this.askUser(credential, endpoint);
+    if (answer.verdict !== 'accepted') return answer;
+    // Only a token the forge took is asked what it may do: a made-up one costs one request. Job
+    // tokens have no self-description.
+    const read: ProfileSources = this.introspect && credential.kind !== 'job' ? await readProfile(this.fetchImpl, credential, endpoint) : {};
+    const token = profileFrom(credential, answer.username, answer.refusal, read);
+    return { verdict: 'accepted', ...(answer.username !== undefined ? { username: answer.username } : {}), ...(token ? { token } : {}) };
+  }
+
+  private async askUser(credential: Credential, endpoint: ForgeEndpoint): Promise<Answer & { refusal?: string }> {
     const [name, value] = credentialHeader(credential);
     const path = credential.kind === 'job' ? '/job' : '/user';
     const started = performance.now();
@@ -203,11 +280,21 @@ export class CredentialChecks {
       });
       endpoint.observe?.(response.status, (performance.now() - started) / 1000);
       if (response.ok) {
+        const text = await readTextWithin(response, MAX_ANSWER_BYTES).catch(() => undefined);
+        // A body past the bound is not read: no record to judge, so the forge could not say.
+        if (text === undefined) return { verdict: 'unknown' };
+        const record = userRecordIn(text, credential.kind);
+        // Only a JSON user record accepts: a web page (a wrong forge URL) answers 200 too.
+        return record === undefined ? { verdict: 'rejected', notForge: true } : { verdict: 'accepted', ...record };
+      }
+      if (response.status === 403) {
+        // GitLab took the token but it may not read this (a narrower scope, a fine-grained grant
+        // without "User: Read"): accepted, with no username; the refusal's code says which kind.
         const text = await readTextWithin(response, MAX_ANSWER_BYTES).catch(() => '');
-        return { verdict: 'accepted', username: usernameIn(text, credential.kind) };
+        return { verdict: 'accepted', refusal: kindOfRefusal(text) };
       }
       await response.body?.cancel().catch(() => {});
-      return { verdict: response.status === 401 || response.status === 403 ? 'rejected' : 'unknown' };
+      return { verdict: response.status === 401 ? 'rejected' : 'unknown' };
     } catch {
       endpoint.observe?.('error', (performance.now() - started) / 1000);
       return { verdict: 'unknown' };
@@ -230,7 +317,9 @@ export class CredentialChecks {
       const until = Math.min(now + this.ttlMs, Number.isFinite(record.at) ? (record.at as number) + this.ttlMs : Infinity);
       if (until <= now) return undefined;
       const username = typeof record.username === 'string' && record.username.length <= 255 ? record.username : undefined;
-      return { answer: { verdict: record.verdict, ...(username !== undefined ? { username } : {}) }, until };
+      const token = record.verdict === 'accepted' ? checkedProfile(record.token) : undefined;
+      const notForge = record.verdict === 'rejected' && record.notForge === true ? { notForge: true as const } : {};
+      return { answer: { verdict: record.verdict, ...(username !== undefined ? { username } : {}), ...(token ? { token } : {}), ...notForge }, until };
     } catch {
       return undefined;
     }

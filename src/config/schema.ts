@@ -91,6 +91,7 @@ export const ConfigSchema = Type.Object({
   FORGE_OAUTH_CLIENT_ID: optStr('Client id of this server\'s OAuth application at the forge (OAuth mode).'),
   FORGE_OAUTH_CLIENT_SECRET: optStr('Client secret of that application, if it is confidential (OAuth mode).', { secret: true }),
   MCP_OAUTH_CONSENT: bool(true, 'Show a consent page before redirecting to the forge (OAuth mode).'),
+  OAUTH_CIMD_ENABLED: bool(true, 'Accept Client ID Metadata Documents: a client_id that is an https URL, whose document the server fetches from the client\'s host. false: no such fetch is ever made (air-gapped deployments); the metadata no longer advertises them, such a client_id is refused with invalid_client, and clients register at /register or use pre-registered ids.'),
   OAUTH_CIMD_ALLOW_INSECURE_LOOPBACK: bool(false, 'Local testing only: also fetch Client ID Metadata Documents from loopback hosts, over plain http too (http://127.0.0.1…, http://localhost…). Never in production.'),
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: int(3600, 60, 86400, 'Lifetime of an access token this server issues (v1.at.); never past the forge token\'s own expiry.'),
   OAUTH_REFRESH_TOKEN_TTL_SECONDS: int(2592000, 60, 365 * 86400, 'Lifetime of a refresh token this server issues (v1.rt.); rotated and single-use.'),

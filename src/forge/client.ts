@@ -5,6 +5,7 @@
 // connection (never writes, D18), never sends a request whose path would leave the tool's endpoint
 // (D31), and turns failures into ToolErrors and pagination headers into the pagination object
 // (D16, D17).
+import { jobTokenReaches, jobTokenRefusal } from './job-token-routes';
 import { ToolError } from './errors';
 import { BodyOverLimit, readTextWithin } from './body';
 import { credentialHeader, type Credential } from './credential';
@@ -112,6 +113,8 @@ const isTimeout = (error: unknown) => {
 
 export class ForgeClient {
   private readonly authHeader: [string, string];
+  /** A CI job token reaches only some endpoints (job-token-routes.ts, D38). */
+  private readonly jobToken: boolean;
   private readonly fetchImpl: FetchLike;
   private readonly toolTimeoutMs: number | undefined;
   /** Epoch ms by which the whole call must end (D30); Infinity without a budget. */
@@ -126,6 +129,7 @@ export class ForgeClient {
     options: ForgeClientOptions = {},
   ) {
     this.authHeader = credentialHeader(credential);
+    this.jobToken = credential.kind === 'job';
     this.fetchImpl = options.fetch ?? (fetch as unknown as FetchLike);
     this.toolTimeoutMs = options.toolTimeoutMs;
     this.callDeadline = options.toolTimeoutMs === undefined ? Infinity : Date.now() + options.toolTimeoutMs;
@@ -149,6 +153,7 @@ export class ForgeClient {
     if (!keepsPath(url, this.endpoint.apiPath, request.path)) {
       throw new ToolError('validation', 'a path parameter would change the endpoint this tool calls (a `.` or `..` segment); nothing was sent');
     }
+    if (this.jobToken && !jobTokenReaches(request.method, request.path)) throw jobTokenRefusal(request.method, request.path);
     const headers: Record<string, string> = { Accept: 'application/json', [this.authHeader[0]]: this.authHeader[1] };
     let body: string | undefined;
     if (request.body !== undefined) {

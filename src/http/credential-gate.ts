@@ -1,5 +1,6 @@
-// The door of a legacy session (D7): a credential the caller brought is checked with the
-// forge (auth/credential-check.ts, cached) before a session is opened for it. A credential the
+// The door of a legacy session (D7), and of every modern-lane request (D38): a credential the caller
+// brought is checked with the forge (auth/credential-check.ts, cached) before a session is opened
+// for it or a modern request is served. A credential the
 // forge rejects gets HTTP 401 and no session; when the forge cannot say, the request goes on
 // (logged) and the forge judges the token again on each tool call. Credentials the caller resolver
 // has vouched for already (the static token of D3, bearer tokens OAuth mode checked itself) pass.
@@ -8,7 +9,7 @@ import type { ForgeEndpoint } from '../forge/endpoint';
 import type { Logger } from '../logging/logger';
 import type { Caller } from '../auth/caller';
 import type { Metrics } from '../metrics/registry';
-import { MESSAGES, challengeWithError, unauthorized } from './errors';
+import { MESSAGES, challengeWithError, unauthorized, type RpcId } from './errors';
 
 export interface CredentialGateDeps {
   checks: CredentialChecks;
@@ -20,18 +21,23 @@ export interface CredentialGateDeps {
   metrics: Metrics;
 }
 
-/** Resolves to the 401 that refuses the caller, or undefined when the session may open. */
-export type CredentialGate = (caller: Caller, endpoint: ForgeEndpoint, requestId: string) => Promise<Response | undefined>;
+/**
+ * Resolves to the 401 that refuses the caller, or undefined when the session may open (legacy) or
+ * the request go on (modern lane, D38). `replyId`: the JSON-RPC id the 401 carries (modern lane).
+ */
+export type CredentialGate = (caller: Caller, endpoint: ForgeEndpoint, requestId: string, replyId?: RpcId) => Promise<Response | undefined>;
 
 export function createCredentialGate(deps: CredentialGateDeps): CredentialGate {
   const rejectedChallenge = challengeWithError(deps.challenge, 'invalid_token');
-  return async (caller, endpoint, requestId) => {
+  return async (caller, endpoint, requestId, replyId = null) => {
     if (deps.alreadyChecked(caller)) return undefined;
     const verdict = await deps.checks.check(caller.credential, endpoint);
     if (verdict === 'rejected') {
       deps.metrics.authFailures++;
-      deps.logger.warn('auth_failed', { request_id: requestId, reason: 'forge rejected the credential', credential: caller.credential.kind });
-      return unauthorized(MESSAGES.forgeRejectedToken, rejectedChallenge);
+      // A forge URL that points at a web page answers 200 with HTML: the log says so (issue 32).
+      const reason = deps.checks.notForge(caller.credential, endpoint) ? 'the forge answered the check with no JSON user record (is the forge URL a GitLab API?)' : 'forge rejected the credential';
+      deps.logger.warn('auth_failed', { request_id: requestId, reason, credential: caller.credential.kind });
+      return unauthorized(MESSAGES.forgeRejectedToken, rejectedChallenge, replyId);
     }
     if (verdict === 'unknown') deps.logger.warn('credential_check_unavailable', { request_id: requestId, credential: caller.credential.kind });
     return undefined;

@@ -4,9 +4,11 @@
 // replica. The SDK's modern handler does the revision's own checks (envelope, headers, version,
 // methods, cache hints); this module does what is docs/spec.md's: credentials, the per-credential limit
 // (D10), the pool's capacity (D7) and the 405 for GET and DELETE, each error carrying the request's
-// id. No forge check of the credential happens here: that admits legacy sessions only (D7), and a
-// modern request holds no slot. A token of this server's own gets its scope and forge-rejection
-// handling (oauth-scope.ts, D23/D29).
+// id. Every request's credential goes through D7's check, as a legacy session's initialize does
+// (credential-gate.ts, D38): a credential the forge rejected gets the same 401, so a host that
+// connects with server/discover shows the failure at connect; the answer is cached, so a known
+// credential costs a hash and a map lookup, no forge request. A token of this server's own gets its
+// scope and forge-rejection handling (oauth-scope.ts, D23/D29).
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Caller } from '../auth/caller';
 import type { CallerResolver } from '../auth/caller-resolver';
@@ -16,6 +18,8 @@ import type { Logger } from '../logging/logger';
 import { bindRequestContext, type RequestContext } from '../mcp/request-context';
 import type { Metrics } from '../metrics/registry';
 import { MESSAGES, RPC_CODES, rateLimited, rpcError, unauthorized, withRequestId } from './errors';
+import { MODERN_PROTOCOL_VERSION } from './revision';
+import type { CredentialGate } from './credential-gate';
 import type { FastToolCall } from './fast-tool-call';
 import type { McpRequest } from './mcp-prelude';
 import { serveWatched, stepUpRefusal, watchesForge, type GrantGuard } from './oauth-scope';
@@ -39,12 +43,29 @@ export interface ModernMcpDeps {
   stateless: boolean;
   /** OAuth mode: step-up and forge rejection for this server's own tokens (D23, D29). */
   grants?: GrantGuard;
+  /** D7's check of a caller's own credential (absent with the static token): a rejected one gets 401 (D38). */
+  credentialGate?: CredentialGate;
   logger: Logger;
   metrics: Metrics;
 }
 
 /** Methods the modern lane serves (the Allow header of its 405). */
 export const MODERN_METHODS = 'POST';
+
+/**
+ * Whether the revision will likely serve the request: the plain tools/call the prelude recognised,
+ * or one message whose headers name its method (and tool) and the revision as the SDK requires.
+ * Only when the credential check runs is decided by it, never an answer.
+ */
+function looksServed(req: McpRequest): boolean {
+  if (req.plainCall) return true;
+  const message = req.body as { method?: unknown; params?: { name?: unknown } } | null;
+  if (!message || typeof message !== 'object' || Array.isArray(message) || typeof message.method !== 'string') return false;
+  const headers = req.request.headers;
+  if (headers.get('mcp-protocol-version') !== MODERN_PROTOCOL_VERSION || headers.get('mcp-method') !== message.method) return false;
+  if (!(headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) return false;
+  return message.method !== 'tools/call' || headers.get('mcp-name') === message.params?.name;
+}
 
 /**
  * The limiter's key for a credential: a hash of the token alone, so no token is held as a map key
@@ -97,13 +118,33 @@ export function createModernMcpHandler(deps: ModernMcpDeps): (req: McpRequest) =
       return rpcError(503, MESSAGES.capacity, RPC_CODES.generic, {}, req.replyId);
     }
     try {
-      // Only a caller holding this server's token has its forge answers watched (oauth-scope.ts).
-      if (watchesForge(deps.grants, caller)) return await serveWatched(deps.grants, caller, lease.endpoint, req.replyId, (forge) => serve(req, caller, forge));
-      return await serve(req, caller, lease.endpoint);
+      // A request the revision will serve is checked before it is (so tools/list already knows what
+      // the token may do, D38); any other after the SDK answered it, and only if it answered 2xx: a
+      // request the revision refuses sends nothing to the forge.
+      const checkFirst = deps.credentialGate !== undefined && looksServed(req);
+      if (checkFirst) {
+        const refusal = await deps.credentialGate!(caller, lease.endpoint, req.requestId, req.replyId);
+        if (refusal) return refusal;
+      }
+      if (deps.credentialGate && !checkFirst) {
+        const response = await serveChecked(req, caller, lease.endpoint);
+        if (!response.ok) return response;
+        const refusal = await deps.credentialGate(caller, lease.endpoint, req.requestId, req.replyId);
+        if (!refusal) return response;
+        await response.body?.cancel().catch(() => {});
+        return refusal;
+      }
+      return await serveChecked(req, caller, lease.endpoint);
     } finally {
       lease.release();
     }
   };
+
+  async function serveChecked(req: McpRequest, caller: Caller, endpoint: ForgeEndpoint): Promise<Response> {
+    // Only a caller holding this server's token has its forge answers watched (oauth-scope.ts).
+    if (watchesForge(deps.grants, caller)) return serveWatched(deps.grants, caller, endpoint, req.replyId, (forge) => serve(req, caller, forge));
+    return serve(req, caller, endpoint);
+  }
 
   async function serve(req: McpRequest, caller: Caller, forge: ForgeEndpoint): Promise<Response> {
     const context: RequestContext = { lane: 'modern', caller, forge, requestId: req.requestId, publicBase: req.publicBase };

@@ -100,7 +100,7 @@ export function createMcpServer(deps: McpDeps, era: 'modern' | 'legacy' = 'legac
   if (legacyHttp) server.setNotificationHandler('notifications/cancelled', () => {});
   server.setRequestHandler('tools/list', (_request, ctx) => {
     const context = requestContextOf(ctx);
-    return toolListFor(catalogFor(deps, context), context);
+    return toolListFor(catalogFor(deps, context), context, context ? deps.tokenProfile?.(context.caller, context.forge) : undefined);
   });
   // tools/call, the hot path. On the legacy lane it is the fallback handler: the SDK then skips
   // its per-call zod re-parse of the request and its parse-and-copy of the result (our results

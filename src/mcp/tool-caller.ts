@@ -17,6 +17,10 @@ import type { LogBudget } from '../tools/pipelines/log-budget';
 import { ProtocolError, type ToolCatalog, type ToolContextSource, type ToolOutcome } from '../tools/catalog';
 import type { ToolContext } from '../tools/define';
 import type { PolicyCatalogs } from './policy';
+import { ToolError } from '../forge/errors';
+import { errorResult } from '../tools/result';
+import { TOKEN_KIND_LABEL, type TokenProfile } from '../auth/token-profile';
+import { tokenWarning, type TokenWarnings } from './token-warning';
 import type { RequestContext } from './request-context';
 
 export interface ToolCallerDeps {
@@ -38,6 +42,13 @@ export interface ToolCallerDeps {
   forgeUser?: (caller: Caller, forge: ForgeEndpoint) => string | undefined | Promise<string | undefined>;
   /** JOB_LOG_MEMORY_BYTES: what all job-log reads of the process hold together (D30). */
   logBudget?: LogBudget;
+  /**
+   * What the caller's token may do, as D7's check found it (auth/token-profile.ts), when this process
+   * remembers it; no forge request (D38).
+   */
+  tokenProfile?: (caller: Caller, forge: ForgeEndpoint) => TokenProfile | undefined;
+  /** Which credentials were told their token expires soon (once each, D38). */
+  tokenWarnings?: TokenWarnings;
 }
 
 /** For answers that print a result themselves (http/fast-tool-call.ts). */
@@ -115,11 +126,15 @@ class ToolRun implements ToolContextSource {
   async audit(name: string, outcome: string, args: Record<string, unknown> | undefined, user: string | undefined | Promise<string | undefined>): Promise<void> {
     const forgeUser = user instanceof Promise ? await user.catch(() => undefined) : user;
     const { deps, context, forge } = this;
+    // A token that may not read its user (a fine-grained one without "User: Read") is named by its
+    // kind instead (D38); never by its scopes, never itself.
+    const kind = forgeUser === undefined ? deps.tokenProfile?.(context.caller, context.forge)?.kind : undefined;
     const line = {
       request_id: context.requestId,
       session: context.caller.sessionTag,
       lane: context.lane,
       forge_user: forgeUser,
+      ...(kind ? { forge_token: TOKEN_KIND_LABEL[kind] } : {}),
       forge_host: authorityOf(context.caller.apiUrl),
       tool: auditedTool(name),
       args,
@@ -147,6 +162,15 @@ export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
     const user = auditing ? deps.forgeUser?.(caller, context.forge) : undefined;
     // Settled here, so a lookup that fails while the tool runs is never an unhandled rejection.
     if (user instanceof Promise) user.catch(() => undefined);
+    const profile = deps.tokenProfile?.(caller, context.forge);
+    // A token that cannot write is refused a write tool before anything is sent (D38).
+    if (profile?.canWrite === false && deps.catalog.isWrite(name)) {
+      const label = TOKEN_KIND_LABEL[profile.kind ?? 'personal'];
+      const result = errorResult(new ToolError('permission', `${name} changes data, and this ${label} cannot: it lacks ${profile.needs ?? 'a write scope'}. Nothing was sent; use a token that may write, or the read tools.`));
+      deps.onToolCall?.(name, 'permission');
+      if (auditing) await run.audit(name, 'permission', undefined, user);
+      return tokenWarning(deps, context, profile, result);
+    }
     let called: ToolOutcome;
     try {
       called = await catalogFor(deps, context).call(name, params.arguments, run, auditing);
@@ -164,6 +188,6 @@ export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
     const { result, outcome } = called;
     deps.onToolCall?.(name, outcome);
     if (auditing) await run.audit(name, outcome, called.args, user);
-    return result;
+    return profile?.expiresAt ? tokenWarning(deps, context, profile, result) : result;
   };
 }

@@ -21,7 +21,7 @@ export interface ClientsOptions {
   openStore?: (maxEntries: number) => SharedStore;
 }
 
-export function clientsFromConfig(config: Pick<Config, 'OAUTH_CIMD_ALLOW_INSECURE_LOOPBACK'>, o: ClientsOptions): ClientDirectory {
+export function clientsFromConfig(config: Pick<Config, 'OAUTH_CIMD_ALLOW_INSECURE_LOOPBACK' | 'OAUTH_CIMD_ENABLED'>, o: ClientsOptions): ClientDirectory {
   const registrations = o.stateless ? new SealedClients(o.sealer!, o.now) : new MemoryClients(o.clientTtlSeconds, o.now);
   const documents = new MetadataDocuments({
     allowLoopback: config.OAUTH_CIMD_ALLOW_INSECURE_LOOPBACK,
@@ -30,5 +30,5 @@ export function clientsFromConfig(config: Pick<Config, 'OAUTH_CIMD_ALLOW_INSECUR
     now: o.now,
     onFetch: o.onDocumentFetch,
   });
-  return new ClientDirectory(registrations, documents, o.now);
+  return new ClientDirectory(registrations, config.OAUTH_CIMD_ENABLED ? documents : undefined, o.now);
 }

@@ -43,7 +43,15 @@ export interface ClientRegistry {
   resolve(clientId: string): Promise<ClientResolution>;
 }
 
-export type ClientResolution = { ok: true; client: RegisteredClient } | { ok: false; reason?: string };
+/**
+ * `invalidClient`: the id is of a kind this server does not take at all (a metadata-document URL
+ * with OAUTH_CIMD_ENABLED=false), answered `invalid_client` rather than as an unknown client.
+ */
+export type ClientResolution = { ok: true; client: RegisteredClient } | { ok: false; reason?: string; invalidClient?: true };
+
+/** Why a URL client_id is refused when metadata documents are off (D28). */
+export const METADATA_DOCUMENTS_OFF =
+  'this server does not use Client ID Metadata Documents (OAUTH_CIMD_ENABLED=false), so a URL client_id is not accepted: register the client at the registration_endpoint of the authorization server metadata, or use a pre-registered client id';
 
 async function resolveByLookup(registry: ClientRegistry, clientId: string): Promise<ClientResolution> {
   const client = await registry.lookup(clientId);
@@ -156,7 +164,8 @@ export class MemoryClients implements ClientRegistry {
 export class ClientDirectory implements ClientRegistry {
   constructor(
     private readonly registrations: ClientRegistry,
-    private readonly documents: MetadataDocuments,
+    /** Absent (OAUTH_CIMD_ENABLED=false): a URL client_id is refused, and nothing is fetched (D28). */
+    private readonly documents: MetadataDocuments | undefined,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -179,6 +188,7 @@ export class ClientDirectory implements ClientRegistry {
 
   async resolve(clientId: string): Promise<ClientResolution> {
     if (!isMetadataDocumentId(clientId)) return this.registrations.resolve(clientId);
+    if (!this.documents) return { ok: false, reason: METADATA_DOCUMENTS_OFF, invalidClient: true };
     const document = await this.documents.resolve(clientId);
     if (!document.ok) return { ok: false, reason: document.reason };
     const { redirectUris, clientName } = document.value;

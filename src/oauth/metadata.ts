@@ -44,6 +44,7 @@ export function authorizationServerMetadata(s: OAuthSettings) {
     // Registered clients are public: PKCE, not a secret, proves who redeems a code.
     token_endpoint_auth_methods_supported: ['none'],
     authorization_response_iss_parameter_supported: true,
-    client_id_metadata_document_supported: true,
+    // Off (OAUTH_CIMD_ENABLED=false), clients fall back to registration_endpoint (D28).
+    client_id_metadata_document_supported: s.metadataDocuments,
   };
 }

@@ -29,6 +29,8 @@ export interface OAuthSettings {
   readonly acceptsForgeBearers: boolean;
   /** Cookies get `Secure` and the `__Host-` prefix when the server is reached over https. */
   readonly secureCookies: boolean;
+  /** OAUTH_CIMD_ENABLED: a URL client_id is a Client ID Metadata Document fetched from its host (D28). */
+  readonly metadataDocuments: boolean;
   /** Requests allowed per client IP and minute on each of /register, /authorize, /consent, /callback and /token (not applied in stateless mode). */
   readonly requestsPerMinutePerIp: number;
 }
@@ -57,5 +59,6 @@ export function oauthSettings(config: Config): OAuthSettings {
     acceptsForgeBearers: config.REMOTE_AUTHORIZATION,
     secureCookies: new URL(serverUrl).protocol === 'https:',
     requestsPerMinutePerIp: config.MAX_REQUESTS_PER_MINUTE,
+    metadataDocuments: config.OAUTH_CIMD_ENABLED,
   });
 }

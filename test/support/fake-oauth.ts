@@ -181,7 +181,7 @@ export class FakeOAuth {
     const createdAt = Math.floor(this.now() / 1000);
     this.access.set(accessToken, { app, userId, scope, createdAt, refreshToken, expired: false });
     this.refresh.set(refreshToken, accessToken);
-    this.model.tokens.set(accessToken, { userId, kind: 'personal' });
+    this.model.tokens.set(accessToken, { userId, kind: 'personal', type: 'oauth', scopes: scope.split(' ') });
     return json({ access_token: accessToken, token_type: 'Bearer', expires_in: ACCESS_TOKEN_LIFETIME, refresh_token: refreshToken, scope, created_at: createdAt });
   }
 

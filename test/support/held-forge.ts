@@ -1,7 +1,8 @@
 // A forge on a loopback port that holds every tool call's request until the test releases it, for
 // what must happen while a call is under way (eviction, cancellation, a session closing). `GET
 // …/user` answers at once, so the credential check before a session opens (D7) passes; every other
-// request is answered, once released, as a branch.
+// request is answered, once released, as a branch. `GET …/personal_access_tokens/self`, which the
+// check asks next (D38), answers at once too, as a classic `api` token.
 export interface HeldForge {
   apiUrl: string;
   /** Resolves when the first held request has arrived. */
@@ -21,6 +22,7 @@ export function startHeldForge(): HeldForge {
     port: 0,
     fetch: async (request) => {
       if (new URL(request.url).pathname === '/api/v4/user') return Response.json({ id: 1, username: 'maria' });
+      if (new URL(request.url).pathname === '/api/v4/personal_access_tokens/self') return Response.json({ id: 9, scopes: ['api'], user_id: 1, active: true, expires_at: null });
       arrived();
       await held;
       return Response.json({ name: 'main', commit: {} });

@@ -12,11 +12,11 @@ export const EDITIONS = ['ce', 'ee-free', 'ee-premium', 'gitlab.com'] as const;
 export type Edition = (typeof EDITIONS)[number];
 
 /**
- * The releases the fake models: before issue threads were resolvable, after, a current one (the
- * default), one where a job's cancel takes `force`, one where the merge checks the sha first, and one
- * with the `reviews_for_me` scope.
+ * The releases the fake models: one without GET /personal_access_tokens/self (15.5), before issue
+ * threads were resolvable, after, a current one (the default), one where a job's cancel takes `force`,
+ * one where the merge checks the sha first, and one with the `reviews_for_me` scope.
  */
-export const VERSIONS = ['16.0.0', '16.7.0', '17.6.0', '17.11.0', '18.2.0', '18.4.0'] as const;
+export const VERSIONS = ['15.4.0', '16.0.0', '16.7.0', '17.6.0', '17.11.0', '18.2.0', '18.4.0'] as const;
 export type Version = (typeof VERSIONS)[number];
 
 /** Paid-tier features (EE code with a Premium licence, or a Premium namespace on GitLab.com). */

@@ -20,8 +20,10 @@ import { pipelineJobRoutes } from './handlers/pipeline-jobs';
 import { repositoryFileRoutes } from './handlers/repository-files';
 import { repositoryRoutes } from './handlers/repository';
 import { metadataRoutes } from './handlers/metadata';
+import { tokenRoutes } from './handlers/tokens';
+import { anonymousRefusal, authorize } from './tokens';
 
-const ROUTES: Route[] = [...projectRoutes, ...branchRoutes, ...protectedRoutes, ...commitRoutes, ...statusRoutes, ...milestoneRoutes, ...milestoneItemRoutes, ...issueActivityRoutes, ...uploadRoutes, ...jobRoutes, ...mergeRequestRoutes, ...pipelineRoutes, ...pipelineJobRoutes, ...repositoryFileRoutes, ...repositoryRoutes, ...metadataRoutes];
+const ROUTES: Route[] = [...projectRoutes, ...branchRoutes, ...protectedRoutes, ...commitRoutes, ...statusRoutes, ...milestoneRoutes, ...milestoneItemRoutes, ...issueActivityRoutes, ...uploadRoutes, ...jobRoutes, ...mergeRequestRoutes, ...pipelineRoutes, ...pipelineJobRoutes, ...repositoryFileRoutes, ...repositoryRoutes, ...metadataRoutes, ...tokenRoutes];
 
 async function readBody(request: Request): Promise<{ recorded: unknown; params: Record<string, unknown>; invalid?: boolean }> {
   if (request.method === 'GET' || request.method === 'HEAD' || !request.body) return { recorded: undefined, params: {} };
@@ -79,11 +81,13 @@ export async function handleForgeRequest(request: Request, basePath: string, mod
 
   try {
     if (body.invalid) throw new ApiError(400, { error: 'The provided JSON is invalid' });
-    const user = authenticate(model, request, url);
-    if (!user) throw unauthorized();
+    const auth = authenticate(model, request, url, segments);
+    if (auth === 'anonymous') throw anonymousRefusal(segments);
+    if (!auth) throw unauthorized();
+    authorize(model, auth.info, request.method, segments);
     const query = parseNested(url.searchParams);
     const input = new Params({ ...query, ...body.params });
-    const res = await found.r.handler({ model, request, url, rawPath, params: found.params, input, user });
+    const res = await found.r.handler({ model, request, url, rawPath, params: found.params, input, user: auth.user, auth });
     return isHead ? new Response(null, { status: res.status, headers: res.headers }) : res;
   } catch (e) {
     if (e instanceof ApiError) return isHead ? new Response(null, { status: e.status }) : json(e.body, e.status, e.headers);

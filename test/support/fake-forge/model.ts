@@ -17,6 +17,21 @@ export interface TokenInfo {
   userId: number;
   /** 'job' tokens are only accepted through the JOB-TOKEN header (or job_token=). */
   kind: 'personal' | 'job';
+  /**
+   * Which credential GitLab sees (fake-forge/tokens.ts): a classic personal access token (the
+   * default), a fine-grained one, a project or group access token (a PAT of a bot user), an OAuth
+   * access token. Job tokens are `kind: 'job'`.
+   */
+  type?: 'classic' | 'fine-grained' | 'project' | 'group' | 'oauth';
+  /** Classic, project, group and OAuth tokens: GitLab's scopes (default ['api']). */
+  scopes?: string[];
+  /** Fine-grained tokens: the permissions granted, `read_user`, `read_issue`, `create_issue`, … */
+  permissions?: string[];
+  /** `YYYY-MM-DD`: from that day (midnight UTC) GitLab refuses the token. */
+  expiresAt?: string | null;
+  /** The token's id and name in /personal_access_tokens/self. */
+  id?: number;
+  name?: string;
 }
 
 export interface DiffFile {

@@ -13,7 +13,24 @@ export const TOKENS = {
   guest: 'glpat-guest-000000000000000',
   /** Only accepted through the JOB-TOKEN header; acts as the developer user. */
   job: 'glpat-jobtoken-00000000000',
+  /** Classic tokens of the maintainer with narrower scopes than `api`. */
+  readApi: 'glpat-readapi-000000000000',
+  readRepository: 'glpat-readrepo-00000000000',
+  /** Fine-grained tokens of the maintainer (tokens.ts): this one may read issues and itself, not the user. */
+  fineGrainedReader: 'glpat-fgreader-00000000000',
+  /** This one may also write issues and read the user, but not read itself. */
+  fineGrainedWriter: 'glpat-fgwriter-00000000000',
+  /** Project 42's access token (a bot user, `api`) and group acme's (a bot user, `read_api`). */
+  projectBot: 'glpat-projectbot-000000000',
+  groupBot: 'glpat-groupbot-00000000000',
+  /** The maintainer's `api` token that expires three days from the day the seed is made. */
+  expiring: 'glpat-expiring-00000000000',
+  /** The maintainer's token that expired on 2024-01-01. */
+  expired: 'glpat-expired-000000000000',
 } as const;
+
+/** Bot users of the project and group access tokens (app/services/resource_access_tokens/create_service.rb names them so). */
+export const BOTS = { project: 10, group: 11 } as const;
 
 const sha = (label: string) => createHash('sha1').update(`fake-forge:${label}`).digest('hex');
 /** GitLab renders commit dates with an explicit offset. */
@@ -267,6 +284,23 @@ function seedIssues(p: Project): void {
   ]) p.issues.set(i.iid, i);
 }
 
+/** The credential kinds of docs/credentials.md, each a token of the seed (tokens.ts judges them). */
+function seedTokens(m: ForgeModel): void {
+  m.users.set(BOTS.project, { id: BOTS.project, username: 'project_42_bot_5c1f0e2a9b7d4c3e8f6a1b2c3d4e5f60', name: 'api-bot', email: 'project_42_bot@noreply.forge.test' });
+  m.users.set(BOTS.group, { id: BOTS.group, username: 'group_6_bot_0a1b2c3d4e5f60718293a4b5c6d7e8f9', name: 'acme-bot', email: 'group_6_bot@noreply.forge.test' });
+  const inDays = (days: number) => new Date(Date.now() + days * DAY).toISOString().slice(0, 10);
+  m.tokens.set(TOKENS.readApi, { userId: 1, kind: 'personal', scopes: ['read_api'], id: 21, name: 'reader' });
+  m.tokens.set(TOKENS.readRepository, { userId: 1, kind: 'personal', scopes: ['read_repository'], id: 22, name: 'git only' });
+  m.tokens.set(TOKENS.fineGrainedReader, { userId: 1, kind: 'personal', type: 'fine-grained', id: 23, name: 'issue reader',
+    permissions: ['read_project', 'read_issue', 'read_note', 'read_personal_access_token'] });
+  m.tokens.set(TOKENS.fineGrainedWriter, { userId: 1, kind: 'personal', type: 'fine-grained', id: 24, name: 'issue writer',
+    permissions: ['read_project', 'read_user', 'read_issue', 'create_issue', 'update_issue'] });
+  m.tokens.set(TOKENS.projectBot, { userId: BOTS.project, kind: 'personal', type: 'project', scopes: ['api'], id: 25, name: 'api-bot' });
+  m.tokens.set(TOKENS.groupBot, { userId: BOTS.group, kind: 'personal', type: 'group', scopes: ['read_api'], id: 26, name: 'acme-bot' });
+  m.tokens.set(TOKENS.expiring, { userId: 1, kind: 'personal', scopes: ['api'], expiresAt: inDays(3), id: 27, name: 'expiring' });
+  m.tokens.set(TOKENS.expired, { userId: 1, kind: 'personal', scopes: ['api'], expiresAt: '2024-01-01', id: 28, name: 'expired' });
+}
+
 export function seedModel(): ForgeModel {
   const m = new ForgeModel();
   m.nextId = { status: 1005, protectedBranch: 100, accessLevel: 500, pipeline: 2003, issue: 600, milestone: 300 };
@@ -278,7 +312,12 @@ export function seedModel(): ForgeModel {
   m.tokens.set(TOKENS.developer, { userId: 2, kind: 'personal' });
   m.tokens.set(TOKENS.guest, { userId: 3, kind: 'personal' });
   m.tokens.set(TOKENS.job, { userId: 2, kind: 'job' });
+  seedTokens(m);
   for (const p of [seedApi(m), seedSecret(m)]) m.projects.set(p.id, p);
+  // Bots are members of what their token belongs to; the group's bot reaches project 42 through
+  // acme, which the fake's access levels (project members only) spell as a project membership.
+  m.projects.get(42)!.members.set(BOTS.project, ACCESS.maintainer).set(BOTS.group, ACCESS.developer);
+  m.groups.get(6)!.members.set(BOTS.group, ACCESS.developer);
   const fork = seedFork(m, m.projects.get(SEED.project)!);
   m.projects.set(fork.id, fork);
   seedIssues(m.projects.get(42)!);

@@ -1,7 +1,8 @@
 // Request context, GitLab-shaped errors, Rack-style parameter parsing and the raw-path router.
 // Routes are matched on the still-%-encoded pathname split on literal `/`, so `acme%2Fplatform%2Fapi`
 // is one segment while an un-encoded slash adds segments and simply fails to match (→ 404, as GitLab).
-import { ACCESS, type ForgeModel, type Project, type User } from '../model';
+import { ACCESS, type ForgeModel, type Project, type TokenInfo, type User } from '../model';
+import { jobTokenReaches } from '../tokens';
 
 export class ApiError extends Error {
   constructor(public status: number, public body: unknown, public headers?: Record<string, string>) {
@@ -128,6 +129,8 @@ export interface Ctx {
   params: Record<string, string>;
   input: Params;
   user: User;
+  /** The credential the request came with (absent where a test builds a context by hand). */
+  auth?: Authenticated;
 }
 
 export type Handler = (ctx: Ctx) => Response | Promise<Response>;
@@ -150,8 +153,19 @@ export function matchRoute(r: Route, raw: string[]): Record<string, string> | un
   return params;
 }
 
-/** PRIVATE-TOKEN / Bearer take personal tokens, JOB-TOKEN only job tokens; the first credential present decides. */
-export function authenticate(model: ForgeModel, req: Request, url: URL): User | undefined {
+/** The credential a request authenticated with. */
+export interface Authenticated {
+  user: User;
+  token: string;
+  info: TokenInfo;
+}
+
+/**
+ * PRIVATE-TOKEN / Bearer take personal (and OAuth) tokens, JOB-TOKEN only job tokens; the first
+ * credential present decides. A job token counts only on a route that reads job tokens
+ * (tokens.ts): elsewhere GitLab never looks at it, and `anonymous` says so.
+ */
+export function authenticate(model: ForgeModel, req: Request, url: URL, segments: string[] = []): Authenticated | 'anonymous' | undefined {
   const h = req.headers;
   const bearer = /^Bearer\s+(.+)$/i.exec(h.get('authorization') ?? '')?.[1];
   const candidates: [string | null | undefined, 'personal' | 'job'][] = [
@@ -161,9 +175,12 @@ export function authenticate(model: ForgeModel, req: Request, url: URL): User | 
   ];
   const found = candidates.find(([t]) => t);
   if (!found) return undefined;
-  const info = model.tokens.get(found[0]!.trim());
+  if (found[1] === 'job' && !jobTokenReaches(req.method, segments)) return 'anonymous';
+  const token = found[0]!.trim();
+  const info = model.tokens.get(token);
   if (!info || info.kind !== found[1]) return undefined;
-  return model.users.get(info.userId);
+  const user = model.users.get(info.userId);
+  return user ? { user, token, info } : undefined;
 }
 
 /** Resolve :id; invisible projects are 404 like GitLab. */
