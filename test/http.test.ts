@@ -1,7 +1,7 @@
 // The HTTP surface of /mcp in stateful mode: health, routing, authentication, sessions, limits.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { createApp, type ForgeApp } from '../src/app';
-import { jsonLongerThan } from '../src/http/body';
+import { jsonLongerThan } from '../src/web/body';
 import type { Logger } from '../src/logging/logger';
 import { sealerFromConfig } from '../src/sealing/from-config';
 import { testConfig } from './support/config';

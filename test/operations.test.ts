@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { sealerFromConfig } from '../src/sealing/from-config';
 import { createApp, type ForgeApp } from '../src/app';
-import { clientIp } from '../src/http/client-ip';
-import { FixedWindowLimiter } from '../src/http/rate-limit';
+import { clientIp } from '../src/web/client-ip';
+import { FixedWindowLimiter } from '../src/web/rate-limit';
 import { testConfig } from './support/config';
 import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
 import { INITIALIZE, connect, rpc } from './support/mcp-client';

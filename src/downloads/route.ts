@@ -10,14 +10,14 @@ import { ForgeClient } from '../forge/client';
 import type { Credential } from '../forge/credential';
 import { encodeNamespace, encodeSegment, identifierProblem } from '../forge/encode';
 import type { ForgePool } from '../forge/pool';
-import type { FixedWindowLimiter, RateDecision } from '../http/rate-limit';
+import type { FixedWindowLimiter, RateDecision } from '../web/rate-limit';
 import type { Logger } from '../logging/logger';
 import type { Sealer } from '../sealing/sealer';
 import { ToolError } from '../forge/errors';
 import { isPlainFilename } from './attachments';
 import { openDownloadToken } from './token';
-import { requestQuery } from '../http/request-url';
-import { MESSAGES, challengeWithError } from '../http/errors';
+import { requestQuery } from '../web/request-url';
+import { MESSAGES, challengeWithError } from '../web/errors';
 
 export interface DownloadDeps {
   callers: CallerResolver;

@@ -8,7 +8,7 @@ import type { ForgeEndpoint } from '../forge/endpoint';
 import type { Logger } from '../logging/logger';
 import type { Caller } from '../auth/caller';
 import type { Metrics } from '../metrics/registry';
-import { MESSAGES, challengeWithError, unauthorized } from './errors';
+import { MESSAGES, challengeWithError, unauthorized } from '../web/errors';
 
 export interface CredentialGateDeps {
   checks: CredentialChecks;

@@ -15,11 +15,11 @@ import type { ForgePool } from '../forge/pool';
 import type { Logger } from '../logging/logger';
 import { bindRequestContext, type RequestContext } from '../mcp/request-context';
 import type { Metrics } from '../metrics/registry';
-import { MESSAGES, RPC_CODES, rateLimited, rpcError, unauthorized, withRequestId } from './errors';
+import { MESSAGES, RPC_CODES, rateLimited, rpcError, unauthorized, withRequestId } from '../web/errors';
 import type { FastToolCall } from './fast-tool-call';
 import type { McpRequest } from './mcp-prelude';
 import { serveWatched, stepUpRefusal, watchesForge, type GrantGuard } from './oauth-scope';
-import type { FixedWindowLimiter } from './rate-limit';
+import type { FixedWindowLimiter } from '../web/rate-limit';
 
 export interface ModernMcpDeps {
   /** The SDK's handler for 2026-07-28 requests (createMcpHandler with legacy: 'reject'). */

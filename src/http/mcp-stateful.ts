@@ -14,13 +14,13 @@ import { callerAt, type Caller } from '../auth/caller';
 import { bindRequestContext, type RequestContext } from '../mcp/request-context';
 import { createJsonTransport } from '../mcp/transport';
 import type { MemorySessionStore, Session } from '../session/memory-store';
-import { MAX_INITIALIZE_PARAMS_BYTES, initializeParamsTooLarge, isInitializeMessage } from './body';
+import { MAX_INITIALIZE_PARAMS_BYTES, initializeParamsTooLarge, isInitializeMessage } from '../web/body';
 import type { CredentialGate } from './credential-gate';
 import type { FastToolCall } from './fast-tool-call';
-import { MESSAGES, RPC_CODES, idOf, rateLimited, rpcError, sessionNotFound, unauthorized } from './errors';
+import { MESSAGES, RPC_CODES, idOf, rateLimited, rpcError, sessionNotFound, unauthorized } from '../web/errors';
 import { refuseForgeUrl, type McpRequest } from './mcp-prelude';
 import { serveWatched, stepUpRefusal, type GrantGuard } from './oauth-scope';
-import type { FixedWindowLimiter } from './rate-limit';
+import type { FixedWindowLimiter } from '../web/rate-limit';
 
 export interface StatefulMcpDeps {
   sessions: MemorySessionStore;

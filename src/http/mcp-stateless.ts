@@ -14,10 +14,10 @@ import { bindRequestContext, type RequestContext } from '../mcp/request-context'
 import { createJsonTransport } from '../mcp/transport';
 import type { Metrics } from '../metrics/registry';
 import type { SealedSessions } from '../session/sealed-session';
-import { isInitializeMessage } from './body';
+import { isInitializeMessage } from '../web/body';
 import type { FastToolCall } from './fast-tool-call';
 import type { CredentialGate } from './credential-gate';
-import { MESSAGES, RPC_CODES, rpcError, sessionNotFound, unauthorized } from './errors';
+import { MESSAGES, RPC_CODES, rpcError, sessionNotFound, unauthorized } from '../web/errors';
 import { refuseForgeUrl, type McpRequest } from './mcp-prelude';
 import { serveWatched, stepUpRefusal, type GrantGuard } from './oauth-scope';
 

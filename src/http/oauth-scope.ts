@@ -9,7 +9,7 @@
 // property check.
 import type { Caller } from '../auth/caller';
 import type { ForgeEndpoint } from '../forge/endpoint';
-import { MESSAGES, RPC_CODES, challengeWithError, rpcError, unauthorized, type RpcId } from './errors';
+import { MESSAGES, RPC_CODES, challengeWithError, rpcError, unauthorized, type RpcId } from '../web/errors';
 
 export interface GrantGuard {
   /** Whether a tool changes data (tools/catalog.ts). */

@@ -6,7 +6,7 @@
 // is refused with 400 naming the header (or the path) and, shortened, the name.
 import { TOOL_GROUPS, type ToolGroup } from '../config/schema';
 import { policyKey, type RequestPolicy } from '../mcp/policy';
-import { requestPath } from './request-url';
+import { requestPath } from '../web/request-url';
 
 export type PolicyReading = { ok: true; key: string | undefined } | { ok: false; status: 400 | 404; message: string };
 

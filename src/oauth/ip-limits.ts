@@ -3,7 +3,7 @@
 // one-minute window, counted before anything is read or stored. Stateless mode runs no in-app
 // limiter (docs/spec.md stateless rule 7): the ingress limits there — unless replicas share a
 // store (D37), where the windows are counted across all of them.
-import { FixedWindowLimiter } from '../http/rate-limit';
+import { FixedWindowLimiter } from '../web/rate-limit';
 import type { SharedStore } from '../store/store';
 import type { Logger } from '../logging/logger';
 import { htmlPage, oauthError } from './http';

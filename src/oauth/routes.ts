@@ -20,7 +20,7 @@ import type { FlowDeps } from './flow';
 import { ForgeOAuthClient } from './forge-oauth';
 import { publicPreflight, withPublicCors } from './http';
 import { ipLimited } from './ip-limits';
-import { noOAuthEvents, type OAuthEvents } from './events';
+import { noOAuthEvents, type OAuthEvents } from '../metrics/oauth-events';
 import { AS_METADATA_PATH, PRM_PATH, authorizationServerMetadata, bearerChallenge, protectedResourceMetadata, stepUpChallenge } from './metadata';
 import { OwnTokens } from './own-tokens';
 import { registerHandler } from './register';
