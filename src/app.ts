@@ -15,6 +15,7 @@ import { createModernMcpHandler } from './http/mcp-modern';
 import { createAddressGuard } from './web/address-guard';
 import { createMcpRoute } from './http/mcp-prelude';
 import { rpcError } from './web/errors';
+import { createRefusals } from './web/refusals';
 import { unmatchedRoute } from './web/not-found';
 import { LEGACY_PROTOCOL_VERSIONS } from './http/revision';
 import { STATEFUL_METHODS, createStatefulMcpHandler } from './http/mcp-stateful';
@@ -135,6 +136,8 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   // shared by every replica). With a shared store the limits apply in stateless mode too.
   const stores = options.stores ?? storesFromConfig(config, { logger, metrics, now, caCert: options.caCert });
   const limiting = !config.OAUTH_STATELESS_MODE || stores.shared;
+  // The 401, 429 and 503 of every surface (/mcp, /downloads, OAuth), counted and logged in one place.
+  const refusals = createRefusals(metrics, logger);
   // D7's credential check, in the store: it admits legacy sessions and names the forge user of audit lines (D35).
   const checks = new CredentialChecks({ now, store: stores.open(CREDENTIAL_CHECK_MAX_ENTRIES) });
   const forgeUser = (caller: Caller, endpoint: ForgeEndpoint) => checks.username(caller.credential, endpoint);
@@ -149,7 +152,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
         sealer: options.sealer,
         now,
         ipOf: (request) => clientIp(request, socketIps.get(request), config.trustedProxies),
-        onRateLimited: () => metrics.rejectedByRateLimit++,
+        refusals,
         events: (event) => metrics.oauth.record(event),
         stores,
       })
@@ -178,7 +181,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
         challenge: callers.challenge,
         alreadyChecked: (caller) => caller.grant !== undefined,
         logger,
-        metrics,
+        refusals,
       })
     : undefined;
   // OAuth mode: a read_api token's write calls get the step-up 403, a forge-rejected token the 401 (D23, D29).
@@ -191,7 +194,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
         stillAccepted: async (caller: Caller, endpoint: ForgeEndpoint) => (await checks.recheck(caller.credential, endpoint)) === 'accepted',
       }
     : undefined;
-  const common = { callers, createServer, logger, metrics, pool, credentialGate, grants };
+  const common = { callers, createServer, logger, metrics, pool, credentialGate, grants, refusals };
   // The plain tools/call answered without the SDK (http/fast-tool-call.ts), on both lanes and in
   // both modes. Off (`fastToolCall: false`) to compare with the SDK's answers.
   const fastToolCall = options.fastToolCall === false ? undefined : createFastToolCall({ callTool: createToolCaller(mcpDeps), serverInfo: SERVER_INFO, onTaken: options.onFastToolCall });
@@ -231,8 +234,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     oauth: Boolean(oauth),
     stateless,
     grants,
-    logger,
-    metrics,
+    refusals,
   });
   const metricsRoutes = metricsResponses(
     metrics,
@@ -254,7 +256,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     maxBytes: config.DOWNLOAD_MAX_BYTES,
     limiter: windows('download'),
     ipLimit: limiting ? { limiter: windows('download-ip')!, ipOf: (request) => clientIp(request, socketIps.get(request), config.trustedProxies) } : undefined,
-    onRateLimited: () => metrics.rejectedByRateLimit++,
+    refusals,
   });
   // The socket address travels beside the request: Elysia hands handlers the same Request object.
   const socketIps = new WeakMap<Request, string>();
@@ -277,6 +279,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
       stateless,
       logger,
       metrics,
+      refusals,
     },
     { modern: handleModern, legacy: handleLegacy },
   );

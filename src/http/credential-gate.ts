@@ -7,8 +7,8 @@ import type { CredentialChecks } from '../auth/credential-check';
 import type { ForgeEndpoint } from '../forge/endpoint';
 import type { Logger } from '../logging/logger';
 import type { Caller } from '../auth/caller';
-import type { Metrics } from '../metrics/registry';
-import { MESSAGES, challengeWithError, unauthorized } from '../web/errors';
+import { MESSAGES, challengeWithError } from '../web/errors';
+import type { Refusals } from '../web/refusals';
 
 export interface CredentialGateDeps {
   checks: CredentialChecks;
@@ -17,7 +17,8 @@ export interface CredentialGateDeps {
   /** Whether the caller resolver has already had this caller's credential checked. */
   alreadyChecked(caller: Caller): boolean;
   logger: Logger;
-  metrics: Metrics;
+  /** The 401, 429 and 503 of every surface, counted and logged (web/refusals.ts). */
+  refusals: Refusals;
 }
 
 /** Resolves to the 401 that refuses the caller, or undefined when the session may open. */
@@ -29,9 +30,8 @@ export function createCredentialGate(deps: CredentialGateDeps): CredentialGate {
     if (deps.alreadyChecked(caller)) return undefined;
     const verdict = await deps.checks.check(caller.credential, endpoint);
     if (verdict === 'rejected') {
-      deps.metrics.authFailures++;
-      deps.logger.warn('auth_failed', { request_id: requestId, reason: 'forge rejected the credential', credential: caller.credential.kind });
-      return unauthorized(MESSAGES.forgeRejectedToken, rejectedChallenge);
+      // Only the legacy lane's sessions are admitted here (D7).
+      return deps.refusals.noCredential(MESSAGES.forgeRejectedToken, rejectedChallenge, { request_id: requestId, lane: 'legacy', reason: 'forge rejected the credential', credential: caller.credential.kind });
     }
     if (verdict === 'unknown') deps.logger.warn('credential_check_unavailable', { request_id: requestId, credential: caller.credential.kind });
     return undefined;

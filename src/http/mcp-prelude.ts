@@ -17,7 +17,8 @@ import type { Metrics } from '../metrics/registry';
 import type { AddressGuard } from '../web/address-guard';
 import { readJsonBody } from '../web/body';
 import { preflight, withCors } from '../web/cors';
-import { MESSAGES, RPC_CODES, challengeWithError, idOf, rateLimited, rpcError, unauthorized, type RpcId } from '../web/errors';
+import { MESSAGES, RPC_CODES, challengeWithError, idOf, rpcError, type RpcId } from '../web/errors';
+import { jsonRpc, type Refusals } from '../web/refusals';
 import { laneOf, type McpLane, type PlainToolCall } from './lane';
 import { MODERN_PROTOCOL_VERSION } from './revision';
 import type { FixedWindowLimiter } from '../web/rate-limit';
@@ -90,6 +91,8 @@ export interface McpPreludeDeps {
   stateless: boolean;
   logger: Logger;
   metrics: Metrics;
+  /** The 401, 429 and 503 of every surface, counted and logged (web/refusals.ts). */
+  refusals: Refusals;
 }
 
 const METHODS = new Set<string>(['GET', 'POST', 'DELETE']);
@@ -106,7 +109,7 @@ export function refuseForgeUrl(logger: Logger, req: Pick<McpRequest, 'requestId'
 }
 
 export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request: Request, socketIp?: string) => Promise<Response> {
-  const { callers, logger, metrics } = deps;
+  const { callers, logger, metrics, refusals } = deps;
   let requestCounter = 0;
   const requestIdPrefix = crypto.randomUUID().slice(0, 4);
   // D23: a bearer OAuth mode refused is answered with error="invalid_token", so clients refresh or sign in.
@@ -115,9 +118,7 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
   async function overLimit(request: Request, socketIp: string | undefined, messages: number): Promise<Response | undefined> {
     const limit = await deps.ipLimiter?.hit(deps.ipOf(request, socketIp), messages);
     if (!limit || limit.allowed) return undefined;
-    metrics.rejectedByRateLimit++;
-    if (limit.firstRefusal) logger.warn('rate_limited', { scope: 'ip', retry_after: limit.retryAfter });
-    return rateLimited(limit.retryAfter);
+    return refusals.rateLimited(limit, { scope: 'ip' });
   }
 
   async function prelude(request: Request, socketIp: string | undefined, requestId: string): Promise<Response> {
@@ -150,16 +151,16 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
 
     const found = await callers.resolve(request.headers);
     if (found.status === 'invalid') {
-      metrics.authFailures++;
-      logger.warn('auth_failed', { request_id: requestId, lane, reason: found.reason ?? 'invalid credential' });
-      if (found.reason === 'invalid_token') return unauthorized(MESSAGES.invalidToken, invalidTokenChallenge, replyId);
-      if (found.reason === 'too_short') return unauthorized(MESSAGES.tokenTooShort, callers.challenge, replyId);
-      if (found.reason === 'sealed_value') return unauthorized(MESSAGES.sealedValue, invalidTokenChallenge, replyId);
+      const fields = { request_id: requestId, lane, reason: found.reason ?? 'invalid credential' };
+      const surface = jsonRpc(replyId);
+      if (found.reason === 'invalid_token') return refusals.noCredential(MESSAGES.invalidToken, invalidTokenChallenge, fields, surface);
+      if (found.reason === 'too_short') return refusals.noCredential(MESSAGES.tokenTooShort, callers.challenge, fields, surface);
+      if (found.reason === 'sealed_value') return refusals.noCredential(MESSAGES.sealedValue, invalidTokenChallenge, fields, surface);
       // What is left is no credential of ours: an Authorization of another scheme (an ingress's
       // Basic), or none where sessions cannot authenticate. In stateless mode, without a session id
       // either, that is SPEC's stateless row (D6, D27).
       const noCredential = deps.stateless && (lane === 'modern' || !request.headers.get('mcp-session-id'));
-      return unauthorized(noCredential ? MESSAGES.authenticationRequired : MESSAGES.missingCredentials, callers.challenge, replyId);
+      return refusals.noCredential(noCredential ? MESSAGES.authenticationRequired : MESSAGES.missingCredentials, callers.challenge, fields, surface);
     }
     // A request with neither a credential nor a session to act for is its lane's to refuse (401):
     // the forge it names is not judged first, so no one unauthenticated learns which forges are

@@ -29,6 +29,7 @@ import { MAX_GUARDED_CODES, MAX_GUARDED_REFRESH_TOKENS, ReplayGuard } from './re
 import { oauthSettings } from './settings';
 import { tokenHandler, type RefreshOutcome } from './token';
 import type { SharedStore } from '../store/store';
+import type { Refusals } from '../web/refusals';
 import { MemoryVault, SealedVault, type PurposeTtls, type Vault } from './vault';
 
 export interface OAuthDeps {
@@ -44,8 +45,8 @@ export interface OAuthDeps {
   now: () => number;
   /** The client address a request counts against (socket or X-Forwarded-For, MCP_TRUST_PROXY). */
   ipOf(request: Request): string;
-  /** Called for each request refused by the per-address limit (metrics). */
-  onRateLimited?: () => void;
+  /** The 429 of the per-address limit, counted and logged as on every surface (web/refusals.ts). */
+  refusals: Refusals;
   /**
    * The store of single use, limits and documents (store/from-config.ts), one per use in memory;
    * `shared`: replicas share it (D37), so the per-address limits run in stateless mode too.
@@ -97,7 +98,7 @@ export function createOAuth(config: Config, deps: OAuthDeps): OAuthMode {
 
   // docs/spec.md stateless rule 7: no in-app limiter in stateless mode, unless replicas share a store (D37).
   const limits = !settings.stateless || deps.stores?.shared;
-  const limited = ipLimited(limits ? { perMinute: settings.requestsPerMinutePerIp, now, ipOf: deps.ipOf, logger, onRateLimited: deps.onRateLimited, openStore: deps.stores?.shared ? deps.stores.open : undefined } : undefined);
+  const limited = ipLimited(limits ? { perMinute: settings.requestsPerMinutePerIp, now, ipOf: deps.ipOf, refusals: deps.refusals, openStore: deps.stores?.shared ? deps.stores.open : undefined } : undefined);
   // Single use of codes and refresh tokens (D23, D37): in memory per replica, or across replicas.
   const once = (use: string, max: number) => new ReplayGuard(now, max, deps.stores ? { store: deps.stores.open(max), use } : undefined);
   const register = limited('register', registerHandler({ clients, ipOf: deps.ipOf, logger, events }));
