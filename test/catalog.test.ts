@@ -2,7 +2,7 @@
 // (D13), and the protocol errors of tools/call.
 import { afterAll, describe, expect, test } from 'bun:test';
 import { createApp, type ForgeApp } from '../src/app';
-import { TOOL_GROUPS, type ToolGroup } from '../src/config/schema';
+import { TOOL_GROUPS, type ToolGroup } from '../src/tools/groups';
 import type { TSchema } from '@sinclair/typebox';
 import { ALL_TOOLS, selectTools, toolListing } from '../src/tools/catalog';
 import { restAdvice } from '../src/tools/bounded-result';
