@@ -128,6 +128,12 @@ export function buildCore(config: Config, options: AppOptions = {}) {
   return { logger, catalog, catalogs, pool, metrics, toolTimeoutMs: config.FORGE_TOOL_TIMEOUT_MS, audit, instances };
 }
 
+/** Stateless mode seals its session ids (D9): the app options must bring the sealer. */
+function statelessSealer(sealer: Sealer | undefined): Sealer {
+  if (!sealer) throw new Error('stateless mode needs the sealer (sealerFromConfig) in the app options');
+  return sealer;
+}
+
 export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   const { logger, catalog, catalogs, pool, metrics, toolTimeoutMs, audit, instances } = buildCore(config, options);
   const now = options.now ?? Date.now;
@@ -201,12 +207,11 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   // Stateless mode swaps the session store for sealed ids and turns the in-app limiter off
   // (docs/spec.md stateless rule 7: limits belong to the ingress there) unless a store is shared (D37).
   const stateless = config.OAUTH_STATELESS_MODE;
-  if (stateless && !options.sealer) throw new Error('stateless mode needs the sealer (sealerFromConfig) in the app options');
   const handleLegacy = stateless
     ? createStatelessMcpHandler({
         ...common,
         // An id opens only here and for a forge this deployment may call (session/sealed-session.ts).
-        sealed: new SealedSessions(options.sealer!, {
+        sealed: new SealedSessions(statelessSealer(options.sealer), {
           audience: config.MCP_SERVER_URL?.replace(/\/+$/, '') ?? '',
           forgeAllowed: (apiUrl) => config.forgeApiUrls.includes(apiUrl) || forgeUrlPolicy?.(apiUrl) === apiUrl,
           now: options.now,

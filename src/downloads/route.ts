@@ -20,7 +20,7 @@ import { openDownloadToken } from './token';
 import { requestQuery } from '../web/request-url';
 import { MESSAGES, challengeWithError } from '../web/errors';
 
-export interface DownloadDeps {
+interface DownloadDeps {
   callers: CallerResolver;
   /** Opens `_token`s; without one only credential headers work. */
   sealer?: Sealer;

@@ -10,7 +10,7 @@ import type { Caller } from '../auth/caller';
 import { MESSAGES, challengeWithError } from '../web/errors';
 import type { Refusals } from '../web/refusals';
 
-export interface CredentialGateDeps {
+interface CredentialGateDeps {
   checks: CredentialChecks;
   /** WWW-Authenticate of the caller resolver; a rejection adds error="invalid_token". */
   challenge: string;

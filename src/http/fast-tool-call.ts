@@ -20,7 +20,7 @@ import { isObject, type PlainToolCall } from './lane';
 
 type Json = Record<string, unknown>;
 
-export interface FastToolCallDeps {
+interface FastToolCallDeps {
   callTool: ToolCaller;
   /** The identity the SDK stamps on every modern result (the Server's serverInfo). */
   serverInfo: { name: string; version: string };

@@ -34,7 +34,7 @@ export function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function onlyKeys(value: Json, allowed: Set<string>): boolean {
+function onlyKeys(value: Json, allowed: Set<string>): boolean {
   for (const key in value) if (!allowed.has(key)) return false;
   return true;
 }
@@ -167,7 +167,7 @@ export function plainLegacyToolCall(request: Request, body: Record<string, unkno
 
 export type McpLane = 'modern' | 'legacy';
 
-export interface LaneDecision {
+interface LaneDecision {
   readonly lane: McpLane;
   /**
    * The body when it is a plain tools/call of its lane: a plain valid 2026-07-28 one, which is

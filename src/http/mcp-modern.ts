@@ -19,7 +19,7 @@ import { stepUpRefusal, type GrantGuard } from './oauth-scope';
 import type { FixedWindowLimiter } from '../web/rate-limit';
 import { createServingTail } from './serving-tail';
 
-export interface ModernMcpDeps {
+interface ModernMcpDeps {
   /** The SDK's handler for 2026-07-28 requests (createMcpHandler with legacy: 'reject'). */
   handler: Pick<McpHttpHandler, 'fetch'>;
   /** Answers the plain valid tools/call without the SDK (fast-tool-call.ts); absent: all go to the SDK. */
@@ -42,7 +42,7 @@ export interface ModernMcpDeps {
 }
 
 /** Methods the modern lane serves (the Allow header of its 405). */
-export const MODERN_METHODS = 'POST';
+const MODERN_METHODS = 'POST';
 
 /** The limiter's key for a credential: a hash, so no token is held as a map key. */
 function credentialKey(caller: Caller): string {

@@ -20,14 +20,11 @@ import { preflight, withCors } from '../web/cors';
 import { MESSAGES, RPC_CODES, challengeWithError, idOf, rpcError, type RpcId } from '../web/errors';
 import { jsonRpc, type Refusals } from '../web/refusals';
 import { laneOf, type McpLane, type PlainToolCall } from './lane';
-import { MODERN_PROTOCOL_VERSION } from './revision';
 import type { FixedWindowLimiter } from '../web/rate-limit';
 import { readRequestPolicy } from './request-policy';
 import { requestOrigin } from '../web/request-url';
 
-export { MODERN_PROTOCOL_VERSION };
-
-export type McpMethod = 'GET' | 'POST' | 'DELETE';
+type McpMethod = 'GET' | 'POST' | 'DELETE';
 
 export interface McpRequest {
   readonly request: Request;
@@ -64,14 +61,14 @@ export interface McpRequest {
   readonly policy?: string;
 }
 
-export type McpHandler = (request: McpRequest) => Promise<Response>;
+type McpHandler = (request: McpRequest) => Promise<Response>;
 
-export interface McpLanes {
+interface McpLanes {
   modern: McpHandler;
   legacy: McpHandler;
 }
 
-export interface McpPreludeDeps {
+interface McpPreludeDeps {
   /** Host and Origin (D12), judged before anything else of the request is read. */
   guardAddress: AddressGuard;
   /** Per client IP (D10); absent where no in-app limiter runs (docs/spec.md stateless rule 7). */

@@ -22,7 +22,7 @@ import { stepUpRefusal, type GrantGuard } from './oauth-scope';
 import type { FixedWindowLimiter } from '../web/rate-limit';
 import { createServingTail } from './serving-tail';
 
-export interface StatefulMcpDeps {
+interface StatefulMcpDeps {
   sessions: MemorySessionStore;
   callers: CallerResolver;
   createServer: () => Server;

@@ -22,7 +22,7 @@ import { refuseForgeUrl, type McpRequest } from './mcp-prelude';
 import { stepUpRefusal, type GrantGuard } from './oauth-scope';
 import { createServingTail } from './serving-tail';
 
-export interface StatelessMcpDeps {
+interface StatelessMcpDeps {
   sealed: SealedSessions;
   callers: CallerResolver;
   createServer: () => Server;

@@ -9,12 +9,12 @@ import { policyKey } from '../mcp/policy';
 import type { Narrowing } from '../tools/catalog';
 import { requestPath } from '../web/request-url';
 
-export type PolicyReading = { ok: true; key: string | undefined } | { ok: false; status: 400 | 404; message: string };
+type PolicyReading = { ok: true; key: string | undefined } | { ok: false; status: 400 | 404; message: string };
 
 /** Longest accepted value of one policy header (characters). */
-export const MAX_POLICY_HEADER = 4_096;
+const MAX_POLICY_HEADER = 4_096;
 /** Most names in one list. */
-export const MAX_POLICY_NAMES = 100;
+const MAX_POLICY_NAMES = 100;
 
 const NAME = /^[a-z0-9_]{1,64}$/;
 const GROUPS = new Set<string>(TOOL_GROUPS);

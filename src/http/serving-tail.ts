@@ -15,7 +15,7 @@ import type { McpLane } from './lane';
 import type { McpRequest } from './mcp-prelude';
 import { serveWatched, watchesForge, type GrantGuard } from './oauth-scope';
 
-export interface ServingTailDeps {
+interface ServingTailDeps {
   pool: ForgePool;
   refusals: Refusals;
   /** OAuth mode: forge rejection for this server's own tokens (D23). */
@@ -25,7 +25,7 @@ export interface ServingTailDeps {
 }
 
 /** What a lane adds to the tail; `S` is what the lane hands along with each request (its session). */
-export interface LaneServing<S> {
+interface LaneServing<S> {
   lane: McpLane;
   /** After the lease, before anything is served: a Response refuses the request (D7's credential check). */
   admit?(req: McpRequest, caller: Caller, endpoint: ForgeEndpoint, state: S): Promise<Response | undefined>;
@@ -37,7 +37,7 @@ export interface LaneServing<S> {
   served?(response: Response, caller: Caller, state: S): Promise<Response>;
 }
 
-export type ServingTail<S> = (req: McpRequest, caller: Caller, state: S) => Promise<Response>;
+type ServingTail<S> = (req: McpRequest, caller: Caller, state: S) => Promise<Response>;
 
 export function createServingTail<S>(deps: ServingTailDeps, lane: LaneServing<S>): ServingTail<S> {
   function serve(req: McpRequest, caller: Caller, forge: ForgeEndpoint, state: S): Promise<Response> {

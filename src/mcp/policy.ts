@@ -24,7 +24,7 @@ export function policyKey(policy: Narrowing): string | undefined {
 const GROUPS = new Set<string>(TOOL_GROUPS);
 
 /** The policy a key stands for; parts it does not know are dropped (keys are this server's own). */
-export function policyOfKey(key: string): Narrowing {
+function policyOfKey(key: string): Narrowing {
   let groups: ToolGroup[] | undefined;
   let tools: string[] | undefined;
   let exclude: string[] | undefined;
@@ -40,7 +40,7 @@ export function policyOfKey(key: string): Narrowing {
 }
 
 /** Distinct policies kept at once; more evict the oldest (a rebuild costs a filter, no compiling). */
-export const MAX_POLICY_CATALOGS = 256;
+const MAX_POLICY_CATALOGS = 256;
 
 export class PolicyCatalogs {
   private readonly built = new Map<string, ToolCatalog>();

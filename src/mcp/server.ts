@@ -16,13 +16,13 @@ export const SERVER_INFO = { name: 'forge-tool-server', version: '0.1.0' };
  * list depends on the deployment alone (groups, read-only mode), so it is `public`; a list that
  * depends on the caller must be answered with `cacheScope: 'private'` (D27).
  */
-export const CACHE_HINTS = {
+const CACHE_HINTS = {
   'tools/list': { ttlMs: 300_000, cacheScope: 'public' },
   'server/discover': { ttlMs: 3_600_000, cacheScope: 'public' },
 } as const;
 
 /** The tool caller's deps (mcp/tool-caller.ts: catalog, logger, metrics hook, sealer, timeout). */
-export interface McpDeps extends ToolCallerDeps {
+interface McpDeps extends ToolCallerDeps {
   /** The context of a call that comes without an HTTP request: stdio with the static token. */
   stdioContext?: () => RequestContext;
 }
@@ -48,7 +48,7 @@ export function sdkErrorLogger(logger: Logger) {
   };
 }
 
-export interface LegacyHttpOptions {
+interface LegacyHttpOptions {
   /** The revisions negotiated at initialize, newest first. */
   versions: readonly string[];
 }

@@ -62,22 +62,27 @@ export interface OAuthMode {
 const metadataResponse = (document: object) =>
   withPublicCors(new Response(JSON.stringify(document), { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=300' } }));
 
+function statelessSealer(sealer: Sealer | undefined): Sealer {
+  if (!sealer) throw new Error('OAuth in stateless mode needs the sealer (sealerFromConfig) in the app options');
+  return sealer;
+}
+
 export function createOAuth(config: Config, deps: OAuthDeps): OAuthMode {
   const settings = oauthSettings(config);
   const { logger, now } = deps;
-  if (settings.stateless && !deps.sealer) throw new Error('OAuth in stateless mode needs the sealer (sealerFromConfig) in the app options');
+  // Stateless mode seals registrations and the flow's values (D9); the app options must bring the sealer.
+  const sealed = settings.stateless ? statelessSealer(deps.sealer) : undefined;
   const ttls: PurposeTtls = { consent: settings.ttlSeconds.pending, state: settings.ttlSeconds.pending, code: settings.ttlSeconds.code };
   const events = deps.events ?? noOAuthEvents;
   const clients: ClientRegistry = clientsFromConfig(config, {
-    stateless: settings.stateless,
+    sealed,
     clientTtlSeconds: settings.ttlSeconds.client,
-    sealer: deps.sealer,
     logger,
     now,
     onDocumentFetch: (outcome) => events({ kind: 'metadata_fetch', outcome }),
     openStore: deps.stores?.open,
   });
-  const vault: Vault = settings.stateless ? new SealedVault(deps.sealer!, ttls) : new MemoryVault(ttls, now);
+  const vault: Vault = sealed ? new SealedVault(sealed, ttls) : new MemoryVault(ttls, now);
   const forge = new ForgeOAuthClient(settings, () => deps.pool.endpoint(settings.forgeApiUrl));
   const flow: FlowDeps = { settings, clients, vault, forge, logger, now, ipOf: deps.ipOf, events };
 

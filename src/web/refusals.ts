@@ -19,7 +19,7 @@ export interface Refusal {
 }
 
 /** Writes a refusal in one surface's shape. */
-export type Surface = (refusal: Refusal) => Response;
+type Surface = (refusal: Refusal) => Response;
 
 /** /mcp: a JSON-RPC error, carrying the request's id on the modern lane (D27), else null. */
 export function jsonRpc(id: RpcId = null): Surface {
