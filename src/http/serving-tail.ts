@@ -40,6 +40,7 @@ interface LaneServing<S> {
 type ServingTail<S> = (req: McpRequest, caller: Caller, state: S) => Promise<Response>;
 
 export function createServingTail<S>(deps: ServingTailDeps, lane: LaneServing<S>): ServingTail<S> {
+  const { grants } = deps;
   function serve(req: McpRequest, caller: Caller, forge: ForgeEndpoint, state: S): Promise<Response> {
     const context: RequestContext = { lane: lane.lane, caller, forge, requestId: req.requestId, publicBase: req.publicBase };
     // The plain tools/call, after every check of the lane; anything else is the SDK's (fast-tool-call.ts).
@@ -62,8 +63,8 @@ export function createServingTail<S>(deps: ServingTailDeps, lane: LaneServing<S>
       const refused = lane.admit ? await lane.admit(req, caller, lease.endpoint, state) : undefined;
       if (refused) return refused;
       // Only a caller holding this server's token has its forge answers watched (oauth-scope.ts).
-      const response = watchesForge(deps.grants, caller)
-        ? await serveWatched(deps.grants, caller, lease.endpoint, (forge) => serve(req, caller, forge, state), () => forgeRejected(req, deps.grants!))
+      const response = watchesForge(grants, caller)
+        ? await serveWatched(grants, caller, lease.endpoint, (forge) => serve(req, caller, forge, state), () => forgeRejected(req, grants))
         : await serve(req, caller, lease.endpoint, state);
       return lane.served ? await lane.served(response, caller, state) : response;
     } finally {
