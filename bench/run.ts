@@ -18,7 +18,7 @@ import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { TOOL_GROUPS } from '../src/config/schema';
+import { TOOL_GROUPS } from '../src/tools/groups';
 import { SEED, TOKENS } from '../test/support/fake-forge';
 import { MODERN, cpuMs, freePort, jitMsByThread, jitMsSince, rssMiB, startServerProcess } from './lib';
 

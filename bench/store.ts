@@ -6,7 +6,7 @@
 // summed, from /proc), and the redis-server's CPU per call beside it.
 //   bun run bench/store.ts [-n 3000] [-c 8] [--repeat 3] [--warmup 300] [--clients 1]
 // --clients N: the calls come from N client addresses in turn (X-Forwarded-For, MCP_TRUST_PROXY=true).
-// With one address (the default) the per-address window is taken in chunks (src/http/rate-limit.ts)
+// With one address (the default) the per-address window is taken in chunks (src/web/rate-limit.ts)
 // and almost no call reaches the store; with as many addresses as calls every call opens a new
 // window there, one store round trip per call: the cost for many clients each calling a little.
 import { parseArgs } from 'node:util';

@@ -2,7 +2,7 @@
 // docs/tools.md and the marked region of README.md (the settings people change first).
 // `bun run docs` writes them; test/docs.test.ts fails when a committed copy differs from what this produces.
 import { settingsMarkdown } from '../src/config/docs';
-import { INSTRUCTIONS } from '../src/mcp/server';
+import { INSTRUCTIONS } from '../src/tools/groups';
 import { ALL_TOOLS, toolListing } from '../src/tools/catalog';
 import { groupSizesMarkdown, toolReferenceMarkdown, toolsMarkdown } from '../src/tools/docs';
 import { leanRecordsMarkdown } from '../src/tools/lean/docs';

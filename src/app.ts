@@ -7,23 +7,24 @@ import { createForgeUrlPolicy } from './auth/forge-url';
 import { ForgePool } from './forge/pool';
 import { InstanceDirectory } from './forge/instance';
 import { CredentialChecks } from './auth/credential-check';
-import { clientIp } from './http/client-ip';
-import { clientKey } from './http/client-key';
+import { clientIp } from './web/client-ip';
+import { clientKey } from './web/client-key';
 import { createCredentialGate } from './http/credential-gate';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { createFastToolCall } from './http/fast-tool-call';
 import { createModernMcpHandler } from './http/mcp-modern';
-import { createAddressGuard } from './http/address-guard';
+import { createAddressGuard } from './web/address-guard';
 import { createMcpRoute } from './http/mcp-prelude';
-import { rpcError } from './http/errors';
-import { unmatchedRoute } from './http/not-found';
+import { rpcError } from './web/errors';
+import { createRefusals } from './web/refusals';
+import { unmatchedRoute } from './web/not-found';
 import { LEGACY_PROTOCOL_VERSIONS } from './http/revision';
 import { STATEFUL_METHODS, createStatefulMcpHandler } from './http/mcp-stateful';
 import { STATELESS_METHODS, createStatelessMcpHandler } from './http/mcp-stateless';
 import { createDownloadHandler } from './downloads/route';
-import { metricsResponses } from './http/metrics-routes';
-import { createHostPolicy, createOriginPolicy } from './http/origin';
-import { FixedWindowLimiter } from './http/rate-limit';
+import { metricsResponses } from './web/metrics-routes';
+import { createHostPolicy, createOriginPolicy } from './web/origin';
+import { FixedWindowLimiter } from './web/rate-limit';
 import { Metrics } from './metrics/registry';
 import { createLogger, type Logger } from './logging/logger';
 import { fileAuditSink, openAuditFile } from './logging/audit';
@@ -42,8 +43,8 @@ import { PolicyCatalogs } from './mcp/policy';
 
 const TOOL_NAMES = new Set(ALL_TOOLS.map((tool) => tool.name));
 import { storesFromConfig, type Stores } from './store/from-config';
-import { readinessResponse } from './http/readiness';
-import { pathStart } from './http/request-url';
+import { readinessResponse } from './web/readiness';
+import { pathStart } from './web/request-url';
 import { CREDENTIAL_CHECK_MAX_ENTRIES } from './auth/credential-check';
 
 /** Whether a request URL's path is exactly /mcp (a query may follow). */
@@ -132,6 +133,12 @@ export function buildCore(config: Config, options: AppOptions = {}) {
   return { logger, catalog, catalogs, pool, metrics, toolTimeoutMs: config.FORGE_TOOL_TIMEOUT_MS, audit, instances, logBudget };
 }
 
+/** Stateless mode seals its session ids (D9): the app options must bring the sealer. */
+function statelessSealer(sealer: Sealer | undefined): Sealer {
+  if (!sealer) throw new Error('stateless mode needs the sealer (sealerFromConfig) in the app options');
+  return sealer;
+}
+
 export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   const { logger, catalog, catalogs, pool, metrics, toolTimeoutMs, audit, instances, logBudget } = buildCore(config, options);
   const now = options.now ?? Date.now;
@@ -140,6 +147,8 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   // shared by every replica). With a shared store the limits apply in stateless mode too.
   const stores = options.stores ?? storesFromConfig(config, { logger, metrics, now, caCert: options.caCert });
   const limiting = !config.OAUTH_STATELESS_MODE || stores.shared;
+  // The 401, 429 and 503 of every surface (/mcp, /downloads, OAuth), counted and logged in one place.
+  const refusals = createRefusals(metrics, logger);
   // D7's credential check, in the store: it admits legacy sessions and names the forge user of audit lines (D35).
   const checks = new CredentialChecks({ now, store: stores.open(CREDENTIAL_CHECK_MAX_ENTRIES), introspect: true });
   const forgeUser = (caller: Caller, endpoint: ForgeEndpoint) => checks.username(caller.credential, endpoint);
@@ -159,7 +168,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
         sealer: options.sealer,
         now,
         ipOf: (request) => clientOf(request),
-        onRateLimited: () => metrics.rejectedByRateLimit++,
+        refusals,
         events: (event) => metrics.oauth.record(event),
         stores,
       })
@@ -188,7 +197,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
         challenge: callers.challenge,
         alreadyChecked: (caller) => caller.grant !== undefined,
         logger,
-        metrics,
+        refusals,
       })
     : undefined;
   // OAuth mode: a read_api token's write calls get the step-up 403, a forge-rejected token the 401 (D23, D29).
@@ -201,19 +210,18 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
         stillAccepted: async (caller: Caller, endpoint: ForgeEndpoint) => (await checks.recheck(caller.credential, endpoint)) === 'accepted',
       }
     : undefined;
-  const common = { callers, createServer, logger, metrics, pool, credentialGate, grants };
+  const common = { callers, createServer, logger, metrics, pool, credentialGate, grants, refusals };
   // The plain tools/call answered without the SDK (http/fast-tool-call.ts), on both lanes and in
   // both modes. Off (`fastToolCall: false`) to compare with the SDK's answers.
   const fastToolCall = options.fastToolCall === false ? undefined : createFastToolCall({ callTool: createToolCaller(mcpDeps), serverInfo: SERVER_INFO, onTaken: options.onFastToolCall });
   // Stateless mode swaps the session store for sealed ids and turns the in-app limiter off
   // (docs/spec.md stateless rule 7: limits belong to the ingress there) unless a store is shared (D37).
   const stateless = config.OAUTH_STATELESS_MODE;
-  if (stateless && !options.sealer) throw new Error('stateless mode needs the sealer (sealerFromConfig) in the app options');
   const handleLegacy = stateless
     ? createStatelessMcpHandler({
         ...common,
         // An id opens only here and for a forge this deployment may call (session/sealed-session.ts).
-        sealed: new SealedSessions(options.sealer!, {
+        sealed: new SealedSessions(statelessSealer(options.sealer), {
           audience: config.MCP_SERVER_URL?.replace(/\/+$/, '') ?? '',
           forgeAllowed: (apiUrl) => config.forgeApiUrls.includes(apiUrl) || forgeUrlPolicy?.(apiUrl) === apiUrl,
           now: options.now,
@@ -242,8 +250,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     stateless,
     grants,
     credentialGate,
-    logger,
-    metrics,
+    refusals,
   });
   const metricsRoutes = metricsResponses(
     metrics,
@@ -265,7 +272,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     maxBytes: config.DOWNLOAD_MAX_BYTES,
     limiter: windows('download'),
     ipLimit: limiting ? { limiter: windows('download-ip')!, ipOf: (request) => clientOf(request) } : undefined,
-    onRateLimited: () => metrics.rejectedByRateLimit++,
+    refusals,
   });
   // The socket address travels beside the request: Elysia hands handlers the same Request object.
   const socketIps = new WeakMap<Request, string>();
@@ -288,6 +295,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
       stateless,
       logger,
       metrics,
+      refusals,
     },
     { modern: handleModern, legacy: handleLegacy },
   );

@@ -7,7 +7,7 @@ import { createLogger, stderrLines, type Logger } from './logging/logger';
 import { helpText } from './config/docs';
 import { AuditFileError, openAuditFile } from './logging/audit';
 import { ConfigError, loadConfig, loadPort, oneLine, wantsHealthcheck, wantsHelp, type Config } from './config/load';
-import { healthProblem } from './http/healthcheck';
+import { healthProblem } from './web/healthcheck';
 import { createMcpServer, sdkErrorLogger } from './mcp/server';
 import { sealerFromConfig } from './sealing/from-config';
 

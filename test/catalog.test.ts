@@ -1,7 +1,7 @@
 // The catalog: every tool's listing (snapshot), annotations (D14), group and read-only selection
 // (D13), and the protocol errors of tools/call.
 import { describe, expect, test } from 'bun:test';
-import { TOOL_GROUPS, type ToolGroup } from '../src/config/schema';
+import { TOOL_GROUPS, type ToolGroup } from '../src/tools/groups';
 import type { TSchema } from '@sinclair/typebox';
 import { ALL_TOOLS, selectTools, toolListing } from '../src/tools/catalog';
 import { restAdvice } from '../src/tools/bounded-result';

@@ -1,9 +1,9 @@
-// The prelude's call of the SDK's classification (src/http/classify.ts, D27): on every generated
+// The prelude's call of the SDK's classification (src/http/lane.ts, D27): on every generated
 // request it must route exactly as the SDK's own isLegacyRequest does, and it tells the bodies that
 // are no JSON-RPC message at all.
 import { describe, expect, test } from 'bun:test';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
-import { classifyPost, isNoMessage } from '../src/http/classify';
+import { classifyPost, isNoMessage } from '../src/http/lane';
 
 const post = (body: unknown, headers: Record<string, string> = {}) =>
   new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });

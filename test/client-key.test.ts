@@ -1,6 +1,6 @@
 // The client key of D10: IPv6 counted by /64, IPv4-mapped as IPv4, one key whatever the spelling.
 import { describe, expect, test } from 'bun:test';
-import { clientKey } from '../src/http/client-key';
+import { clientKey } from '../src/web/client-key';
 
 describe('clientKey', () => {
   test.each([

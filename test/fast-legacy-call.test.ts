@@ -1,4 +1,4 @@
-// The legacy lane's plain tools/call (src/http/plain-legacy.ts, fast-tool-call.ts) against the SDK's
+// The legacy lane's plain tools/call (src/http/lane.ts, fast-tool-call.ts) against the SDK's
 // own answers, in both modes: every request is sent to two apps on the same fake forge (and, in
 // stateless mode, the same sealer), one with the path on and one with it off (every request to the
 // SDK's transport: a session's, or a fresh one per request). Valid plain calls must be taken and
@@ -8,7 +8,7 @@
 // overlap: a cancelled call, a session closed while a call runs, a reused request id.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import type { ForgeApp } from '../src/app';
-import { isPlainLegacyRequest, plainLegacyToolCall } from '../src/http/plain-legacy';
+import { isPlainLegacyRequest, plainLegacyToolCall } from '../src/http/lane';
 import { sealerFromConfig } from '../src/sealing/from-config';
 import type { Sealer } from '../src/sealing/sealer';
 import { useApps } from './support/apps';

@@ -1,11 +1,11 @@
-// The modern lane's plain tools/call path (src/http/plain-tool-call.ts, fast-tool-call.ts) against the SDK's own
+// The modern lane's plain tools/call path (src/http/lane.ts, fast-tool-call.ts) against the SDK's own
 // answers: every request is sent to two apps on the same fake forge, one with the path on and one
 // with it off (every request to the SDK's createMcpHandler). Valid plain calls must be taken and
 // answered exactly as the SDK answers them (status, headers, JSON body, metrics, log lines); near
 // misses must not be taken, so the SDK answers them, including every protocol fault.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
-import { plainModernToolCall } from '../src/http/plain-tool-call';
+import { plainModernToolCall } from '../src/http/lane';
 import { sealerFromConfig } from '../src/sealing/from-config';
 import type { Sealer } from '../src/sealing/sealer';
 import { useApps } from './support/apps';

@@ -1,7 +1,7 @@
 // The HTTP surface of /mcp in stateful mode: health, routing, authentication, sessions, limits.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import type { ForgeApp } from '../src/app';
-import { jsonLongerThan } from '../src/http/body';
+import { jsonLongerThan } from '../src/web/body';
 import { useApps } from './support/apps';
 import { startHeldForge } from './support/held-forge';
 import { capturingLogger } from './support/log-capture';

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { createApp, type ForgeApp } from '../src/app';
 import type { Logger } from '../src/logging/logger';
 import { sealerFromConfig } from '../src/sealing/from-config';
-import { MESSAGES } from '../src/http/errors';
+import { MESSAGES } from '../src/web/errors';
 import { testConfig } from './support/config';
 import { useApps } from './support/apps';
 import { capturingLogger } from './support/log-capture';

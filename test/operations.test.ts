@@ -2,8 +2,8 @@
 // event happens, per-IP and per-session rate limits with Retry-After, and a bounded limiter.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { ForgeApp } from '../src/app';
-import { clientIp } from '../src/http/client-ip';
-import { FixedWindowLimiter } from '../src/http/rate-limit';
+import { clientIp } from '../src/web/client-ip';
+import { FixedWindowLimiter } from '../src/web/rate-limit';
 import { useApps } from './support/apps';
 import { testConfig } from './support/config';
 import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';

@@ -1,9 +1,9 @@
-// The prelude's shortcut for plain 2025-era requests (src/http/plain-legacy.ts): every request it
+// The prelude's shortcut for plain 2025-era requests (src/http/lane.ts): every request it
 // admits must be one the SDK's own classification (isLegacyRequest) calls legacy, and the unusual
 // ones must be left to the SDK. A generated set of variants checks the first rule beyond the table.
 import { describe, expect, test } from 'bun:test';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
-import { isPlainLegacyRequest } from '../src/http/plain-legacy';
+import { isPlainLegacyRequest } from '../src/http/lane';
 
 const post = (body: unknown, headers: Record<string, string> = {}) =>
   new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });

@@ -2,7 +2,7 @@
 // global window; taking units in chunks never lets a key past the limit, refuses it at most a chunk
 // per replica early, and a refused batch is still not counted.
 import { describe, expect, test } from 'bun:test';
-import { FixedWindowLimiter } from '../src/http/rate-limit';
+import { FixedWindowLimiter } from '../src/web/rate-limit';
 import { MemoryStore } from '../src/store/memory-store';
 
 const replicas = (chunk: number, limit: number, now: () => number) => {

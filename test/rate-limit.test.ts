@@ -1,8 +1,8 @@
-// Fixed windows counted in this process (D10; src/http/rate-limit.ts without a shared store): what
+// Fixed windows counted in this process (D10; src/web/rate-limit.ts without a shared store): what
 // a client sends to be counted is its address or credential (the key) and the number of messages
 // of its batch; neither may get it past the limit, lock others out, or grow memory without bound.
 import { describe, expect, test } from 'bun:test';
-import { FixedWindowLimiter } from '../src/http/rate-limit';
+import { FixedWindowLimiter } from '../src/web/rate-limit';
 
 const decide = (limiter: FixedWindowLimiter, key: string, count = 1) => limiter.hit(key, count) as { allowed: boolean; firstRefusal?: boolean; retryAfter: number };
 

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { RedisClient, type TCPSocketListener } from 'bun';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config/load';
-import { FixedWindowLimiter } from '../src/http/rate-limit';
+import { FixedWindowLimiter } from '../src/web/rate-limit';
 import { Metrics } from '../src/metrics/registry';
 import { ReplayGuard } from '../src/oauth/replay-guard';
 import { storesFromConfig, type Stores } from '../src/store/from-config';

@@ -23,7 +23,7 @@ export function forgeUrlFromHeaders(headers: Headers, policy: ForgeUrlPolicy | u
 }
 
 /**
- * `reason`, when the resolver knows it, picks the 401's text (http/errors.ts); `invalid_token`: a
+ * `reason`, when the resolver knows it, picks the 401's text (web/errors.ts); `invalid_token`: a
  * bearer OAuth mode refused (expired, not its own, another audience), answered with
  * `error="invalid_token"` in the challenge (D23).
  */

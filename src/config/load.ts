@@ -3,7 +3,8 @@
 // caller passes the environment in; nothing else in the server reads it.
 import { Value } from '@sinclair/typebox/value';
 import type { TSchema } from '@sinclair/typebox';
-import { ConfigSchema, SETTING_NAMES, TOOL_GROUPS, flagName, settingSchema, type SettingName, type Settings, type ToolGroup } from './schema';
+import { TOOL_GROUPS, type ToolGroup } from '../tools/groups';
+import { ConfigSchema, SETTING_NAMES, flagName, settingSchema, type SettingName, type Settings } from './schema';
 import { normalizeApiUrl } from '../forge/api-url';
 import { redisUrlProblem } from '../store/redis-url';
 

@@ -21,7 +21,7 @@ export function isPlainFilename(name: string): boolean {
   return name.length > 0 && name.length <= 255 && name !== '.' && name !== '..' && !/[/\\\x00-\x1f\x7f]/.test(name);
 }
 
-export function findAttachments(text: string): AttachmentRef[] {
+function findAttachments(text: string): AttachmentRef[] {
   if (!text.includes('/uploads/')) return [];
   const found = new Map<string, AttachmentRef>();
   for (const match of text.matchAll(UPLOAD_LINK)) {
@@ -39,7 +39,7 @@ export function findAttachments(text: string): AttachmentRef[] {
   return [...found.values()];
 }
 
-export type LinkMaker = (projectId: string, ref: AttachmentRef) => Promise<string>;
+type LinkMaker = (projectId: string, ref: AttachmentRef) => Promise<string>;
 
 /**
  * Adds `attachments: [{filename, url}]` to every object (at any depth) whose description or body

@@ -10,16 +10,17 @@ import { ForgeClient } from '../forge/client';
 import type { Credential } from '../forge/credential';
 import { encodeNamespace, encodeSegment, identifierProblem } from '../forge/encode';
 import type { ForgePool } from '../forge/pool';
-import type { FixedWindowLimiter, RateDecision } from '../http/rate-limit';
+import type { FixedWindowLimiter } from '../web/rate-limit';
+import type { Refusal, Refusals } from '../web/refusals';
 import type { Logger } from '../logging/logger';
 import type { Sealer } from '../sealing/sealer';
 import { ToolError } from '../forge/errors';
 import { isPlainFilename } from './attachments';
 import { openDownloadToken } from './token';
-import { requestQuery } from '../http/request-url';
-import { MESSAGES, challengeWithError } from '../http/errors';
+import { requestQuery } from '../web/request-url';
+import { MESSAGES, challengeWithError } from '../web/errors';
 
-export interface DownloadDeps {
+interface DownloadDeps {
   callers: CallerResolver;
   /** Opens `_token`s; without one only credential headers work. */
   sealer?: Sealer;
@@ -30,8 +31,8 @@ export interface DownloadDeps {
   limiter?: FixedWindowLimiter;
   /** Per-client-IP limit, counted before anything else; absent in stateless mode. */
   ipLimit?: { limiter: FixedWindowLimiter; ipOf(request: Request): string };
-  /** Called for each request refused by the limiter (metrics). */
-  onRateLimited?: () => void;
+  /** The 401, 429 and 503 of every surface, counted and logged (web/refusals.ts). */
+  refusals: Refusals;
 }
 
 const SECRET = /^[0-9a-f]{32}$/;
@@ -40,6 +41,10 @@ const COPIED_HEADERS = ['content-type', 'content-disposition', 'content-length']
 function problem(status: number, kind: string, message: string, headers: Record<string, string> = {}, forgeStatus: number = status): Response {
   return Response.json({ error: { kind, status: forgeStatus, message } }, { status, headers });
 }
+
+/** The problem kind of each shared refusal (web/refusals.ts), in this route's body. */
+const REFUSAL_KINDS: Record<Refusal['reason'], string> = { rate_limited: 'rate_limited', capacity: 'upstream', no_credential: 'permission' };
+const asProblem = (refusal: Refusal) => problem(refusal.status, REFUSAL_KINDS[refusal.reason], refusal.message, refusal.headers);
 
 /** The same identifier rule as tool arguments (D31): no empty, `.` or `..` part, plain or encoded. */
 function projectIdProblem(id: string): string | undefined {
@@ -62,15 +67,11 @@ function capped(body: ReadableStream<Uint8Array>, maxBytes: number): ReadableStr
 }
 
 export function createDownloadHandler(deps: DownloadDeps): (request: Request) => Promise<Response> {
-  const refuse = (limit: RateDecision, scope: string) => {
-    deps.onRateLimited?.();
-    if (limit.firstRefusal) deps.logger.warn('rate_limited', { scope, retry_after: limit.retryAfter });
-    return problem(429, 'rate_limited', 'Rate limit exceeded', { 'Retry-After': String(limit.retryAfter) });
-  };
+  const { refusals } = deps;
 
   return async function download(request: Request): Promise<Response> {
     const perIp = await deps.ipLimit?.limiter.hit(deps.ipLimit.ipOf(request));
-    if (perIp && !perIp.allowed) return refuse(perIp, 'download_ip');
+    if (perIp && !perIp.allowed) return refusals.rateLimited(perIp, { scope: 'download_ip' }, asProblem);
     const query = requestQuery(request.url);
     const projectId = query.get('project_id') ?? '';
     // GitLab's upload secrets are lower-case hex, as the links this server makes carry them.
@@ -97,18 +98,18 @@ export function createDownloadHandler(deps: DownloadDeps): (request: Request) =>
       const found = await deps.callers.resolve(request.headers);
       if (found.status === 'invalid' && found.reason === 'sealed_value') {
         // A value this server sealed is no forge token (D23): said so, as /mcp says it.
-        return problem(401, 'permission', MESSAGES.sealedValue, { 'WWW-Authenticate': challengeWithError(deps.callers.challenge, 'invalid_token') });
+        return refusals.noCredential(MESSAGES.sealedValue, challengeWithError(deps.callers.challenge, 'invalid_token'), { route: 'download', reason: found.reason }, asProblem);
       }
-      if (found.status !== 'ok') return problem(401, 'permission', 'Missing Authorization or Private-Token header', { 'WWW-Authenticate': deps.callers.challenge });
+      if (found.status !== 'ok') return refusals.noCredential(MESSAGES.missingCredentials, deps.callers.challenge, { route: 'download', reason: found.status === 'none' ? 'no credential' : (found.reason ?? 'invalid credential') }, asProblem);
       credential = found.caller.credential;
       apiUrl = found.caller.apiUrl;
     }
 
     const limit = await deps.limiter?.hit(createHash('sha256').update(credential.token).digest('base64url'));
-    if (limit && !limit.allowed) return refuse(limit, 'download');
+    if (limit && !limit.allowed) return refusals.rateLimited(limit, { scope: 'download' }, asProblem);
 
     const lease = deps.pool.lease(apiUrl);
-    if (!lease) return problem(503, 'upstream', 'Server capacity reached');
+    if (!lease) return refusals.atCapacity('pool_full', { route: 'download' }, asProblem);
     let upstream: Response;
     try {
       const path = `/projects/${encodeNamespace(projectId, 'project_id')}/uploads/${encodeSegment(secret)}/${encodeURIComponent(filename)}`;

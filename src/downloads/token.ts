@@ -15,7 +15,7 @@ interface DlPayload {
   f: string;
 }
 
-export interface DownloadGrant {
+interface DownloadGrant {
   credential: Credential;
   apiUrl: string;
   projectId: string;
@@ -24,13 +24,13 @@ export interface DownloadGrant {
 
 export function mintDownloadToken(sealer: Sealer, grant: DownloadGrant): Promise<string> {
   const payload: DlPayload = { k: grant.credential.kind, t: grant.credential.token, u: grant.apiUrl, p: grant.projectId, s: grant.ref.secret, f: grant.ref.filename };
-  return sealer.seal('dl', payload as unknown as Record<string, unknown>);
+  return sealer.seal('dl', payload);
 }
 
 /** The wire shape of a sealed download token: `v1.dl.` and base64url, no longer than any sealed value. */
 const DOWNLOAD_TOKEN = /^v1\.dl\.[A-Za-z0-9_-]+$/;
 
-export function isDownloadTokenShape(token: string): boolean {
+function isDownloadTokenShape(token: string): boolean {
   return token.length <= MAX_SEALED_LENGTH && DOWNLOAD_TOKEN.test(token);
 }
 

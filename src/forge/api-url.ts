@@ -15,8 +15,3 @@ export function normalizeApiUrl(raw: string): string | undefined {
   if (!path.endsWith('/api/v4')) path = `${path}/api/v4`;
   return `${url.protocol}//${url.host}${path}`;
 }
-
-/** The forge's web base (OAuth endpoints live there): the API URL without /api/v4. */
-export function forgeBaseUrl(apiUrl: string): string {
-  return apiUrl.replace(/\/api\/v4$/, '');
-}

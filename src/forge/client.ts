@@ -37,7 +37,7 @@ export interface Pagination {
   total_pages: number | null;
 }
 
-export interface ListResult<T = unknown> {
+interface ListResult<T = unknown> {
   items: T[];
   pagination: Pagination;
 }
@@ -47,14 +47,14 @@ export interface ChunkReader {
   read(): Promise<{ done: true; value?: undefined } | { done: false; value: Uint8Array }>;
 }
 
-export type FetchLike = (input: string, init: RequestInit & Record<string, unknown>) => Promise<Response>;
+type FetchLike = (input: string, init: RequestInit & Record<string, unknown>) => Promise<Response>;
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 const MAX_RETRIES = 2;
 const MAX_REDIRECTS = 3;
 const BACKOFF_MS = [200, 600];
 /** Safety stop for tools that walk every page (get_commit_diff with full_diff). */
-export const MAX_PAGES = 50;
+const MAX_PAGES = 50;
 
 function headerNumber(headers: Headers, name: string): number | null {
   const value = headers.get(name);
@@ -63,7 +63,7 @@ function headerNumber(headers: Headers, name: string): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-export function paginationFrom(headers: Headers): Pagination {
+function paginationFrom(headers: Headers): Pagination {
   return {
     page: headerNumber(headers, 'x-page'),
     per_page: headerNumber(headers, 'x-per-page'),
@@ -75,7 +75,7 @@ export function paginationFrom(headers: Headers): Pagination {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export interface ForgeClientOptions {
+interface ForgeClientOptions {
   /** FORGE_TOOL_TIMEOUT_MS: the budget of the whole call, counted from the client's creation. */
   toolTimeoutMs?: number;
   fetch?: FetchLike;

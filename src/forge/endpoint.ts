@@ -5,7 +5,7 @@
 import { rootCertificates } from 'node:tls';
 
 /** FORGE_MAX_RESPONSE_BYTES' default, for endpoints built without the setting (tests, tools). */
-export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 export interface ForgeEndpointOptions {
   httpProxy?: string;

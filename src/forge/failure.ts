@@ -7,9 +7,9 @@ import { plainTextOf } from './plain-text';
 
 const MAX_MESSAGE = 600;
 /** Bytes of an error body read at most; the rest is abandoned unread. */
-export const ERROR_BODY_LIMIT = 64 * 1024;
+const ERROR_BODY_LIMIT = 64 * 1024;
 
-export function kindForStatus(status: number): ErrorKind {
+function kindForStatus(status: number): ErrorKind {
   if (status >= 300 && status < 400) return 'upstream';
   if (status === 401 || status === 403) return 'permission';
   if (status === 404) return 'not_found';
@@ -20,7 +20,7 @@ export function kindForStatus(status: number): ErrorKind {
 }
 
 /** GitLab answers `{"message": "…"}`, `{"message": ["…", "…"]}`, `{"message": {"field": ["…"]}}`, `{"error": "…"}` or plain text. */
-export function messageFromBody(body: unknown, fallback: string): string {
+function messageFromBody(body: unknown, fallback: string): string {
   if (typeof body === 'string') return body.trim() || fallback;
   if (!body || typeof body !== 'object') return fallback;
   const b = body as Record<string, unknown>;

@@ -9,7 +9,7 @@ import type { Credential } from './credential';
 import type { ForgeEndpoint } from './endpoint';
 import { ToolError } from './errors';
 
-export type Edition = 'ce' | 'ee';
+type Edition = 'ce' | 'ee';
 
 export interface InstanceInfo {
   /** `ce`: the Community Edition, whose API ignores paid-tier parameters; `ee`: licence unknown; null: could not tell. */
@@ -22,7 +22,7 @@ export interface InstanceInfo {
 
 export const UNKNOWN_INSTANCE: InstanceInfo = Object.freeze({ edition: null, version: null, versionText: null });
 
-export interface InstanceDirectoryOptions {
+interface InstanceDirectoryOptions {
   /** How long a forge's answer is kept: editions change only with an upgrade. */
   ttlMs?: number;
   /** How long "could not tell" is kept, so a forge that refuses is not asked on every call. */

@@ -3,7 +3,7 @@
 // first text, with scripts, styles, comments and tags removed and whitespace collapsed. The
 // body comes from the forge and may be hostile: the scan is linear, with no backtracking regex.
 
-export const MAX_PLAIN_MESSAGE = 200;
+const MAX_PLAIN_MESSAGE = 200;
 
 // Elements whose content is not text a reader sees.
 const HIDDEN = ['script', 'style', 'noscript', 'template', 'head'];

@@ -20,12 +20,12 @@ interface PoolEntry {
   inFlight: number;
 }
 
-export interface PoolLease {
+interface PoolLease {
   readonly endpoint: ForgeEndpoint;
   release(): void;
 }
 
-export interface PoolLimits {
+interface PoolLimits {
   maxSize: number;
   idleTimeoutMs: number;
   now?: () => number;

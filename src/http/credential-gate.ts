@@ -8,36 +8,36 @@ import type { CredentialChecks } from '../auth/credential-check';
 import type { ForgeEndpoint } from '../forge/endpoint';
 import type { Logger } from '../logging/logger';
 import type { Caller } from '../auth/caller';
-import type { Metrics } from '../metrics/registry';
-import { MESSAGES, challengeWithError, unauthorized, type RpcId } from './errors';
+import { MESSAGES, challengeWithError, type RpcId } from '../web/errors';
+import { jsonRpc, type Refusals } from '../web/refusals';
+import type { McpLane } from './lane';
 
-export interface CredentialGateDeps {
+interface CredentialGateDeps {
   checks: CredentialChecks;
   /** WWW-Authenticate of the caller resolver; a rejection adds error="invalid_token". */
   challenge: string;
   /** Whether the caller resolver has already had this caller's credential checked. */
   alreadyChecked(caller: Caller): boolean;
   logger: Logger;
-  metrics: Metrics;
+  /** The 401, 429 and 503 of every surface, counted and logged (web/refusals.ts). */
+  refusals: Refusals;
 }
 
 /**
  * Resolves to the 401 that refuses the caller, or undefined when the session may open (legacy) or
  * the request go on (modern lane, D38). `replyId`: the JSON-RPC id the 401 carries (modern lane).
  */
-export type CredentialGate = (caller: Caller, endpoint: ForgeEndpoint, requestId: string, replyId?: RpcId) => Promise<Response | undefined>;
+export type CredentialGate = (caller: Caller, endpoint: ForgeEndpoint, requestId: string, lane?: McpLane, replyId?: RpcId) => Promise<Response | undefined>;
 
 export function createCredentialGate(deps: CredentialGateDeps): CredentialGate {
   const rejectedChallenge = challengeWithError(deps.challenge, 'invalid_token');
-  return async (caller, endpoint, requestId, replyId = null) => {
+  return async (caller, endpoint, requestId, lane = 'legacy', replyId = null) => {
     if (deps.alreadyChecked(caller)) return undefined;
     const verdict = await deps.checks.check(caller.credential, endpoint);
     if (verdict === 'rejected') {
-      deps.metrics.authFailures++;
       // A forge URL that points at a web page answers 200 with HTML: the log says so (issue 32).
       const reason = deps.checks.notForge(caller.credential, endpoint) ? 'the forge answered the check with no JSON user record (is the forge URL a GitLab API?)' : 'forge rejected the credential';
-      deps.logger.warn('auth_failed', { request_id: requestId, reason, credential: caller.credential.kind });
-      return unauthorized(MESSAGES.forgeRejectedToken, rejectedChallenge, replyId);
+      return deps.refusals.noCredential(MESSAGES.forgeRejectedToken, rejectedChallenge, { request_id: requestId, lane, reason, credential: caller.credential.kind }, jsonRpc(replyId));
     }
     if (verdict === 'unknown') deps.logger.warn('credential_check_unavailable', { request_id: requestId, credential: caller.credential.kind });
     return undefined;

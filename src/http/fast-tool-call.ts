@@ -1,4 +1,4 @@
-// The plain tools/call (plain-tool-call.ts, plain-legacy.ts), answered without the SDK's Server,
+// The plain tools/call (lane.ts), answered without the SDK's Server,
 // transport and zod checks (bench/README.md), on both lanes and in both modes: the modern lane's
 // and stateless mode's per-request Server and transport are not built, and a stateful session's
 // are passed by; its id, limits, caller and request ids are the HTTP layer's (mcp-stateful.ts).
@@ -16,11 +16,11 @@ import { SERVER_INFO_META_KEY, type CallToolResult } from '@modelcontextprotocol
 import type { RequestContext } from '../mcp/request-context';
 import { structuredContentJson, type ToolCaller } from '../mcp/tool-caller';
 import type { McpRequest } from './mcp-prelude';
-import { isObject, type PlainToolCall } from './plain-tool-call';
+import { isObject, type PlainToolCall } from './lane';
 
 type Json = Record<string, unknown>;
 
-export interface FastToolCallDeps {
+interface FastToolCallDeps {
   callTool: ToolCaller;
   /** The identity the SDK stamps on every modern result (the Server's serverInfo). */
   serverInfo: { name: string; version: string };

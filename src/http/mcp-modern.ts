@@ -12,20 +12,18 @@
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Caller } from '../auth/caller';
 import type { CallerResolver } from '../auth/caller-resolver';
-import type { ForgeEndpoint } from '../forge/endpoint';
 import type { ForgePool } from '../forge/pool';
-import type { Logger } from '../logging/logger';
-import { bindRequestContext, type RequestContext } from '../mcp/request-context';
-import type { Metrics } from '../metrics/registry';
-import { MESSAGES, RPC_CODES, rateLimited, rpcError, unauthorized, withRequestId } from './errors';
+import { MESSAGES, RPC_CODES, rpcError, withRequestId } from '../web/errors';
+import { jsonRpc, type Refusals } from '../web/refusals';
 import { MODERN_PROTOCOL_VERSION } from './revision';
 import type { CredentialGate } from './credential-gate';
 import type { FastToolCall } from './fast-tool-call';
 import type { McpRequest } from './mcp-prelude';
-import { serveWatched, stepUpRefusal, watchesForge, type GrantGuard } from './oauth-scope';
-import type { FixedWindowLimiter } from './rate-limit';
+import { stepUpRefusal, type GrantGuard } from './oauth-scope';
+import type { FixedWindowLimiter } from '../web/rate-limit';
+import { createServingTail } from './serving-tail';
 
-export interface ModernMcpDeps {
+interface ModernMcpDeps {
   /** The SDK's handler for 2026-07-28 requests (createMcpHandler with legacy: 'reject'). */
   handler: Pick<McpHttpHandler, 'fetch'>;
   /** Answers the plain valid tools/call without the SDK (fast-tool-call.ts); absent: all go to the SDK. */
@@ -45,12 +43,12 @@ export interface ModernMcpDeps {
   grants?: GrantGuard;
   /** D7's check of a caller's own credential (absent with the static token): a rejected one gets 401 (D38). */
   credentialGate?: CredentialGate;
-  logger: Logger;
-  metrics: Metrics;
+  /** The 401, 429 and 503 of every surface, counted and logged (web/refusals.ts). */
+  refusals: Refusals;
 }
 
 /** Methods the modern lane serves (the Allow header of its 405). */
-export const MODERN_METHODS = 'POST';
+const MODERN_METHODS = 'POST';
 
 /**
  * Whether the revision will likely serve the request: the plain tools/call the prelude recognised,
@@ -77,17 +75,33 @@ function credentialKey(caller: Caller): string {
 }
 
 export function createModernMcpHandler(deps: ModernMcpDeps): (req: McpRequest) => Promise<Response> {
-  const { callers, logger, metrics } = deps;
+  const { callers, refusals } = deps;
   // docs/spec.md's Errors table: in stateless mode a request with no credential gets the stateless
   // row's text (this lane reads no session id), as the legacy lane answers it; elsewhere the remote
   // authorization row's.
   const noCredentialMessage = deps.stateless ? MESSAGES.authenticationRequired : MESSAGES.missingCredentials;
 
   function refuseNoCredential(req: McpRequest): Response {
-    metrics.authFailures++;
-    logger.warn('auth_failed', { request_id: req.requestId, lane: 'modern', reason: 'no credential' });
-    return unauthorized(noCredentialMessage, callers.challenge, req.replyId);
+    return refusals.noCredential(noCredentialMessage, callers.challenge, { request_id: req.requestId, lane: 'modern', reason: 'no credential' }, jsonRpc(req.replyId));
   }
+
+  // Lease → D7's check (D38) → watch → context → the plain tools/call or the SDK → release (serving-tail.ts).
+  // A request the revision will serve is checked before it is (so tools/list already knows what the
+  // token may do); any other after the SDK answered it, and only if it answered 2xx: a request the
+  // revision refuses sends nothing to the forge.
+  const gate = deps.credentialGate;
+  const serve = createServingTail<undefined>(deps, {
+    lane: 'modern',
+    admit: gate && (async (req, caller, endpoint) => (looksServed(req) ? gate(caller, endpoint, req.requestId, 'modern', req.replyId) : undefined)),
+    bySdk: async (req) => withRequestId(await deps.handler.fetch(req.request, { parsedBody: req.body }), req.replyId),
+    served: gate && (async (response, caller, _state, req, endpoint) => {
+      if (!response.ok || looksServed(req)) return response;
+      const refusal = await gate(caller, endpoint, req.requestId, 'modern', req.replyId);
+      if (!refusal) return response;
+      await response.body?.cancel().catch(() => {});
+      return refusal;
+    }),
+  });
 
   return async function handle(req: McpRequest): Promise<Response> {
     const { found } = req;
@@ -105,53 +119,8 @@ export function createModernMcpHandler(deps: ModernMcpDeps): (req: McpRequest) =
     if (stepUp) return stepUp;
     if (deps.credentialLimiter && callers.remote) {
       const limit = await deps.credentialLimiter.hit(credentialKey(caller), req.messages);
-      if (!limit.allowed) {
-        metrics.rejectedByRateLimit++;
-        if (limit.firstRefusal) logger.warn('rate_limited', { scope: 'credential', request_id: req.requestId, credential: caller.credential.kind, retry_after: limit.retryAfter });
-        return rateLimited(limit.retryAfter, req.replyId);
-      }
+      if (!limit.allowed) return refusals.rateLimited(limit, { scope: 'credential', request_id: req.requestId, credential: caller.credential.kind }, jsonRpc(req.replyId));
     }
-    const lease = deps.pool.lease(caller.apiUrl);
-    if (!lease) {
-      metrics.rejectedByCapacity++;
-      logger.warn('pool_full', { request_id: req.requestId, lane: 'modern' });
-      return rpcError(503, MESSAGES.capacity, RPC_CODES.generic, {}, req.replyId);
-    }
-    try {
-      // A request the revision will serve is checked before it is (so tools/list already knows what
-      // the token may do, D38); any other after the SDK answered it, and only if it answered 2xx: a
-      // request the revision refuses sends nothing to the forge.
-      const checkFirst = deps.credentialGate !== undefined && looksServed(req);
-      if (checkFirst) {
-        const refusal = await deps.credentialGate!(caller, lease.endpoint, req.requestId, req.replyId);
-        if (refusal) return refusal;
-      }
-      if (deps.credentialGate && !checkFirst) {
-        const response = await serveChecked(req, caller, lease.endpoint);
-        if (!response.ok) return response;
-        const refusal = await deps.credentialGate(caller, lease.endpoint, req.requestId, req.replyId);
-        if (!refusal) return response;
-        await response.body?.cancel().catch(() => {});
-        return refusal;
-      }
-      return await serveChecked(req, caller, lease.endpoint);
-    } finally {
-      lease.release();
-    }
+    return serve(req, caller, undefined);
   };
-
-  async function serveChecked(req: McpRequest, caller: Caller, endpoint: ForgeEndpoint): Promise<Response> {
-    // Only a caller holding this server's token has its forge answers watched (oauth-scope.ts).
-    if (watchesForge(deps.grants, caller)) return serveWatched(deps.grants, caller, endpoint, req.replyId, (forge) => serve(req, caller, forge));
-    return serve(req, caller, endpoint);
-  }
-
-  async function serve(req: McpRequest, caller: Caller, forge: ForgeEndpoint): Promise<Response> {
-    const context: RequestContext = { lane: 'modern', caller, forge, requestId: req.requestId, publicBase: req.publicBase };
-    // The plain valid tools/call, after every check above; anything else is the SDK's (fast-tool-call.ts).
-    const fast = deps.fastToolCall?.(req, context);
-    if (fast) return fast;
-    bindRequestContext(req.request, context);
-    return withRequestId(await deps.handler.fetch(req.request, { parsedBody: req.body }), req.replyId);
-  }
 }

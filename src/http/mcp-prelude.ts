@@ -3,8 +3,8 @@
 // (McpRequest), read once; the lanes only decide what is theirs: the modern lane (mcp-modern.ts)
 // serves each request on its own, the legacy session regimes (mcp-stateful.ts, mcp-stateless.ts)
 // decide about sessions. The lane is the SDK's own classification (the call its isLegacyRequest makes,
-// classify.ts, D27), taken without asking it for the plain requests whose answer is known
-// (plain-tool-call.ts, plain-legacy.ts); a body that is no JSON-RPC message goes with its session id.
+// D27), taken without asking it for the plain requests whose answer is known; a body that is no
+// JSON-RPC message goes with its session id: lane.ts decides, in one function.
 // Limits count JSON-RPC messages, each message of a batch (D10): the request's first
 // message is counted before its body is read, so an address over its limit costs no read, and the
 // rest of a batch once the body shows how many there are.
@@ -14,23 +14,17 @@ import type { ForgeUrlPolicy } from '../auth/forge-url';
 import type { Logger } from '../logging/logger';
 import { callerAt, type Caller } from '../auth/caller';
 import type { Metrics } from '../metrics/registry';
-import type { AddressGuard } from './address-guard';
-import { readJsonBody } from './body';
-import { classifyPost, isNoMessage } from './classify';
-import { preflight, withCors } from './cors';
-import { MESSAGES, RPC_CODES, challengeWithError, idOf, rateLimited, rpcError, unauthorized, type RpcId } from './errors';
-import { isPlainLegacyRequest, plainLegacyToolCall } from './plain-legacy';
-import { plainModernToolCall, type PlainToolCall } from './plain-tool-call';
-import { MODERN_PROTOCOL_VERSION } from './revision';
-import type { FixedWindowLimiter } from './rate-limit';
+import type { AddressGuard } from '../web/address-guard';
+import { readJsonBody } from '../web/body';
+import { preflight, withCors } from '../web/cors';
+import { MESSAGES, RPC_CODES, challengeWithError, idOf, rpcError, type RpcId } from '../web/errors';
+import { jsonRpc, type Refusals } from '../web/refusals';
+import { laneOf, type McpLane, type PlainToolCall } from './lane';
+import type { FixedWindowLimiter } from '../web/rate-limit';
 import { readRequestPolicy } from './request-policy';
-import { requestOrigin } from './request-url';
+import { requestOrigin } from '../web/request-url';
 
-export { MODERN_PROTOCOL_VERSION };
-
-export type McpLane = 'modern' | 'legacy';
-
-export type McpMethod = 'GET' | 'POST' | 'DELETE';
+type McpMethod = 'GET' | 'POST' | 'DELETE';
 
 export interface McpRequest {
   readonly request: Request;
@@ -46,7 +40,7 @@ export interface McpRequest {
   readonly body: unknown;
   /**
    * The body when it is a plain tools/call of its lane: a plain valid 2026-07-28 one
-   * (plain-tool-call.ts), which is modern, or a plain 2025-era one (plain-legacy.ts).
+   * (lane.ts), which is modern, or a plain 2025-era one.
    */
   readonly plainCall?: PlainToolCall;
   /** JSON-RPC messages in the body (a batch counts each one); 1 for GET and DELETE. */
@@ -67,14 +61,14 @@ export interface McpRequest {
   readonly policy?: string;
 }
 
-export type McpHandler = (request: McpRequest) => Promise<Response>;
+type McpHandler = (request: McpRequest) => Promise<Response>;
 
-export interface McpLanes {
+interface McpLanes {
   modern: McpHandler;
   legacy: McpHandler;
 }
 
-export interface McpPreludeDeps {
+interface McpPreludeDeps {
   /** Host and Origin (D12), judged before anything else of the request is read. */
   guardAddress: AddressGuard;
   /** Per client IP (D10); absent where no in-app limiter runs (docs/spec.md stateless rule 7). */
@@ -94,6 +88,8 @@ export interface McpPreludeDeps {
   stateless: boolean;
   logger: Logger;
   metrics: Metrics;
+  /** The 401, 429 and 503 of every surface, counted and logged (web/refusals.ts). */
+  refusals: Refusals;
 }
 
 const METHODS = new Set<string>(['GET', 'POST', 'DELETE']);
@@ -109,13 +105,8 @@ export function refuseForgeUrl(logger: Logger, req: Pick<McpRequest, 'requestId'
   return rpcError(400, MESSAGES.invalidApiUrl, RPC_CODES.generic, {}, req.replyId);
 }
 
-/** Whether a GET or DELETE names the modern revision: D27 answers those on the modern lane (405). */
-function namesModernRevision(request: Request): boolean {
-  return request.headers.get('mcp-protocol-version')?.trim() === MODERN_PROTOCOL_VERSION;
-}
-
 export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request: Request, socketIp?: string) => Promise<Response> {
-  const { callers, logger, metrics } = deps;
+  const { callers, logger, metrics, refusals } = deps;
   let requestCounter = 0;
   const requestIdPrefix = crypto.randomUUID().slice(0, 4);
   // D23: a bearer OAuth mode refused is answered with error="invalid_token", so clients refresh or sign in.
@@ -124,9 +115,7 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
   async function overLimit(request: Request, socketIp: string | undefined, messages: number): Promise<Response | undefined> {
     const limit = await deps.ipLimiter?.hit(deps.ipOf(request, socketIp), messages);
     if (!limit || limit.allowed) return undefined;
-    metrics.rejectedByRateLimit++;
-    if (limit.firstRefusal) logger.warn('rate_limited', { scope: 'ip', retry_after: limit.retryAfter });
-    return rateLimited(limit.retryAfter);
+    return refusals.rateLimited(limit, { scope: 'ip' });
   }
 
   async function prelude(request: Request, socketIp: string | undefined, requestId: string): Promise<Response> {
@@ -150,24 +139,7 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
       }
     }
 
-    // A plain tools/call is one the SDK classifies modern, a plain 2025-era request one it classifies
-    // legacy (plain-tool-call.ts, plain-legacy.ts): its classification, zod-checking the whole
-    // body, is skipped for these.
-    let plainCall = method === 'POST' ? plainModernToolCall(request, body) : undefined;
-    let lane: McpLane;
-    if (plainCall) lane = 'modern';
-    else if (method !== 'POST') lane = namesModernRevision(request) ? 'modern' : 'legacy';
-    else if (isPlainLegacyRequest(request, body)) {
-      lane = 'legacy';
-      plainCall = plainLegacyToolCall(request, body as Record<string, unknown>);
-    } else {
-      const outcome = classifyPost(request, body);
-      // A body that is no JSON-RPC message has no lane by its content. Sent with an Mcp-Session-Id,
-      // which only the legacy lane reads, it is that session's: the legacy rules answer it (a live
-      // session: the transport's 400 -32700; an unknown id: 404) instead of the modern lane, which
-      // reads no id and would ask the session's client for a credential (D27).
-      lane = outcome.kind === 'legacy' || (isNoMessage(outcome) && request.headers.get('mcp-session-id')) ? 'legacy' : 'modern';
-    }
+    const { lane, plainCall } = laneOf(request, body);
     metrics.laneRequest(lane);
     const replyId = lane === 'modern' ? idOf(body) : null;
     // D34: before the credential, so a malformed policy costs no credential check.
@@ -176,16 +148,16 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
 
     const found = await callers.resolve(request.headers);
     if (found.status === 'invalid') {
-      metrics.authFailures++;
-      logger.warn('auth_failed', { request_id: requestId, lane, reason: found.reason ?? 'invalid credential' });
-      if (found.reason === 'invalid_token') return unauthorized(MESSAGES.invalidToken, invalidTokenChallenge, replyId);
-      if (found.reason === 'too_short') return unauthorized(MESSAGES.tokenTooShort, callers.challenge, replyId);
-      if (found.reason === 'sealed_value') return unauthorized(MESSAGES.sealedValue, invalidTokenChallenge, replyId);
+      const fields = { request_id: requestId, lane, reason: found.reason ?? 'invalid credential' };
+      const surface = jsonRpc(replyId);
+      if (found.reason === 'invalid_token') return refusals.noCredential(MESSAGES.invalidToken, invalidTokenChallenge, fields, surface);
+      if (found.reason === 'too_short') return refusals.noCredential(MESSAGES.tokenTooShort, callers.challenge, fields, surface);
+      if (found.reason === 'sealed_value') return refusals.noCredential(MESSAGES.sealedValue, invalidTokenChallenge, fields, surface);
       // What is left is no credential of ours: an Authorization of another scheme (an ingress's
       // Basic), or none where sessions cannot authenticate. In stateless mode, without a session id
       // either, that is SPEC's stateless row (D6, D27).
       const noCredential = deps.stateless && (lane === 'modern' || !request.headers.get('mcp-session-id'));
-      return unauthorized(noCredential ? MESSAGES.authenticationRequired : MESSAGES.missingCredentials, callers.challenge, replyId);
+      return refusals.noCredential(noCredential ? MESSAGES.authenticationRequired : MESSAGES.missingCredentials, callers.challenge, fields, surface);
     }
     // A request with neither a credential nor a session to act for is its lane's to refuse (401):
     // the forge it names is not judged first, so no one unauthenticated learns which forges are

@@ -5,24 +5,24 @@
 // Every POST of a session ends, however its requests overlap (D27).
 import type { Server } from '@modelcontextprotocol/server';
 import type { CallerResolver } from '../auth/caller-resolver';
-import type { ForgeEndpoint } from '../forge/endpoint';
 import type { ForgePool } from '../forge/pool';
 import type { Logger } from '../logging/logger';
 import { sessionTag } from '../logging/logger';
 import type { Metrics } from '../metrics/registry';
 import { callerAt, type Caller } from '../auth/caller';
-import { bindRequestContext, type RequestContext } from '../mcp/request-context';
 import { createJsonTransport } from '../mcp/transport';
 import type { MemorySessionStore, Session } from '../session/memory-store';
-import { MAX_INITIALIZE_PARAMS_BYTES, initializeParamsTooLarge, isInitializeMessage } from './body';
+import { MAX_INITIALIZE_PARAMS_BYTES, initializeParamsTooLarge, isInitializeMessage } from '../web/body';
 import type { CredentialGate } from './credential-gate';
 import type { FastToolCall } from './fast-tool-call';
-import { MESSAGES, RPC_CODES, idOf, rateLimited, rpcError, sessionNotFound, unauthorized } from './errors';
+import { MESSAGES, RPC_CODES, idOf, rpcError, sessionNotFound } from '../web/errors';
+import type { Refusals } from '../web/refusals';
 import { refuseForgeUrl, type McpRequest } from './mcp-prelude';
-import { serveWatched, stepUpRefusal, type GrantGuard } from './oauth-scope';
-import type { FixedWindowLimiter } from './rate-limit';
+import { stepUpRefusal, type GrantGuard } from './oauth-scope';
+import type { FixedWindowLimiter } from '../web/rate-limit';
+import { createServingTail } from './serving-tail';
 
-export interface StatefulMcpDeps {
+interface StatefulMcpDeps {
   sessions: MemorySessionStore;
   callers: CallerResolver;
   createServer: () => Server;
@@ -38,6 +38,14 @@ export interface StatefulMcpDeps {
   grants?: GrantGuard;
   /** Answers the plain tools/call without the SDK (fast-tool-call.ts); absent: all go to the SDK. */
   fastToolCall?: FastToolCall;
+  /** The 401, 429 and 503 of every surface, counted and logged (web/refusals.ts). */
+  refusals: Refusals;
+}
+
+/** A session being opened: its id and its caller, the session's tag on it. */
+interface Opening {
+  readonly id: string;
+  readonly caller: Caller;
 }
 
 /** Methods served here (the Allow header of a 405). */
@@ -49,74 +57,68 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
   let opening = 0;
 
   function refuseNoCredential(req: McpRequest): Response {
-    metrics.authFailures++;
-    logger.warn('auth_failed', { request_id: req.requestId, reason: 'no credential' });
-    return unauthorized(undefined, callers.challenge);
+    return deps.refusals.noCredential(MESSAGES.missingCredentials, callers.challenge, { request_id: req.requestId, lane: 'legacy', reason: 'no credential' });
   }
 
-  /** Serves while the forge's pool client counts a request in flight (D7: busy clients are never evicted). */
-  async function withLease(apiUrl: string, req: McpRequest, serve: (endpoint: ForgeEndpoint) => Promise<Response>): Promise<Response> {
-    const lease = deps.pool.lease(apiUrl);
-    if (!lease) {
-      metrics.rejectedByCapacity++;
-      logger.warn('pool_full', { request_id: req.requestId });
-      return rpcError(503, MESSAGES.capacity);
-    }
-    try {
-      return await serve(lease.endpoint);
-    } finally {
-      lease.release();
-    }
-  }
+  // An initialize without a session: lease → the credential check (D7) → a session slot and the
+  // SDK's new session → release (serving-tail.ts; an initialize is never a plain tools/call).
+  const open = createServingTail<Opening>(deps, {
+    lane: 'legacy',
+    admit: async (req, caller, endpoint) => deps.credentialGate?.(caller, endpoint, req.requestId),
+    bySdk: openSession,
+  });
 
-  function openSession(req: McpRequest, caller: Caller): Promise<Response> {
-    return withLease(caller.apiUrl, req, async (endpoint) => {
-      const refused = await deps.credentialGate?.(caller, endpoint, req.requestId);
-      if (refused) return refused;
-      if (!sessions.makeRoom(deps.maxSessions, opening)) {
-        metrics.rejectedByCapacity++;
-        logger.warn('session_rejected', { request_id: req.requestId, reason: 'capacity', max_sessions: deps.maxSessions });
-        return rpcError(503, MESSAGES.capacity);
-      }
-      opening++;
-      let reserved = true;
-      const release = () => {
-        if (reserved) opening--;
-        reserved = false;
-      };
-      const id = crypto.randomUUID();
-      const sessionCaller: Caller = { ...caller, sessionTag: sessionTag(id) };
-      const server = deps.createServer();
-      let session: Session | undefined;
-      const transport = createJsonTransport({
-        sessionId: id,
-        onSessionInitialized: () => {
-          session = { id, caller: sessionCaller, server, transport, authenticated: callers.remote, lastSeen: sessions.now(), inFlight: 0, requestIds: new Set(), unanswered: new Set() };
-          sessions.add(session);
-          release();
-          metrics.totalSessions++;
-          logger.info('session_opened', { request_id: req.requestId, session: sessionCaller.sessionTag, credential: caller.credential.kind });
-        },
-        onSessionClosed: () => {
-          sessions.forget(id);
-          logger.info('session_closed', { session: sessionCaller.sessionTag });
-        },
-      });
-      // Closed by DELETE, expiry, eviction or shutdown: the POSTs the transport still owes an
-      // answer are answered 404, as a request arriving after the close would be.
-      server.onclose = () => {
-        if (session) for (const answer of session.unanswered) answer(sessionNotFound());
-      };
-      try {
-        await server.connect(transport);
-        bindRequestContext(req.request, { lane: 'legacy', caller: sessionCaller, forge: endpoint, requestId: req.requestId, publicBase: req.publicBase });
-        const response = await transport.handleRequest(req.request, { parsedBody: req.body });
-        if (!session) await server.close(); // the SDK refused the initialize: nothing to keep
-        return response;
-      } finally {
+  // A POST of a live session: lease → watch → context → the plain tools/call (its answer carrying
+  // the session's id) or the session's transport → release (serving-tail.ts).
+  const inSession = createServingTail<Session>(deps, {
+    lane: 'legacy',
+    bySdk: (req, session) => answeredBySdk(session, req),
+    shortcutAnswered(response, session) {
+      response.headers.set('mcp-session-id', session.id);
+      return response;
+    },
+  });
+
+  /** The SDK's answer to an initialize, with the context bound; the session is kept once the SDK accepts it. */
+  async function openSession(req: McpRequest, { id, caller: sessionCaller }: Opening): Promise<Response> {
+    if (!sessions.makeRoom(deps.maxSessions, opening)) {
+      return deps.refusals.atCapacity('session_rejected', { request_id: req.requestId, reason: 'capacity', max_sessions: deps.maxSessions });
+    }
+    opening++;
+    let reserved = true;
+    const release = () => {
+      if (reserved) opening--;
+      reserved = false;
+    };
+    const server = deps.createServer();
+    let session: Session | undefined;
+    const transport = createJsonTransport({
+      sessionId: id,
+      onSessionInitialized: () => {
+        session = { id, caller: sessionCaller, server, transport, authenticated: callers.remote, lastSeen: sessions.now(), inFlight: 0, requestIds: new Set(), unanswered: new Set() };
+        sessions.add(session);
         release();
-      }
+        metrics.totalSessions++;
+        logger.info('session_opened', { request_id: req.requestId, session: sessionCaller.sessionTag, credential: sessionCaller.credential.kind });
+      },
+      onSessionClosed: () => {
+        sessions.forget(id);
+        logger.info('session_closed', { session: sessionCaller.sessionTag });
+      },
     });
+    // Closed by DELETE, expiry, eviction or shutdown: the POSTs the transport still owes an
+    // answer are answered 404, as a request arriving after the close would be.
+    server.onclose = () => {
+      if (session) for (const answer of session.unanswered) answer(sessionNotFound());
+    };
+    try {
+      await server.connect(transport);
+      const response = await transport.handleRequest(req.request, { parsedBody: req.body });
+      if (!session) await server.close(); // the SDK refused the initialize: nothing to keep
+      return response;
+    } finally {
+      release();
+    }
   }
 
   /** The live session of this id, its request limit counted, or the response that refuses the request. */
@@ -125,9 +127,7 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
     if (!session) return sessionNotFound();
     const limit = await deps.sessionLimiter?.hit(sessionId, messages);
     if (limit && !limit.allowed) {
-      metrics.rejectedByRateLimit++;
-      if (limit.firstRefusal) logger.warn('rate_limited', { scope: 'session', session: session.caller.sessionTag, retry_after: limit.retryAfter });
-      return rateLimited(limit.retryAfter);
+      return deps.refusals.rateLimited(limit, { scope: 'session', session: session.caller.sessionTag });
     }
     return session;
   }
@@ -147,23 +147,12 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
     }
   }
 
-  /** `endpoint`: the forge leased for this request (POST); GET and DELETE call no tool. */
-  async function serveInSession(session: Session, req: McpRequest, caller?: Caller, endpoint?: ForgeEndpoint): Promise<Response> {
+  /** GET and DELETE of a session, which call no tool; a POST through the serving tail. */
+  async function serveInSession(session: Session, req: McpRequest, caller?: Caller): Promise<Response> {
     session.inFlight++;
     try {
-      if (!caller || !endpoint) return await session.transport.handleRequest(req.request, { parsedBody: req.body });
-      return await serveWatched(deps.grants, caller, endpoint, null, async (forge) => {
-        const context: RequestContext = { lane: 'legacy', caller, forge, requestId: req.requestId, publicBase: req.publicBase };
-        // The plain tools/call: answered as the session's transport would, its id included (fast-tool-call.ts).
-        const fast = deps.fastToolCall?.(req, context);
-        if (fast) {
-          const response = await fast;
-          response.headers.set('mcp-session-id', session.id);
-          return response;
-        }
-        bindRequestContext(req.request, context);
-        return answeredBySdk(session, req);
-      });
+      if (!caller) return await session.transport.handleRequest(req.request, { parsedBody: req.body });
+      return await inSession(req, caller, session);
     } finally {
       session.inFlight--;
     }
@@ -198,7 +187,9 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
         }
         // The session keeps the policy of its initialize (D34).
         const opener: Caller = { ...found.caller, policy: req.policy };
-        return openSession(req, req.forgeUrl ? { ...opener, apiUrl: req.forgeUrl } : opener);
+        const id = crypto.randomUUID();
+        const caller: Caller = { ...opener, ...(req.forgeUrl && { apiUrl: req.forgeUrl }), sessionTag: sessionTag(id) };
+        return open(req, caller, { id, caller });
       }
       const session = await liveSession(sessionId, req.messages);
       if (session instanceof Response) return session;
@@ -211,7 +202,7 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
       const caller: Caller = { ...pinned, sessionTag: session.caller.sessionTag, policy: session.caller.policy };
       const stepUp = stepUpRefusal(deps.grants, caller, req.body, null);
       if (stepUp) return stepUp;
-      return serveOnce(session, req, () => withLease(caller.apiUrl, req, (endpoint) => serveInSession(session, req, caller, endpoint)));
+      return serveOnce(session, req, () => serveInSession(session, req, caller));
     }
 
     // GET (the notification stream) and DELETE (end the session).

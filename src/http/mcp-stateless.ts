@@ -10,18 +10,19 @@ import type { ForgePool } from '../forge/pool';
 import type { Logger } from '../logging/logger';
 import { sessionTag } from '../logging/logger';
 import { callerAt, type Caller } from '../auth/caller';
-import { bindRequestContext, type RequestContext } from '../mcp/request-context';
 import { createJsonTransport } from '../mcp/transport';
 import type { Metrics } from '../metrics/registry';
 import type { SealedSessions } from '../session/sealed-session';
-import { isInitializeMessage } from './body';
+import { isInitializeMessage } from '../web/body';
 import type { FastToolCall } from './fast-tool-call';
 import type { CredentialGate } from './credential-gate';
-import { MESSAGES, RPC_CODES, rpcError, sessionNotFound, unauthorized } from './errors';
+import { MESSAGES, RPC_CODES, rpcError, sessionNotFound } from '../web/errors';
+import type { Refusals } from '../web/refusals';
 import { refuseForgeUrl, type McpRequest } from './mcp-prelude';
-import { serveWatched, stepUpRefusal, type GrantGuard } from './oauth-scope';
+import { stepUpRefusal, type GrantGuard } from './oauth-scope';
+import { createServingTail } from './serving-tail';
 
-export interface StatelessMcpDeps {
+interface StatelessMcpDeps {
   sealed: SealedSessions;
   callers: CallerResolver;
   createServer: () => Server;
@@ -36,6 +37,8 @@ export interface StatelessMcpDeps {
   grants?: GrantGuard;
   /** Answers the plain tools/call without the SDK (fast-tool-call.ts); absent: all go to the SDK. */
   fastToolCall?: FastToolCall;
+  /** The 401, 429 and 503 of every surface, counted and logged (web/refusals.ts). */
+  refusals: Refusals;
 }
 
 /** Methods served here (the Allow header of a 405). */
@@ -47,50 +50,40 @@ export function createStatelessMcpHandler(deps: StatelessMcpDeps): (req: McpRequ
   const { sealed, callers, logger, metrics } = deps;
 
   function authenticationRequired(req: McpRequest): Response {
-    metrics.authFailures++;
-    logger.warn('auth_failed', { request_id: req.requestId, reason: 'no credential' });
-    return unauthorized(MESSAGES.authenticationRequired, callers.challenge);
+    return deps.refusals.noCredential(MESSAGES.authenticationRequired, callers.challenge, { request_id: req.requestId, lane: 'legacy', reason: 'no credential' });
   }
 
-  // An SDK server costs microseconds to build (its tool list and validators are prebuilt and
-  // shared), so each request gets its own, connected to a fresh stateless transport.
-  async function serveBySdk(req: McpRequest, context: RequestContext): Promise<Response> {
-    const server = deps.createServer();
-    const transport = createJsonTransport();
-    try {
-      await server.connect(transport);
-      bindRequestContext(req.request, context);
-      return await transport.handleRequest(req.request, { parsedBody: req.body });
-    } finally {
-      await server.close();
-    }
-  }
-
-  /** `live`: the caller's credential came with this request and is about to be sealed. */
-  async function serve(req: McpRequest, caller: Caller, live: boolean): Promise<Response> {
-    const lease = deps.pool.lease(caller.apiUrl);
-    if (!lease) {
-      metrics.rejectedByCapacity++;
-      return rpcError(503, MESSAGES.capacity);
-    }
-    try {
-      const refused = live ? await deps.credentialGate?.(caller, lease.endpoint, req.requestId) : undefined;
+  // Lease → the credential check of a live credential (D7) → watch → context → the plain
+  // tools/call or a fresh SDK server → a freshly sealed id → release (serving-tail.ts).
+  // `live`: the caller's credential came with this request and is about to be sealed.
+  const serve = createServingTail<boolean>(deps, {
+    lane: 'legacy',
+    async admit(req, caller, endpoint, live) {
+      const refused = live ? await deps.credentialGate?.(caller, endpoint, req.requestId) : undefined;
       if (refused) return refused;
       if (isInitializeMessage(req.body)) {
         metrics.totalSessions++;
         logger.info('session_opened', { request_id: req.requestId, credential: caller.credential.kind, stateless: true });
       }
-      const response = await serveWatched(deps.grants, caller, lease.endpoint, null, (forge) => {
-        const context: RequestContext = { lane: 'legacy', caller, forge, requestId: req.requestId, publicBase: req.publicBase };
-        // The plain tools/call: answered as the SDK's fresh server and transport would (fast-tool-call.ts).
-        return deps.fastToolCall?.(req, context) ?? serveBySdk(req, context);
-      });
+      return undefined;
+    },
+    // An SDK server costs microseconds to build (its tool list and validators are prebuilt and
+    // shared), so each request gets its own, connected to a fresh stateless transport.
+    async bySdk(req) {
+      const server = deps.createServer();
+      const transport = createJsonTransport();
+      try {
+        await server.connect(transport);
+        return await transport.handleRequest(req.request, { parsedBody: req.body });
+      } finally {
+        await server.close();
+      }
+    },
+    async served(response, caller) {
       if (response.status !== 401) response.headers.set('mcp-session-id', await sealed.issue(caller));
       return response;
-    } finally {
-      lease.release();
-    }
-  }
+    },
+  });
 
   return async function handle(req: McpRequest): Promise<Response> {
     const { found, sessionId } = req;

@@ -9,7 +9,7 @@
 // property check.
 import type { Caller } from '../auth/caller';
 import type { ForgeEndpoint } from '../forge/endpoint';
-import { MESSAGES, RPC_CODES, challengeWithError, rpcError, unauthorized, type RpcId } from './errors';
+import { MESSAGES, RPC_CODES, rpcError, type RpcId } from '../web/errors';
 
 export interface GrantGuard {
   /** Whether a tool changes data (tools/catalog.ts). */
@@ -42,14 +42,15 @@ export function watchesForge(guard: GrantGuard | undefined, caller: Caller): gua
 
 /**
  * Serves with `endpoint`; for a caller holding this server's token, watches the forge's answers
- * and turns the response into a 401 challenge when the forge rejected the sealed token.
+ * and answers `refused()` instead (the 401 challenge, web/refusals.ts) when the forge rejected the
+ * sealed token.
  */
 export async function serveWatched(
   guard: GrantGuard | undefined,
   caller: Caller,
   endpoint: ForgeEndpoint,
-  replyId: RpcId,
   serve: (endpoint: ForgeEndpoint) => Promise<Response>,
+  refused: () => Response,
 ): Promise<Response> {
   if (!watchesForge(guard, caller)) return serve(endpoint);
   let rejected = false;
@@ -63,5 +64,5 @@ export async function serveWatched(
   const response = await serve(watched);
   if (!rejected || (await guard.stillAccepted(caller, endpoint))) return response;
   await response.body?.cancel().catch(() => {});
-  return unauthorized(MESSAGES.invalidToken, challengeWithError(guard.challenge, 'invalid_token'), replyId);
+  return refused();
 }

@@ -4,16 +4,17 @@
 // narrows (mcp/policy.ts, tools/catalog.ts narrowSelection). Every value is the client's to
 // write, so each is bounded and checked: an unknown group or tool name, a malformed list or value
 // is refused with 400 naming the header (or the path) and, shortened, the name.
-import { TOOL_GROUPS, type ToolGroup } from '../config/schema';
-import { policyKey, type RequestPolicy } from '../mcp/policy';
-import { requestPath } from './request-url';
+import { TOOL_GROUPS, type ToolGroup } from '../tools/groups';
+import { policyKey } from '../mcp/policy';
+import type { Narrowing } from '../tools/catalog';
+import { requestPath } from '../web/request-url';
 
-export type PolicyReading = { ok: true; key: string | undefined } | { ok: false; status: 400 | 404; message: string };
+type PolicyReading = { ok: true; key: string | undefined } | { ok: false; status: 400 | 404; message: string };
 
 /** Longest accepted value of one policy header (characters). */
-export const MAX_POLICY_HEADER = 4_096;
+const MAX_POLICY_HEADER = 4_096;
 /** Most names in one list. */
-export const MAX_POLICY_NAMES = 100;
+const MAX_POLICY_NAMES = 100;
 
 const NAME = /^[a-z0-9_]{1,64}$/;
 const GROUPS = new Set<string>(TOOL_GROUPS);
@@ -79,7 +80,7 @@ export function readRequestPolicy(request: Request, isTool: (name: string) => bo
   if (typeof readOnly === 'string') return { ok: false, status: 400, message: readOnly };
   // The path's groups and the header's both narrow: only groups named in both remain.
   const groups = pathGroups && toolsets.names ? pathGroups.filter((g) => toolsets.names!.includes(g)) : (pathGroups ?? toolsets.names);
-  const policy: RequestPolicy = {
+  const policy: Narrowing = {
     groups: groups as ToolGroup[] | undefined,
     tools: tools.names,
     exclude: exclude.names,

@@ -63,10 +63,3 @@ export function fileAuditSink(fd: number, logger: Logger): AuditSink & { close()
   };
   return sink;
 }
-
-/** Audit lines as the log's own `tool_call` lines at info. */
-export function logAuditSink(logger: Logger): AuditSink {
-  return (fields) => {
-    if (logger.enabled('info')) logger.info('tool_call', fields);
-  };
-}

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { jsonLine } from './json-line';
 import { turnBatch, type TurnBatch } from './turn-batch';
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 export interface Logger {
@@ -17,7 +17,7 @@ export interface Logger {
 }
 
 /** Takes one line; a sink that gathers lines (turn-batch.ts) has `flush` to write them now. */
-export type LogSink = ((line: string) => void) & { flush?(): void };
+type LogSink = ((line: string) => void) & { flush?(): void };
 
 /**
  * The process's stderr, a turn's lines written at once (turn-batch.ts); whatever waits is written

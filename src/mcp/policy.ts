@@ -3,25 +3,14 @@
 // canonical key on the Caller, so a legacy session keeps the one it was initialized with (in memory
 // or sealed in a stateless id); the catalog of each distinct key is built once, from the
 // deployment's own compiled entries, and kept in a bounded cache.
-import type { ToolGroup } from '../config/schema';
-import { TOOL_GROUPS } from '../config/schema';
-import type { ToolCatalog } from '../tools/catalog';
-
-export interface RequestPolicy {
-  /** Only tools of these groups (X-MCP-Toolsets, /mcp/x/{groups}). */
-  readonly groups?: readonly ToolGroup[];
-  /** Only these tools (X-MCP-Tools). */
-  readonly tools?: readonly string[];
-  /** Not these tools (X-MCP-Exclude-Tools). */
-  readonly exclude?: readonly string[];
-  /** Read tools only (X-MCP-Readonly: true, /mcp/readonly). */
-  readonly readOnly: boolean;
-}
+import type { ToolGroup } from '../tools/groups';
+import { TOOL_GROUPS } from '../tools/groups';
+import type { Narrowing, ToolCatalog } from '../tools/catalog';
 
 const sorted = (names: readonly string[]) => [...new Set(names)].sort().join(',');
 
 /** The policy's canonical key, or undefined when it narrows nothing (the deployment's own catalog). */
-export function policyKey(policy: RequestPolicy): string | undefined {
+export function policyKey(policy: Narrowing): string | undefined {
   if (!policy.groups && !policy.tools && !policy.exclude && !policy.readOnly) return undefined;
   const parts = [
     policy.groups ? `g=${sorted(policy.groups)}` : '',
@@ -35,7 +24,7 @@ export function policyKey(policy: RequestPolicy): string | undefined {
 const GROUPS = new Set<string>(TOOL_GROUPS);
 
 /** The policy a key stands for; parts it does not know are dropped (keys are this server's own). */
-export function policyOfKey(key: string): RequestPolicy {
+function policyOfKey(key: string): Narrowing {
   let groups: ToolGroup[] | undefined;
   let tools: string[] | undefined;
   let exclude: string[] | undefined;
@@ -51,7 +40,7 @@ export function policyOfKey(key: string): RequestPolicy {
 }
 
 /** Distinct policies kept at once; more evict the oldest (a rebuild costs a filter, no compiling). */
-export const MAX_POLICY_CATALOGS = 256;
+const MAX_POLICY_CATALOGS = 256;
 
 export class PolicyCatalogs {
   private readonly built = new Map<string, ToolCatalog>();

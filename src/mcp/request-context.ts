@@ -8,7 +8,7 @@ import type { Caller } from '../auth/caller';
 import type { ForgeEndpoint } from '../forge/endpoint';
 
 /** Which MCP revision family served the request (D27); stdio has no HTTP request. */
-export type Lane = 'modern' | 'legacy' | 'stdio';
+type Lane = 'modern' | 'legacy' | 'stdio';
 
 export interface RequestContext {
   readonly lane: Lane;

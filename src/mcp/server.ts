@@ -4,48 +4,25 @@
 import { Server, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
 import type { Logger } from '../logging/logger';
 import { ProtocolError } from '../tools/catalog';
+import { INSTRUCTIONS } from '../tools/groups';
 import { requestContextOf, type RequestContext } from './request-context';
 import { toolListFor } from './tool-list';
 import { catalogFor, createToolCaller, type ToolCallerDeps, type ToolCallParams } from './tool-caller';
 
 export const SERVER_INFO = { name: 'forge-tool-server', version: '0.1.0' };
 
-// Sent once at initialize: the conventions every tool shares, so tools/list (read on every
-// connection) carries only what is particular to each tool.
-export const INSTRUCTIONS = [
-  "Tools act on a GitLab forge with the caller's own token; the forge enforces the caller's role. Conventions (tool descriptions state only exceptions):",
-  '- project_id, group_id, target_project_id: a numeric id or a full path such as group/sub/project (list_issues and my_issues without one: all projects). Branch names, refs and file paths containing / are given as they are; none may be empty or have a . or .. part.',
-  '- issue_iid, merge_request_iid, noteable_iid, target_issue_iid, iids: the number within the project or group (#12 for an issue, !12 for a merge request). ' +
-    "milestone_id is the milestone's global id (its id field), not its iid. note_id, award_id, issue_link_id, discussion_id and to-do ids are the id fields the list tools return. " +
-    'Numeric ids may be sent as numbers or strings; assignee_id and iteration_id also take None or Any.',
-  '- Paginated list tools take page (default 1) and per_page (default 20, max 100) and return {items, pagination: {page, per_page, next_page, total, total_pages}}; next_page is null on the last page; total and total_pages are null where GitLab does not count (lists above 10,000 items, commits).',
-  '- since, until, *_after, *_before: ISO 8601 date-times (2026-01-31T23:59:59Z) or a date alone (2026-01-31, midnight UTC); *_date parameters are YYYY-MM-DD.',
-  '- Limits: titles 255 characters, descriptions and comment bodies 1,000,000, search 1,000; numeric ids are positive whole numbers.',
-  '- labels are arrays of label names. As a filter an item must have all of them; ["None"] means no labels, ["Any"] at least one. ' +
-    'The milestone filter of the issue lists takes a title, None or Any. A title filter matches exactly; search matches part of the title or description.',
-  '- Read tools return lean records (null, empty and presentation fields dropped; users as {id, username, name}; flags only when true); full_response: true returns the forge\'s records untouched. ' +
-    'A result over the size limit is cut at a whole item and says truncated: true with how to get the rest. Text others wrote comes without invisible characters and hidden Markdown; file contents, diffs and blame come exact, with invisible_characters saying where such characters are. ' +
-    'A write whose merge request or commit text says "Closes #12" lists those issues in closes_issues.',
-  '- GitLab silently ignores fields the caller may not set (assignees, labels, milestone and weight below Reporter).',
-  '- Premium/Ultimate only: weight, iteration_id, burndown events, blocks/is_blocked_by issue links, code_owner_approval_required.',
-  '- Emoji names go without colons, e.g. thumbsup. The comment reaction tools also take the discussion_id of a reply and then check the note is in that thread.',
-  '- delete_* tools and unprotect_branch cannot be undone.',
-  '- Failures are isError results whose text starts with a kind: validation (a parameter is wrong, named first; nothing was sent to GitLab), ' +
-    'not_found, permission, conflict, rate_limited, upstream, timeout or mismatch.',
-].join('\n');
-
 /**
  * Cache hints of the 2026-07-28 results (the SDK stamps them on the modern lane only). The tool
  * list depends on the deployment alone (groups, read-only mode), so it is `public`; a list that
  * depends on the caller must be answered with `cacheScope: 'private'` (D27).
  */
-export const CACHE_HINTS = {
+const CACHE_HINTS = {
   'tools/list': { ttlMs: 300_000, cacheScope: 'public' },
   'server/discover': { ttlMs: 3_600_000, cacheScope: 'public' },
 } as const;
 
 /** The tool caller's deps (mcp/tool-caller.ts: catalog, logger, metrics hook, sealer, timeout). */
-export interface McpDeps extends ToolCallerDeps {
+interface McpDeps extends ToolCallerDeps {
   /** The context of a call that comes without an HTTP request: stdio with the static token. */
   stdioContext?: () => RequestContext;
 }
@@ -71,7 +48,7 @@ export function sdkErrorLogger(logger: Logger) {
   };
 }
 
-export interface LegacyHttpOptions {
+interface LegacyHttpOptions {
   /** The revisions negotiated at initialize, newest first. */
   versions: readonly string[];
 }

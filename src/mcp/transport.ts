@@ -4,7 +4,7 @@
 // so no patch is needed here.
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 
-export interface JsonTransportOptions {
+interface JsonTransportOptions {
   /** The stateful session's id; absent for a stateless request. */
   sessionId?: string;
   onSessionInitialized?: (sessionId: string) => void;

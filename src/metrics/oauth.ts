@@ -1,7 +1,7 @@
 // OAuth counters (D11; item 5 of the OAuth issue): registrations, metadata-document fetches,
 // authorizations, token grants and refreshes, and bearer checks refused by reason. Filled by the
 // OAuthEvents callback src/oauth/ is given; read by the JSON snapshot and the Prometheus text.
-import type { OAuthEvent } from '../oauth/events';
+import type { OAuthEvent } from './oauth-events';
 
 export class OAuthMetrics {
   registrations = 0;

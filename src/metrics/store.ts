@@ -3,7 +3,7 @@
 import type { Histogram } from './registry';
 
 /** Upper bounds (seconds) of the store latency histogram: a store answers in well under a millisecond. */
-export const STORE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1] as const;
+const STORE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1] as const;
 
 export class StoreMetrics {
   configured = false;

@@ -15,7 +15,7 @@ import { isChallenge } from './pkce';
 import { withParams } from './redirect-uris';
 import { isOurResource } from './resource';
 import { grantedScope } from './scopes';
-import { requestQuery } from '../http/request-url';
+import { requestQuery } from '../web/request-url';
 
 export const MAX_STATE_LENGTH = 1024;
 

@@ -10,7 +10,7 @@
 import { credentialFromHeaders } from '../auth/credentials';
 import type { CallerLookup, CallerResolver } from '../auth/caller-resolver';
 import type { Logger } from '../logging/logger';
-import type { OAuthEvents } from './events';
+import type { OAuthEvents } from '../metrics/oauth-events';
 import { ACCESS_PREFIX, type OwnTokens, type TokenRefusal } from './own-tokens';
 
 export type BearerRefusal = TokenRefusal | 'not_access_token' | 'not_ours';

@@ -13,7 +13,7 @@ import type { CodeData, FlowDeps, StateData } from './flow';
 import { htmlPage, redirect } from './http';
 import { withParams } from './redirect-uris';
 import { errorCode, isWellFormedToken } from './token-shape';
-import { requestQuery } from '../http/request-url';
+import { requestQuery } from '../web/request-url';
 
 export const UNKNOWN_STATE = 'Unknown or expired state parameter';
 

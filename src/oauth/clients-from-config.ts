@@ -10,10 +10,10 @@ import type { SharedStore } from '../store/store';
 import { ClientDirectory, MemoryClients, SealedClients } from './clients';
 
 export interface ClientsOptions {
-  stateless: boolean;
+  /** Stateless mode: registrations are sealed into the client id with this sealer; absent: kept in memory. */
+  sealed?: Sealer;
   /** Lifetime of a registration in seconds. */
   clientTtlSeconds: number;
-  sealer?: Sealer;
   logger: Logger;
   now: () => number;
   onDocumentFetch?: (outcome: FetchOutcome) => void;
@@ -22,7 +22,7 @@ export interface ClientsOptions {
 }
 
 export function clientsFromConfig(config: Pick<Config, 'OAUTH_CIMD_ALLOW_INSECURE_LOOPBACK' | 'OAUTH_CIMD_ENABLED'>, o: ClientsOptions): ClientDirectory {
-  const registrations = o.stateless ? new SealedClients(o.sealer!, o.now) : new MemoryClients(o.clientTtlSeconds, o.now);
+  const registrations = o.sealed ? new SealedClients(o.sealed, o.now) : new MemoryClients(o.clientTtlSeconds, o.now);
   const documents = new MetadataDocuments({
     allowLoopback: config.OAUTH_CIMD_ALLOW_INSECURE_LOOPBACK,
     cache: o.openStore ? new StoredDocumentCache(o.openStore(MAX_CACHED_DOCUMENTS)) : new MemoryDocumentCache(o.now),

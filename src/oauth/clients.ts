@@ -84,7 +84,7 @@ export class SealedClients implements ClientRegistry {
 
   async register(redirectUris: string[], name: string | undefined): Promise<RegisteredClient> {
     const payload: CidPayload = { r: redirectUris, ...(name === undefined ? {} : { n: name }), x: randomToken(12) };
-    const clientId = await this.sealer.seal('cid', payload as unknown as Record<string, unknown>);
+    const clientId = await this.sealer.seal('cid', payload);
     // The sealer refuses to open anything longer: such an id would be dead on arrival.
     if (clientId.length > MAX_SEALED_LENGTH) throw new RegistrationTooLarge();
     return { clientId, redirectUris, name, issuedAt: Math.floor(this.now() / 1000) };

@@ -3,7 +3,7 @@
 // request. Field names are short because in stateless mode they are sealed into URLs.
 import type { Logger } from '../logging/logger';
 import type { ClientRegistry } from './clients';
-import type { OAuthEvents } from './events';
+import type { OAuthEvents } from '../metrics/oauth-events';
 import type { ForgeOAuthClient, ForgeTokens } from './forge-oauth';
 import { oauthError, redirect } from './http';
 import { newPkcePair } from './pkce';

@@ -1,7 +1,7 @@
 // Small HTTP pieces shared by the OAuth endpoints: RFC 6749 error bodies (D22), plain
 // HTML pages for the browser legs, redirects, bounded body reading, cookies and CORS for the
 // endpoints browser-based clients call directly.
-import { readBoundedText } from '../http/body';
+import { readBoundedText } from '../web/body';
 import { jsonMembers } from './json-members';
 
 /** Bodies of /register, /token and the consent form are small; anything larger is refused. */
@@ -154,7 +154,7 @@ export function cookieHeader(name: string, value: string, maxAgeSeconds: number,
 
 /**
  * Discovery, registration and token requests may come from browser-based clients. Only an Origin
- * that passed D12's check gets this far (http/address-guard.ts), so `*` names no one else; these
+ * that passed D12's check gets this far (web/address-guard.ts), so `*` names no one else; these
  * answers set no cookie and need none.
  */
 export function withPublicCors(response: Response): Response {

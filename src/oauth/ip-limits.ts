@@ -3,9 +3,9 @@
 // one-minute window, counted before anything is read or stored. Stateless mode runs no in-app
 // limiter (docs/spec.md stateless rule 7): the ingress limits there — unless replicas share a
 // store (D37), where the windows are counted across all of them.
-import { FixedWindowLimiter } from '../http/rate-limit';
+import { FixedWindowLimiter } from '../web/rate-limit';
+import type { Refusal, Refusals } from '../web/refusals';
 import type { SharedStore } from '../store/store';
-import type { Logger } from '../logging/logger';
 import { htmlPage, oauthError } from './http';
 
 export const LIMITED_ENDPOINTS = ['register', 'authorize', 'consent', 'callback', 'token'] as const;
@@ -15,9 +15,8 @@ export interface IpLimitOptions {
   perMinute: number;
   now: () => number;
   ipOf(request: Request): string;
-  logger: Logger;
-  /** Called for each refused request (metrics). */
-  onRateLimited?: () => void;
+  /** The 429 of every surface, counted and logged (web/refusals.ts). */
+  refusals: Refusals;
   /** The store replicas share for the windows (D37); absent: this process's memory (100k addresses per endpoint). */
   openStore?: (maxEntries: number) => SharedStore;
 }
@@ -25,12 +24,11 @@ export interface IpLimitOptions {
 export type Handler = (request: Request) => Promise<Response>;
 
 /** The browser legs answer with a page, the others with an RFC 6749 error body (D22). */
-function refusal(endpoint: LimitedEndpoint, retryAfter: number): Response {
-  const headers = { 'Retry-After': String(retryAfter) };
+function surfaceOf(endpoint: LimitedEndpoint): (refusal: Refusal) => Response {
   if (endpoint === 'consent' || endpoint === 'callback') {
-    return htmlPage(429, 'Rate limit exceeded', `Too many requests from your address. Wait ${retryAfter} seconds, then start signing in again from your application.`, headers);
+    return ({ status, message, headers, retryAfter }) => htmlPage(status, message, `Too many requests from your address. Wait ${retryAfter} seconds, then start signing in again from your application.`, headers);
   }
-  return oauthError(429, 'temporarily_unavailable', 'Rate limit exceeded', headers);
+  return ({ status, message, headers }) => oauthError(status, 'temporarily_unavailable', message, headers);
 }
 
 /** Wraps each endpoint's handler with its own per-address window; `undefined` options: no limit. */
@@ -38,12 +36,11 @@ export function ipLimited(options: IpLimitOptions | undefined): (endpoint: Limit
   if (!options) return (_, handler) => handler;
   return (endpoint, handler) => {
     const limiter = new FixedWindowLimiter(options.perMinute, options.now, undefined, undefined, options.openStore ? { store: options.openStore(100_000), scope: `oauth-${endpoint}` } : undefined);
+    const surface = surfaceOf(endpoint);
     return async (request) => {
       const limit = await limiter.hit(options.ipOf(request));
       if (limit.allowed) return handler(request);
-      options.onRateLimited?.();
-      if (limit.firstRefusal) options.logger.warn('rate_limited', { scope: endpoint, retry_after: limit.retryAfter });
-      return refusal(endpoint, limit.retryAfter);
+      return options.refusals.rateLimited(limit, { scope: endpoint }, surface);
     };
   };
 }

@@ -88,14 +88,14 @@ export class OwnTokens {
     const expiresAt = Math.max(nowS, Math.min(nowS + this.s.accessTtlSeconds, forgeExpiresAt ?? Number.POSITIVE_INFINITY));
     const access: AccessPayload = { f: forge.access_token, u: grant.apiUrl, s: accessScope, c: grant.clientId, a: this.s.resource, e: expiresAt };
     const body: TokenResponseBody = {
-      access_token: await sealer.seal('at', access as unknown as Record<string, unknown>),
+      access_token: await sealer.seal('at', access),
       token_type: 'Bearer',
       expires_in: expiresAt - nowS,
       scope: accessScope,
     };
     if (forge.refresh_token) {
       const refresh: RefreshPayload = { f: forge.refresh_token, u: grant.apiUrl, s: grant.scope, c: grant.clientId, a: this.s.resource, e: nowS + this.s.refreshTtlSeconds };
-      body.refresh_token = await sealer.seal('rt', refresh as unknown as Record<string, unknown>);
+      body.refresh_token = await sealer.seal('rt', refresh);
     }
     return body;
   }

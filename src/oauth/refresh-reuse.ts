@@ -133,7 +133,7 @@ export class RefreshReuse<T> {
     const { request, body, issuedAt } = answered;
     const payload: AnswerPayload = { k: key, c: request.clientId, s: request.scope ?? null, r: [...request.resources], b: body, t: issuedAt, u: until };
     try {
-      const sealed = await (await this.sealer).seal('ra', payload as unknown as Record<string, unknown>);
+      const sealed = await (await this.sealer).seal('ra', payload);
       await this.store.set(key, sealed, ttlMs);
     } catch {
       // Not remembered: the single-use refusal stands for a repeat.

@@ -2,7 +2,7 @@
 // display name are kept; every client is public (PKCE instead of a secret), so requested
 // authentication methods and grant types are answered with what this server supports.
 import type { Logger } from '../logging/logger';
-import type { OAuthEvents } from './events';
+import type { OAuthEvents } from '../metrics/oauth-events';
 import { cleanClientName } from './client-name';
 import { RegistrationTooLarge, type ClientRegistry, type RegisteredClient } from './clients';
 import { jsonResponse, oauthError, readBodyText } from './http';

@@ -20,7 +20,7 @@ import type { FlowDeps } from './flow';
 import { ForgeOAuthClient } from './forge-oauth';
 import { publicPreflight, withPublicCors } from './http';
 import { ipLimited } from './ip-limits';
-import { noOAuthEvents, type OAuthEvents } from './events';
+import { noOAuthEvents, type OAuthEvents } from '../metrics/oauth-events';
 import { AS_METADATA_PATH, PRM_PATH, authorizationServerMetadata, bearerChallenge, protectedResourceMetadata, stepUpChallenge } from './metadata';
 import { OwnTokens } from './own-tokens';
 import { registerHandler } from './register';
@@ -29,6 +29,7 @@ import { MAX_GUARDED_CODES, MAX_GUARDED_REFRESH_TOKENS, ReplayGuard } from './re
 import { oauthSettings } from './settings';
 import { tokenHandler, type RefreshOutcome } from './token';
 import type { SharedStore } from '../store/store';
+import type { Refusals } from '../web/refusals';
 import { MemoryVault, SealedVault, type PurposeTtls, type Vault } from './vault';
 
 export interface OAuthDeps {
@@ -44,8 +45,8 @@ export interface OAuthDeps {
   now: () => number;
   /** The client address a request counts against (socket or X-Forwarded-For, MCP_TRUST_PROXY). */
   ipOf(request: Request): string;
-  /** Called for each request refused by the per-address limit (metrics). */
-  onRateLimited?: () => void;
+  /** The 429 of the per-address limit, counted and logged as on every surface (web/refusals.ts). */
+  refusals: Refusals;
   /**
    * The store of single use, limits and documents (store/from-config.ts), one per use in memory;
    * `shared`: replicas share it (D37), so the per-address limits run in stateless mode too.
@@ -61,22 +62,27 @@ export interface OAuthMode {
 const metadataResponse = (document: object) =>
   withPublicCors(new Response(JSON.stringify(document), { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=300' } }));
 
+function statelessSealer(sealer: Sealer | undefined): Sealer {
+  if (!sealer) throw new Error('OAuth in stateless mode needs the sealer (sealerFromConfig) in the app options');
+  return sealer;
+}
+
 export function createOAuth(config: Config, deps: OAuthDeps): OAuthMode {
   const settings = oauthSettings(config);
   const { logger, now } = deps;
-  if (settings.stateless && !deps.sealer) throw new Error('OAuth in stateless mode needs the sealer (sealerFromConfig) in the app options');
+  // Stateless mode seals registrations and the flow's values (D9); the app options must bring the sealer.
+  const sealed = settings.stateless ? statelessSealer(deps.sealer) : undefined;
   const ttls: PurposeTtls = { consent: settings.ttlSeconds.pending, state: settings.ttlSeconds.pending, code: settings.ttlSeconds.code };
   const events = deps.events ?? noOAuthEvents;
   const clients: ClientRegistry = clientsFromConfig(config, {
-    stateless: settings.stateless,
+    sealed,
     clientTtlSeconds: settings.ttlSeconds.client,
-    sealer: deps.sealer,
     logger,
     now,
     onDocumentFetch: (outcome) => events({ kind: 'metadata_fetch', outcome }),
     openStore: deps.stores?.open,
   });
-  const vault: Vault = settings.stateless ? new SealedVault(deps.sealer!, ttls) : new MemoryVault(ttls, now);
+  const vault: Vault = sealed ? new SealedVault(sealed, ttls) : new MemoryVault(ttls, now);
   const forge = new ForgeOAuthClient(settings, () => deps.pool.endpoint(settings.forgeApiUrl));
   const flow: FlowDeps = { settings, clients, vault, forge, logger, now, ipOf: deps.ipOf, events };
 
@@ -97,7 +103,7 @@ export function createOAuth(config: Config, deps: OAuthDeps): OAuthMode {
 
   // docs/spec.md stateless rule 7: no in-app limiter in stateless mode, unless replicas share a store (D37).
   const limits = !settings.stateless || deps.stores?.shared;
-  const limited = ipLimited(limits ? { perMinute: settings.requestsPerMinutePerIp, now, ipOf: deps.ipOf, logger, onRateLimited: deps.onRateLimited, openStore: deps.stores?.shared ? deps.stores.open : undefined } : undefined);
+  const limited = ipLimited(limits ? { perMinute: settings.requestsPerMinutePerIp, now, ipOf: deps.ipOf, refusals: deps.refusals, openStore: deps.stores?.shared ? deps.stores.open : undefined } : undefined);
   // Single use of codes and refresh tokens (D23, D37): in memory per replica, or across replicas.
   const once = (use: string, max: number) => new ReplayGuard(now, max, deps.stores ? { store: deps.stores.open(max), use } : undefined);
   const register = limited('register', registerHandler({ clients, ipOf: deps.ipOf, logger, events }));

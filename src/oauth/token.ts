@@ -16,7 +16,7 @@
 // else invalid_request naming it). Errors are `{error, error_description}`.
 import type { ClientRegistry } from './clients';
 import type { ForgeOAuthClient } from './forge-oauth';
-import type { OAuthEvents } from './events';
+import type { OAuthEvents } from '../metrics/oauth-events';
 import type { CodeData } from './flow';
 import { firstRepeated, jsonResponse, oauthError, readParams, repeatedParameter } from './http';
 import type { Logger } from '../logging/logger';

@@ -26,10 +26,10 @@ export const SEALED_KINDS = {
 export type SealedKind = keyof typeof SEALED_KINDS;
 
 /** The OAuth token kinds (D23): their lifetimes come from the OAuth token settings. */
-export type TokenKind = 'at' | 'rt';
+type TokenKind = 'at' | 'rt';
 
 /** Defaults of OAUTH_ACCESS_TOKEN_TTL_SECONDS and OAUTH_REFRESH_TOKEN_TTL_SECONDS (D23). */
-export const DEFAULT_TOKEN_TTL_SECONDS: Readonly<Record<TokenKind, number>> = { at: 3600, rt: 2592000 };
+const DEFAULT_TOKEN_TTL_SECONDS: Readonly<Record<TokenKind, number>> = { at: 3600, rt: 2592000 };
 
 /** The kinds whose lifetime has a default here, so a caller need not name it. */
 export type DefaultedKind = TokenKind | 'ra';

@@ -14,10 +14,10 @@
 import { deriveKeys, decodeSecret, type KindKeys } from './keys';
 import { DEFAULT_TTL_SECONDS, FUTURE_SKEW_SECONDS, MAX_SEALED_LENGTH, SEALED_KINDS, WIRE_VERSION, type DefaultedKind, type SealedKind } from './kinds';
 
-export type OpenFailure = 'malformed' | 'invalid' | 'expired' | 'future';
-export type OpenResult<T> = { ok: true; payload: T & { iat: number } } | { ok: false; reason: OpenFailure };
+type OpenFailure = 'malformed' | 'invalid' | 'expired' | 'future';
+type OpenResult<T> = { ok: true; payload: T & { iat: number } } | { ok: false; reason: OpenFailure };
 
-export interface SealerOptions {
+interface SealerOptions {
   secret: string;
   /** How many opened session ids and access tokens are remembered at most (see REMEMBERED_KINDS); default 10000, fewer than 2: none. */
   maxRemembered?: number;
@@ -79,7 +79,8 @@ export class Sealer {
     return new Sealer(current, previous, { ...DEFAULT_TTL_SECONDS, ...options.ttlSeconds }, options.now ?? Date.now, options.maxRemembered ?? DEFAULT_MAX_REMEMBERED);
   }
 
-  async seal(kind: SealedKind, data: Record<string, unknown>): Promise<string> {
+  /** Any plain JSON object seals as it is; its `iat` is set here. */
+  async seal(kind: SealedKind, data: object): Promise<string> {
     const prefix = `${WIRE_VERSION}.${kind}.`;
     const json = encoder.encode(JSON.stringify({ ...data, iat: Math.floor(this.now() / 1000) }));
     const key = this.current[kind];

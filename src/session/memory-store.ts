@@ -8,7 +8,7 @@ import type { Server, WebStandardStreamableHTTPServerTransport } from '@modelcon
 import type { Caller } from '../auth/caller';
 
 /** A session idle this long may be closed to make room for a new one (D7). */
-export const IDLE_BEFORE_EVICTION_MS = 60_000;
+const IDLE_BEFORE_EVICTION_MS = 60_000;
 
 export interface Session {
   readonly id: string;

@@ -30,7 +30,7 @@ interface SidPayload {
   x?: number;
 }
 
-export interface SessionBinding {
+interface SessionBinding {
   /** This deployment: MCP_SERVER_URL without a trailing slash, '' when it has none. */
   audience: string;
   /** Whether this deployment may call the forge of this API URL (FORGE_API_URL, or D8's policy). */
@@ -63,7 +63,7 @@ export class SealedSessions {
       ...(grant ? { s: grant.scope, ...(grant.expiresAt !== undefined ? { x: grant.expiresAt } : {}) } : {}),
       ...(caller.policy ? { p: caller.policy } : {}),
     };
-    return this.sealer.seal('sid', payload as unknown as Record<string, unknown>);
+    return this.sealer.seal('sid', payload);
   }
 
   /**

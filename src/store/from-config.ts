@@ -28,12 +28,12 @@ export interface Stores {
   close(): void;
 }
 
-export interface StoreSettings {
+interface StoreSettings {
   REDIS_URL?: string;
   REDIS_TIMEOUT_MS: number;
 }
 
-export interface StoreDeps {
+interface StoreDeps {
   logger: Logger;
   metrics: Metrics;
   now?: () => number;
@@ -43,7 +43,7 @@ export interface StoreDeps {
   probeEveryMs?: number;
 }
 
-export const OUTAGE_LOG_EVERY_MS = 60_000;
+const OUTAGE_LOG_EVERY_MS = 60_000;
 const EFFECT = 'single-use checks fail closed (code and refresh-token redemption answer 503); rate limits are not applied';
 
 export function storesFromConfig(config: StoreSettings, deps: StoreDeps): Stores {

@@ -14,7 +14,7 @@ interface Entry {
   expiresAt: number;
 }
 
-export interface MemoryStoreOptions {
+interface MemoryStoreOptions {
   maxEntries: number;
   now?: () => number;
 }

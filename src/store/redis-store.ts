@@ -13,14 +13,14 @@ import { StoreUnavailableError, type AddResult, type SharedStore } from './store
 
 export const KEY_PREFIX = 'forge-mcp:';
 
-export interface RedisStoreEvents {
+interface RedisStoreEvents {
   /** Each call: its operation, duration and whether the store answered. */
   operation?(name: string, seconds: number, ok: boolean): void;
   /** The store answered after failing (`up`), or failed (`reason`: a short code, never a key or value). */
   state?(up: boolean, reason?: string): void;
 }
 
-export interface RedisStoreOptions {
+interface RedisStoreOptions {
   /** REDIS_URL, checked at start-up (redis-url.ts). */
   url: string;
   timeoutMs: number;

@@ -3,7 +3,7 @@
 // client would read anything more as options. Problems name the part that is wrong and never
 // repeat the value, which may hold a password.
 
-export const MAX_REDIS_URL_LENGTH = 2048;
+const MAX_REDIS_URL_LENGTH = 2048;
 const MAX_DATABASE = 65535;
 
 /** Undefined when `value` is a usable REDIS_URL, else what is wrong with it. */

@@ -2,7 +2,7 @@
 // built once at start-up: validators compiled, the tools/list payload serialized, so a call does
 // nothing but look up, validate and run.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
-import type { ToolGroup } from '../config/schema';
+import type { ToolGroup } from './groups';
 import { closingReferences } from '../text/closing-pattern';
 import { findQuickAction, quickActionProblem } from '../text/quick-actions';
 import { boundedResult, restAdvice, type RestAdvice } from './bounded-result';
@@ -49,11 +49,18 @@ export function selectTools(all: readonly ToolDefinition[], selection: ToolSelec
   return all.filter((tool) => inScope(tool, selection) && (!selection.readOnly || tool.mode === 'read'));
 }
 
-/** A request's narrowing of a selection (D34): what it names, intersected; never anything the selection lacks. */
+/**
+ * A request's narrowing of a selection (D34), read from its headers and path (http/request-policy.ts)
+ * and carried as a key (mcp/policy.ts): what it names, intersected; never anything the selection lacks.
+ */
 export interface Narrowing {
+  /** Only tools of these groups (X-MCP-Toolsets, /mcp/x/{groups}). */
   readonly groups?: readonly ToolGroup[];
+  /** Only these tools (X-MCP-Tools). */
   readonly tools?: readonly string[];
+  /** Not these tools (X-MCP-Exclude-Tools). */
   readonly exclude?: readonly string[];
+  /** Read tools only (X-MCP-Readonly: true, /mcp/readonly). */
   readonly readOnly: boolean;
 }
 

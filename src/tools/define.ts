@@ -2,7 +2,7 @@
 // and handler (docs/architecture.md principle 1). Annotations are derived from the mode, never listed
 // apart, so a tool's name is spelled in exactly one place.
 import { Type, type Static, type TObject } from '@sinclair/typebox';
-import type { ToolGroup } from '../config/schema';
+import type { ToolGroup } from './groups';
 import type { ForgeClient } from '../forge/client';
 import type { RecordKindName } from './lean';
 import type { InstanceInfo } from '../forge/instance';

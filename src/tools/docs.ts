@@ -1,6 +1,6 @@
 // The tool table of docs/tools.md and the README, generated from the catalog definitions.
 import type { TSchema } from '@sinclair/typebox';
-import { TOOL_GROUPS } from '../config/schema';
+import { TOOL_GROUPS } from './groups';
 import { annotationsOf, type ToolDefinition } from './define';
 
 function parameterList(tool: ToolDefinition): string {

@@ -2,7 +2,7 @@
 // layer that throws them; tools add the argument refusal that names the parameter.
 import { ToolError } from '../forge/errors';
 
-export { ERROR_KINDS, ToolError, type ErrorKind } from '../forge/errors';
+export { ToolError, type ErrorKind } from '../forge/errors';
 
 /** A tool argument problem: names the parameter, and no upstream request was made. */
 export function invalidArgument(parameter: string, problem: string): ToolError {

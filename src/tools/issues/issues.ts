@@ -88,12 +88,6 @@ export function notApplied(wanted: Wanted, issue: Issue): string[] {
 
 const withNotApplied = <T extends object>(result: T, missed: string[]) => (missed.length ? { ...result, not_applied: missed } : result);
 
-/** The milestone inside an issue, cut to what identifies it (docs/spec.md: slim milestone). */
-export function slimMilestone(issue: Issue): Issue {
-  const m = issue.milestone;
-  return { ...issue, milestone: m ? { id: m.id, iid: m.iid, title: m.title, state: m.state, web_url: m.web_url } : null };
-}
-
 /** update_issue's default result (docs/spec.md: slim issue confirmation). */
 export function slimConfirmation(issue: Issue) {
   return { iid: issue.iid, title: issue.title, state: issue.state, web_url: issue.web_url, updated_at: issue.updated_at };
@@ -205,5 +199,3 @@ export const deleteIssue = restTool({
   input: Type.Object({ project_id: projectId(), issue_iid: issueIid() }, { additionalProperties: false }),
   rest: { method: 'DELETE', path: ISSUE_PATH, empty: (args) => ({ deleted: true, issue_iid: args.issue_iid }) },
 });
-
-export const issueCrudTools = [createIssue, getIssue, updateIssue, deleteIssue];

@@ -69,5 +69,3 @@ export const deleteIssueLink = restTool({
   input: Type.Object({ project_id: projectId(), issue_iid: issueIid(), issue_link_id: linkId() }, { additionalProperties: false }),
   rest: { method: 'DELETE', path: `${LINKS_PATH}/{issue_link_id}` },
 });
-
-export const linkTools = [listIssueLinks, getIssueLink, createIssueLink, deleteIssueLink];

@@ -113,5 +113,3 @@ export const myIssues = defineTool({
   ),
   handler: (args, { forge }) => listIssues(forge, { ...args, scope: 'assigned_to_me', state: args.state ?? 'opened' }),
 });
-
-export const issueListTools = [listIssuesTool, myIssues];

@@ -128,5 +128,3 @@ export const createNote = defineTool({
   ),
   handler: (args, { forge }) => forge.json({ method: 'POST', path: fillPath(NOTEABLE_PATHS[args.noteable_type], args), body: { body: args.body } }),
 });
-
-export const noteTools = [createIssueNote, updateIssueNote, listIssueDiscussions, createNote];

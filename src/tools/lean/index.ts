@@ -44,4 +44,3 @@ export const RECORD_KINDS = {
 
 export type RecordKindName = keyof typeof RECORD_KINDS;
 
-export type { RecordKind } from './kind';

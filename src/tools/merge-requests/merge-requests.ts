@@ -124,7 +124,7 @@ export const createMergeRequest = defineTool({
       target_branch: refName(),
       // GitLab takes the target only as a numeric id (unlike project_id in the path): a path is refused
       // here, naming the parameter, rather than by the forge. Its description states that exception
-      // to the server's conventions (mcp/server.ts INSTRUCTIONS).
+      // to the server's conventions (tools/groups.ts INSTRUCTIONS).
       target_project_id: Type.Optional(integerId('must be the numeric id of the project to merge into, such as 42 (not a path)', 'Numeric id of the project to merge into (no path).')),
       description: Type.Optional(userText(longText())),
       assignee_ids: userIds('must be positive integer user ids'),

@@ -1,6 +1,7 @@
 // Errors on /mcp are JSON-RPC error objects carrying docs/spec.md's message text with docs/spec.md's status
-// (D6). The texts are defined once here. On the modern lane an error carries the
-// request's id when its body could be read (D27); everywhere else the id is null.
+// (D6). The texts are defined once here (the 401, 429 and 503 are written by refusals.ts). On the
+// modern lane an error carries the request's id when its body could be read (D27); everywhere else
+// the id is null.
 const MISSING_CREDENTIALS = 'Missing Authorization or Private-Token header';
 const AUTHENTICATION_REQUIRED = 'Authentication required';
 
@@ -73,9 +74,6 @@ export function rpcError(status: number, message: string, code: number = RPC_COD
   });
 }
 
-export const unauthorized = (message: string = MESSAGES.missingCredentials, challenge = 'Bearer', id: RpcId = null) =>
-  rpcError(401, message, RPC_CODES.generic, { 'WWW-Authenticate': challenge }, id);
-
 /** The resolver's challenge naming the fault (RFC 6750 §3): `Bearer error="invalid_token"[, …]`. */
 export function challengeWithError(challenge: string, error: string): string {
   const params = challenge.replace(/^Bearer\s*/i, '');
@@ -83,6 +81,3 @@ export function challengeWithError(challenge: string, error: string): string {
 }
 
 export const sessionNotFound = () => rpcError(404, MESSAGES.sessionNotFound, RPC_CODES.sessionNotFound);
-
-export const rateLimited = (retryAfterSeconds: number, id: RpcId = null) =>
-  rpcError(429, MESSAGES.rateLimited, RPC_CODES.generic, { 'Retry-After': String(retryAfterSeconds) }, id);

@@ -3,7 +3,7 @@
 // passes the limit. Both answer 413.
 import { MESSAGES, RPC_CODES, rpcError } from './errors';
 
-export type BodyResult = { ok: true; value: unknown } | { ok: false; response: Response };
+type BodyResult = { ok: true; value: unknown } | { ok: false; response: Response };
 
 const tooLarge = (limit: number): BodyResult => ({
   ok: false,

@@ -3,7 +3,7 @@
 // in those paths' `{error}` shape.
 
 /** A route as the router lists it: `ALL` serves every method, `*` ends a wildcard path. */
-export interface ListedRoute {
+interface ListedRoute {
   method: string;
   path: string;
 }

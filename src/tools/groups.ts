@@ -1,0 +1,63 @@
+// The tool groups (D13), each with what the server says of it: whether a deployment enables it
+// without FORGE_TOOLSETS, and its lines of the server's instructions. Config (FORGE_TOOLSETS),
+// the per-request policy (D34) and the HTTP layer read the groups from here; a new group is a
+// line here and a folder beside this file.
+
+export const TOOL_GROUPS = ['milestones', 'branches', 'issues', 'merge_requests', 'pipelines', 'repository'] as const;
+export type ToolGroup = (typeof TOOL_GROUPS)[number];
+
+export interface ToolGroupInfo {
+  /** Enabled when FORGE_TOOLSETS is not given. */
+  readonly byDefault: boolean;
+  /** Lines of the server's instructions that only this group's tools need (after the shared conventions). */
+  readonly instructions: readonly string[];
+}
+
+export const TOOL_GROUP_INFO: Readonly<Record<ToolGroup, ToolGroupInfo>> = {
+  milestones: { byDefault: false, instructions: [] },
+  branches: { byDefault: true, instructions: [] },
+  issues: {
+    byDefault: true,
+    instructions: [
+      '- Emoji names go without colons, e.g. thumbsup. The comment reaction tools also take the discussion_id of a reply and then check the note is in that thread.',
+    ],
+  },
+  merge_requests: { byDefault: false, instructions: [] },
+  pipelines: { byDefault: false, instructions: [] },
+  repository: { byDefault: false, instructions: [] },
+};
+
+/** The groups a deployment enables when FORGE_TOOLSETS is not given. */
+export const DEFAULT_TOOL_GROUPS: readonly ToolGroup[] = TOOL_GROUPS.filter((group) => TOOL_GROUP_INFO[group].byDefault);
+
+// Sent once at initialize: the conventions every tool shares, then each group's own lines, so
+// tools/list (read on every connection) carries only what is particular to each tool.
+const CONVENTIONS = [
+  '- project_id, group_id, target_project_id: a numeric id or a full path such as group/sub/project (list_issues and my_issues without one: all projects). Branch names, refs and file paths containing / are given as they are; none may be empty or have a . or .. part.',
+  '- issue_iid, merge_request_iid, noteable_iid, target_issue_iid, iids: the number within the project or group (#12 for an issue, !12 for a merge request). ' +
+    "milestone_id is the milestone's global id (its id field), not its iid. note_id, award_id, issue_link_id, discussion_id and to-do ids are the id fields the list tools return. " +
+    'Numeric ids may be sent as numbers or strings; assignee_id and iteration_id also take None or Any.',
+  '- Paginated list tools take page (default 1) and per_page (default 20, max 100) and return {items, pagination: {page, per_page, next_page, total, total_pages}}; next_page is null on the last page; total and total_pages are null where GitLab does not count (lists above 10,000 items, commits).',
+  '- since, until, *_after, *_before: ISO 8601 date-times (2026-01-31T23:59:59Z) or a date alone (2026-01-31, midnight UTC); *_date parameters are YYYY-MM-DD.',
+  '- Limits: titles 255 characters, descriptions and comment bodies 1,000,000, search 1,000; numeric ids are positive whole numbers.',
+  '- labels are arrays of label names. As a filter an item must have all of them; ["None"] means no labels, ["Any"] at least one. ' +
+    'The milestone filter of the issue lists takes a title, None or Any. A title filter matches exactly; search matches part of the title or description.',
+  '- Read tools return lean records (null, empty and presentation fields dropped; users as {id, username, name}; flags only when true); full_response: true returns the forge\'s records untouched. ' +
+    'A result over the size limit is cut at a whole item and says truncated: true with how to get the rest. Text others wrote comes without invisible characters and hidden Markdown; file contents, diffs and blame come exact, with invisible_characters saying where such characters are. ' +
+    'A write whose merge request or commit text says "Closes #12" lists those issues in closes_issues.',
+  '- GitLab silently ignores fields the caller may not set (assignees, labels, milestone and weight below Reporter).',
+  '- Premium/Ultimate only: weight, iteration_id, burndown events, blocks/is_blocked_by issue links, code_owner_approval_required.',
+];
+
+const CLOSING = [
+  '- delete_* tools and unprotect_branch cannot be undone.',
+  '- Failures are isError results whose text starts with a kind: validation (a parameter is wrong, named first; nothing was sent to GitLab), ' +
+    'not_found, permission, conflict, rate_limited, upstream, timeout or mismatch.',
+];
+
+export const INSTRUCTIONS = [
+  "Tools act on a GitLab forge with the caller's own token; the forge enforces the caller's role. Conventions (tool descriptions state only exceptions):",
+  ...CONVENTIONS,
+  ...TOOL_GROUPS.flatMap((group) => TOOL_GROUP_INFO[group].instructions),
+  ...CLOSING,
+].join('\n');
