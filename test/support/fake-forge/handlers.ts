@@ -20,8 +20,16 @@ import { pipelineJobRoutes } from './handlers/pipeline-jobs';
 import { repositoryFileRoutes } from './handlers/repository-files';
 import { repositoryRoutes } from './handlers/repository';
 import { metadataRoutes } from './handlers/metadata';
+import { discoveryProjectRoutes } from './handlers/discovery-projects';
+import { discoveryGroupRoutes } from './handlers/discovery-groups';
+import { memberRoutes } from './handlers/members';
+import { userRoutes } from './handlers/users';
+import { eventRoutes } from './handlers/events';
+import { labelRoutes } from './handlers/labels';
+import { searchRoutes } from './handlers/search';
 
-const ROUTES: Route[] = [...projectRoutes, ...branchRoutes, ...protectedRoutes, ...commitRoutes, ...statusRoutes, ...milestoneRoutes, ...milestoneItemRoutes, ...issueActivityRoutes, ...uploadRoutes, ...jobRoutes, ...mergeRequestRoutes, ...pipelineRoutes, ...pipelineJobRoutes, ...repositoryFileRoutes, ...repositoryRoutes, ...metadataRoutes];
+const ROUTES: Route[] = [...projectRoutes, ...branchRoutes, ...protectedRoutes, ...commitRoutes, ...statusRoutes, ...milestoneRoutes, ...milestoneItemRoutes, ...issueActivityRoutes, ...uploadRoutes, ...jobRoutes, ...mergeRequestRoutes, ...pipelineRoutes, ...pipelineJobRoutes, ...repositoryFileRoutes, ...repositoryRoutes, ...metadataRoutes,
+  ...discoveryProjectRoutes, ...discoveryGroupRoutes, ...memberRoutes, ...userRoutes, ...eventRoutes, ...labelRoutes, ...searchRoutes];
 
 async function readBody(request: Request): Promise<{ recorded: unknown; params: Record<string, unknown>; invalid?: boolean }> {
   if (request.method === 'GET' || request.method === 'HEAD' || !request.body) return { recorded: undefined, params: {} };

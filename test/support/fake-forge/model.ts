@@ -2,6 +2,7 @@
 // (status codes, error bodies, permissions) live in handlers/.
 import { IssueTracker } from './model-issues';
 import { MergeRequestReviews } from './model-merge-requests';
+import { Discovery } from './model-discovery';
 import type { Edition, Version } from './edition';
 
 export const ACCESS = { none: 0, guest: 10, reporter: 20, developer: 30, maintainer: 40, owner: 50, admin: 60 } as const;
@@ -228,6 +229,8 @@ export class ForgeModel {
   tracker = new IssueTracker();
   /** Merge request review state: versions, approvals, diff positions, draft notes (model-merge-requests.ts). */
   reviews = new MergeRequestReviews();
+  /** Project facts, user states, labels, events, advanced search (model-discovery.ts). */
+  discovery = new Discovery();
   nextId = { status: 1, protectedBranch: 1, accessLevel: 1, pipeline: 1, issue: 1, milestone: 1 };
   /** Clock for created/started/finished timestamps; tests may pin it. */
   clock: () => Date = () => new Date();
