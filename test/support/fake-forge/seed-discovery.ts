@@ -12,8 +12,9 @@ export const DISCOVERY_SEED = {
   namespaces: { maria: 11, dev: 12, gus: 13 },
   /** Project 42's labels by name → id; acme (6) has priority::high, acme/platform (7) team/platform and 🚀 launch. */
   labels: { bug: 301, auth: 302, feature: 303, docs: 304, priorityHigh: 311, teamPlatform: 321, launch: 322 },
-  /** Events by id: maria's push to 42's main, dev opening #2, maria's comment on #1, maria closing #4, maria's push to 43, dev's branch on 44. */
-  events: { push: 9001, opened: 9002, commented: 9003, closed: 9004, secretPush: 9005, forkBranch: 9006 },
+  /** Events by id, in the order they happened (GitLab's ids grow with time): dev opening #2, maria's comment on #1,
+   * maria closing #4, dev's branch on 44, maria's push to 42's main, maria's push to 43. */
+  events: { opened: 9001, commented: 9002, closed: 9003, forkBranch: 9004, push: 9005, secretPush: 9006 },
 } as const;
 
 export function seedDiscovery(m: ForgeModel, headSha: string, secretHead: string, forkHead: string): void {
