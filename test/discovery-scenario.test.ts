@@ -32,7 +32,7 @@ test('from a project\'s name to the member who last changed a function\'s file',
 
   const commits = structured<Page<{ author_name: string }>>(await c.call('list_commits', { project_id: project, path: hit.path, per_page: 1 }));
   const author = commits.items[0].author_name;
-  const members = structured<Page<{ username: string; name: string; access_level_name: string }>>(await c.call('list_project_members', { project_id: project, query: author }));
+  const members = structured<Page<Record<string, unknown>>>(await c.call('list_project_members', { project_id: project, query: author }));
   expect(members.items).toEqual([{ id: 1, username: 'maria', name: author, access_level: 40, access_level_name: 'Maintainer' }]);
 
   const p = '/api/v4/projects/acme%2Fplatform%2Fapi';

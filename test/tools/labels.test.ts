@@ -6,7 +6,7 @@ import { structured, toolError } from '../support/mcp-client';
 
 const h = useHarness({ FORGE_TOOLSETS: 'labels' });
 type Page<T> = { items: T[] };
-type Label = { id: number; name: string; description?: string; priority?: number; is_project_label?: true; open_issues_count?: number };
+type Label = Record<string, unknown> & { id: number; name: string; description?: string; priority?: number; is_project_label?: true; open_issues_count?: number };
 const L = DISCOVERY_SEED.labels;
 
 describe('list_labels, get_label, list_group_labels', () => {
