@@ -69,7 +69,7 @@ describe('search', () => {
     const paths = structured<Page<{ path_with_namespace: string }>>(await c.call('search', { scope: 'projects', search: 'api' })).items.map((p) => p.path_with_namespace);
     expect(paths).toEqual(['acme/platform/api', 'dev/api']);
     expect(structured<Page<{ path_with_namespace: string }>>(await c.call('search', { scope: 'projects', search: 'secret', group_id: 'acme' })).items.map((p) => p.path_with_namespace)).toEqual(['acme/secret']);
-    expect(structured<Page<{ username: string }>>(await c.call('search', { scope: 'users', search: 'dev', project_id: SEED.project })).items).toEqual([{ id: 2, username: 'dev', name: 'Devon Park' }]);
+    expect(structured<Page<Record<string, unknown>>>(await c.call('search', { scope: 'users', search: 'dev', project_id: SEED.project })).items).toEqual([{ id: 2, username: 'dev', name: 'Devon Park' }]);
     expect(structured<Page<{ title: string }>>(await c.call('search', { scope: 'milestones', search: 'v1', project_id: SEED.project })).items.map((m) => m.title)).toEqual(['v1.0', 'v1.1']);
     const commits = structured<Page<{ id: string; title: string }>>(await c.call('search', { scope: 'commits', search: 'graceful', project_id: SEED.project }));
     expect(commits.items.map((x) => x.title)).toEqual(['Add graceful shutdown']);
