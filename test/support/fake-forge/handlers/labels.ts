@@ -64,6 +64,19 @@ function loadLabel(ctx: Ctx, p: Project, ancestors: boolean): Visible {
   return found;
 }
 
+/**
+ * GitLab's Labels::FindOrCreateService (app/services/issuable_base_service.rb: find_or_create_label_ids):
+ * an issue or merge request naming a label neither the project nor its groups have creates it in the project.
+ */
+export function ensureLabels(m: ForgeModel, p: Project, names: readonly string[]): void {
+  const known = new Set(visibleIn(m, p, true).map((v) => v.label.name));
+  for (const name of names) {
+    if (known.has(name)) continue;
+    m.discovery.labelsOf('project', p.id).push({ id: m.discovery.nextLabelId++, name, color: '#6699cc', description: null, priority: null });
+    known.add(name);
+  }
+}
+
 export const labelRoutes: Route[] = [
   route('GET', '/projects/:id/labels', (ctx) => {
     const p = loadProject(ctx);
