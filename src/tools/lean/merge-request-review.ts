@@ -39,6 +39,8 @@ const mergeRequestDetail: RecordKind = {
       changes_count: r.changes_count,
       merge_error: r.merge_error,
       can_merge: typeof canMerge === 'boolean' ? canMerge : undefined,
+      // Ours, not GitLab's: the labels a write named that GitLab created (tools/labels/created.ts).
+      labels_created: r.labels_created,
     });
   },
 };

@@ -8,6 +8,7 @@ import { defineTool } from '../define';
 import { invalidArgument, ToolError } from '../errors';
 import { ID, integer, integerId, LIMITS, listOf, longText, projectId, refName, title, userText } from '../params';
 import { joinLabels, labels } from '../issues/params';
+import { unknownLabels, withLabelsCreated } from '../labels/created';
 import { mergeRequestIid, MR_PATH } from './params';
 import { refusePaidOnCommunityEdition, type PaidUse } from '../tiers';
 
@@ -90,7 +91,7 @@ export const createMergeRequest = defineTool({
   group: 'merge_requests',
   mode: 'write',
   record: 'merge_request_detail',
-  endpoint: 'POST /projects/{project_id}/merge_requests',
+  endpoint: 'POST /projects/{project_id}/merge_requests (GET /projects/{project_id}/labels first, per label named)',
   input: Type.Object(
     {
       project_id: projectId(),
@@ -117,7 +118,8 @@ export const createMergeRequest = defineTool({
     const { forge } = ctx;
     const { project_id: _p, draft, ...fields } = args;
     const body = joinLabels({ ...fields, title: draft === undefined ? fields.title : withDraft(fields.title, draft) });
-    return forge.json({ method: 'POST', path: fillPath('/projects/{project_id}/merge_requests', args), body });
+    const unknown = await unknownLabels(forge, args.project_id, args.labels);
+    return withLabelsCreated(await forge.json({ method: 'POST', path: fillPath('/projects/{project_id}/merge_requests', args), body }), unknown);
   },
 });
 
@@ -134,7 +136,7 @@ export const updateMergeRequest = defineTool({
   mode: 'write',
   record: 'merge_request_detail',
   idempotent: true,
-  endpoint: `PUT ${MR_PATH} (GET first for draft without title)`,
+  endpoint: `PUT ${MR_PATH} (GET first for draft without title; GET /projects/{project_id}/labels per label named)`,
   input: Type.Object(
     {
       project_id: projectId(),
@@ -167,6 +169,7 @@ export const updateMergeRequest = defineTool({
       const current = fields.title ?? (await forge.json<MergeRequest>({ method: 'GET', path })).title;
       body.title = withDraft(current, draft);
     }
-    return forge.json({ method: 'PUT', path, body });
+    const unknown = await unknownLabels(forge, args.project_id, args.labels);
+    return withLabelsCreated(await forge.json({ method: 'PUT', path, body }), unknown);
   },
 });
