@@ -9,6 +9,13 @@ export interface ProjectUrl {
   origin: string;
   /** The path after the origin, without a leading or trailing slash, a `/-/…` page or `.git`. */
   path: string;
+  /** The URL carried a user name or password (never repeated anywhere: D5). */
+  userinfo: boolean;
+}
+
+/** The value with any user name and password of a URL in it removed (an audit line keeps the rest, D35). */
+export function withoutUserinfo(value: string): string {
+  return value.replace(/^(https?:\/\/)[^/?#@]*@/i, '$1');
 }
 
 /** The origin and project path of a web URL; undefined when the value is no http(s) URL. */
@@ -22,7 +29,8 @@ export function projectUrl(value: string): ProjectUrl | undefined {
   if (page >= 0) path = path.slice(0, page);
   path = path.replace(/^\/+/, '').replace(/\/+$/, '').replace(/\.git$/i, '');
   const scheme = m[1].toLowerCase();
+  const at = m[2].lastIndexOf('@');
   // The default port is no part of an origin as URL writes it.
-  const host = m[2].toLowerCase().replace(scheme === 'https' ? /:443$/ : /:80$/, '');
-  return { origin: `${scheme}://${host}`, path };
+  const host = m[2].slice(at + 1).toLowerCase().replace(scheme === 'https' ? /:443$/ : /:80$/, '');
+  return { origin: `${scheme}://${host}`, path, userinfo: at >= 0 };
 }

@@ -188,3 +188,17 @@ describe('events', () => {
     expect(toolError(await c.call('get_project_events', { project_id: SEED.project, before: '2024-02-30' })).message).toStartWith('before: ');
   });
 });
+
+describe('get_project with a URL holding a user name and password', () => {
+  test('is refused without repeating them, and the audit line leaves them out', async () => {
+    const { compileArgSummary } = await import('../../src/tools/arg-summary');
+    const { ALL_TOOLS } = await import('../../src/tools/catalog');
+    const c = await h.as();
+    const url = `${new URL(h.forge.apiUrl).origin.replace('://', '://bob:s3cret@')}/acme/platform/api`;
+    const error = toolError(await c.call('get_project', { project_id: url }));
+    expect([error.kind, error.message]).toEqual(['validation', 'project_id: is a URL with a user name or password in it; give the project\'s URL without them, or its path']);
+    expect(h.upstream()).toEqual([]);
+    const summary = compileArgSummary(ALL_TOOLS.find((t) => t.name === 'get_project')!.input)({ project_id: url });
+    expect(summary).toEqual({ project_id: `${new URL(h.forge.apiUrl).origin}/acme/platform/api` });
+  });
+});

@@ -62,6 +62,7 @@ function webBase(ctx: ToolContext): { origin: string; prefix: string } {
 export function projectIdOf(value: string, ctx: ToolContext): string {
   const url = projectUrl(value);
   if (!url) return value;
+  if (url.userinfo) throw invalidArgument('project_id', 'is a URL with a user name or password in it; give the project\'s URL without them, or its path');
   const forge = webBase(ctx);
   if (url.origin !== forge.origin) {
     throw invalidArgument('project_id', `is a URL of ${url.origin.replace(/^https?:\/\//, '')}, not of this forge (${new URL(forge.origin).host}); give the project's id or path`);
