@@ -138,6 +138,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   // D7's credential check, in the store: it admits legacy sessions and names the forge user of audit lines (D35).
   const checks = new CredentialChecks({ now, store: stores.open(CREDENTIAL_CHECK_MAX_ENTRIES) });
   const forgeUser = (caller: Caller, endpoint: ForgeEndpoint) => checks.username(caller.credential, endpoint);
+  const forgeProfile = (caller: Caller, endpoint: ForgeEndpoint) => checks.profile(caller.credential, endpoint) as Record<string, unknown> | undefined;
   const windows = (scope: string) =>
     limiting ? new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now, undefined, undefined, stores.shared ? { store: stores.open(100_000), scope, chunk: config.MAX_REQUESTS_PER_MINUTE / 50 } : undefined) : undefined;
   // OAuth mode (FORGE_MCP_OAUTH): its routes and bearer-checking caller resolver come from src/oauth
@@ -165,7 +166,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     (session) => logger.info('session_evicted', { session: session.caller.sessionTag, reason: 'capacity', idle_seconds: Math.round((now() - session.lastSeen) / 1000) }),
   );
   sessions.startSweeping(Math.min(60_000, config.SESSION_TIMEOUT_SECONDS * 1000));
-  const mcpDeps = { catalog, catalogs, audit, forgeUser, logger, sealer: options.sealer, toolTimeoutMs, instances, onToolCall: (tool: string, outcome: string) => metrics.toolCall(tool, outcome) };
+  const mcpDeps = { catalog, catalogs, audit, forgeUser, forgeProfile, logger, sealer: options.sealer, toolTimeoutMs, instances, onToolCall: (tool: string, outcome: string) => metrics.toolCall(tool, outcome) };
   // The legacy lane negotiates only the revisions it serves over HTTP (D27); stdio keeps the SDK's.
   const createServer = () => createMcpServer(mcpDeps, 'legacy', { versions: LEGACY_PROTOCOL_VERSIONS });
   const forgeUrlPolicy = config.ENABLE_DYNAMIC_API_URL ? createForgeUrlPolicy(config.forgeApiUrls, config.FORGE_ALLOWED_HOSTS) : undefined;

@@ -38,8 +38,19 @@ export interface CredentialCheckOptions {
 }
 
 /** What is kept per credential (JSON in the store; a shared store's record is checked, not trusted). */
+/** Who a personal or OAuth token acts as, from GET /user's answer (whoami answers from it, issue 36). */
+export interface Profile {
+  id: number;
+  username: string;
+  name: string;
+  state: string;
+  bot: boolean;
+}
+
 interface Remembered {
   verdict: 'accepted' | 'rejected';
+  /** Accepted personal and OAuth tokens only; checked like the verdict. */
+  profile?: Profile;
   /** The forge username the credential acts as (accepted only; D35's audit line); checked like the verdict. */
   username?: string;
   /** When the forge was asked (epoch ms): the answer ends ttlMs later, on every replica that reads it. */
@@ -49,6 +60,7 @@ interface Remembered {
 interface Answer {
   verdict: CredentialVerdict;
   username?: string;
+  profile?: Profile;
 }
 
 /** A /user (or /job) answer is a few hundred bytes; anything past this is not read. */
@@ -63,6 +75,24 @@ function usernameIn(text: string, kind: Credential['kind']): string | undefined 
     const json = JSON.parse(text) as { username?: unknown; user?: { username?: unknown } };
     const name = kind === 'job' ? json.user?.username : json.username;
     return typeof name === 'string' && name.length <= 255 ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The profile in GET /user's answer, when it has the shape of one (bounded strings, an integer id). */
+function profileOf(value: unknown): Profile | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const v = value as Record<string, unknown>;
+  const short = (x: unknown, max = 255) => typeof x === 'string' && x.length <= max;
+  if (!Number.isSafeInteger(v.id) || !short(v.username) || !short(v.name) || !short(v.state, 32)) return undefined;
+  return { id: v.id as number, username: v.username as string, name: v.name as string, state: v.state as string, bot: v.bot === true };
+}
+
+function profileIn(text: string, kind: Credential['kind']): Profile | undefined {
+  if (kind === 'job') return undefined;
+  try {
+    return profileOf(JSON.parse(text));
   } catch {
     return undefined;
   }
@@ -149,6 +179,15 @@ export class CredentialChecks {
     );
   }
 
+  /**
+   * Who an accepted credential acts as, as the check found it, while it is remembered in this
+   * process: no forge call, no store read. Undefined otherwise (the caller asks the forge).
+   */
+  profile(credential: Credential, endpoint: ForgeEndpoint): Profile | undefined {
+    const known = this.known(keyOf(credential, endpoint));
+    return known?.verdict === 'accepted' ? known.profile : undefined;
+  }
+
   /** The answer remembered in this process, while it lasts. */
   private known(key: string): Answer | undefined {
     const known = this.newer.get(key) ?? this.older.get(key);
@@ -185,7 +224,7 @@ export class CredentialChecks {
     if (answer.verdict === 'unknown') return;
     const at = this.now();
     this.keep(key, answer, at + this.ttlMs);
-    await this.remember(key, { verdict: answer.verdict, ...(answer.username !== undefined ? { username: answer.username } : {}), at });
+    await this.remember(key, { verdict: answer.verdict, ...(answer.username !== undefined ? { username: answer.username } : {}), ...(answer.profile ? { profile: answer.profile } : {}), at });
   }
 
   private async ask(credential: Credential, endpoint: ForgeEndpoint): Promise<Answer> {
@@ -204,7 +243,8 @@ export class CredentialChecks {
       endpoint.observe?.(response.status, (performance.now() - started) / 1000);
       if (response.ok) {
         const text = await readTextWithin(response, MAX_ANSWER_BYTES).catch(() => '');
-        return { verdict: 'accepted', username: usernameIn(text, credential.kind) };
+        const profile = profileIn(text, credential.kind);
+        return { verdict: 'accepted', username: usernameIn(text, credential.kind), ...(profile ? { profile } : {}) };
       }
       await response.body?.cancel().catch(() => {});
       return { verdict: response.status === 401 || response.status === 403 ? 'rejected' : 'unknown' };
@@ -230,7 +270,8 @@ export class CredentialChecks {
       const until = Math.min(now + this.ttlMs, Number.isFinite(record.at) ? (record.at as number) + this.ttlMs : Infinity);
       if (until <= now) return undefined;
       const username = typeof record.username === 'string' && record.username.length <= 255 ? record.username : undefined;
-      return { answer: { verdict: record.verdict, ...(username !== undefined ? { username } : {}) }, until };
+      const profile = record.verdict === 'accepted' ? profileOf(record.profile) : undefined;
+      return { answer: { verdict: record.verdict, ...(username !== undefined ? { username } : {}), ...(profile ? { profile } : {}) }, until };
     } catch {
       return undefined;
     }

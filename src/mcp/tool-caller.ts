@@ -35,6 +35,8 @@ export interface ToolCallerDeps {
   audit?: AuditSink;
   /** The caller's forge username, resolved once per credential with the D7 check and remembered (D35). */
   forgeUser?: (caller: Caller, forge: ForgeEndpoint) => string | undefined | Promise<string | undefined>;
+  /** Who the caller is, as the D7 check found it and this process remembers (whoami, issue 36). */
+  forgeProfile?: (caller: Caller, forge: ForgeEndpoint) => Record<string, unknown> | undefined;
 }
 
 /** For answers that print a result themselves (http/fast-tool-call.ts). */
@@ -101,6 +103,7 @@ class ToolRun implements ToolContextSource {
       instance: instances ? () => instances.lookup(context.forge, caller.credential) : undefined,
       checkUserText,
       fullResponse,
+      knownCaller: deps.forgeProfile ? () => deps.forgeProfile!(caller, context.forge) : undefined,
     };
   }
 

@@ -22,6 +22,8 @@ export interface ToolContext {
   readonly fullResponse?: boolean;
   /** The forge's edition and release, asked once per origin; only tools given an edition-dependent parameter call it. */
   readonly instance?: () => Promise<InstanceInfo>;
+  /** Who the caller is, when the credential check already knows (no forge call); whoami answers from it. */
+  readonly knownCaller?: () => Record<string, unknown> | undefined;
 }
 
 export type ToolMode = 'read' | 'write';

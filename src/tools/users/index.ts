@@ -1,11 +1,14 @@
 // The users group (opt-in, D13): who the caller is, and who someone else is (lib/api/users.rb).
 import { Type } from '@sinclair/typebox';
 import { numericId, pagination, search, shortName } from '../params';
+import { defineTool } from '../define';
 import { restTool } from '../rest';
 
 const input = (properties: Parameters<typeof Type.Object>[0]) => Type.Object(properties, { additionalProperties: false });
 
-export const whoami = restTool({
+const WHO = ['id', 'username', 'name', 'state', 'bot'] as const;
+
+export const whoami = defineTool({
   name: 'whoami',
   title: 'Who am I',
   description: 'The user the caller\'s token acts as: id, username, name, state, bot or not.',
@@ -13,7 +16,15 @@ export const whoami = restTool({
   mode: 'read',
   record: 'user',
   input: input({}),
-  rest: { method: 'GET', path: '/user' },
+  endpoint: 'GET /user (answered from the credential check when it knows)',
+  async handler(_args, ctx) {
+    // The server checked the credential with GET /user already (D7): its answer, while remembered,
+    // costs no request. full_response asks GitLab for the whole record.
+    const known = ctx.fullResponse ? undefined : ctx.knownCaller?.();
+    const user = known ?? (await ctx.forge.json<Record<string, unknown>>({ method: 'GET', path: '/user' }));
+    if (ctx.fullResponse) return user;
+    return Object.fromEntries(WHO.filter((k) => user[k] !== undefined).map((k) => [k, user[k]]));
+  },
 });
 
 export const getUsers = restTool({
