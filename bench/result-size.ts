@@ -9,8 +9,12 @@ import { connect, MCP_URL } from '../test/support/mcp-client';
 import {
   gitlabBranch, gitlabCommit, gitlabDiscussion, gitlabIssue, gitlabMilestone, gitlabTodo, GITLAB_RECORDS,
 } from '../test/fixtures/gitlab-records';
+import { DISCOVERY_RECORDS, gitlabGroup, gitlabProject } from '../test/fixtures/gitlab-discovery-records';
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+const { open_issues_count: _o, closed_issues_count: _c, open_merge_requests_count: _m, ...labelWithoutCounts } = DISCOVERY_RECORDS.label;
+const gitlabUserBasic = (i: number) => ({ id: i, username: `user${i}`, name: `User ${i}`, state: 'active', locked: false,
+  avatar_url: `https://secure.gravatar.com/avatar/${'2'.repeat(24)}${i}?s=80&d=identicon`, web_url: `https://gitlab.example.com/user${i}` });
 const labels = [['bug', 'auth'], ['feature'], ['bug', 'ui', 'regression'], [], ['docs']];
 const issues = range(20).map((i) => gitlabIssue(i, { labels: labels[i % labels.length], description: `Issue ${i}: ${'Details of what happens and what should. '.repeat(2 + (i % 4))}` }));
 const pages: Record<string, unknown> = {
@@ -23,6 +27,17 @@ const pages: Record<string, unknown> = {
   [`/projects/5/repository/commits/${gitlabCommit(1).id}`]: GITLAB_RECORDS.commit,
   '/todos': range(20).map((i) => gitlabTodo(100 + i)),
   '/user': { id: 1, username: 'maria', name: 'Maria Jones' },
+  // The discovery groups (issue 36).
+  '/projects/acme%2Fplatform%2Fservice-1': gitlabProject(101, 'service-1'),
+  '/projects': range(20).map((i) => gitlabProject(100 + i, `service-${i}`)),
+  '/groups': range(20).map((i) => ({ ...gitlabGroup(200 + i, `team-${i}`), name: `Team ${i}` })),
+  '/namespaces': range(10).map((i) => ({ ...DISCOVERY_RECORDS.namespace, id: 300 + i, path: `team-${i}`, full_path: `acme/team-${i}`, name: `Team ${i}` })),
+  '/projects/5/members/all': range(20).map((i) => ({ ...DISCOVERY_RECORDS.member, id: i, username: `user${i}`, name: `User ${i}`, access_level: [10, 20, 30, 40][i % 4] })),
+  '/users': range(20).map((i) => ({ ...gitlabUserBasic(i) })),
+  '/projects/5/events': range(20).map((i) => ({ ...DISCOVERY_RECORDS.event, id: 4400 + i })),
+  // Without with_counts GitLab sends no counts.
+  '/projects/5/labels': range(20).map((i) => ({ ...labelWithoutCounts, id: 300 + i, name: `area/${i}`, description: `Work on area ${i}`, priority: i % 3 ? null : i })),
+  '/projects/5/search': range(20).map((i) => ({ ...DISCOVERY_RECORDS.code_hit, path: `src/session-${i}.ts`, filename: `src/session-${i}.ts`, basename: `src/session-${i}`, startline: 10 + i })),
 };
 const bodies = new Map(Object.entries(pages).map(([path, value]) => [`/api/v4${path}`, JSON.stringify(value)]));
 
@@ -52,6 +67,15 @@ const calls: [string, string, Record<string, unknown>, string][] = [
   ['list_milestones (10)', 'list', P, '/projects/5/milestones'],
   ['get_commit', 'single', { ...P, sha: gitlabCommit(1).id }, `/projects/5/repository/commits/${gitlabCommit(1).id}`],
   ['list_todos (20)', 'list', {}, '/todos'],
+  ['list_projects (20)', 'list', {}, '/projects'],
+  ['get_project', 'single', { project_id: 'acme/platform/service-1' }, '/projects/acme%2Fplatform%2Fservice-1'],
+  ['list_groups (20)', 'list', {}, '/groups'],
+  ['list_namespaces (10)', 'list', {}, '/namespaces'],
+  ['list_project_members (20)', 'list', P, '/projects/5/members/all'],
+  ['get_users (20)', 'list', { search: 'user' }, '/users'],
+  ['get_project_events (20)', 'list', P, '/projects/5/events'],
+  ['list_labels (20)', 'list', P, '/projects/5/labels'],
+  ['search_code (20 hits)', 'list', { ...P, search: 'store' }, '/projects/5/search'],
 ];
 
 const text = (r: { content?: unknown }) => (r.content as { text: string }[])[0].text;

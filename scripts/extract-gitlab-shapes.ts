@@ -16,7 +16,7 @@ import { join } from 'node:path';
 const SOURCE = process.argv[2] ?? '/usr/share/gocode/src/github.com/xanzy/go-gitlab';
 const OUTPUT = join(import.meta.dir, '..', 'test', 'fixtures', 'gitlab-shapes.json');
 /** The records the fake forge serves, by the struct go-gitlab decodes them into. */
-const ROOTS = ['Issue', 'Milestone', 'Branch', 'ProtectedBranch', 'Commit', 'Discussion', 'AwardEmoji', 'IssueLink', 'Todo'];
+const ROOTS = ['Issue', 'Milestone', 'Branch', 'ProtectedBranch', 'Commit', 'Discussion', 'AwardEmoji', 'IssueLink', 'Todo', 'Project', 'Group', 'Namespace', 'ProjectMember', 'GroupMember', 'User', 'ContributionEvent', 'Label', 'Blob', 'Snippet'];
 
 type JsonType = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'null';
 interface FieldShape {

@@ -157,6 +157,8 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   // What each caller's token may do (D38), as D7's check found it: read from memory, no forge request.
   const tokenProfile = (caller: Caller, endpoint: ForgeEndpoint) => checks.profile(caller.credential, endpoint);
   const tokenWarnings = new TokenWarnings((caller, context) => checks.keyFor(caller.credential, context.forge));
+  // Who each caller's token acts as (whoami, D39), as D7's check found it: read from memory, no forge request.
+  const forgeIdentity = (caller: Caller, endpoint: ForgeEndpoint) => checks.identity(caller.credential, endpoint) as Record<string, unknown> | undefined;
   const windows = (scope: string) =>
     limiting ? new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now, undefined, undefined, stores.shared ? { store: stores.open(100_000), scope, chunk: config.MAX_REQUESTS_PER_MINUTE / 50 } : undefined) : undefined;
   // OAuth mode (FORGE_MCP_OAUTH): its routes and bearer-checking caller resolver come from src/oauth
@@ -184,7 +186,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     (session) => logger.info('session_evicted', { session: session.caller.sessionTag, reason: 'capacity', idle_seconds: Math.round((now() - session.lastSeen) / 1000) }),
   );
   sessions.startSweeping(Math.min(60_000, config.SESSION_TIMEOUT_SECONDS * 1000));
-  const mcpDeps = { catalog, catalogs, audit, forgeUser, tokenProfile, tokenWarnings, logger, sealer: options.sealer, toolTimeoutMs, instances, logBudget, onToolCall: (tool: string, outcome: string) => metrics.toolCall(tool, outcome) };
+  const mcpDeps = { catalog, catalogs, audit, forgeUser, forgeIdentity, tokenProfile, tokenWarnings, logger, sealer: options.sealer, toolTimeoutMs, instances, logBudget, onToolCall: (tool: string, outcome: string) => metrics.toolCall(tool, outcome) };
   // The legacy lane negotiates only the revisions it serves over HTTP (D27); stdio keeps the SDK's.
   const createServer = () => createMcpServer(mcpDeps, 'legacy', { versions: LEGACY_PROTOCOL_VERSIONS });
   const forgeUrlPolicy = config.ENABLE_DYNAMIC_API_URL ? createForgeUrlPolicy(config.forgeApiUrls, config.FORGE_ALLOWED_HOSTS) : undefined;

@@ -43,6 +43,12 @@ const NEWER: Record<string, Record<string, JsonType[]>> = {
     ...ISSUE, closed_at: ['string', 'null'], closed_by: ['object', 'null'], discussion_locked: ['boolean', 'null'], issue_type: ['string'],
     merge_requests_count: ['number'], references: ['object'],
   },
+  // lib/api/entities/label_basic.rb: description_html; lib/api/entities/push_event_payload.rb: ref_count;
+  // lib/api/entities/blob.rb: path.
+  Label: { description_html: ['string'] },
+  'ContributionEvent.PushData': { ref_count: ['number', 'null'] },
+  Blob: { path: ['string'] },
+  User: USER, 'ContributionEvent.Author': USER,
   BasicUser: USER, IssueAssignee: USER, IssueAuthor: USER, IssueCloser: USER, 'Note.Author': USER, 'AwardEmoji.User': USER,
 };
 /** Where go-gitlab's Go type cannot be null but GitLab sends null (Go reads null as the zero value). */
@@ -54,6 +60,19 @@ const NULLABLE: Record<string, string[]> = {
   TodoTarget: ['due_date', 'moved_to_id', 'weight'],
   // ee/lib/ee/api/entities/protected_ref_access.rb: a role entry has no user or group.
   BranchAccessDescription: ['user_id', 'group_id'],
+  // lib/api/entities/project.rb: no CI file of its own; lib/api/entities/group.rb: settings inherited from the
+  // instance, a top-level group; lib/api/entities/namespace_basic.rb: a top-level namespace; a label without a
+  // description (lib/api/entities/label_basic.rb); a push (no target) and a new branch (no commit_from) in
+  // lib/api/entities/event.rb and push_event_payload.rb; basic search's code hits carry no blob id
+  // (lib/gitlab/search/found_blob.rb); a licence without a nickname (lib/api/entities/license_basic.rb).
+  Project: ['ci_config_path'],
+  Group: ['auto_devops_enabled', 'mentions_disabled', 'parent_id'],
+  Namespace: ['parent_id'],
+  Label: ['description'],
+  ContributionEvent: ['target_id', 'target_iid', 'target_type', 'target_title'],
+  'ContributionEvent.PushData': ['commit_from'],
+  Blob: ['id'],
+  ProjectLicense: ['nickname'],
 };
 
 const jsonType = (v: unknown): JsonType => (v === null ? 'null' : Array.isArray(v) ? 'array' : (typeof v as JsonType));
@@ -110,6 +129,21 @@ const RECORDS: [string, string, () => Promise<string>][] = [
     return `${I}/links/${links[0].issue_link_id}`;
   }],
   ['to-dos', 'Todo', async () => '/todos?state=done'],
+  ['a project with licence and statistics', 'Project', async () => `/projects/${SEED.project}?license=true&statistics=true`],
+  ['a fork', 'Project', async () => `/projects/${SEED.fork.project}`],
+  ['a project list', 'Project', async () => '/projects'],
+  ['a group', 'Group', async () => `/groups/${SEED.groups.acme}`],
+  ['a group list', 'Group', async () => '/groups'],
+  ['namespaces', 'Namespace', async () => '/namespaces'],
+  ['project members', 'ProjectMember', async () => `/projects/${SEED.project}/members/all`],
+  ['group members', 'GroupMember', async () => `/groups/${SEED.groups.platform}/members/all`],
+  ['users', 'User', async () => '/users'],
+  ['a user', 'User', async () => `/users/${SEED.users.developer}`],
+  ['the caller', 'User', async () => '/user'],
+  ['events', 'ContributionEvent', async () => `/projects/${SEED.project}/events`],
+  ['project labels with counts', 'Label', async () => `/projects/${SEED.project}/labels?with_counts=true`],
+  ['group labels', 'Label', async () => `/groups/${SEED.groups.platform}/labels`],
+  ['code search hits', 'Blob', async () => `/projects/${SEED.project}/search?scope=blobs&search=start`],
 ];
 
 describe.each(EDITIONS)('the fake forge (%s) returns records GitLab has', (edition) => {
@@ -125,5 +159,5 @@ describe.each(EDITIONS)('the fake forge (%s) returns records GitLab has', (editi
 
 test('the fixture covers every entity the fake forge is checked for, from a named client release', () => {
   expect(shapes.source).toContain('golang-github-xanzy-go-gitlab-dev 0.73.1');
-  for (const root of ['Issue', 'Milestone', 'Branch', 'ProtectedBranch', 'Commit', 'Discussion', 'AwardEmoji', 'IssueLink', 'Todo']) expect(STRUCTS[root]).toBeDefined();
+  for (const root of ['Issue', 'Milestone', 'Branch', 'ProtectedBranch', 'Commit', 'Discussion', 'AwardEmoji', 'IssueLink', 'Todo', 'Project', 'Group', 'Namespace', 'ProjectMember', 'GroupMember', 'User', 'ContributionEvent', 'Label', 'Blob']) expect(STRUCTS[root]).toBeDefined();
 });

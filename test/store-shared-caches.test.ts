@@ -48,8 +48,8 @@ describe('the credential check cache (D7) across replicas', () => {
     expect(keys[0]).not.toContain(TOKENS.maintainer);
     // The username names audit lines (D35); the time the forge was asked ends the answer on every replica.
     const record = JSON.parse(String(await raw.send('GET', [keys[0]])));
-    // With what the token may do (D38): never the token, never its scopes.
-    expect(record).toEqual({ verdict: 'accepted', username: 'maria', token: { kind: 'personal', canWrite: true }, at: expect.any(Number) });
+    // With what the token may do (D38) and who it acts as (whoami, D39): never the token, never its scopes.
+    expect(record).toEqual({ verdict: 'accepted', username: 'maria', token: { kind: 'personal', canWrite: true }, identity: { id: expect.any(Number), username: 'maria', name: 'Maria Rossi', state: 'active', bot: false }, at: expect.any(Number) });
     expect(record.at).toBeGreaterThanOrEqual(started);
     expect(record.at).toBeLessThanOrEqual(Date.now());
     expect(Number(await raw.send('PTTL', [keys[0]]))).toBeGreaterThan(0);

@@ -50,8 +50,19 @@ export interface CredentialCheckOptions {
 }
 
 /** What is kept per credential (JSON in the store; a shared store's record is checked, not trusted). */
+/** Who a personal or OAuth token acts as, from GET /user's answer (whoami answers from it, issue 36). */
+export interface Identity {
+  id: number;
+  username: string;
+  name: string;
+  state: string;
+  bot: boolean;
+}
+
 interface Remembered {
   verdict: 'accepted' | 'rejected';
+  /** Who the token acts as: accepted personal and OAuth tokens only; checked like the verdict. */
+  identity?: Identity;
   /** The forge username the credential acts as (accepted only; D35's audit line); checked like the verdict. */
   username?: string;
   /** When the forge was asked (epoch ms): the answer ends ttlMs later, on every replica that reads it. */
@@ -67,6 +78,7 @@ interface Answer {
   username?: string;
   token?: TokenProfile;
   notForge?: true;
+  identity?: Identity;
 }
 
 /** A /user (or /job) answer is a few hundred bytes; anything past this is not read. */
@@ -96,6 +108,24 @@ function userRecordIn(text: string, kind: Credential['kind']): { username?: stri
 // The store key of the credential a caller holds, kept beside it: a legacy session's caller is the
 // same object on every request, so its key is hashed once, not on every call.
 const keys = new WeakMap<Credential, { apiUrl: string; key: string }>();
+
+/** Who the token acts as, in GET /user's answer, when it has the shape of one (bounded strings, an integer id). */
+function identityOf(value: unknown): Identity | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const v = value as Record<string, unknown>;
+  const short = (x: unknown, max = 255) => typeof x === 'string' && x.length <= max;
+  if (!Number.isSafeInteger(v.id) || !short(v.username) || !short(v.name) || !short(v.state, 32)) return undefined;
+  return { id: v.id as number, username: v.username as string, name: v.name as string, state: v.state as string, bot: v.bot === true };
+}
+
+function identityIn(text: string, kind: Credential['kind']): Identity | undefined {
+  if (kind === 'job') return undefined;
+  try {
+    return identityOf(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
 
 /** The store key: a hash of kind, token and forge origin, never the token itself. */
 function keyOf(credential: Credential, endpoint: ForgeEndpoint): string {
@@ -210,6 +240,15 @@ export class CredentialChecks {
     return this.known(keyOf(credential, endpoint))?.notForge === true;
   }
 
+  /**
+   * Who an accepted credential acts as, as the check found it, while it is remembered in this
+   * process: no forge call, no store read. Undefined otherwise (the caller asks the forge).
+   */
+  identity(credential: Credential, endpoint: ForgeEndpoint): Identity | undefined {
+    const known = this.known(keyOf(credential, endpoint));
+    return known?.verdict === 'accepted' ? known.identity : undefined;
+  }
+
   /** The answer remembered in this process, while it lasts. */
   private known(key: string): Answer | undefined {
     const known = this.newer.get(key) ?? this.older.get(key);
@@ -250,6 +289,7 @@ export class CredentialChecks {
       verdict: answer.verdict,
       ...(answer.username !== undefined ? { username: answer.username } : {}),
       ...(answer.token ? { token: answer.token } : {}),
+      ...(answer.identity ? { identity: answer.identity } : {}),
       ...(answer.notForge ? { notForge: true as const } : {}),
       at,
     });
@@ -262,7 +302,7 @@ export class CredentialChecks {
     // tokens have no self-description.
     const read: ProfileSources = this.introspect && credential.kind !== 'job' ? await readProfile(this.fetchImpl, credential, endpoint) : {};
     const token = profileFrom(credential, answer.username, answer.refusal, read);
-    return { verdict: 'accepted', ...(answer.username !== undefined ? { username: answer.username } : {}), ...(token ? { token } : {}) };
+    return { verdict: 'accepted', ...(answer.username !== undefined ? { username: answer.username } : {}), ...(token ? { token } : {}), ...(answer.identity ? { identity: answer.identity } : {}) };
   }
 
   private async askUser(credential: Credential, endpoint: ForgeEndpoint): Promise<Answer & { refusal?: string }> {
@@ -285,7 +325,9 @@ export class CredentialChecks {
         if (text === undefined) return { verdict: 'unknown' };
         const record = userRecordIn(text, credential.kind);
         // Only a JSON user record accepts: a web page (a wrong forge URL) answers 200 too.
-        return record === undefined ? { verdict: 'rejected', notForge: true } : { verdict: 'accepted', ...record };
+        if (record === undefined) return { verdict: 'rejected', notForge: true };
+        const identity = identityIn(text, credential.kind);
+        return { verdict: 'accepted', ...record, ...(identity ? { identity } : {}) };
       }
       if (response.status === 403) {
         // GitLab took the token but it may not read this (a narrower scope, a fine-grained grant
@@ -318,8 +360,9 @@ export class CredentialChecks {
       if (until <= now) return undefined;
       const username = typeof record.username === 'string' && record.username.length <= 255 ? record.username : undefined;
       const token = record.verdict === 'accepted' ? checkedProfile(record.token) : undefined;
+      const identity = record.verdict === 'accepted' ? identityOf(record.identity) : undefined;
       const notForge = record.verdict === 'rejected' && record.notForge === true ? { notForge: true as const } : {};
-      return { answer: { verdict: record.verdict, ...(username !== undefined ? { username } : {}), ...(token ? { token } : {}), ...notForge }, until };
+      return { answer: { verdict: record.verdict, ...(username !== undefined ? { username } : {}), ...(token ? { token } : {}), ...(identity ? { identity } : {}), ...notForge }, until };
     } catch {
       return undefined;
     }

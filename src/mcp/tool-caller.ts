@@ -49,6 +49,8 @@ export interface ToolCallerDeps {
   tokenProfile?: (caller: Caller, forge: ForgeEndpoint) => TokenProfile | undefined;
   /** Which credentials were told their token expires soon (once each, D38). */
   tokenWarnings?: TokenWarnings;
+  /** Who the caller is, as the D7 check found it and this process remembers (whoami, issue 36). */
+  forgeIdentity?: (caller: Caller, forge: ForgeEndpoint) => Record<string, unknown> | undefined;
 }
 
 /** For answers that print a result themselves (http/fast-tool-call.ts). */
@@ -116,6 +118,7 @@ class ToolRun implements ToolContextSource {
       checkUserText,
       fullResponse,
       logBudget: deps.logBudget,
+      knownCaller: deps.forgeIdentity ? () => deps.forgeIdentity!(caller, context.forge) : undefined,
     };
   }
 

@@ -3,6 +3,7 @@
 // constants of an enum, patterned ids, dates — and any other text (titles, descriptions, comment
 // bodies, patches, search strings) is replaced by its length, {chars: N}. Built once per tool from its schema.
 import type { TObject, TSchema } from '@sinclair/typebox';
+import { withoutUserinfo } from './web-url';
 
 type Summarize = (value: unknown) => unknown;
 
@@ -17,6 +18,8 @@ function keptText(value: unknown): unknown {
 }
 
 function summarizerFor(schema: TSchema): Summarize {
+  // A project's web URL keeps everything but a user name and password (tools/web-url.ts).
+  if (schema.webUrl === true) return (value) => keptText(typeof value === 'string' ? withoutUserinfo(value) : value);
   if (schema.type === 'array') {
     const item = schema.items ? summarizerFor(schema.items as TSchema) : lengthOf;
     return (value) => (Array.isArray(value) ? value.slice(0, 100).map(item) : typeof value);

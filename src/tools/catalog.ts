@@ -19,6 +19,10 @@ import { issueTools } from './issues';
 import { mergeRequestTools } from './merge-requests';
 import { pipelineGroupTools } from './pipelines';
 import { repositoryTools } from './repository';
+import { projectGroupTools } from './projects';
+import { userGroupTools } from './users';
+import { searchGroupTools } from './search';
+import { labelGroupTools } from './labels';
 
 /** A write's record with the issues its text makes GitLab close (`closes_issues`, D36), when it names any. */
 function withClosingReferences(value: unknown, texts: (string | undefined)[]): unknown {
@@ -28,7 +32,8 @@ function withClosingReferences(value: unknown, texts: (string | undefined)[]): u
 }
 
 /** Every tool the server knows, in the order tools/list shows them. */
-export const ALL_TOOLS: readonly ToolDefinition[] = [...milestoneGroupTools, ...branchTools, ...issueTools, ...mergeRequestTools, ...pipelineGroupTools, ...repositoryTools];
+export const ALL_TOOLS: readonly ToolDefinition[] = [...milestoneGroupTools, ...branchTools, ...issueTools, ...mergeRequestTools, ...pipelineGroupTools, ...repositoryTools,
+  ...projectGroupTools, ...userGroupTools, ...searchGroupTools, ...labelGroupTools];
 
 export interface ToolSelection {
   groups: ReadonlySet<ToolGroup>;
@@ -73,7 +78,7 @@ export function narrowSelection(selection: ToolSelection, narrowing: Narrowing):
 
 /**
  * JSON Schema as clients see it, kept small (every tools/list result is read by a model): our own
- * `hint`, `identifier`, `slashName`, `userText` and `stringOrInteger` keywords and TypeBox's symbols removed, ids typed
+ * `hint`, `identifier`, `slashName`, `userText`, `webUrl` and `stringOrInteger` keywords and TypeBox's symbols removed, ids typed
  * `["string","integer"]` and no `format` keyword (D32), unions of constants written as
  * `enum`, and `minLength: 1`, `additionalProperties: false` and the size bounds (maxLength,
  * maxItems, maxProperties, a map's propertyNames, the safe-integer bounds) left to the server's own
@@ -91,6 +96,7 @@ function serverOnly(key: string, value: unknown): boolean {
     case 'slashName':
     case 'userText':
     case 'stringOrInteger':
+    case 'webUrl':
     case 'maxLength':
     case 'maxItems':
     case 'maxProperties':

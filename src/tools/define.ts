@@ -25,6 +25,8 @@ export interface ToolContext {
   readonly instance?: () => Promise<InstanceInfo>;
   /** JOB_LOG_MEMORY_BYTES: a streamed job-log read reserves what it may hold here first (D30). Absent: no process-wide bound. */
   readonly logBudget?: LogBudget;
+  /** Who the caller is, when the credential check already knows (no forge call); whoami answers from it. */
+  readonly knownCaller?: () => Record<string, unknown> | undefined;
 }
 
 export type ToolMode = 'read' | 'write';

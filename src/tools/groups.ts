@@ -3,7 +3,7 @@
 // the per-request policy (D34) and the HTTP layer read the groups from here; a new group is a
 // line here and a folder beside this file.
 
-export const TOOL_GROUPS = ['milestones', 'branches', 'issues', 'merge_requests', 'pipelines', 'repository'] as const;
+export const TOOL_GROUPS = ['milestones', 'branches', 'issues', 'merge_requests', 'pipelines', 'repository', 'projects', 'users', 'search', 'labels'] as const;
 export type ToolGroup = (typeof TOOL_GROUPS)[number];
 
 export interface ToolGroupInfo {
@@ -25,6 +25,10 @@ export const TOOL_GROUP_INFO: Readonly<Record<ToolGroup, ToolGroupInfo>> = {
   merge_requests: { byDefault: false, instructions: [] },
   pipelines: { byDefault: false, instructions: [] },
   repository: { byDefault: false, instructions: [] },
+  projects: { byDefault: false, instructions: [] },
+  users: { byDefault: false, instructions: [] },
+  search: { byDefault: false, instructions: [] },
+  labels: { byDefault: false, instructions: [] },
 };
 
 /** The groups a deployment enables when FORGE_TOOLSETS is not given. */

@@ -8,6 +8,7 @@ import type { TObject, TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { identifierProblem, nameWithSlashesDecoded } from '../forge/encode';
+import { projectUrl } from './web-url';
 import { findQuickAction, quickActionProblem } from '../text/quick-actions';
 import { compileConversion } from './convert';
 import { invalidArgument, ToolError } from './errors';
@@ -151,7 +152,7 @@ function slashNameDecoder(schema: TSchema): Decode | undefined {
 }
 
 /** The names of the parameters whose schema carries our own keyword `mark` set to true. */
-function markedParameters(schema: TObject, mark: 'identifier' | 'userText'): string[] {
+function markedParameters(schema: TObject, mark: 'identifier' | 'userText' | 'webUrl'): string[] {
   return Object.entries(schema.properties)
     .filter(([, property]) => (property as TSchema)[mark] === true)
     .map(([name]) => name);
@@ -166,6 +167,8 @@ export function compileValidator(schema: TObject, options: ValidatorOptions = {}
   const check: TypeCheck<TObject> = TypeCompiler.Compile(schema);
   const convert = compileConversion(schema);
   const identifiers = identifierParameters(schema);
+  // A web URL's path is held to the identifier rule; the tool checks its origin (tools/web-url.ts).
+  const webUrls = new Set(markedParameters(schema, 'webUrl'));
   const decodeSlashNames = slashNameDecoder(schema);
   const maps = mapParameters(schema);
   const userTexts = options.allowQuickActions ? [] : markedParameters(schema, 'userText');
@@ -191,7 +194,8 @@ export function compileValidator(schema: TObject, options: ValidatorOptions = {}
       for (const name of identifiers) {
         const value = values[name];
         if (value === undefined) continue;
-        const problem = identifierProblem(String(value));
+        const text = String(value);
+        const problem = identifierProblem(webUrls.has(name) ? projectUrl(text)?.path ?? text : text);
         if (problem) throw invalidArgument(name, problem);
       }
       for (const [name, names] of maps) {

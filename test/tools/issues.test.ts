@@ -7,7 +7,8 @@ import { structured, toolError } from '../support/mcp-client';
 
 const h = useHarness({ FORGE_TOOLSETS: 'all' });
 /** The tool's own request, the edition probe (GET /metadata, asked for paid-tier parameters) left out. */
-const toolRequest = () => h.forge.requests.find((r) => !r.path.endsWith('/metadata'))!;
+// The tool's own request: not the edition look-up, nor the look-up of the labels a write names (labels_created).
+const toolRequest = () => h.forge.requests.find((r) => !r.path.endsWith('/metadata') && !r.path.endsWith('/labels'))!;
 const P = String(SEED.project);
 type Issue = { iid: number; title: string; state: string; labels: string[]; milestone: Record<string, unknown> | null; assignees: { id: number }[] };
 type Page = { items: Issue[]; pagination: { total: number | null; page: number | null } };

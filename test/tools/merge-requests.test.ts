@@ -149,7 +149,8 @@ describe('create_merge_request', () => {
       project_id: P, title: 'Wire the gateway', source_branch: 'develop', target_branch: 'main', labels: ['api', 'gateway'], reviewer_ids: [1], draft: true,
     }));
     expect(created).toMatchObject({ iid: 6, title: 'Draft: Wire the gateway', draft: true, labels: ['api', 'gateway'], reviewers: [{ username: 'maria' }] });
-    expect(h.forge.requests[0].body).toEqual({ title: 'Draft: Wire the gateway', source_branch: 'develop', target_branch: 'main', labels: 'api,gateway', reviewer_ids: [1] });
+    // The write itself, after the look-up of the labels it names (labels_created).
+    expect(h.forge.requests.find((r) => r.method === 'POST')!.body).toEqual({ title: 'Draft: Wire the gateway', source_branch: 'develop', target_branch: 'main', labels: 'api,gateway', reviewer_ids: [1] });
   });
 
   test('upstream refusals: an open merge request for the branches (409 conflict), a missing branch (422), a guest (403)', async () => {
@@ -257,7 +258,7 @@ describe('update_merge_request', () => {
     expect(updated.labels).toEqual(['auth', 'sso']);
     expect(updated).not.toHaveProperty('reviewers');
     expect(state(1)).toMatchObject({ squash: true, reviewer_ids: [] });
-    expect(h.forge.requests[0].body).toEqual({ labels: 'auth,sso', reviewer_ids: [], squash: true });
+    expect(h.forge.requests.find((r) => r.method === 'PUT')!.body).toEqual({ labels: 'auth,sso', reviewer_ids: [], squash: true });
   });
 
   test('draft without a title reads the title first; draft: false drops any draft prefix', async () => {

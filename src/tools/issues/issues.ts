@@ -8,6 +8,7 @@ import { ID, integer, integerId, isoDate, LIMITS, listOf, longText, numericId, p
 import { restTool } from '../rest';
 import { refusePaidOnCommunityEdition, type PaidUse } from '../tiers';
 import { issueIid, issueType, joinLabels, labels } from './params';
+import { unknownLabels, withLabelsCreated } from '../labels/created';
 
 const ISSUE_PATH = '/projects/{project_id}/issues/{issue_iid}';
 
@@ -105,10 +106,10 @@ export const createIssue = defineTool({
   attachments: true,
   title: 'Create issue',
   description:
-    'Create an issue; unknown labels are created.',
+    'Create an issue; unknown labels are created (labels_created lists them).',
   group: 'issues',
   mode: 'write',
-  endpoint: 'POST /projects/{project_id}/issues',
+  endpoint: 'POST /projects/{project_id}/issues (GET /projects/{project_id}/labels first, per label named)',
   input: Type.Object(
     {
       project_id: projectId(),
@@ -126,8 +127,9 @@ export const createIssue = defineTool({
     await refusePaidOnCommunityEdition(ctx, paidIssueFields(args));
     const { forge } = ctx;
     const { project_id: _p, ...fields } = args;
+    const unknown = await unknownLabels(forge, args.project_id, args.labels);
     const issue = await forge.json<Issue>({ method: 'POST', path: fillPath('/projects/{project_id}/issues', args), body: joinLabels(fields) });
-    return withNotApplied(issue, notApplied(args, issue));
+    return withLabelsCreated(withNotApplied(issue, notApplied(args, issue)), unknown);
   },
 });
 
@@ -152,11 +154,11 @@ export const updateIssue = defineTool({
   title: 'Update issue',
   description:
     'Change issue fields. labels/assignee_ids replace the lists ([] clears); milestone_id "0" unsets. ' +
-    'not_applied lists fields GitLab ignored. Partial description edits: update_issue_description_patch.',
+    'not_applied lists fields GitLab ignored; labels_created the labels it created. Partial description edits: update_issue_description_patch.',
   group: 'issues',
   mode: 'write',
   idempotent: true,
-  endpoint: `PUT ${ISSUE_PATH}`,
+  endpoint: `PUT ${ISSUE_PATH} (GET /projects/{project_id}/labels first, per label named)`,
   input: Type.Object(
     {
       project_id: projectId(),
@@ -183,8 +185,11 @@ export const updateIssue = defineTool({
     await refusePaidOnCommunityEdition(ctx, paidIssueFields(args));
     const { forge } = ctx;
     const { project_id: _p, issue_iid: _i, full_response, ...fields } = args;
+    const unknown = await unknownLabels(forge, args.project_id, args.labels);
     const issue = await forge.json<Issue>({ method: 'PUT', path: fillPath(ISSUE_PATH, args), body: joinLabels(fields) });
-    return withNotApplied(full_response ? issue : slimConfirmation(issue), notApplied(args, issue));
+    const created = withLabelsCreated(issue, unknown) as Issue & { labels_created?: string[] };
+    const result = withNotApplied(full_response ? issue : slimConfirmation(issue), notApplied(args, issue));
+    return created.labels_created ? { ...result, labels_created: created.labels_created } : result;
   },
 });
 

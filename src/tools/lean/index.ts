@@ -14,6 +14,10 @@ import { discussion, note } from './note';
 import { job, pipeline } from './pipeline';
 import { compare, file, treeEntry } from './repository';
 import { todo } from './todo';
+import { group, namespace, project } from './project';
+import { event, member, userRecord } from './people';
+import { label } from './label';
+import { codeHit, snippetHit } from './search';
 
 export const RECORD_KINDS = {
   award_emoji: awardEmoji,
@@ -40,6 +44,15 @@ export const RECORD_KINDS = {
   tree_entry: treeEntry,
   compare,
   ...mergeRequestReviewKinds,
+  project,
+  group,
+  namespace,
+  user: userRecord,
+  member,
+  event,
+  label,
+  code_hit: codeHit,
+  snippet_hit: snippetHit,
 } satisfies Record<string, RecordKind>;
 
 export type RecordKindName = keyof typeof RECORD_KINDS;

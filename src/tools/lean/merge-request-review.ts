@@ -41,6 +41,8 @@ const mergeRequestDetail: RecordKind = {
       can_merge: typeof canMerge === 'boolean' ? canMerge : undefined,
       // Not GitLab's: create_merge_request and update_merge_request add what GitLab did not keep.
       not_applied: Array.isArray(r.not_applied) ? r.not_applied : undefined,
+      // Ours, not GitLab's: the labels a write named that GitLab created (tools/labels/created.ts).
+      labels_created: r.labels_created,
     });
   },
 };

@@ -8,6 +8,7 @@ import { defineTool } from '../define';
 import { invalidArgument, ToolError } from '../errors';
 import { ID, integer, integerId, LIMITS, listOf, longText, projectId, refName, title, userText } from '../params';
 import { joinLabels, labels } from '../issues/params';
+import { unknownLabels, withLabelsCreated } from '../labels/created';
 import { mergeRequestIid, MR_PATH } from './params';
 import { refusePaidOnCommunityEdition, type PaidUse } from '../tiers';
 
@@ -115,7 +116,7 @@ export const createMergeRequest = defineTool({
   mode: 'write',
   record: 'merge_request_detail',
   closingText: (args) => [args.title, args.description],
-  endpoint: 'POST /projects/{project_id}/merge_requests',
+  endpoint: 'POST /projects/{project_id}/merge_requests (GET /projects/{project_id}/labels first, per label named)',
   input: Type.Object(
     {
       project_id: projectId(),
@@ -142,8 +143,9 @@ export const createMergeRequest = defineTool({
     const { forge } = ctx;
     const { project_id: _p, draft, ...fields } = args;
     const body = joinLabels({ ...fields, title: draft === undefined ? fields.title : withDraft(fields.title, draft) });
+    const unknown = await unknownLabels(forge, args.project_id, args.labels);
     const mr = await forge.json<MergeRequest>({ method: 'POST', path: fillPath('/projects/{project_id}/merge_requests', args), body });
-    return withNotApplied(mr, mergeRequestNotApplied(args, mr));
+    return withLabelsCreated(withNotApplied(mr, mergeRequestNotApplied(args, mr)), unknown);
   },
 });
 
@@ -162,7 +164,7 @@ export const updateMergeRequest = defineTool({
   record: 'merge_request_detail',
   closingText: (args) => [args.title, args.description],
   idempotent: true,
-  endpoint: `PUT ${MR_PATH} (GET first for draft without title)`,
+  endpoint: `PUT ${MR_PATH} (GET first for draft without title; GET /projects/{project_id}/labels per label named)`,
   input: Type.Object(
     {
       project_id: projectId(),
@@ -195,7 +197,8 @@ export const updateMergeRequest = defineTool({
       const current = fields.title ?? (await forge.json<MergeRequest>({ method: 'GET', path })).title;
       body.title = withDraft(current, draft);
     }
+    const unknown = await unknownLabels(forge, args.project_id, args.labels);
     const mr = await forge.json<MergeRequest>({ method: 'PUT', path, body });
-    return withNotApplied(mr, mergeRequestNotApplied(args, mr));
+    return withLabelsCreated(withNotApplied(mr, mergeRequestNotApplied(args, mr)), unknown);
   },
 });

@@ -22,8 +22,16 @@ import { repositoryRoutes } from './handlers/repository';
 import { metadataRoutes } from './handlers/metadata';
 import { tokenRoutes } from './handlers/tokens';
 import { anonymousRefusal, authorize } from './tokens';
+import { discoveryProjectRoutes } from './handlers/discovery-projects';
+import { discoveryGroupRoutes } from './handlers/discovery-groups';
+import { memberRoutes } from './handlers/members';
+import { userRoutes } from './handlers/users';
+import { eventRoutes } from './handlers/events';
+import { labelRoutes } from './handlers/labels';
+import { searchRoutes } from './handlers/search';
 
-const ROUTES: Route[] = [...projectRoutes, ...branchRoutes, ...protectedRoutes, ...commitRoutes, ...statusRoutes, ...milestoneRoutes, ...milestoneItemRoutes, ...issueActivityRoutes, ...uploadRoutes, ...jobRoutes, ...mergeRequestRoutes, ...pipelineRoutes, ...pipelineJobRoutes, ...repositoryFileRoutes, ...repositoryRoutes, ...metadataRoutes, ...tokenRoutes];
+const ROUTES: Route[] = [...projectRoutes, ...branchRoutes, ...protectedRoutes, ...commitRoutes, ...statusRoutes, ...milestoneRoutes, ...milestoneItemRoutes, ...issueActivityRoutes, ...uploadRoutes, ...jobRoutes, ...mergeRequestRoutes, ...pipelineRoutes, ...pipelineJobRoutes, ...repositoryFileRoutes, ...repositoryRoutes, ...metadataRoutes, ...tokenRoutes,
+  ...discoveryProjectRoutes, ...discoveryGroupRoutes, ...memberRoutes, ...userRoutes, ...eventRoutes, ...labelRoutes, ...searchRoutes];
 
 async function readBody(request: Request): Promise<{ recorded: unknown; params: Record<string, unknown>; invalid?: boolean }> {
   if (request.method === 'GET' || request.method === 'HEAD' || !request.body) return { recorded: undefined, params: {} };

@@ -78,3 +78,4 @@ export { ISSUE_SEED } from './seed-issues';
 export { MR_SEED } from './seed-merge-requests';
 export { addUpload, type Upload } from './handlers/uploads';
 export { CI_SEED, ciOf, type Job, type Pipeline, type Trace } from './model-ci';
+export { DISCOVERY_SEED } from './seed-discovery';

@@ -2,6 +2,7 @@
 // (status codes, error bodies, permissions) live in handlers/.
 import { IssueTracker } from './model-issues';
 import { MergeRequestReviews } from './model-merge-requests';
+import { Discovery } from './model-discovery';
 import type { Edition, Version } from './edition';
 
 export const ACCESS = { none: 0, guest: 10, reporter: 20, developer: 30, maintainer: 40, owner: 50, admin: 60 } as const;
@@ -248,6 +249,8 @@ export class ForgeModel {
    * without sha is 400 there (lib/api/merge_requests.rb, `require_sha_for_merge?`). Tests switch it.
    */
   shaRequiredForMerge = new Set<string>();
+  /** Project facts, user states, labels, events, advanced search (model-discovery.ts). */
+  discovery = new Discovery();
   nextId = { status: 1, protectedBranch: 1, accessLevel: 1, pipeline: 1, issue: 1, milestone: 1 };
   /** Quick actions GitLab ran from issue descriptions (quick-actions.ts), oldest first. */
   quickActionsRun: { project_id: number; iid: number; command: string }[] = [];

@@ -6,6 +6,7 @@ import { seedMilestoneData } from './seed-milestones';
 import { seedIssueActivity } from './seed-issues';
 import { seedCi } from './model-ci';
 import { seedMergeRequestReviews } from './seed-merge-requests';
+import { seedDiscovery } from './seed-discovery';
 
 export const TOKENS = {
   maintainer: 'glpat-maintainer-0000000000',
@@ -325,5 +326,6 @@ export function seedModel(): ForgeModel {
   seedMilestoneData(m);
   seedCi(m, SEED.headSha, SEED.featureShas[1], SEED.mainShas[28], SEED.featureShas[0]);
   seedMergeRequestReviews(m);
+  seedDiscovery(m, SEED.headSha, secret[2], forkGuide);
   return m;
 }

@@ -1,4 +1,5 @@
 // Issues: list across projects or in one, get, create, update (incl. close/reopen), delete.
+import { ensureLabels } from './labels';
 import type { ForgeModel, Issue, Project } from '../model';
 import { extractQuickActions } from '../quick-actions';
 import { ACCESS, ApiError, forbidden, json, loadProject, paramError, route, type Ctx, type Params, type Route } from './http';
@@ -95,6 +96,7 @@ function applyFields(ctx: Ctx, p: Project, issue: Issue): void {
   for (const l of labelList(input, 'add_labels') ?? []) if (!issue.labels.includes(l)) issue.labels.push(l);
   const removed = labelList(input, 'remove_labels');
   if (removed) issue.labels = issue.labels.filter((l) => !removed.includes(l));
+  ensureLabels(ctx.model, p, issue.labels);
   const milestone = input.str('milestone_id');
   if (milestone !== undefined) {
     if (milestone !== '' && !/^\d+$/.test(milestone)) throw paramError('milestone_id is invalid');

@@ -1,5 +1,6 @@
 // Merge requests: list across projects or in one, get, create, update (incl. close/reopen) and merge,
 // as GitLab's lib/api/merge_requests.rb answers them (status codes and error bodies included).
+import { ensureLabels } from './labels';
 import type { DiffFile, ForgeModel, MergeRequest, Project } from '../model';
 import { fakeSha, type MrState, type MrVersion } from '../model-merge-requests';
 import { idNoneAny, list, milestoneTitle } from './finder-params';
@@ -152,6 +153,7 @@ function applyFields(ctx: Ctx, p: Project, mr: MergeRequest, st: MrState): void 
   for (const l of list(input, 'add_labels') ?? []) if (!st.labels.includes(l)) st.labels.push(l);
   const removed = list(input, 'remove_labels');
   if (removed) st.labels = st.labels.filter((l) => !removed.includes(l));
+  ensureLabels(ctx.model, p, st.labels);
   const milestone = input.str('milestone_id');
   if (milestone !== undefined) {
     if (milestone !== '' && !/^\d+$/.test(milestone)) throw paramError('milestone_id is invalid');

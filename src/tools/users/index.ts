@@ -1,0 +1,58 @@
+// The users group (opt-in, D13): who the caller is, and who someone else is (lib/api/users.rb).
+import { Type } from '@sinclair/typebox';
+import { numericId, pagination, search, shortName } from '../params';
+import { defineTool } from '../define';
+import { restTool } from '../rest';
+
+const input = (properties: Parameters<typeof Type.Object>[0]) => Type.Object(properties, { additionalProperties: false });
+
+const WHO = ['id', 'username', 'name', 'state', 'bot'] as const;
+
+export const whoami = defineTool({
+  name: 'whoami',
+  title: 'Who am I',
+  description: 'The user the caller\'s token acts as: id, username, name, state, bot or not.',
+  group: 'users',
+  mode: 'read',
+  record: 'user',
+  input: input({}),
+  endpoint: 'GET /user (answered from the credential check when it knows)',
+  async handler(_args, ctx) {
+    // The server checked the credential with GET /user already (D7): its answer, while remembered,
+    // costs no request. full_response asks GitLab for the whole record.
+    const known = ctx.fullResponse ? undefined : ctx.knownCaller?.();
+    const user = known ?? (await ctx.forge.json<Record<string, unknown>>({ method: 'GET', path: '/user' }));
+    if (ctx.fullResponse) return user;
+    return Object.fromEntries(WHO.filter((k) => user[k] !== undefined).map((k) => [k, user[k]]));
+  },
+});
+
+export const getUsers = restTool({
+  name: 'get_users',
+  title: 'Find users',
+  description: 'Find users by exact username or by search over usernames and names; blocked users and bots say so.',
+  group: 'users',
+  mode: 'read',
+  record: 'user',
+  input: input({
+    username: Type.Optional(shortName()),
+    search: search(),
+    active: Type.Optional(Type.Boolean({ description: 'Only active users.' })),
+    without_project_bots: Type.Optional(Type.Boolean()),
+    ...pagination,
+  }),
+  rest: { method: 'GET', path: '/users', list: true },
+});
+
+export const getUser = restTool({
+  name: 'get_user',
+  title: 'Get user',
+  description: 'Get a user by numeric id.',
+  group: 'users',
+  mode: 'read',
+  record: 'user',
+  input: input({ user_id: numericId() }),
+  rest: { method: 'GET', path: '/users/{user_id}' },
+});
+
+export const userGroupTools = [whoami, getUsers, getUser];
