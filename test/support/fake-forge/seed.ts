@@ -6,6 +6,7 @@ import { seedMilestoneData } from './seed-milestones';
 import { seedIssueActivity } from './seed-issues';
 import { seedCi } from './model-ci';
 import { seedMergeRequestReviews } from './seed-merge-requests';
+import { seedReleaseData } from './seed-releases';
 
 export const TOKENS = {
   maintainer: 'glpat-maintainer-0000000000',
@@ -286,5 +287,6 @@ export function seedModel(): ForgeModel {
   seedMilestoneData(m);
   seedCi(m, SEED.headSha, SEED.featureShas[1], SEED.mainShas[28], SEED.featureShas[0]);
   seedMergeRequestReviews(m);
+  seedReleaseData(m);
   return m;
 }
