@@ -12,8 +12,10 @@ import { mergeRequestReviewKinds } from './merge-request-review';
 import { burndownEvent, milestone, milestoneSummary } from './milestone';
 import { discussion, note } from './note';
 import { job, pipeline } from './pipeline';
+import { release, releaseLink, tag } from './release';
 import { compare, file, treeEntry } from './repository';
 import { todo } from './todo';
+import { wikiPage } from './wiki';
 
 export const RECORD_KINDS = {
   award_emoji: awardEmoji,
@@ -39,6 +41,10 @@ export const RECORD_KINDS = {
   file,
   tree_entry: treeEntry,
   compare,
+  release,
+  release_link: releaseLink,
+  tag,
+  wiki_page: wikiPage,
   ...mergeRequestReviewKinds,
 } satisfies Record<string, RecordKind>;
 
