@@ -69,7 +69,7 @@ export function wikiTools(scope: WikiScope): WikiTools {
     group: 'wiki',
     mode: 'read',
     record: 'wiki_page',
-    narrowing: 'leave out with_content, then read pages one by one with ' + names.get,
+    narrowing: 'leave out with_content, then read the pages one at a time',
     endpoint: `GET ${all}`,
     input: input({ ...parent, with_content: Type.Optional(Type.Boolean()) }),
     handler: (args, ctx) => withGroupWikiTier(scope, ctx, () =>
