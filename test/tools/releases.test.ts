@@ -12,7 +12,7 @@ const api = () => h.forge.model.projects.get(SEED.project)!;
 const sent = () => h.upstream().filter((r) => !r.endsWith('/metadata'));
 
 type Tag = { name: string; commit_sha?: string; commit_title?: string; message?: string; protected?: boolean; release?: boolean; created_at?: string };
-type Link = { id: number; name: string; url: string; direct_asset_url?: string; link_type?: string };
+type Link = { id: number; name: string; url: string; direct_asset_path?: string; direct_asset_url?: string; link_type?: string };
 type Release = { tag_name: string; name?: string; description?: string; commit_sha?: string; released_at?: string; author?: unknown; milestones?: { id: number; title: string }[]; links?: Link[]; web_url?: string; upcoming_release?: boolean };
 type Page<T> = { items: T[]; pagination: { total: number | null } };
 
@@ -78,7 +78,7 @@ describe('releases', () => {
       tag_name: 'v1.0.0', name: 'Version 1.0', description: 'First stable release.\n\n- SSO login\n- Rate limiter', commit_sha: SEED.tagSha,
       released_at: '2024-01-21T10:00:00.000Z', author: { id: 1, username: 'maria', name: 'Maria Rossi' }, milestones: [{ id: 101, title: 'v1.0' }],
       links: [{ id: 1, name: 'api-linux-amd64', url: 'https://downloads.forge.test/api/1.0.0/api-linux-amd64',
-        direct_asset_url: 'http://forge.test/acme/platform/api/-/releases/v1.0.0/downloads/bin/api-linux-amd64', link_type: 'package' }],
+        direct_asset_path: '/bin/api-linux-amd64', link_type: 'package' }],
       web_url: 'http://forge.test/acme/platform/api/-/releases/v1.0.0',
     });
     const full = structured<Record<string, unknown>>(await c.call('get_release', { project_id: P, tag_name: 'v1.0.0', full_response: true }));
@@ -94,7 +94,7 @@ describe('releases', () => {
       released_at: '2099-01-01T00:00:00Z',
     }));
     expect(created).toMatchObject({ tag_name: 'v1.1.0', name: 'Version 1.1', commit_sha: SEED.headSha, upcoming_release: true, milestones: [{ title: 'v1.1' }] });
-    expect(created.links![0]).toEqual({ id: 2, name: 'checksums', url: 'https://downloads.forge.test/api/1.1.0/SHA256SUMS', direct_asset_url: 'http://forge.test/acme/platform/api/-/releases/v1.1.0/downloads/SHA256SUMS' });
+    expect(created.links![0]).toEqual({ id: 2, name: 'checksums', url: 'https://downloads.forge.test/api/1.1.0/SHA256SUMS', direct_asset_path: '/SHA256SUMS' });
     expect(api().tags.get('v1.1.0')).toBe(SEED.headSha);
     const updated = structured<Release>(await c.call('update_release', { project_id: P, tag_name: 'v1.1.0', description: 'Faster, and smaller.', milestones: [] }));
     expect(updated.description).toBe('Faster, and smaller.');
@@ -117,10 +117,10 @@ describe('releases', () => {
   test('links and edits GitLab would refuse are refused before anything is sent', async () => {
     const c = await h.as();
     const link = (o: Record<string, unknown>) => ({ project_id: P, tag_name: 'v0.9.0', assets: { links: [{ name: 'a', url: 'https://x.test/a', ...o }] } });
-    expect(toolError(await c.call('create_release', link({ url: 'javascript:alert(1)' }))).message).toStartWith('assets.links[0].url: must be an http, https or ftp URL');
-    expect(toolError(await c.call('create_release', link({ direct_asset_path: '/bin/../../x' }))).message).toStartWith('assets.links[0].direct_asset_path:');
+    expect(toolError(await c.call('create_release', link({ url: 'javascript:alert(1)' }))).message).toStartWith('assets.links.0.url: must be an http, https or ftp URL');
+    expect(toolError(await c.call('create_release', link({ direct_asset_path: '/bin/../../x' }))).message).toStartWith('assets.links.0.direct_asset_path:');
     const twice = { project_id: P, tag_name: 'v0.9.0', assets: { links: [{ name: 'a', url: 'https://x.test/a' }, { name: 'a', url: 'https://x.test/b' }] } };
-    expect(toolError(await c.call('create_release', twice)).message).toStartWith('assets.links[1].name: repeats');
+    expect(toolError(await c.call('create_release', twice)).message).toStartWith('assets.links.1.name: repeats');
     expect(toolError(await c.call('update_release', { project_id: P, tag_name: 'v1.0.0' })).message).toStartWith('arguments: give at least one of');
     expect(toolError(await c.call('create_release', { project_id: P, tag_name: 'v0.9.0', released_at: 'yesterday' })).message).toStartWith('released_at:');
     expect(sent()).toEqual([]);

@@ -17,13 +17,23 @@ export const tag: RecordKind = {
   }),
 };
 
-/** A link as an agent uses it; the direct URL only when it is not the URL itself, the type only when not `other`. */
+/** Where a link's permanent URL puts its direct asset path: <release web_url>/downloads<path>. */
+const DOWNLOADS = /\/-\/releases\/[^/]+\/downloads(\/.+)$/;
+
+/**
+ * A link as an agent uses it: its direct asset path (what create_release_link takes; the permanent URL
+ * is the release's web_url, /downloads and the path) rather than the whole permanent URL, the type only
+ * when not `other`. A permanent URL of another shape is kept as it is.
+ */
 function leanLink(l: Rec): Rec {
+  const direct = typeof l.direct_asset_url === 'string' && l.direct_asset_url !== l.url ? l.direct_asset_url : undefined;
+  const path = direct ? DOWNLOADS.exec(direct)?.[1] : undefined;
   return compact({
     id: l.id,
     name: l.name,
     url: l.url,
-    direct_asset_url: l.direct_asset_url !== l.url ? l.direct_asset_url : undefined,
+    direct_asset_path: path,
+    direct_asset_url: path ? undefined : direct,
     link_type: l.link_type !== 'other' ? l.link_type : undefined,
   });
 }
@@ -49,6 +59,6 @@ export const release: RecordKind = {
 };
 
 export const releaseLink: RecordKind = {
-  about: 'A release asset link: name, URL, its permanent direct URL when it has one, and its type when not other.',
+  about: 'A release asset link: name, URL, its direct asset path when it has one (the permanent URL is the release\'s web_url, /downloads and the path), and its type when not other.',
   lean: leanLink,
 };

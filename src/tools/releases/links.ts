@@ -9,7 +9,8 @@ import { restTool } from '../rest';
 const LINKS = '/projects/{project_id}/releases/{tag_name}/assets/links';
 
 export const linkType = Type.Optional(Type.Union(['other', 'runbook', 'image', 'package'].map((t) => Type.Literal(t))));
-export const assetUrl = () => Type.String({ minLength: 1, maxLength: LIMITS.filePath });
+/** GitLab blocks any other scheme (Releases::Link validates the URL with schemes http, https and ftp). */
+export const assetUrl = () => Type.String({ minLength: 1, maxLength: LIMITS.filePath, pattern: '^(https?|ftp)://[^\\s/?#]+', hint: 'must be an http, https or ftp URL (GitLab blocks other schemes)' });
 /** A path under the release's downloads (`/bin/api-linux-amd64`), as GitLab's filepath format allows. */
 export const directAssetPath = () => Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.filePath, pattern: '^/?[A-Za-z0-9_\\-./+]+$', hint: 'must be a path such as /bin/app-linux-amd64 (letters, digits, _ - . / +)' }));
 

@@ -43,7 +43,7 @@ const link = Type.Object({ name: shortName(), url: assetUrl(), direct_asset_path
 function checkLinks(links: LinkArgs[] | undefined): void {
   const seen = { name: new Set<string>(), url: new Set<string>() };
   links?.forEach((l, i) => {
-    const label = (field: string) => `assets.links[${i}].${field}`;
+    const label = (field: string) => `assets.links.${i}.${field}`;
     checkLink(l, label);
     for (const field of ['name', 'url'] as const) {
       if (seen[field].has(l[field])) throw invalidArgument(label(field), `repeats an earlier link's ${field}; GitLab wants each unique in a release`);
