@@ -9,6 +9,7 @@ import { connect, MCP_URL } from '../test/support/mcp-client';
 import {
   gitlabBranch, gitlabCommit, gitlabDiscussion, gitlabIssue, gitlabMilestone, gitlabTodo, GITLAB_RECORDS,
 } from '../test/fixtures/gitlab-records';
+import { gitlabRelease, gitlabTag, gitlabWikiPageBasic } from '../test/fixtures/gitlab-release-records';
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 const labels = [['bug', 'auth'], ['feature'], ['bug', 'ui', 'regression'], [], ['docs']];
@@ -23,6 +24,10 @@ const pages: Record<string, unknown> = {
   [`/projects/5/repository/commits/${gitlabCommit(1).id}`]: GITLAB_RECORDS.commit,
   '/todos': range(20).map((i) => gitlabTodo(100 + i)),
   '/user': { id: 1, username: 'maria', name: 'Maria Jones' },
+  '/projects/5/repository/tags': range(20).map((i) => gitlabTag(`v2.${i}.0`, gitlabCommit(i))),
+  '/projects/5/releases': range(20).map((i) => gitlabRelease(`v2.${i}.0`, gitlabCommit(i), GITLAB_RECORDS.release.author as Record<string, unknown>, gitlabMilestone(10 + i, i))),
+  // GitLab lists a whole wiki at once (lib/api/wikis.rb has no pagination): 20 pages, no content.
+  '/projects/5/wikis': range(20).map((i) => gitlabWikiPageBasic(i % 2 ? `guides/deploy-step-${i}` : `runbooks/service-${i}/on-call`)),
 };
 const bodies = new Map(Object.entries(pages).map(([path, value]) => [`/api/v4${path}`, JSON.stringify(value)]));
 
@@ -52,6 +57,9 @@ const calls: [string, string, Record<string, unknown>, string][] = [
   ['list_milestones (10)', 'list', P, '/projects/5/milestones'],
   ['get_commit', 'single', { ...P, sha: gitlabCommit(1).id }, `/projects/5/repository/commits/${gitlabCommit(1).id}`],
   ['list_todos (20)', 'list', {}, '/todos'],
+  ['list_tags (20)', 'list', P, '/projects/5/repository/tags'],
+  ['list_releases (20)', 'list', P, '/projects/5/releases'],
+  ['list_wiki_pages (20)', 'list', P, '/projects/5/wikis'],
 ];
 
 const text = (r: { content?: unknown }) => (r.content as { text: string }[])[0].text;
