@@ -14,9 +14,9 @@ export const SERVER_INFO = { name: 'forge-tool-server', version: '0.1.0' };
 // connection) carries only what is particular to each tool.
 export const INSTRUCTIONS = [
   "Tools act on a GitLab forge with the caller's own token; the forge enforces the caller's role. Conventions (tool descriptions state only exceptions):",
-  '- project_id, group_id, target_project_id: a numeric id or a full path such as group/sub/project (list_issues and my_issues without one: all projects). Branch names, refs and file paths containing / are given as they are; none may be empty or have a . or .. part.',
+  '- project_id, group_id, target_project_id: a numeric id or a full path such as group/sub/project (list_issues and my_issues without one: all projects). Branch names, refs, tag names, file paths and wiki slugs containing / are given as they are; none may be empty or have a . or .. part.',
   '- issue_iid, merge_request_iid, noteable_iid, target_issue_iid, iids: the number within the project or group (#12 for an issue, !12 for a merge request). ' +
-    "milestone_id is the milestone's global id (its id field), not its iid. note_id, award_id, issue_link_id, discussion_id and to-do ids are the id fields the list tools return. " +
+    "milestone_id is the milestone's global id (its id field), not its iid. note_id, award_id, issue_link_id, link_id, discussion_id and to-do ids are the id fields the list tools return. " +
     'Numeric ids may be sent as numbers or strings; assignee_id and iteration_id also take None or Any.',
   '- Paginated list tools take page (default 1) and per_page (default 20, max 100) and return {items, pagination: {page, per_page, next_page, total, total_pages}}; next_page is null on the last page; total and total_pages are null where GitLab does not count (lists above 10,000 items, commits).',
   '- since, until, *_after, *_before: ISO 8601 date-times (2026-01-31T23:59:59Z) or a date alone (2026-01-31, midnight UTC); *_date parameters are YYYY-MM-DD.',
@@ -27,7 +27,7 @@ export const INSTRUCTIONS = [
     'A result over the size limit is cut at a whole item and says truncated: true with how to get the rest. Text others wrote comes without invisible characters and hidden Markdown; file contents, diffs and blame come exact, with invisible_characters saying where such characters are. ' +
     'A write whose merge request or commit text says "Closes #12" lists those issues in closes_issues.',
   '- GitLab silently ignores fields the caller may not set (assignees, labels, milestone and weight below Reporter).',
-  '- Premium/Ultimate only: weight, iteration_id, burndown events, blocks/is_blocked_by issue links, code_owner_approval_required.',
+  '- Premium/Ultimate only: weight, iteration_id, burndown events, blocks/is_blocked_by issue links, code_owner_approval_required, group wikis.',
   '- Emoji names go without colons, e.g. thumbsup. The comment reaction tools also take the discussion_id of a reply and then check the note is in that thread.',
   '- delete_* tools and unprotect_branch cannot be undone.',
   '- Failures are isError results whose text starts with a kind: validation (a parameter is wrong, named first; nothing was sent to GitLab), ' +
