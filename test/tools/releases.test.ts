@@ -2,9 +2,10 @@
 // fake forge (test/support/fake-forge/handlers/tags.ts and releases.ts, after lib/api/tags.rb,
 // lib/api/releases.rb and lib/api/release/links.rb).
 import { describe, expect, test } from 'bun:test';
+import { useApps } from '../support/apps';
 import { RELEASE_SEED, SEED, TOKENS } from '../support/fake-forge';
 import { useHarness } from '../support/harness';
-import { structured, toolError } from '../support/mcp-client';
+import { connect, structured, toolError } from '../support/mcp-client';
 
 const h = useHarness({ FORGE_TOOLSETS: 'releases' });
 const P = String(SEED.project);
@@ -15,6 +16,30 @@ type Tag = { name: string; commit_sha?: string; commit_title?: string; message?:
 type Link = { id: number; name: string; url: string; direct_asset_path?: string; direct_asset_url?: string; link_type?: string };
 type Release = { tag_name: string; name?: string; description?: string; commit_sha?: string; released_at?: string; author?: unknown; milestones?: { id: number; title: string }[]; links?: Link[]; web_url?: string; upcoming_release?: boolean };
 type Page<T> = { items: T[]; pagination: { total: number | null } };
+
+describe('the wiki and releases groups are opt-in (D13)', () => {
+  const apps = useApps(() => h.forge.apiUrl, 'all');
+  async function listed(overrides: Record<string, string>): Promise<string[]> {
+    const session = await connect(apps(overrides), { 'Private-Token': TOKENS.maintainer });
+    const { tools } = await session.client.listTools();
+    await session.close();
+    return tools.map((t) => t.name);
+  }
+  const ours = (names: string[]) => names.filter((n) => /tag|release|wiki/.test(n));
+
+  test('none is listed by default; FORGE_TOOLSETS names each group, and all holds both', async () => {
+    expect(ours(await listed({}))).toEqual([]);
+    expect(await listed({ FORGE_TOOLSETS: 'releases' })).toEqual([
+      'list_tags', 'get_tag', 'create_tag', 'delete_tag', 'list_releases', 'get_release', 'create_release', 'update_release', 'delete_release',
+      'list_release_links', 'create_release_link', 'delete_release_link']);
+    expect(await listed({ FORGE_TOOLSETS: 'wiki' })).toEqual([
+      'list_wiki_pages', 'get_wiki_page', 'create_wiki_page', 'update_wiki_page', 'delete_wiki_page',
+      'list_group_wiki_pages', 'get_group_wiki_page', 'create_group_wiki_page', 'update_group_wiki_page', 'delete_group_wiki_page']);
+    expect(ours(await listed({ FORGE_TOOLSETS: 'all' }))).toHaveLength(22);
+    expect(ours(await listed({ FORGE_TOOLSETS: 'wiki,releases', FORGE_READ_ONLY_MODE: 'true' }))).toEqual([
+      'list_wiki_pages', 'get_wiki_page', 'list_group_wiki_pages', 'get_group_wiki_page', 'list_tags', 'get_tag', 'list_releases', 'get_release', 'list_release_links']);
+  });
+});
 
 describe('tags', () => {
   test('list_tags: lean records with the commit SHA; search and order', async () => {

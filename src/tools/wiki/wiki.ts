@@ -17,7 +17,7 @@ const format = Type.Optional(Type.Union(['markdown', 'rdoc', 'asciidoc', 'org'].
 /** A page's slug as the list gives it (`guides/setup`). */
 const slug = () => filePath();
 /** A version is a commit of the wiki's repository. */
-const version = Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{7,64}$', hint: 'must be a commit sha of the wiki (hex, 7 to 64 characters)' }));
+const version = Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{7,64}$', maxLength: 64, hint: 'must be a commit sha of the wiki (hex, 7 to 64 characters)' }));
 const lineNumber = () => Type.Optional(integer(1, 'must be a line number, 1 or more'));
 
 const EDITABLE = ['title', 'content', 'format'] as const;
