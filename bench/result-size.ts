@@ -10,6 +10,7 @@ import {
   gitlabBranch, gitlabCommit, gitlabDiscussion, gitlabIssue, gitlabMilestone, gitlabTodo, GITLAB_RECORDS,
 } from '../test/fixtures/gitlab-records';
 import { DISCOVERY_RECORDS, gitlabGroup, gitlabProject } from '../test/fixtures/gitlab-discovery-records';
+import { gitlabRelease, gitlabTag, gitlabWikiPageBasic } from '../test/fixtures/gitlab-release-records';
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 const { open_issues_count: _o, closed_issues_count: _c, open_merge_requests_count: _m, ...labelWithoutCounts } = DISCOVERY_RECORDS.label;
@@ -38,6 +39,10 @@ const pages: Record<string, unknown> = {
   // Without with_counts GitLab sends no counts.
   '/projects/5/labels': range(20).map((i) => ({ ...labelWithoutCounts, id: 300 + i, name: `area/${i}`, description: `Work on area ${i}`, priority: i % 3 ? null : i })),
   '/projects/5/search': range(20).map((i) => ({ ...DISCOVERY_RECORDS.code_hit, path: `src/session-${i}.ts`, filename: `src/session-${i}.ts`, basename: `src/session-${i}`, startline: 10 + i })),
+  '/projects/5/repository/tags': range(20).map((i) => gitlabTag(`v2.${i}.0`, gitlabCommit(i))),
+  '/projects/5/releases': range(20).map((i) => gitlabRelease(`v2.${i}.0`, gitlabCommit(i), GITLAB_RECORDS.release.author as Record<string, unknown>, gitlabMilestone(10 + i, i))),
+  // GitLab lists a whole wiki at once (lib/api/wikis.rb has no pagination): 20 pages, no content.
+  '/projects/5/wikis': range(20).map((i) => gitlabWikiPageBasic(i % 2 ? `guides/deploy-step-${i}` : `runbooks/service-${i}/on-call`)),
 };
 const bodies = new Map(Object.entries(pages).map(([path, value]) => [`/api/v4${path}`, JSON.stringify(value)]));
 
@@ -76,6 +81,9 @@ const calls: [string, string, Record<string, unknown>, string][] = [
   ['get_project_events (20)', 'list', P, '/projects/5/events'],
   ['list_labels (20)', 'list', P, '/projects/5/labels'],
   ['search_code (20 hits)', 'list', { ...P, search: 'store' }, '/projects/5/search'],
+  ['list_tags (20)', 'list', P, '/projects/5/repository/tags'],
+  ['list_releases (20)', 'list', P, '/projects/5/releases'],
+  ['list_wiki_pages (20)', 'list', P, '/projects/5/wikis'],
 ];
 
 const text = (r: { content?: unknown }) => (r.content as { text: string }[])[0].text;

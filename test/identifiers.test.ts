@@ -319,3 +319,31 @@ describe("names with their slashes %2F-encoded: the same name in a path, a query
     expect(h.upstream()).toEqual([]);
   });
 });
+
+// Wiki slugs and tag names are one URL segment on GitLab (NO_SLASH_URL_PART_REGEX in lib/api/wikis.rb,
+// tags.rb and releases.rb): a slash in them reaches GitLab %2F-encoded, once, whether sent plain or
+// already encoded; a dot segment anywhere in them is refused before anything is sent.
+describe('wiki slugs and tag names with slashes: one segment, encoded once', () => {
+  test.each([
+    ['get_wiki_page', { project_id: '42', slug: 'guides/setup' }, '/projects/42/wikis/guides%2Fsetup'],
+    ['get_wiki_page', { project_id: '42', slug: 'guides%2Fsetup' }, '/projects/42/wikis/guides%2Fsetup'],
+    ['get_group_wiki_page', { group_id: 'acme/platform', slug: 'a/b/c' }, '/groups/acme%2Fplatform/wikis/a%2Fb%2Fc'],
+    ['get_tag', { project_id: '42', tag_name: 'release/2024' }, '/projects/42/repository/tags/release%2F2024'],
+    ['get_release', { project_id: '42', tag_name: 'release%2F2024' }, '/projects/42/releases/release%2F2024'],
+    ['list_release_links', { project_id: '42', tag_name: 'release/2024' }, '/projects/42/releases/release%2F2024/assets/links'],
+  ])('%s %p → …%s', async (tool, args, tail) => {
+    const c = await h.as();
+    await c.call(tool, args);
+    const paths = h.upstream().filter((r) => !r.endsWith('/metadata'));
+    expect(paths).toHaveLength(1);
+    expect(paths[0].endsWith(tail)).toBe(true);
+  });
+
+  test.each(['guides/../../../issues', 'guides/%2e%2e/x', '..%2F..%2Fissues', 'a/./b'])('slug or tag %p is refused, nothing sent', async (value) => {
+    const c = await h.as();
+    for (const [tool, name] of [['get_wiki_page', 'slug'], ['delete_wiki_page', 'slug'], ['delete_tag', 'tag_name'], ['delete_release', 'tag_name']]) {
+      expect(toolError(await c.call(tool, { project_id: String(SEED.project), [name]: value })).kind).toBe('validation');
+    }
+    expect(h.upstream()).toEqual([]);
+  });
+});

@@ -35,12 +35,12 @@ describe.each(kinds)('lean %s', (kind) => {
   test('is at most 60% of the forge\'s JSON', () => {
     const size = JSON.stringify(lean(kind)).length;
     const forge = JSON.stringify(GITLAB_RECORDS[kind]).length;
-    // A burndown event has nothing to drop but a null weight.
     // A milestone, a blame range and a diff are mostly what an agent reads; a burndown event has nothing but a null to drop.
     // A merge request's file diff is a diff; a file read is its content; a diff version is its three SHAs; a draft
     // note is its text and the diff position (SHAs and lines) it sits on. A code hit is its lines (search_code keeps only
-    // the matching ones: bench/result-size.ts).
-    if (!['burndown_event', 'blame_range', 'diff', 'milestone', 'mr_diff', 'file', 'mr_version', 'draft_note', 'code_hit'].includes(kind)) expect(size / forge).toBeLessThanOrEqual(0.6);
+    // the matching ones: bench/result-size.ts). A wiki page is its content, like a file; a release link is its id, name,
+    // URL and permanent URL (only the type `other` and a repeated URL drop).
+    if (!['burndown_event', 'blame_range', 'diff', 'milestone', 'mr_diff', 'file', 'mr_version', 'draft_note', 'code_hit', 'wiki_page', 'release_link'].includes(kind)) expect(size / forge).toBeLessThanOrEqual(0.6);
     else expect(size).toBeLessThan(forge);
   });
 });
@@ -69,6 +69,17 @@ describe('what an agent acts on is kept', () => {
     expect(lean('todo')).toMatchObject({ id: 102, action_name: 'assigned', state: 'pending', target: { iid: 42, title: expect.any(String) }, project: { path_with_namespace: 'acme/platform' } });
     expect(lean('commit_status')).toMatchObject({ name: 'lint', status: 'success', pipeline_id: 9001 });
     expect(lean('merge_request')).toMatchObject({ iid: 17, source_branch: 'fix/sso-expiry', target_branch: 'main', detailed_merge_status: 'mergeable', reviewers: [{ username: 'maria' }] });
+  });
+  test('tag, release, release link, wiki page', () => {
+    expect(lean('tag')).toEqual({ name: 'v2.4.0', commit_sha: (GITLAB_RECORDS.tag.commit as { id: string }).id,
+      commit_title: expect.any(String), message: 'Release v2.4.0', protected: true, release: true, created_at: expect.any(String) });
+    expect(lean('release')).toMatchObject({ tag_name: 'v2.4.0', name: 'Release v2.4.0', commit_sha: expect.any(String), milestones: [{ id: 12, title: 'v2.4' }],
+      links: [{ id: 1, direct_asset_path: '/bin/api-linux-amd64-1.tar.gz', link_type: 'package' }, { id: 2 }], web_url: 'https://gitlab.example.com/acme/platform/-/releases/v2.4.0' });
+    expect(JSON.stringify(lean('release'))).not.toContain('archive');
+    expect(lean('release_link')).toEqual({ id: 1, name: 'api-linux-amd64-1', url: 'https://downloads.example.com/api/v2.4.0/api-linux-amd64-1.tar.gz', direct_asset_path: '/bin/api-linux-amd64-1.tar.gz', link_type: 'package' });
+    expect(RECORD_KINDS.release_link.lean({ id: 3, name: 'n', url: 'https://x.test/a', direct_asset_url: 'https://x.test/a', link_type: 'other' })).toEqual({ id: 3, name: 'n', url: 'https://x.test/a' });
+    expect(lean('wiki_page')).toEqual({ slug: 'guides/deploy-runbook', content: expect.stringMatching(/^# Deploy runbook/) });
+    expect(RECORD_KINDS.wiki_page.lean({ slug: 'home', title: 'Start here', format: 'asciidoc', content: 'a<!-- hidden -->b\u200B' })).toEqual({ slug: 'home', title: 'Start here', format: 'asciidoc', content: 'ab' });
   });
   test('a projection never fails on a record missing its fields', () => {
     for (const kind of kinds) expect(() => RECORD_KINDS[kind].lean({})).not.toThrow();

@@ -117,7 +117,7 @@ describe.each(['legacy', 'modern'] as Lane[])('tools/call on the %s lane', (lane
 
 describe('refusals: 400 naming the header or path, on both lanes', () => {
   const cases: [string, Record<string, string>, string, string][] = [
-    ['unknown group', { 'X-MCP-Toolsets': 'issues,wiki' }, '', 'X-MCP-Toolsets: unknown tool group "wiki"'],
+    ['unknown group', { 'X-MCP-Toolsets': 'issues,snippets' }, '', 'X-MCP-Toolsets: unknown tool group "snippets"'],
     ['unknown tool', { 'X-MCP-Tools': 'get_issue,drop_database' }, '', 'X-MCP-Tools: unknown tool "drop_database"'],
     ['unknown excluded tool', { 'X-MCP-Exclude-Tools': 'nope' }, '', 'X-MCP-Exclude-Tools: unknown tool "nope"'],
     ['a name that is no name, shortened', { 'X-MCP-Tools': `${'a'.repeat(100)}<script>` }, '', `X-MCP-Tools: unknown tool "${'a'.repeat(64)}…"`],

@@ -18,11 +18,13 @@ import { milestoneGroupTools } from './milestones';
 import { issueTools } from './issues';
 import { mergeRequestTools } from './merge-requests';
 import { pipelineGroupTools } from './pipelines';
+import { releaseGroupTools } from './releases';
 import { repositoryTools } from './repository';
 import { projectGroupTools } from './projects';
 import { userGroupTools } from './users';
 import { searchGroupTools } from './search';
 import { labelGroupTools } from './labels';
+import { wikiGroupTools } from './wiki';
 
 /** A write's record with the issues its text makes GitLab close (`closes_issues`, D36), when it names any. */
 function withClosingReferences(value: unknown, texts: (string | undefined)[]): unknown {
@@ -33,7 +35,7 @@ function withClosingReferences(value: unknown, texts: (string | undefined)[]): u
 
 /** Every tool the server knows, in the order tools/list shows them. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [...milestoneGroupTools, ...branchTools, ...issueTools, ...mergeRequestTools, ...pipelineGroupTools, ...repositoryTools,
-  ...projectGroupTools, ...userGroupTools, ...searchGroupTools, ...labelGroupTools];
+  ...projectGroupTools, ...userGroupTools, ...searchGroupTools, ...labelGroupTools, ...wikiGroupTools, ...releaseGroupTools];
 
 export interface ToolSelection {
   groups: ReadonlySet<ToolGroup>;

@@ -3,7 +3,7 @@
 // the per-request policy (D34) and the HTTP layer read the groups from here; a new group is a
 // line here and a folder beside this file.
 
-export const TOOL_GROUPS = ['milestones', 'branches', 'issues', 'merge_requests', 'pipelines', 'repository', 'projects', 'users', 'search', 'labels'] as const;
+export const TOOL_GROUPS = ['milestones', 'branches', 'issues', 'merge_requests', 'pipelines', 'repository', 'projects', 'users', 'search', 'labels', 'wiki', 'releases'] as const;
 export type ToolGroup = (typeof TOOL_GROUPS)[number];
 
 export interface ToolGroupInfo {
@@ -29,6 +29,8 @@ export const TOOL_GROUP_INFO: Readonly<Record<ToolGroup, ToolGroupInfo>> = {
   users: { byDefault: false, instructions: [] },
   search: { byDefault: false, instructions: [] },
   labels: { byDefault: false, instructions: [] },
+  wiki: { byDefault: false, instructions: [] },
+  releases: { byDefault: false, instructions: [] },
 };
 
 /** The groups a deployment enables when FORGE_TOOLSETS is not given. */
@@ -37,9 +39,9 @@ export const DEFAULT_TOOL_GROUPS: readonly ToolGroup[] = TOOL_GROUPS.filter((gro
 // Sent once at initialize: the conventions every tool shares, then each group's own lines, so
 // tools/list (read on every connection) carries only what is particular to each tool.
 const CONVENTIONS = [
-  '- project_id, group_id, target_project_id: a numeric id or a full path such as group/sub/project (list_issues and my_issues without one: all projects). Branch names, refs and file paths containing / are given as they are; none may be empty or have a . or .. part.',
+  '- project_id, group_id, target_project_id: a numeric id or a full path such as group/sub/project (list_issues and my_issues without one: all projects). Branch names, refs, tag names, file paths and wiki slugs containing / are given as they are; none may be empty or have a . or .. part.',
   '- issue_iid, merge_request_iid, noteable_iid, target_issue_iid, iids: the number within the project or group (#12 for an issue, !12 for a merge request). ' +
-    "milestone_id is the milestone's global id (its id field), not its iid. note_id, award_id, issue_link_id, discussion_id and to-do ids are the id fields the list tools return. " +
+    "milestone_id is the milestone's global id (its id field), not its iid. note_id, award_id, issue_link_id, link_id, discussion_id and to-do ids are the id fields the list tools return. " +
     'Numeric ids may be sent as numbers or strings; assignee_id and iteration_id also take None or Any.',
   '- Paginated list tools take page (default 1) and per_page (default 20, max 100) and return {items, pagination: {page, per_page, next_page, total, total_pages}}; next_page is null on the last page; total and total_pages are null where GitLab does not count (lists above 10,000 items, commits).',
   '- since, until, *_after, *_before: ISO 8601 date-times (2026-01-31T23:59:59Z) or a date alone (2026-01-31, midnight UTC); *_date parameters are YYYY-MM-DD.',
@@ -50,7 +52,7 @@ const CONVENTIONS = [
     'A result over the size limit is cut at a whole item and says truncated: true with how to get the rest. Text others wrote comes without invisible characters and hidden Markdown; file contents, diffs and blame come exact, with invisible_characters saying where such characters are. ' +
     'A write whose merge request or commit text says "Closes #12" lists those issues in closes_issues.',
   '- GitLab silently ignores fields the caller may not set (assignees, labels, milestone and weight below Reporter).',
-  '- Premium/Ultimate only: weight, iteration_id, burndown events, blocks/is_blocked_by issue links, code_owner_approval_required.',
+  '- Premium/Ultimate only: weight, iteration_id, burndown events, blocks/is_blocked_by issue links, code_owner_approval_required, group wikis.',
 ];
 
 const CLOSING = [

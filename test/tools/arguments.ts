@@ -37,7 +37,7 @@ export function withinTemplates(path: string, templates: string[]): boolean {
   });
 }
 
-const STRING_SAMPLES = ['1', 'main', '2026-01-31', '2026-01-31T00:00:00Z', 'thumbsup', 'x'];
+const STRING_SAMPLES = ['1', 'main', '2026-01-31', '2026-01-31T00:00:00Z', 'thumbsup', 'x', 'https://example.test/x'];
 
 /** A value the schema accepts. */
 export function sample(schema: TSchema): unknown {

@@ -30,8 +30,15 @@ const WRITERS: Record<string, (text: string) => Args> = {
   create_merge_request_thread: (text) => ({ project_id: P, merge_request_iid: 1, body: text }),
   create_merge_request_discussion_note: (text) => ({ project_id: P, merge_request_iid: 1, discussion_id: 'a'.repeat(40), body: text }),
   create_draft_note: (text) => ({ project_id: P, merge_request_iid: 1, body: text }),
+  create_wiki_page: (text) => ({ project_id: P, title: 'Plan', content: text }),
+  update_wiki_page: (text) => ({ project_id: P, slug: 'home', content: text }),
+  create_group_wiki_page: (text) => ({ group_id: 'acme/platform', title: 'Plan', content: text }),
+  update_group_wiki_page: (text) => ({ group_id: 'acme/platform', slug: 'handbook', content: text }),
 };
-const PARAMETER: Record<string, string> = { create_issue: 'description', update_issue: 'description', create_merge_request: 'description', update_merge_request: 'description' };
+const PARAMETER: Record<string, string> = {
+  create_issue: 'description', update_issue: 'description', create_merge_request: 'description', update_merge_request: 'description',
+  create_wiki_page: 'content', update_wiki_page: 'content', create_group_wiki_page: 'content', update_group_wiki_page: 'content',
+};
 
 describe('the command list (quick-action-names.ts)', () => {
   test('every name comes from a named GitLab source, once; the old ones and /board_move are there', () => {

@@ -12,12 +12,14 @@ import { mergeRequestReviewKinds } from './merge-request-review';
 import { burndownEvent, milestone, milestoneSummary } from './milestone';
 import { discussion, note } from './note';
 import { job, pipeline } from './pipeline';
+import { release, releaseLink, tag } from './release';
 import { compare, file, treeEntry } from './repository';
 import { todo } from './todo';
 import { group, namespace, project } from './project';
 import { event, member, userRecord } from './people';
 import { label } from './label';
 import { codeHit, snippetHit } from './search';
+import { wikiPage } from './wiki';
 
 export const RECORD_KINDS = {
   award_emoji: awardEmoji,
@@ -43,6 +45,10 @@ export const RECORD_KINDS = {
   file,
   tree_entry: treeEntry,
   compare,
+  release,
+  release_link: releaseLink,
+  tag,
+  wiki_page: wikiPage,
   ...mergeRequestReviewKinds,
   project,
   group,

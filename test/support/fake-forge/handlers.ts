@@ -30,8 +30,12 @@ import { eventRoutes } from './handlers/events';
 import { labelRoutes } from './handlers/labels';
 import { searchRoutes } from './handlers/search';
 
+import { releaseRoutes } from './handlers/releases';
+import { tagRoutes } from './handlers/tags';
+import { wikiRoutes } from './handlers/wikis';
+
 const ROUTES: Route[] = [...projectRoutes, ...branchRoutes, ...protectedRoutes, ...commitRoutes, ...statusRoutes, ...milestoneRoutes, ...milestoneItemRoutes, ...issueActivityRoutes, ...uploadRoutes, ...jobRoutes, ...mergeRequestRoutes, ...pipelineRoutes, ...pipelineJobRoutes, ...repositoryFileRoutes, ...repositoryRoutes, ...metadataRoutes, ...tokenRoutes,
-  ...discoveryProjectRoutes, ...discoveryGroupRoutes, ...memberRoutes, ...userRoutes, ...eventRoutes, ...labelRoutes, ...searchRoutes];
+  ...discoveryProjectRoutes, ...discoveryGroupRoutes, ...memberRoutes, ...userRoutes, ...eventRoutes, ...labelRoutes, ...searchRoutes, ...tagRoutes, ...releaseRoutes, ...wikiRoutes];
 
 async function readBody(request: Request): Promise<{ recorded: unknown; params: Record<string, unknown>; invalid?: boolean }> {
   if (request.method === 'GET' || request.method === 'HEAD' || !request.body) return { recorded: undefined, params: {} };

@@ -74,6 +74,7 @@ export { BOTS, SEED, TOKENS, seedModel } from './seed';
 export { JOB_TOKEN_ROUTES, permissionLabel, routePermission } from './tokens';
 export { EDITIONS, VERSIONS, type Edition, type Version } from './edition';
 export { MILESTONE_SEED } from './seed-milestones';
+export { RELEASE_SEED } from './seed-releases';
 export { ISSUE_SEED } from './seed-issues';
 export { MR_SEED } from './seed-merge-requests';
 export { addUpload, type Upload } from './handlers/uploads';

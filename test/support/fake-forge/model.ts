@@ -3,6 +3,7 @@
 import { IssueTracker } from './model-issues';
 import { MergeRequestReviews } from './model-merge-requests';
 import { Discovery } from './model-discovery';
+import { ReleaseStore } from './model-releases';
 import type { Edition, Version } from './edition';
 
 export const ACCESS = { none: 0, guest: 10, reporter: 20, developer: 30, maintainer: 40, owner: 50, admin: 60 } as const;
@@ -244,6 +245,8 @@ export class ForgeModel {
   tracker = new IssueTracker();
   /** Merge request review state: versions, approvals, diff positions, draft notes (model-merge-requests.ts). */
   reviews = new MergeRequestReviews();
+  /** Tags' messages, protected tags, releases with their links, project and group wikis (model-releases.ts). */
+  releases = new ReleaseStore();
   /**
    * Namespaces (full paths) whose "Require a commit SHA on the merge requests API" setting is on: a merge
    * without sha is 400 there (lib/api/merge_requests.rb, `require_sha_for_merge?`). Tests switch it.

@@ -7,6 +7,7 @@ import { seedIssueActivity } from './seed-issues';
 import { seedCi } from './model-ci';
 import { seedMergeRequestReviews } from './seed-merge-requests';
 import { seedDiscovery } from './seed-discovery';
+import { seedReleaseData } from './seed-releases';
 
 export const TOKENS = {
   maintainer: 'glpat-maintainer-0000000000',
@@ -327,5 +328,6 @@ export function seedModel(): ForgeModel {
   seedCi(m, SEED.headSha, SEED.featureShas[1], SEED.mainShas[28], SEED.featureShas[0]);
   seedMergeRequestReviews(m);
   seedDiscovery(m, SEED.headSha, secret[2], forkGuide);
+  seedReleaseData(m);
   return m;
 }

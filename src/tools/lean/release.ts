@@ -1,0 +1,64 @@
+// Tags, releases and release asset links.
+import { compact, flag, isRecord, pick, user, type Rec } from './helpers';
+import type { RecordKind } from './kind';
+
+const sha = (commit: unknown) => (isRecord(commit) ? commit.id : undefined);
+
+export const tag: RecordKind = {
+  about: 'A tag: the commit it points at (commit_sha, title), its message when annotated, whether it is protected and whether a release is made of it.',
+  lean: (r) => compact({
+    name: r.name,
+    commit_sha: sha(r.commit),
+    commit_title: isRecord(r.commit) ? r.commit.title : undefined,
+    message: r.message,
+    protected: flag(r.protected),
+    release: flag(isRecord(r.release)),
+    created_at: r.created_at,
+  }),
+};
+
+/** Where a link's permanent URL puts its direct asset path: <release web_url>/downloads<path>. */
+const DOWNLOADS = /\/-\/releases\/[^/]+\/downloads(\/.+)$/;
+
+/**
+ * A link as an agent uses it: its direct asset path (what create_release_link takes; the permanent URL
+ * is the release's web_url, /downloads and the path) rather than the whole permanent URL, the type only
+ * when not `other`. A permanent URL of another shape is kept as it is.
+ */
+function leanLink(l: Rec): Rec {
+  const direct = typeof l.direct_asset_url === 'string' && l.direct_asset_url !== l.url ? l.direct_asset_url : undefined;
+  const path = direct ? DOWNLOADS.exec(direct)?.[1] : undefined;
+  return compact({
+    id: l.id,
+    name: l.name,
+    url: l.url,
+    direct_asset_path: path,
+    direct_asset_url: path ? undefined : direct,
+    link_type: l.link_type !== 'other' ? l.link_type : undefined,
+  });
+}
+
+export const release: RecordKind = {
+  about: 'A release: its tag and commit, notes, when it is released, its milestones (titles) and asset links (archives left out: they follow from the tag).',
+  lean: (r) => {
+    const assets = isRecord(r.assets) ? r.assets : {};
+    const links = Array.isArray(assets.links) ? assets.links.filter(isRecord).map(leanLink) : undefined;
+    return compact({
+      tag_name: r.tag_name,
+      name: r.name !== r.tag_name ? r.name : undefined,
+      description: r.description,
+      commit_sha: sha(r.commit),
+      released_at: r.released_at,
+      upcoming_release: flag(r.upcoming_release),
+      author: user(r.author),
+      milestones: Array.isArray(r.milestones) ? r.milestones.filter(isRecord).map((m) => pick(m, ['id', 'title'])) : undefined,
+      links,
+      web_url: isRecord(r._links) ? r._links.self : undefined,
+    });
+  },
+};
+
+export const releaseLink: RecordKind = {
+  about: 'A release asset link: name, URL, its direct asset path when it has one (the permanent URL is the release\'s web_url, /downloads and the path), and its type when not other.',
+  lean: leanLink,
+};
