@@ -19,6 +19,7 @@ import { issueTools } from './issues';
 import { mergeRequestTools } from './merge-requests';
 import { pipelineGroupTools } from './pipelines';
 import { repositoryTools } from './repository';
+import { variableGroupTools } from './variables';
 
 /** A write's record with the issues its text makes GitLab close (`closes_issues`, D36), when it names any. */
 function withClosingReferences(value: unknown, texts: (string | undefined)[]): unknown {
@@ -28,7 +29,7 @@ function withClosingReferences(value: unknown, texts: (string | undefined)[]): u
 }
 
 /** Every tool the server knows, in the order tools/list shows them. */
-export const ALL_TOOLS: readonly ToolDefinition[] = [...milestoneGroupTools, ...branchTools, ...issueTools, ...mergeRequestTools, ...pipelineGroupTools, ...repositoryTools];
+export const ALL_TOOLS: readonly ToolDefinition[] = [...milestoneGroupTools, ...branchTools, ...issueTools, ...mergeRequestTools, ...pipelineGroupTools, ...repositoryTools, ...variableGroupTools];
 
 export interface ToolSelection {
   groups: ReadonlySet<ToolGroup>;
@@ -66,7 +67,7 @@ export function narrowSelection(selection: ToolSelection, narrowing: Narrowing):
 
 /**
  * JSON Schema as clients see it, kept small (every tools/list result is read by a model): our own
- * `hint`, `identifier`, `slashName`, `userText` and `stringOrInteger` keywords and TypeBox's symbols removed, ids typed
+ * `hint`, `identifier`, `slashName`, `userText`, `secret` and `stringOrInteger` keywords and TypeBox's symbols removed, ids typed
  * `["string","integer"]` and no `format` keyword (D32), unions of constants written as
  * `enum`, and `minLength: 1`, `additionalProperties: false` and the size bounds (maxLength,
  * maxItems, maxProperties, a map's propertyNames, the safe-integer bounds) left to the server's own
@@ -79,6 +80,9 @@ export function publicSchema(schema: unknown): Tool['inputSchema'] {
 
 function serverOnly(key: string, value: unknown): boolean {
   switch (key) {
+    case 'secret':
+      // The keyword (true), not a parameter called `secret` (whose value is a schema).
+      return value === true;
     case 'hint':
     case 'identifier':
     case 'slashName':

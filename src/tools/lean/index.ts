@@ -14,12 +14,14 @@ import { discussion, note } from './note';
 import { job, pipeline } from './pipeline';
 import { compare, file, treeEntry } from './repository';
 import { todo } from './todo';
+import { ciVariable } from './variable';
 
 export const RECORD_KINDS = {
   award_emoji: awardEmoji,
   blame_range: blameRange,
   branch,
   burndown_event: burndownEvent,
+  ci_variable: ciVariable,
   commit,
   commit_status: commitStatus,
   commit_summary: commitSummary,
