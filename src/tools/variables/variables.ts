@@ -13,7 +13,8 @@ import { redactVariable, redactVariables } from './redact';
 import { checkMaskedValue, KEY_PATTERN, MAX_SCOPE, MAX_VALUE } from './rules';
 import { parentParam, type VariableScope } from './scope';
 
-const key = () => Type.String({ minLength: 1, maxLength: 255, pattern: KEY_PATTERN, hint: 'must be 1 to 255 letters, digits or _' });
+// The key fills a path segment: an identifier (D31), and its pattern leaves no room for / . or %.
+const key = () => Type.String({ minLength: 1, maxLength: 255, pattern: KEY_PATTERN, identifier: true, hint: 'must be 1 to 255 letters, digits or _' });
 const scopeText = () => Type.String({ minLength: 1, maxLength: MAX_SCOPE });
 const filter = Type.Optional(Type.Object({ environment_scope: scopeText() }, { additionalProperties: false, description: 'Which scope\'s variable, when a key has several.' }));
 const includeValue = Type.Optional(Type.Boolean({ description: 'Return the value of a variable neither masked nor hidden (a secret: ask only when needed).' }));

@@ -73,6 +73,8 @@ export type { Commit, CommitStatus, DiffFile, Group, Issue, MergeRequest, Milest
 export { SEED, TOKENS, seedModel } from './seed';
 export { EDITIONS, VERSIONS, type Edition, type Version } from './edition';
 export { MILESTONE_SEED } from './seed-milestones';
+export { VARIABLE_SEED } from './seed-variables';
+export { variablesOf, type CiVariable } from './model-variables';
 export { ISSUE_SEED } from './seed-issues';
 export { MR_SEED } from './seed-merge-requests';
 export { addUpload, type Upload } from './handlers/uploads';

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { ACCESS, ForgeModel, type Commit, type DiffFile, type Group, type Issue, type Milestone, type Project, type ProtectedBranch } from './model';
 import { seedMilestoneData } from './seed-milestones';
+import { seedVariables } from './seed-variables';
 import { seedIssueActivity } from './seed-issues';
 import { seedCi } from './model-ci';
 import { seedMergeRequestReviews } from './seed-merge-requests';
@@ -286,5 +287,6 @@ export function seedModel(): ForgeModel {
   seedMilestoneData(m);
   seedCi(m, SEED.headSha, SEED.featureShas[1], SEED.mainShas[28], SEED.featureShas[0]);
   seedMergeRequestReviews(m);
+  seedVariables(m);
   return m;
 }
