@@ -20,6 +20,7 @@ import { mergeRequestTools } from './merge-requests';
 import { pipelineGroupTools } from './pipelines';
 import { repositoryTools } from './repository';
 import { variableGroupTools } from './variables';
+import { contextTools } from './context';
 
 /** A write's record with the issues its text makes GitLab close (`closes_issues`, D36), when it names any. */
 function withClosingReferences(value: unknown, texts: (string | undefined)[]): unknown {
@@ -29,7 +30,7 @@ function withClosingReferences(value: unknown, texts: (string | undefined)[]): u
 }
 
 /** Every tool the server knows, in the order tools/list shows them. */
-export const ALL_TOOLS: readonly ToolDefinition[] = [...milestoneGroupTools, ...branchTools, ...issueTools, ...mergeRequestTools, ...pipelineGroupTools, ...repositoryTools, ...variableGroupTools];
+export const ALL_TOOLS: readonly ToolDefinition[] = [...milestoneGroupTools, ...branchTools, ...issueTools, ...mergeRequestTools, ...pipelineGroupTools, ...repositoryTools, ...contextTools, ...variableGroupTools];
 
 export interface ToolSelection {
   groups: ReadonlySet<ToolGroup>;
