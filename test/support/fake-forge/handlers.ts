@@ -21,8 +21,9 @@ import { repositoryFileRoutes } from './handlers/repository-files';
 import { repositoryRoutes } from './handlers/repository';
 import { metadataRoutes } from './handlers/metadata';
 import { variableRoutes } from './handlers/variables';
+import { contextRoutes } from './handlers/context';
 
-const ROUTES: Route[] = [...projectRoutes, ...branchRoutes, ...protectedRoutes, ...commitRoutes, ...statusRoutes, ...milestoneRoutes, ...milestoneItemRoutes, ...issueActivityRoutes, ...uploadRoutes, ...jobRoutes, ...mergeRequestRoutes, ...pipelineRoutes, ...pipelineJobRoutes, ...repositoryFileRoutes, ...repositoryRoutes, ...metadataRoutes, ...variableRoutes];
+const ROUTES: Route[] = [...projectRoutes, ...branchRoutes, ...protectedRoutes, ...commitRoutes, ...statusRoutes, ...milestoneRoutes, ...milestoneItemRoutes, ...issueActivityRoutes, ...uploadRoutes, ...jobRoutes, ...mergeRequestRoutes, ...pipelineRoutes, ...pipelineJobRoutes, ...repositoryFileRoutes, ...repositoryRoutes, ...metadataRoutes, ...variableRoutes, ...contextRoutes];
 
 async function readBody(request: Request): Promise<{ recorded: unknown; params: Record<string, unknown>; invalid?: boolean }> {
   if (request.method === 'GET' || request.method === 'HEAD' || !request.body) return { recorded: undefined, params: {} };
