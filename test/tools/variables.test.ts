@@ -55,7 +55,8 @@ describe('the variables group is named, never implied', () => {
   test('a request\'s policy only narrows: X-MCP-Toolsets: variables on an `all` deployment lists no variable tool', async () => {
     const allApp = createApp(testConfig(forge.apiUrl, { FORGE_TOOLSETS: 'all' }));
     try {
-      for (const headers of [{}, { 'X-MCP-Toolsets': 'variables' }, { 'X-MCP-Toolsets': 'context,variables' }]) {
+      const policies: Record<string, string>[] = [{}, { 'X-MCP-Toolsets': 'variables' }, { 'X-MCP-Toolsets': 'context,variables' }];
+      for (const headers of policies) {
         const c = await connect(allApp, { 'Private-Token': TOKENS.maintainer, ...headers });
         const names = (await c.client.listTools()).tools.map((t) => t.name);
         expect([headers, names.filter((n) => n.includes('variable'))]).toEqual([headers, []]);
