@@ -42,6 +42,7 @@ const issueRelatedMergeRequests = restTool({
   group: 'context',
   mode: 'read',
   record: 'merge_request',
+  attachments: true,
   input: input({ project_id: projectId(), issue_iid: issueIid(), ...pagination }),
   rest: { method: 'GET', path: `${ISSUE}/related_merge_requests`, list: true },
 });
@@ -53,6 +54,7 @@ const issueClosedBy = restTool({
   group: 'context',
   mode: 'read',
   record: 'merge_request',
+  attachments: true,
   input: input({ project_id: projectId(), issue_iid: issueIid(), ...pagination }),
   rest: { method: 'GET', path: `${ISSUE}/closed_by`, list: true },
 });
