@@ -170,6 +170,24 @@ describe('writing variables', () => {
   });
 });
 
+describe('the forge\'s refusals of writes', () => {
+  test('a new value for a masked variable, not given as masked, is refused by GitLab without the value in the message', async () => {
+    const result = await (await as()).call('update_project_variable', { project_id: P, key: 'DEPLOY_TOKEN', value: 'short' });
+    expect(toolError(result)).toMatchObject({ kind: 'validation', status: 400 });
+    expect(text(result)).toContain('value');
+    expect(text(result)).not.toContain('short');
+    expect(variablesOf(forge.model.projects.get(42)!).find((v) => v.key === 'DEPLOY_TOKEN')!.value).toBe(VARIABLE_SEED.maskedValue);
+  });
+
+  test('a developer cannot delete a project variable; a group Maintainer cannot create a group variable (Owner only)', async () => {
+    expect(toolError(await (await as(TOKENS.developer)).call('delete_project_variable', { project_id: P, key: 'LOG_LEVEL' }))).toMatchObject({ kind: 'permission', status: 403 });
+    expect(toolError(await (await as()).call('create_group_variable', { group_id: '7', key: 'X', value: 'y' }))).toMatchObject({ kind: 'permission', status: 403 });
+    expect(toolError(await (await as()).call('update_group_variable', { group_id: '7', key: 'REGISTRY_PASSWORD', protected: true }))).toMatchObject({ kind: 'permission', status: 403 });
+    expect(toolError(await (await as()).call('delete_group_variable', { group_id: '7', key: 'REGISTRY_PASSWORD' }))).toMatchObject({ kind: 'permission', status: 403 });
+    expect(variablesOf(forge.model.projects.get(42)!).some((v) => v.key === 'LOG_LEVEL')).toBe(true);
+  });
+});
+
 describe('hostile and out-of-bounds input is refused before the network, without echoing the value', () => {
   const bad: [string, Record<string, unknown>, string][] = [
     ['a key with a dash', { key: 'BAD-KEY', value: 'x' }, 'key: must be 1 to 255 letters, digits or _'],
