@@ -7,7 +7,7 @@ import { createApp } from '../src/app';
 import { loadConfig } from '../src/config/load';
 import { connect, MCP_URL } from '../test/support/mcp-client';
 import {
-  gitlabBranch, gitlabCommit, gitlabDiscussion, gitlabIssue, gitlabMilestone, gitlabTodo, GITLAB_RECORDS,
+  gitlabBranch, gitlabCommit, gitlabDiscussion, gitlabIssue, gitlabMergeRequest, gitlabMilestone, gitlabTodo, gitlabVariable, GITLAB_RECORDS,
 } from '../test/fixtures/gitlab-records';
 import { DISCOVERY_RECORDS, gitlabGroup, gitlabProject } from '../test/fixtures/gitlab-discovery-records';
 import { gitlabRelease, gitlabTag, gitlabWikiPageBasic } from '../test/fixtures/gitlab-release-records';
@@ -27,6 +27,12 @@ const pages: Record<string, unknown> = {
   '/projects/5/milestones': range(10).map((i) => ({ ...gitlabMilestone(10 + i, i), title: `v2.${i}` })),
   [`/projects/5/repository/commits/${gitlabCommit(1).id}`]: GITLAB_RECORDS.commit,
   '/todos': range(20).map((i) => gitlabTodo(100 + i)),
+  // Half masked, one in three protected, a few scoped and described: a typical project's variables.
+  '/projects/5/variables': range(20).map((i) => gitlabVariable(i, { masked: i % 2 === 0, protected: i % 3 === 0,
+    environment_scope: i % 5 === 0 ? 'production' : '*', description: i % 4 === 0 ? `Used by the deploy job ${i}` : null })),
+  '/projects/5/merge_requests/17/commits': range(20).map((i) => gitlabCommit(i)),
+  '/projects/5/merge_requests/17/closes_issues': range(5).map((i) => gitlabIssue(40 + i)),
+  '/projects/5/issues/42/related_merge_requests': range(5).map((i) => gitlabMergeRequest(10 + i)),
   '/user': { id: 1, username: 'maria', name: 'Maria Jones' },
   // The discovery groups (issue 36).
   '/projects/acme%2Fplatform%2Fservice-1': gitlabProject(101, 'service-1'),
@@ -59,7 +65,7 @@ const stub = Bun.serve({
   },
 });
 const apiUrl = `http://127.0.0.1:${stub.port}/api/v4`;
-const app = createApp(loadConfig({ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: apiUrl, LOG_LEVEL: 'error', FORGE_TOOLSETS: 'all' }));
+const app = createApp(loadConfig({ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: apiUrl, LOG_LEVEL: 'error', FORGE_TOOLSETS: 'all,variables' }));
 const client = await connect(app, { 'Private-Token': 'glpat-result-size-000000' }, MCP_URL, { lane: 'modern' });
 
 const P = { project_id: '5' };
@@ -84,6 +90,10 @@ const calls: [string, string, Record<string, unknown>, string][] = [
   ['list_tags (20)', 'list', P, '/projects/5/repository/tags'],
   ['list_releases (20)', 'list', P, '/projects/5/releases'],
   ['list_wiki_pages (20)', 'list', P, '/projects/5/wikis'],
+  ['list_project_variables (20)', 'list', P, '/projects/5/variables'],
+  ['list_merge_request_commits (20)', 'list', { ...P, merge_request_iid: 17 }, '/projects/5/merge_requests/17/commits'],
+  ['list_merge_request_closes_issues (5)', 'list', { ...P, merge_request_iid: 17 }, '/projects/5/merge_requests/17/closes_issues'],
+  ['list_issue_related_merge_requests (5)', 'list', { ...P, issue_iid: 42 }, '/projects/5/issues/42/related_merge_requests'],
 ];
 
 const text = (r: { content?: unknown }) => (r.content as { text: string }[])[0].text;

@@ -114,7 +114,10 @@ describe('tools/list', () => {
 describe('selection (D13)', () => {
   const matrix: [string, Record<string, string>, ToolGroup[]][] = [
     ['default', {}, ['branches', 'issues']],
-    ['FORGE_TOOLSETS=all', { FORGE_TOOLSETS: 'all' }, [...TOOL_GROUPS]],
+    // `all` is every group but variables, whose values are secrets: that one is named (D13).
+    ['FORGE_TOOLSETS=all', { FORGE_TOOLSETS: 'all' }, TOOL_GROUPS.filter((g) => g !== 'variables')],
+    ['FORGE_TOOLSETS=all,variables', { FORGE_TOOLSETS: 'all,variables' }, [...TOOL_GROUPS]],
+    ['FORGE_TOOLSETS=variables', { FORGE_TOOLSETS: 'variables' }, ['variables']],
     ['FORGE_TOOLSETS=branches', { FORGE_TOOLSETS: 'branches' }, ['branches']],
     ['FORGE_TOOLSETS=milestones', { FORGE_TOOLSETS: 'milestones' }, ['milestones']],
     ['USE_MILESTONE=true', { USE_MILESTONE: 'true' }, ['milestones', 'branches', 'issues']],
@@ -125,7 +128,7 @@ describe('selection (D13)', () => {
   });
 
   test('read-only mode lists only read tools', async () => {
-    const listed = await listedNames({ FORGE_TOOLSETS: 'all', FORGE_READ_ONLY_MODE: 'true' });
+    const listed = await listedNames({ FORGE_TOOLSETS: 'all,variables', FORGE_READ_ONLY_MODE: 'true' });
     expect(listed).toEqual(names((t) => t.mode === 'read'));
     expect(listed.length).toBeGreaterThan(0);
   });

@@ -56,7 +56,8 @@ async function called(app: ForgeApp, lane: Lane, name: string, args: Record<stri
   }
 }
 
-const ALL = { FORGE_TOOLSETS: 'all' };
+// Every group: variables is never part of `all` (D13), so it is named too.
+const ALL = { FORGE_TOOLSETS: 'all,variables' };
 const reads = (groups: string[]) => names((t) => groups.includes(t.group) && t.mode === 'read');
 const inGroups = (groups: string[]) => names((t) => groups.includes(t.group));
 

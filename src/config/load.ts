@@ -3,7 +3,7 @@
 // caller passes the environment in; nothing else in the server reads it.
 import { Value } from '@sinclair/typebox/value';
 import type { TSchema } from '@sinclair/typebox';
-import { TOOL_GROUPS, type ToolGroup } from '../tools/groups';
+import { NAMED_ONLY_GROUPS, TOOL_GROUPS, type ToolGroup } from '../tools/groups';
 import { ConfigSchema, SETTING_NAMES, flagName, settingSchema, type SettingName, type Settings } from './schema';
 import { normalizeApiUrl } from '../forge/api-url';
 import { redisUrlProblem } from '../store/redis-url';
@@ -219,7 +219,10 @@ function trustedProxiesOf(value: string): number {
 }
 
 function toolGroupsOf(s: Settings): Set<ToolGroup> {
-  const groups = new Set<ToolGroup>(s.FORGE_TOOLSETS.includes('all') ? TOOL_GROUPS : (s.FORGE_TOOLSETS as ToolGroup[]));
+  // `all` is every group but the named-only ones (CI/CD variables hold secrets); naming one adds it.
+  const named = s.FORGE_TOOLSETS.filter((g) => g !== 'all') as ToolGroup[];
+  const all = s.FORGE_TOOLSETS.includes('all') ? TOOL_GROUPS.filter((g) => !NAMED_ONLY_GROUPS.includes(g)) : [];
+  const groups = new Set<ToolGroup>([...all, ...named]);
   if (s.USE_MILESTONE) groups.add('milestones');
   return groups;
 }

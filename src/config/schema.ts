@@ -2,7 +2,7 @@
 // description. `loadConfig` reads it, `--help` prints it and docs/configuration.md is generated
 // from it, so a setting exists exactly when it is listed here.
 import { FormatRegistry, Type, type Static, type TSchema } from '@sinclair/typebox';
-import { DEFAULT_TOOL_GROUPS, TOOL_GROUPS } from '../tools/groups';
+import { DEFAULT_TOOL_GROUPS, NAMED_ONLY_GROUPS, TOOL_GROUPS } from '../tools/groups';
 
 FormatRegistry.Set('url', (value) => {
   try {
@@ -63,7 +63,7 @@ export const ConfigSchema = Type.Object({
   FORGE_TOOL_TIMEOUT_MS: int(120000, 100, 3600000, 'Budget of one whole tool call in milliseconds (every upstream request, retry and page included); past it the call fails with timeout.'),
   FORGE_MAX_RESPONSE_BYTES: int(16 * 1024 * 1024, 1024, 1024 * 1024 * 1024, 'Largest forge response body read, in bytes, declared or streamed; a larger one is abandoned and the tool fails with upstream.'),
   JOB_LOG_MEMORY_BYTES: int(64 * 1024 * 1024, 16 * 1024 * 1024, 4 * 1024 * 1024 * 1024, 'Memory all job-log reads (get_pipeline_job_output) may hold together, in bytes: each reserves its lines and 4 MiB of stream buffers; a read that does not fit waits up to FORGE_REQUEST_TIMEOUT_MS, then fails with timeout.'),
-  FORGE_TOOLSETS: list([...DEFAULT_TOOL_GROUPS], `Tool groups to expose: comma-separated ids (${TOOL_GROUPS.join(', ')}) or all.`),
+  FORGE_TOOLSETS: list([...DEFAULT_TOOL_GROUPS], `Tool groups to expose: comma-separated ids (${TOOL_GROUPS.join(', ')}) or all (every group but ${NAMED_ONLY_GROUPS.join(', ')}, which must be named).`),
   USE_MILESTONE: bool(false, 'Legacy switch: adds the milestones tool group.'),
   FORGE_READ_ONLY_MODE: bool(false, 'Expose read-only tools only, and refuse write tools at call time.'),
   MAX_RESULT_BYTES: int(100_000, 1024, 64 * 1024 * 1024, 'Largest tool result in bytes (about 25k tokens by default); a larger one is cut at a whole item and says truncated: true with how to get the rest.'),

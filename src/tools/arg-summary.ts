@@ -1,7 +1,8 @@
 // The argument summary of an audit line (D35): what a call acted on, never what it wrote. Values
 // whose schema makes them ids, names or switches are kept — identifiers, numbers, booleans,
 // constants of an enum, patterned ids, dates — and any other text (titles, descriptions, comment
-// bodies, patches, search strings) is replaced by its length, {chars: N}. Built once per tool from its schema.
+// bodies, patches, search strings) is replaced by its length, {chars: N}; a parameter marked
+// `secret: true` (params.ts secretText) by the word "secret". Built once per tool from its schema.
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { withoutUserinfo } from './web-url';
 
@@ -17,9 +18,13 @@ function keptText(value: unknown): unknown {
   return value.length > MAX_KEPT ? { chars: value.length } : value;
 }
 
+/** A secret (a CI/CD variable's value, schema keyword `secret`) is named, never measured. */
+const secretMark = () => 'secret';
+
 function summarizerFor(schema: TSchema): Summarize {
   // A project's web URL keeps everything but a user name and password (tools/web-url.ts).
   if (schema.webUrl === true) return (value) => keptText(typeof value === 'string' ? withoutUserinfo(value) : value);
+  if (schema.secret === true) return secretMark;
   if (schema.type === 'array') {
     const item = schema.items ? summarizerFor(schema.items as TSchema) : lengthOf;
     return (value) => (Array.isArray(value) ? value.slice(0, 100).map(item) : typeof value);

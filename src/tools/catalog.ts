@@ -25,6 +25,8 @@ import { userGroupTools } from './users';
 import { searchGroupTools } from './search';
 import { labelGroupTools } from './labels';
 import { wikiGroupTools } from './wiki';
+import { variableGroupTools } from './variables';
+import { contextTools } from './context';
 
 /** A write's record with the issues its text makes GitLab close (`closes_issues`, D36), when it names any. */
 function withClosingReferences(value: unknown, texts: (string | undefined)[]): unknown {
@@ -35,7 +37,7 @@ function withClosingReferences(value: unknown, texts: (string | undefined)[]): u
 
 /** Every tool the server knows, in the order tools/list shows them. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [...milestoneGroupTools, ...branchTools, ...issueTools, ...mergeRequestTools, ...pipelineGroupTools, ...repositoryTools,
-  ...projectGroupTools, ...userGroupTools, ...searchGroupTools, ...labelGroupTools, ...wikiGroupTools, ...releaseGroupTools];
+  ...projectGroupTools, ...userGroupTools, ...searchGroupTools, ...labelGroupTools, ...wikiGroupTools, ...releaseGroupTools, ...contextTools, ...variableGroupTools];
 
 export interface ToolSelection {
   groups: ReadonlySet<ToolGroup>;
@@ -80,7 +82,7 @@ export function narrowSelection(selection: ToolSelection, narrowing: Narrowing):
 
 /**
  * JSON Schema as clients see it, kept small (every tools/list result is read by a model): our own
- * `hint`, `identifier`, `slashName`, `userText`, `webUrl` and `stringOrInteger` keywords and TypeBox's symbols removed, ids typed
+ * `hint`, `identifier`, `slashName`, `userText`, `webUrl`, `secret` and `stringOrInteger` keywords and TypeBox's symbols removed, ids typed
  * `["string","integer"]` and no `format` keyword (D32), unions of constants written as
  * `enum`, and `minLength: 1`, `additionalProperties: false` and the size bounds (maxLength,
  * maxItems, maxProperties, a map's propertyNames, the safe-integer bounds) left to the server's own
@@ -93,6 +95,9 @@ export function publicSchema(schema: unknown): Tool['inputSchema'] {
 
 function serverOnly(key: string, value: unknown): boolean {
   switch (key) {
+    case 'secret':
+      // The keyword (true), not a parameter called `secret` (whose value is a schema).
+      return value === true;
     case 'hint':
     case 'identifier':
     case 'slashName':

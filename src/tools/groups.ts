@@ -3,12 +3,14 @@
 // the per-request policy (D34) and the HTTP layer read the groups from here; a new group is a
 // line here and a folder beside this file.
 
-export const TOOL_GROUPS = ['milestones', 'branches', 'issues', 'merge_requests', 'pipelines', 'repository', 'projects', 'users', 'search', 'labels', 'wiki', 'releases'] as const;
+export const TOOL_GROUPS = ['milestones', 'branches', 'issues', 'merge_requests', 'pipelines', 'repository', 'projects', 'users', 'search', 'labels', 'wiki', 'releases', 'context', 'variables'] as const;
 export type ToolGroup = (typeof TOOL_GROUPS)[number];
 
 export interface ToolGroupInfo {
   /** Enabled when FORGE_TOOLSETS is not given. */
   readonly byDefault: boolean;
+  /** Left out of `all`: only a deployment that names the group gets it. */
+  readonly namedOnly?: boolean;
   /** Lines of the server's instructions that only this group's tools need (after the shared conventions). */
   readonly instructions: readonly string[];
 }
@@ -31,7 +33,13 @@ export const TOOL_GROUP_INFO: Readonly<Record<ToolGroup, ToolGroupInfo>> = {
   labels: { byDefault: false, instructions: [] },
   wiki: { byDefault: false, instructions: [] },
   releases: { byDefault: false, instructions: [] },
+  context: { byDefault: false, instructions: [] },
+  // A variable's value is a secret: `all` leaves the group out, a deployment must name it (D13).
+  variables: { byDefault: false, namedOnly: true, instructions: [] },
 };
+
+/** Groups `all` leaves out: only a deployment that names them gets them (variables hold secrets, D13). */
+export const NAMED_ONLY_GROUPS: readonly ToolGroup[] = TOOL_GROUPS.filter((group) => TOOL_GROUP_INFO[group].namedOnly === true);
 
 /** The groups a deployment enables when FORGE_TOOLSETS is not given. */
 export const DEFAULT_TOOL_GROUPS: readonly ToolGroup[] = TOOL_GROUPS.filter((group) => TOOL_GROUP_INFO[group].byDefault);

@@ -158,6 +158,9 @@ export const isoDate = (description?: string) =>
 
 // ─── Text GitLab interprets (D36) ───────────────────────────────────────────────────────────────
 
+/** A secret value (a CI/CD variable's): the audit line says only "secret" (tools/arg-summary.ts); no pattern, so never echoed. */
+export const secretText = (maxLength: number, options: StringOptions = {}) => Type.String({ maxLength, ...options, secret: true });
+
 /**
  * Marks a text parameter whose value GitLab would read for quick actions (an issue or merge
  * request description, a comment body): the validator refuses a `/close`-style line in it, naming

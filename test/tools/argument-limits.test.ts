@@ -10,7 +10,8 @@ import { useHarness } from '../support/harness';
 import { structured, toolError, type Connected } from '../support/mcp-client';
 import { baselineArguments, sample } from './arguments';
 
-const h = useHarness({ FORGE_TOOLSETS: 'all' });
+// Every tool: variables is never part of `all` (D13), so it is named too.
+const h = useHarness({ FORGE_TOOLSETS: 'all,variables' });
 const P = String(SEED.project);
 
 type Property = { tool: (typeof ALL_TOOLS)[number]; name: string; schema: TSchema };
@@ -131,10 +132,13 @@ describe('bounded text and lists (D31)', () => {
     expect(limits('title')).toEqual([255]);
     expect(limits('search')).toEqual([1000]);
     expect(limits('body')).toEqual([1_000_000]);
-    // A commit status's description is a one-line summary GitLab keeps 255 characters of.
-    expect(properties.filter((p) => p.name === 'description' && p.tool.name !== 'create_commit_status').map((p) => p.schema.maxLength)).toEqual(
-      properties.filter((p) => p.name === 'description' && p.tool.name !== 'create_commit_status').map(() => 1_000_000),
+    // A commit status's description is a one-line summary GitLab keeps 255 characters of; a CI/CD
+    // variable's description is a column of 255 too.
+    const shortDescription = (p: { tool: { name: string; group: string } }) => p.tool.name === 'create_commit_status' || p.tool.group === 'variables';
+    expect(properties.filter((p) => p.name === 'description' && !shortDescription(p)).map((p) => p.schema.maxLength)).toEqual(
+      properties.filter((p) => p.name === 'description' && !shortDescription(p)).map(() => 1_000_000),
     );
+    expect([...new Set(properties.filter((p) => p.name === 'description' && shortDescription(p)).map((p) => p.schema.maxLength))]).toEqual([255]);
   });
 
   const STRINGS = properties.filter((p) => p.schema.type === 'string' && typeof p.schema.maxLength === 'number');

@@ -20,12 +20,14 @@ import { event, member, userRecord } from './people';
 import { label } from './label';
 import { codeHit, snippetHit } from './search';
 import { wikiPage } from './wiki';
+import { ciVariable } from './variable';
 
 export const RECORD_KINDS = {
   award_emoji: awardEmoji,
   blame_range: blameRange,
   branch,
   burndown_event: burndownEvent,
+  ci_variable: ciVariable,
   commit,
   commit_status: commitStatus,
   commit_summary: commitSummary,

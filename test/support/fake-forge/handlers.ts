@@ -34,8 +34,11 @@ import { releaseRoutes } from './handlers/releases';
 import { tagRoutes } from './handlers/tags';
 import { wikiRoutes } from './handlers/wikis';
 
+import { variableRoutes } from './handlers/variables';
+import { contextRoutes } from './handlers/context';
+
 const ROUTES: Route[] = [...projectRoutes, ...branchRoutes, ...protectedRoutes, ...commitRoutes, ...statusRoutes, ...milestoneRoutes, ...milestoneItemRoutes, ...issueActivityRoutes, ...uploadRoutes, ...jobRoutes, ...mergeRequestRoutes, ...pipelineRoutes, ...pipelineJobRoutes, ...repositoryFileRoutes, ...repositoryRoutes, ...metadataRoutes, ...tokenRoutes,
-  ...discoveryProjectRoutes, ...discoveryGroupRoutes, ...memberRoutes, ...userRoutes, ...eventRoutes, ...labelRoutes, ...searchRoutes, ...tagRoutes, ...releaseRoutes, ...wikiRoutes];
+  ...discoveryProjectRoutes, ...discoveryGroupRoutes, ...memberRoutes, ...userRoutes, ...eventRoutes, ...labelRoutes, ...searchRoutes, ...tagRoutes, ...releaseRoutes, ...wikiRoutes, ...variableRoutes, ...contextRoutes];
 
 async function readBody(request: Request): Promise<{ recorded: unknown; params: Record<string, unknown>; invalid?: boolean }> {
   if (request.method === 'GET' || request.method === 'HEAD' || !request.body) return { recorded: undefined, params: {} };

@@ -75,6 +75,8 @@ export { JOB_TOKEN_ROUTES, permissionLabel, routePermission } from './tokens';
 export { EDITIONS, VERSIONS, type Edition, type Version } from './edition';
 export { MILESTONE_SEED } from './seed-milestones';
 export { RELEASE_SEED } from './seed-releases';
+export { VARIABLE_SEED } from './seed-variables';
+export { variablesOf, type CiVariable } from './model-variables';
 export { ISSUE_SEED } from './seed-issues';
 export { MR_SEED } from './seed-merge-requests';
 export { addUpload, type Upload } from './handlers/uploads';

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { ACCESS, ForgeModel, type Commit, type DiffFile, type Group, type Issue, type Milestone, type Project, type ProtectedBranch } from './model';
 import { seedMilestoneData } from './seed-milestones';
+import { seedVariables } from './seed-variables';
 import { seedIssueActivity } from './seed-issues';
 import { seedCi } from './model-ci';
 import { seedMergeRequestReviews } from './seed-merge-requests';
@@ -329,5 +330,6 @@ export function seedModel(): ForgeModel {
   seedMergeRequestReviews(m);
   seedDiscovery(m, SEED.headSha, secret[2], forkGuide);
   seedReleaseData(m);
+  seedVariables(m);
   return m;
 }

@@ -1,0 +1,23 @@
+// CI/CD variables. The value never gets here unless the tool let it through (tools/variables/redact.ts).
+import { compact, flag, type Rec } from './helpers';
+import type { RecordKind } from './kind';
+
+export const ciVariable: RecordKind = {
+  about: 'A CI/CD variable: key, scope and flags; its value only when asked for and neither masked nor hidden.',
+  lean: (r: Rec) => ({
+    ...compact({
+      key: r.key,
+      value_withheld: r.value_withheld,
+      // env_var is the default: only the other type is said.
+      variable_type: r.variable_type === 'env_var' ? undefined : r.variable_type,
+      environment_scope: r.environment_scope,
+      protected: flag(r.protected),
+      masked: flag(r.masked),
+      hidden: flag(r.hidden),
+      raw: flag(r.raw),
+      description: r.description,
+    }),
+    // An empty value is a value: kept when it was let through; never a masked or hidden one (belt and braces).
+    ...(typeof r.value === 'string' && r.masked !== true && r.hidden !== true ? { value: r.value } : {}),
+  }),
+};
