@@ -24,7 +24,7 @@ const list = (def: string[] | undefined, description: string) =>
     ? Type.Optional(Type.Array(Type.String(), { description }))
     : Type.Array(Type.String(), { default: def, description });
 
-export const TOOL_GROUPS = ['milestones', 'branches', 'issues', 'merge_requests', 'pipelines', 'repository'] as const;
+export const TOOL_GROUPS = ['milestones', 'branches', 'issues', 'merge_requests', 'pipelines', 'repository', 'ci'] as const;
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
 export const ConfigSchema = Type.Object({
@@ -62,7 +62,7 @@ export const ConfigSchema = Type.Object({
   FORGE_REQUEST_TIMEOUT_MS: int(30000, 100, 600000, 'Timeout of one upstream request in milliseconds (retries included).'),
   FORGE_TOOL_TIMEOUT_MS: int(120000, 100, 3600000, 'Budget of one whole tool call in milliseconds (every upstream request, retry and page included); past it the call fails with timeout.'),
   FORGE_MAX_RESPONSE_BYTES: int(16 * 1024 * 1024, 1024, 1024 * 1024 * 1024, 'Largest forge response body read, in bytes, declared or streamed; a larger one is abandoned and the tool fails with upstream.'),
-  FORGE_TOOLSETS: list(['branches', 'issues'], 'Tool groups to expose: comma-separated ids (milestones, branches, issues, merge_requests, pipelines, repository) or all.'),
+  FORGE_TOOLSETS: list(['branches', 'issues'], 'Tool groups to expose: comma-separated ids (milestones, branches, issues, merge_requests, pipelines, repository, ci) or all.'),
   USE_MILESTONE: bool(false, 'Legacy switch: adds the milestones tool group.'),
   FORGE_READ_ONLY_MODE: bool(false, 'Expose read-only tools only, and refuse write tools at call time.'),
   MAX_RESULT_BYTES: int(100_000, 1024, 64 * 1024 * 1024, 'Largest tool result in bytes (about 25k tokens by default); a larger one is cut at a whole item and says truncated: true with how to get the rest.'),
