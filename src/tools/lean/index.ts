@@ -4,6 +4,7 @@
 // lean form, test/lean.test.ts checks it shrinks).
 import { awardEmoji } from './award';
 import { branch, protectedBranch } from './branch';
+import { deployment, environment, pipelineSchedule } from './ci';
 import { blameRange, commit, commitStatus, commitSummary, diff } from './commit';
 import { issue, issueLink, linkedIssue } from './issue';
 import type { RecordKind } from './kind';
@@ -21,6 +22,8 @@ export const RECORD_KINDS = {
   branch,
   burndown_event: burndownEvent,
   commit,
+  deployment,
+  environment,
   commit_status: commitStatus,
   commit_summary: commitSummary,
   diff,
@@ -34,6 +37,7 @@ export const RECORD_KINDS = {
   milestone_summary: milestoneSummary,
   note,
   pipeline,
+  pipeline_schedule: pipelineSchedule,
   protected_branch: protectedBranch,
   todo,
   file,
