@@ -5,6 +5,7 @@ import { ACCESS, ForgeModel, type Commit, type DiffFile, type Group, type Issue,
 import { seedMilestoneData } from './seed-milestones';
 import { seedIssueActivity } from './seed-issues';
 import { seedCi } from './model-ci';
+import { seedCiExtra } from './seed-ci-extra';
 import { seedMergeRequestReviews } from './seed-merge-requests';
 
 export const TOKENS = {
@@ -285,6 +286,7 @@ export function seedModel(): ForgeModel {
   seedIssueActivity(m);
   seedMilestoneData(m);
   seedCi(m, SEED.headSha, SEED.featureShas[1], SEED.mainShas[28], SEED.featureShas[0]);
+  seedCiExtra(m, SEED.featureShas[1]);
   seedMergeRequestReviews(m);
   return m;
 }
