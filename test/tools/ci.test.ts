@@ -64,6 +64,16 @@ describe('list_job_artifacts', () => {
     expect(all.files.map((f: Rec) => f.path)).toEqual(['junit.xml', 'test-output/', X.outputPath, 'coverage/', X.binaryPath]);
   });
 
+  test('folders the archive does not list are shown from the files inside them', async () => {
+    ciExtraOf(project()).artifacts.set(J.build, zip([{ path: 'dist/app.js', data: 'x' }, { path: 'dist/lib/a.js', data: 'y' }, { path: 'README', data: 'z' }]));
+    expect(structured<Rec>(await call('list_job_artifacts', { project_id: P, job_id: J.build })).files).toEqual([
+      { path: 'dist/', type: 'directory' }, { path: 'README', type: 'file', size: 1 },
+    ]);
+    expect(structured<Rec>(await call('list_job_artifacts', { project_id: P, job_id: J.build, path: 'dist' })).files).toEqual([
+      { path: 'dist/app.js', type: 'file', size: 1 }, { path: 'dist/lib/', type: 'directory' },
+    ]);
+  });
+
   test('a job without artifacts is not_found', async () => {
     expect(toolError(await call('list_job_artifacts', { project_id: P, job_id: J.build })).kind).toBe('not_found');
   });

@@ -38,8 +38,9 @@ export const listJobArtifacts = defineTool({
     const { tail, total } = await forge.stream({ method: 'GET', path: fillPath(ARCHIVE, args) }, (reader) => readTail(reader));
     const listing = listZip(tail, total);
     const prefix = args.path ? `${args.path.replace(/\/+$/, '')}/` : '';
-    const inFolder = (e: ZipEntry) => e.path.startsWith(prefix) && e.path !== prefix && (args.recursive === true || !e.path.slice(prefix.length).replace(/\/$/, '').includes('/'));
-    const matching = listing.entries.filter(inFolder);
+    const matching = args.recursive === true
+      ? listing.entries.filter((e) => e.path.startsWith(prefix) && e.path !== prefix)
+      : oneLevel(listing.entries, prefix);
     const shown = matching.slice(0, ARTIFACT_LIMITS.entries);
     const files = shown.map((e) => fullResponse
       ? e
@@ -55,6 +56,25 @@ export const listJobArtifacts = defineTool({
     };
   },
 });
+
+/**
+ * The entries directly in a folder: files, and folders whether the archive has an entry for them
+ * or only for files inside them (zip archives need not list folders).
+ */
+function oneLevel(entries: ZipEntry[], prefix: string): ZipEntry[] {
+  const out: ZipEntry[] = [];
+  const folders = new Set<string>();
+  for (const e of entries) {
+    if (!e.path.startsWith(prefix) || e.path === prefix) continue;
+    const slash = e.path.indexOf('/', prefix.length);
+    if (slash < 0) { out.push(e); continue; }
+    const folder = e.path.slice(0, slash + 1);
+    if (folders.has(folder)) continue;
+    folders.add(folder);
+    out.push(folder === e.path ? e : { path: folder, directory: true, size: 0, compressed_size: 0, method: 0 });
+  }
+  return out;
+}
 
 /** The path of a file in the archive, each part its own encoded segment (GitLab's wildcard route). */
 function artifactPath(path: string): string {
