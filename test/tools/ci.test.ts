@@ -210,7 +210,7 @@ describe('pipeline schedules and variables', () => {
 
   test('list_pipeline_variables for a developer; a guest is refused', async () => {
     const vars = structured<Rec>(await call('list_pipeline_variables', { project_id: P, pipeline_id: PL.featureFailed }));
-    expect(vars.items ?? vars).toEqual([{ variable_type: 'env_var', key: 'LOGIN_MODE', value: 'strict', raw: false }]);
+    expect(vars.items ?? vars).toEqual([{ key: 'LOGIN_MODE', value: 'strict' }]);
     expect(toolError(await call('list_pipeline_variables', { project_id: P, pipeline_id: PL.featureFailed }, TOKENS.guest)).kind).toBe('permission');
   });
 });

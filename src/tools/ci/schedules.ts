@@ -50,6 +50,7 @@ export const listPipelineVariables = restTool({
   title: 'List pipeline variables',
   description: 'The variables a pipeline was run with (key, value, variable_type), as GitLab shows them to the caller.',
   group: 'ci',
+  record: 'pipeline_variable',
   mode: 'read',
   input: Type.Object({ project_id: projectId(), pipeline_id: pipelineId() }, { additionalProperties: false }),
   rest: { method: 'GET', path: '/projects/{project_id}/pipelines/{pipeline_id}/variables' },

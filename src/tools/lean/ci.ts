@@ -31,3 +31,8 @@ export const pipelineSchedule: RecordKind = {
     last_pipeline: isRecord(r.last_pipeline) ? pick(r.last_pipeline, ['id', 'status']) : undefined,
   }),
 };
+
+export const pipelineVariable: RecordKind = {
+  about: 'A variable a pipeline ran with; variable_type only when it is a file.',
+  lean: (r) => compact({ key: r.key, value: r.value, variable_type: r.variable_type === 'file' ? 'file' : undefined }),
+};

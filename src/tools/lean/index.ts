@@ -4,7 +4,7 @@
 // lean form, test/lean.test.ts checks it shrinks).
 import { awardEmoji } from './award';
 import { branch, protectedBranch } from './branch';
-import { deployment, environment, pipelineSchedule } from './ci';
+import { deployment, environment, pipelineSchedule, pipelineVariable } from './ci';
 import { blameRange, commit, commitStatus, commitSummary, diff } from './commit';
 import { issue, issueLink, linkedIssue } from './issue';
 import type { RecordKind } from './kind';
@@ -38,6 +38,7 @@ export const RECORD_KINDS = {
   note,
   pipeline,
   pipeline_schedule: pipelineSchedule,
+  pipeline_variable: pipelineVariable,
   protected_branch: protectedBranch,
   todo,
   file,
