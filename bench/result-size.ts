@@ -7,12 +7,28 @@ import { createApp } from '../src/app';
 import { loadConfig } from '../src/config/load';
 import { connect, MCP_URL } from '../test/support/mcp-client';
 import {
-  gitlabBranch, gitlabCommit, gitlabDiscussion, gitlabIssue, gitlabMilestone, gitlabTodo, GITLAB_RECORDS,
+  gitlabBranch, gitlabCommit, gitlabDeployment, gitlabDiscussion, gitlabEnvironment, gitlabIssue, gitlabMilestone, gitlabPipelineSchedule, gitlabTodo, GITLAB_RECORDS,
 } from '../test/fixtures/gitlab-records';
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 const labels = [['bug', 'auth'], ['feature'], ['bug', 'ui', 'regression'], [], ['docs']];
 const issues = range(20).map((i) => gitlabIssue(i, { labels: labels[i % labels.length], description: `Issue ${i}: ${'Details of what happens and what should. '.repeat(2 + (i % 4))}` }));
+/** A TestReportEntity of 3 suites, 200 test cases, 4 failing with their output. */
+function testReport() {
+  const testCase = (n: number, failed: boolean) => ({
+    status: failed ? 'failed' : 'success', name: `case ${n} ${failed ? 'rejects bad input' : 'works'}`, classname: `spec.session_${n % 7}_spec`, file: `./spec/session_${n % 7}_spec.rb`,
+    execution_time: 0.0123, system_output: failed ? `Failure/Error: expect(session).to be_expired\n  expected true, got false\n# ./spec/session_${n % 7}_spec.rb:${10 + n}` : null,
+    stack_trace: null, recent_failures: failed ? { count: 2, base_branch: 'main' } : null, attachment_url: null,
+  });
+  const suite = (name: string, from: number) => {
+    const cases = range(67).map((i) => testCase(from + i, (from + i) % 50 === 0));
+    const failed = cases.filter((c) => c.status === 'failed').length;
+    return { name, total_time: 0.82, total_count: cases.length, success_count: cases.length - failed, failed_count: failed, skipped_count: 0, error_count: 0, suite_error: null, test_cases: cases };
+  };
+  const suites = [suite('rspec', 0), suite('rspec-ee', 67), suite('jest', 134)];
+  return { total_time: 2.46, total_count: 201, success_count: 197, failed_count: 4, skipped_count: 0, error_count: 0, test_suites: suites };
+}
+
 const pages: Record<string, unknown> = {
   '/projects/5/issues/42': gitlabIssue(42),
   '/projects/5/issues': issues,
@@ -23,6 +39,14 @@ const pages: Record<string, unknown> = {
   [`/projects/5/repository/commits/${gitlabCommit(1).id}`]: GITLAB_RECORDS.commit,
   '/todos': range(20).map((i) => gitlabTodo(100 + i)),
   '/user': { id: 1, username: 'maria', name: 'Maria Jones' },
+  '/projects/5/environments': range(10).map((i) => ({ ...gitlabEnvironment(i), name: `review/feature-${i}`, slug: `review-feature-${i}` })),
+  '/projects/5/deployments': range(20).map((i) => gitlabDeployment(400 + i, i)),
+  // The list presents Entities::Ci::PipelineSchedule: no last_pipeline, no variables.
+  '/projects/5/pipeline_schedules': range(10).map((i) => {
+    const { last_pipeline: _, variables: __, ...schedule } = gitlabPipelineSchedule(i);
+    return schedule;
+  }),
+  '/projects/5/pipelines/9001/test_report': testReport(),
 };
 const bodies = new Map(Object.entries(pages).map(([path, value]) => [`/api/v4${path}`, JSON.stringify(value)]));
 
@@ -52,6 +76,10 @@ const calls: [string, string, Record<string, unknown>, string][] = [
   ['list_milestones (10)', 'list', P, '/projects/5/milestones'],
   ['get_commit', 'single', { ...P, sha: gitlabCommit(1).id }, `/projects/5/repository/commits/${gitlabCommit(1).id}`],
   ['list_todos (20)', 'list', {}, '/todos'],
+  ['list_environments (10)', 'list', P, '/projects/5/environments'],
+  ['list_deployments (20)', 'list', P, '/projects/5/deployments'],
+  ['list_pipeline_schedules (10)', 'list', P, '/projects/5/pipeline_schedules'],
+  ['get_pipeline_test_report (201 cases, 4 failing)', 'list', { ...P, pipeline_id: 9001 }, '/projects/5/pipelines/9001/test_report'],
 ];
 
 const text = (r: { content?: unknown }) => (r.content as { text: string }[])[0].text;
