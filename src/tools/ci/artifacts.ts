@@ -98,7 +98,8 @@ export const getJobArtifactFile = defineTool({
   group: 'ci',
   mode: 'read',
   text: true,
-  endpoint: `GET ${ARCHIVE}/*artifact_path`,
+  // GitLab's route is …/artifacts/*artifact_path: the path's parts are sent as segments, each checked and encoded (artifactPath).
+  endpoint: `GET ${ARCHIVE}/{artifact_path}`,
   input: Type.Object(
     {
       project_id: projectId(),
