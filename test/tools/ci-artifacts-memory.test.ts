@@ -71,4 +71,29 @@ describe('a 64 MiB artifacts archive', () => {
     // The tail buffer and a chunk or two in flight; reading the archive whole would hold 64 MiB.
     expect(peakHeap).toBeLessThan(TAIL_BYTES + 8 * MIB);
   }, 60_000);
+
+  test('a file of 50 MiB: a line range stops reading, the rest of the forge\'s answer abandoned', async () => {
+    const c = await h.as();
+    let pulled = 0;
+    const line = new TextEncoder().encode('test output line\n'.repeat(MIB / 17));
+    ciExtraOf(h.forge.model.findProject(P)!).entryStreams.set(`${J.build}/big/output.log`, () => new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled++ < 50) controller.enqueue(line);
+        else controller.close();
+      },
+    }, { highWaterMark: 0 }));
+    const file = structured<Record<string, any>>(await c.call('get_job_artifact_file', { project_id: P, job_id: J.build, artifact_path: 'big/output.log', start_line: 10, limit: 3 }));
+    expect([file.first_line, file.last_line, file.total_lines, file.content]).toEqual([10, 12, null, 'test output line\ntest output line\ntest output line']);
+    // Whatever socket buffers and stream queues held when the reading stopped, never the rest.
+    expect(pulled).toBeLessThan(25);
+  }, 60_000);
+
+  test('a directory larger than the tail kept is refused, saying so', async () => {
+    const c = await h.as();
+    const entries = Array.from({ length: 24_000 }, (_, i) => ({ path: `reports/${'x'.repeat(40)}-${i}.txt`, data: '', method: 0 as const }));
+    ciExtraOf(h.forge.model.findProject(P)!).artifacts.set(J.build, zip(entries));
+    const result = await c.call('list_job_artifacts', { project_id: P, job_id: J.build });
+    expect(result.isError).toBe(true);
+    expect((result.content as { text: string }[])[0].text).toContain(`more than the ${TAIL_BYTES} this server reads`);
+  }, 60_000);
 });

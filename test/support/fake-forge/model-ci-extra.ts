@@ -71,6 +71,8 @@ export interface Schedule {
 export interface ProjectCiExtra {
   testReports: Map<number, TestSuite[]>;
   artifacts: Map<number, Archive>;
+  /** An entry Workhorse would extract and stream, by `<job id>/<path>` (large files in tests); wins over the archive's own. */
+  entryStreams: Map<string, () => ReadableStream<Uint8Array>>;
   environments: Environment[];
   deployments: Deployment[];
   schedules: Schedule[];
@@ -82,6 +84,6 @@ const extra = new WeakMap<Project, ProjectCiExtra>();
 
 export function ciExtraOf(p: Project): ProjectCiExtra {
   let found = extra.get(p);
-  if (!found) extra.set(p, (found = { testReports: new Map(), artifacts: new Map(), environments: [], deployments: [], schedules: [], ciConfig: null }));
+  if (!found) extra.set(p, (found = { testReports: new Map(), artifacts: new Map(), entryStreams: new Map(), environments: [], deployments: [], schedules: [], ciConfig: null }));
   return found;
 }

@@ -163,9 +163,12 @@ export const ciExtraRoutes: Route[] = [
 
   route('GET', '/projects/:id/jobs/:job_id/artifacts/*artifact_path', (ctx) => {
     const p = loadProject(ctx);
-    const archive = archiveBytes(ctx, p, loadJob(ctx, p));
+    const job = loadJob(ctx, p);
     const path = ctx.params.artifact_path;
     if (path.includes('\0')) throw badRequest('400 Bad request');
+    const streamed = ciExtraOf(p).entryStreams.get(`${job.id}/${path}`);
+    if (streamed) return new Response(streamed(), { headers: { 'content-type': 'application/octet-stream' } });
+    const archive = archiveBytes(ctx, p, job);
     const entry = zipEntry(archive, path);
     if (!entry || path.endsWith('/')) throw notFound();
     return new Response(entry, { headers: { 'content-type': 'application/octet-stream' } });
