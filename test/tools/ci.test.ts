@@ -146,6 +146,17 @@ describe('CI lint', () => {
     expect(toolError(await call('validate_project_ci_lint', { project_id: P, content_ref: 'no-such-ref' })).kind).toBe('not_found');
   });
 
+  test('before GitLab 16.10, content_ref goes as sha, which that release reads (it would drop content_ref and lint the default branch)', async () => {
+    h.forge.model.version = '16.7.0';
+    expect(toolError(await call('validate_project_ci_lint', { project_id: P, content_ref: 'no-such-ref' })).kind).toBe('not_found');
+    expect(h.forge.requests.filter((r) => r.path.endsWith('/ci/lint')).map((r) => Object.fromEntries(r.query))).toEqual([{ sha: 'no-such-ref' }]);
+    h.forge.model.version = '17.6.0';
+    h.app.instances.clear();
+    h.forge.requests.length = 0;
+    expect(toolError(await call('validate_project_ci_lint', { project_id: P, content_ref: 'no-such-ref' })).kind).toBe('not_found');
+    expect(h.forge.requests.filter((r) => r.path.endsWith('/ci/lint')).map((r) => Object.fromEntries(r.query))).toEqual([{ content_ref: 'no-such-ref' }]);
+  });
+
   test('validate_ci_lint gives GitLab\'s errors; a guest is refused', async () => {
     const result = structured<Rec>(await call('validate_ci_lint', { project_id: P, content: 'build:\n  stage: build\n' }));
     expect(result).toEqual({ valid: false, errors: ['jobs:build config should implement the script:, run:, or trigger: keyword'], warnings: [] });

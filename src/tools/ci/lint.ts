@@ -6,6 +6,7 @@ import { Type } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
 import { projectId, refName } from '../params';
+import { releaseBefore } from '../tiers';
 
 const LINT = '/projects/{project_id}/ci/lint';
 /** Characters of YAML sent at most: 1 MB, GitLab's default limit of a configuration (max_yaml_size_bytes is 2 MB, max_yaml_depth 100). */
@@ -64,8 +65,13 @@ export const validateProjectCiLint = defineTool({
     { project_id: projectId(), content_ref: Type.Optional(refName()), dry_run_ref: Type.Optional(refName()), ...common },
     { additionalProperties: false },
   ),
-  async handler(args, { forge, fullResponse }) {
-    const { include_merged_yaml, project_id, ...query } = args;
+  async handler(args, ctx) {
+    const { include_merged_yaml, project_id, content_ref, dry_run_ref, ...rest } = args;
+    // content_ref and dry_run_ref came in GitLab 16.10; before, the same two are `sha` and `ref`, and
+    // the new names are dropped without a word (the default branch would be linted instead).
+    const older = (content_ref !== undefined || dry_run_ref !== undefined) && (await releaseBefore(ctx, 16, 10));
+    const query = older ? { ...rest, sha: content_ref, ref: dry_run_ref } : { ...rest, content_ref, dry_run_ref };
+    const { forge, fullResponse } = ctx;
     const answer = await forge.json<Rec>({ method: 'GET', path: fillPath(LINT, { project_id }), query });
     return leanLint(answer, include_merged_yaml === true, fullResponse);
   },

@@ -14,6 +14,7 @@ import type { ForgeModel, Project } from '../model';
 import { ACCESS, badRequest, json, loadProject, notFound, paramError, requireLevel, route, type Ctx, type Route } from './http';
 import { listResponse } from './paginate';
 import { loadPipeline } from './pipelines';
+import { atLeast } from '../edition';
 import { presentJob } from './present-ci';
 import { presentUser } from './present';
 
@@ -177,8 +178,10 @@ export const ciExtraRoutes: Route[] = [
   route('GET', '/projects/:id/ci/lint', (ctx) => {
     const p = loadProject(ctx);
     if (p.visibility === 'private') requireLevel(ctx, p, ACCESS.reporter);
-    if (ctx.input.has('sha') && ctx.input.has('content_ref')) throw paramError('sha, content_ref are mutually exclusive');
-    const ref = ctx.input.str('content_ref') ?? ctx.input.str('sha') ?? p.default_branch;
+    // content_ref and dry_run_ref are declared since 16.10 (the names sha and ref before; Grape drops undeclared ones).
+    const named = atLeast(ctx.model, 16, 10);
+    if (named && ctx.input.has('sha') && ctx.input.has('content_ref')) throw paramError('sha, content_ref are mutually exclusive');
+    const ref = (named ? ctx.input.str('content_ref') : undefined) ?? ctx.input.str('sha') ?? p.default_branch;
     if (!ctx.model.resolveRef(p, ref)) throw notFound('Commit');
     return json(lint(ciExtraOf(p).ciConfig, ctx.input.bool('include_jobs') ?? false));
   }),
