@@ -206,6 +206,16 @@ describe('environments and deployments', () => {
     expect(structured<Rec>(await call('get_deployment', { project_id: P, deployment_id: X.deployments.staging })).sha).toBe(SEED.featureShas[1]);
     expect(toolError(await call('get_deployment', { project_id: P, deployment_id: 999 })).kind).toBe('not_found');
   });
+
+  test('an updated_at filter needs updated_at order, as GitLab pairs them: refused before the network otherwise', async () => {
+    const direct = await fetch(`${h.forge.apiUrl}/projects/${SEED.projectPathEncoded}/deployments?updated_after=2024-01-31T00:00:00Z`, { headers: { 'private-token': TOKENS.maintainer } });
+    expect(direct.status).toBe(400);
+    h.forge.requests.length = 0;
+    expect(toolError(await call('list_deployments', { project_id: P, updated_after: '2024-01-31T00:00:00Z' })).kind).toBe('validation');
+    expect(h.toolUpstream()).toEqual([]);
+    const page = structured<Rec>(await call('list_deployments', { project_id: P, updated_after: '2024-01-31T00:00:00Z', order_by: 'updated_at' }));
+    expect(page.items.map((d: Rec) => d.id)).toEqual([X.deployments.production]);
+  });
 });
 
 describe('pipeline schedules and variables', () => {

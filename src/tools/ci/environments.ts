@@ -77,6 +77,12 @@ export const listDeployments = restTool({
     },
     { additionalProperties: false },
   ),
+  check(args) {
+    // lib/api/deployments.rb: an updated_at filter needs updated_at order (400 otherwise; order_by defaults to id).
+    if ((args.updated_after !== undefined || args.updated_before !== undefined) && args.order_by !== 'updated_at') {
+      throw invalidArgument('order_by', 'must be updated_at when updated_after or updated_before is given (GitLab pairs them)');
+    }
+  },
   rest: { method: 'GET', path: DEPLOYMENTS, list: true },
 });
 

@@ -228,9 +228,13 @@ export const ciExtraRoutes: Route[] = [
     const status = ctx.input.oneOf('status', ['created', 'running', 'success', 'failed', 'canceled', 'skipped', 'blocked'] as const);
     const orderBy = ctx.input.oneOf('order_by', ['id', 'iid', 'created_at', 'updated_at', 'finished_at', 'ref'] as const) ?? 'id';
     const sort = ctx.input.oneOf('sort', ['asc', 'desc'] as const) ?? 'asc';
+    const after = ctx.input.str('updated_after');
+    const before = ctx.input.str('updated_before');
+    if ((after || before) && orderBy !== 'updated_at') throw badRequest('400 Bad request - `updated_at` filter and `updated_at` sorting must be paired');
     const envs = ciExtraOf(p).environments;
     const found = ciExtraOf(p).deployments
       .filter((d) => (environment === undefined || envs.find((e) => e.id === d.environment_id)?.name === environment) && (!status || d.status === status))
+      .filter((d) => (!after || d.updated_at >= new Date(after).toISOString()) && (!before || d.updated_at <= new Date(before).toISOString()))
       .sort((a, b) => (String(a[orderBy]) < String(b[orderBy]) ? -1 : String(a[orderBy]) > String(b[orderBy]) ? 1 : a.id - b.id) * (sort === 'asc' ? 1 : -1));
     return listResponse(ctx, found, (d) => presentDeployment(ctx.model, p, d));
   }),
