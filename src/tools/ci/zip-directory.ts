@@ -42,7 +42,8 @@ export async function readTail(reader: ChunkReader, limit = TAIL_BYTES): Promise
     if (done) break;
     let chunk = value;
     if (chunk.length >= limit) chunk = chunk.subarray(chunk.length - limit);
-    const at = total % limit;
+    // Byte k of the stream sits at ring[k % limit]; a chunk longer than the ring keeps only its end.
+    const at = (total + value.length - chunk.length) % limit;
     const first = Math.min(chunk.length, limit - at);
     ring.set(chunk.subarray(0, first), at);
     if (first < chunk.length) ring.set(chunk.subarray(first), 0);
