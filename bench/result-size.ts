@@ -7,7 +7,7 @@ import { createApp } from '../src/app';
 import { loadConfig } from '../src/config/load';
 import { connect, MCP_URL } from '../test/support/mcp-client';
 import {
-  gitlabBranch, gitlabCommit, gitlabDiscussion, gitlabIssue, gitlabMergeRequest, gitlabMilestone, gitlabTodo, gitlabVariable, GITLAB_RECORDS,
+  gitlabBranch, gitlabCommit, gitlabDeployment, gitlabDiscussion, gitlabEnvironment, gitlabIssue, gitlabMergeRequest, gitlabMilestone, gitlabPipelineSchedule, gitlabTodo, gitlabVariable, GITLAB_RECORDS,
 } from '../test/fixtures/gitlab-records';
 import { DISCOVERY_RECORDS, gitlabGroup, gitlabProject } from '../test/fixtures/gitlab-discovery-records';
 import { gitlabRelease, gitlabTag, gitlabWikiPageBasic } from '../test/fixtures/gitlab-release-records';
@@ -18,6 +18,22 @@ const gitlabUserBasic = (i: number) => ({ id: i, username: `user${i}`, name: `Us
   avatar_url: `https://secure.gravatar.com/avatar/${'2'.repeat(24)}${i}?s=80&d=identicon`, web_url: `https://gitlab.example.com/user${i}` });
 const labels = [['bug', 'auth'], ['feature'], ['bug', 'ui', 'regression'], [], ['docs']];
 const issues = range(20).map((i) => gitlabIssue(i, { labels: labels[i % labels.length], description: `Issue ${i}: ${'Details of what happens and what should. '.repeat(2 + (i % 4))}` }));
+/** A TestReportEntity of 3 suites, 200 test cases, 4 failing with their output. */
+function testReport() {
+  const testCase = (n: number, failed: boolean) => ({
+    status: failed ? 'failed' : 'success', name: `case ${n} ${failed ? 'rejects bad input' : 'works'}`, classname: `spec.session_${n % 7}_spec`, file: `./spec/session_${n % 7}_spec.rb`,
+    execution_time: 0.0123, system_output: failed ? `Failure/Error: expect(session).to be_expired\n  expected true, got false\n# ./spec/session_${n % 7}_spec.rb:${10 + n}` : null,
+    stack_trace: null, recent_failures: failed ? { count: 2, base_branch: 'main' } : null, attachment_url: null,
+  });
+  const suite = (name: string, from: number) => {
+    const cases = range(67).map((i) => testCase(from + i, (from + i) % 50 === 0));
+    const failed = cases.filter((c) => c.status === 'failed').length;
+    return { name, total_time: 0.82, total_count: cases.length, success_count: cases.length - failed, failed_count: failed, skipped_count: 0, error_count: 0, suite_error: null, test_cases: cases };
+  };
+  const suites = [suite('rspec', 0), suite('rspec-ee', 67), suite('jest', 134)];
+  return { total_time: 2.46, total_count: 201, success_count: 197, failed_count: 4, skipped_count: 0, error_count: 0, test_suites: suites };
+}
+
 const pages: Record<string, unknown> = {
   '/projects/5/issues/42': gitlabIssue(42),
   '/projects/5/issues': issues,
@@ -49,6 +65,14 @@ const pages: Record<string, unknown> = {
   '/projects/5/releases': range(20).map((i) => gitlabRelease(`v2.${i}.0`, gitlabCommit(i), GITLAB_RECORDS.release.author as Record<string, unknown>, gitlabMilestone(10 + i, i))),
   // GitLab lists a whole wiki at once (lib/api/wikis.rb has no pagination): 20 pages, no content.
   '/projects/5/wikis': range(20).map((i) => gitlabWikiPageBasic(i % 2 ? `guides/deploy-step-${i}` : `runbooks/service-${i}/on-call`)),
+  '/projects/5/environments': range(10).map((i) => ({ ...gitlabEnvironment(i), name: `review/feature-${i}`, slug: `review-feature-${i}` })),
+  '/projects/5/deployments': range(20).map((i) => gitlabDeployment(400 + i, i)),
+  // The list presents Entities::Ci::PipelineSchedule: no last_pipeline, no variables.
+  '/projects/5/pipeline_schedules': range(10).map((i) => {
+    const { last_pipeline: _, variables: __, ...schedule } = gitlabPipelineSchedule(i);
+    return schedule;
+  }),
+  '/projects/5/pipelines/9001/test_report': testReport(),
 };
 const bodies = new Map(Object.entries(pages).map(([path, value]) => [`/api/v4${path}`, JSON.stringify(value)]));
 
@@ -94,6 +118,10 @@ const calls: [string, string, Record<string, unknown>, string][] = [
   ['list_merge_request_commits (20)', 'list', { ...P, merge_request_iid: 17 }, '/projects/5/merge_requests/17/commits'],
   ['list_merge_request_closes_issues (5)', 'list', { ...P, merge_request_iid: 17 }, '/projects/5/merge_requests/17/closes_issues'],
   ['list_issue_related_merge_requests (5)', 'list', { ...P, issue_iid: 42 }, '/projects/5/issues/42/related_merge_requests'],
+  ['list_environments (10)', 'list', P, '/projects/5/environments'],
+  ['list_deployments (20)', 'list', P, '/projects/5/deployments'],
+  ['list_pipeline_schedules (10)', 'list', P, '/projects/5/pipeline_schedules'],
+  ['get_pipeline_test_report (201 cases, 4 failing)', 'list', { ...P, pipeline_id: 9001 }, '/projects/5/pipelines/9001/test_report'],
 ];
 
 const text = (r: { content?: unknown }) => (r.content as { text: string }[])[0].text;

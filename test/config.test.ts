@@ -67,9 +67,9 @@ describe('loadConfig', () => {
     [{ PORT: '70000' }, 'PORT: must be between 0 and 65535 (got 70000)'],
     [{ MAX_SESSIONS: '0' }, 'MAX_SESSIONS: must be between 1 and 1000000 (got 0)'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: must be one of debug, info, warn, error (got "loud")'],
-    [{ FORGE_TOOLSETS: 'branches,snippets' }, 'FORGE_TOOLSETS: unknown tool group "snippets" (known: milestones, branches, issues, merge_requests, pipelines, repository, projects, users, search, labels, wiki, releases, context, variables, all)'],
-    [{ FORGE_TOOLSETS: ',' }, 'FORGE_TOOLSETS: names no tool group (known: milestones, branches, issues, merge_requests, pipelines, repository, projects, users, search, labels, wiki, releases, context, variables, all)'],
-    [{ FORGE_TOOLSETS: ' , ,' }, 'FORGE_TOOLSETS: names no tool group (known: milestones, branches, issues, merge_requests, pipelines, repository, projects, users, search, labels, wiki, releases, context, variables, all)'],
+    [{ FORGE_TOOLSETS: 'branches,snippets' }, 'FORGE_TOOLSETS: unknown tool group "snippets" (known: milestones, branches, issues, merge_requests, pipelines, repository, projects, users, search, labels, wiki, releases, context, variables, ci, all)'],
+    [{ FORGE_TOOLSETS: ',' }, 'FORGE_TOOLSETS: names no tool group (known: milestones, branches, issues, merge_requests, pipelines, repository, projects, users, search, labels, wiki, releases, context, variables, ci, all)'],
+    [{ FORGE_TOOLSETS: ' , ,' }, 'FORGE_TOOLSETS: names no tool group (known: milestones, branches, issues, merge_requests, pipelines, repository, projects, users, search, labels, wiki, releases, context, variables, ci, all)'],
     [{ FORGE_API_URL: 'ftp://x' }, 'FORGE_API_URL: must be http(s) URLs without credentials (got "ftp://x")'],
     [{ MCP_SERVER_URL: 'not a url' }, 'MCP_SERVER_URL: must be an http(s) URL (got "not a url")'],
   ])('a bad value names the setting: %p', (env, message) => {
@@ -129,7 +129,7 @@ describe('loadConfig', () => {
   });
 
   test('tool groups: all, explicit lists, and the legacy USE_MILESTONE switch', () => {
-    expect([...loadConfig({ ...HTTP_REMOTE, FORGE_TOOLSETS: 'all' }).toolGroups].sort()).toEqual(['branches', 'context', 'issues', 'labels', 'merge_requests', 'milestones', 'pipelines', 'projects', 'releases', 'repository', 'search', 'users', 'wiki']);
+    expect([...loadConfig({ ...HTTP_REMOTE, FORGE_TOOLSETS: 'all' }).toolGroups].sort()).toEqual(['branches', 'ci', 'context', 'issues', 'labels', 'merge_requests', 'milestones', 'pipelines', 'projects', 'releases', 'repository', 'search', 'users', 'wiki']);
     expect([...loadConfig({ ...HTTP_REMOTE, FORGE_TOOLSETS: 'milestones' }).toolGroups]).toEqual(['milestones']);
     expect([...loadConfig({ ...HTTP_REMOTE, USE_MILESTONE: 'true' }).toolGroups].sort()).toEqual(['branches', 'issues', 'milestones']);
   });

@@ -153,6 +153,25 @@ describe('every tool, every path parameter, straight to the handler (no schema c
   });
 });
 
+// get_job_artifact_file sends the path in the archive as GitLab's wildcard route reads it: its parts
+// as path segments, each checked by the identifier rule and encoded once, so no part can be a dot
+// segment or carry a slash of its own.
+describe('an artifact path: one segment per part, each checked', () => {
+  test.each([
+    ['test-output/login.txt', 'test-output/login.txt'],
+    ['reports/junit 1.xml', 'reports/junit%201.xml'],
+    ['a%2Fb', 'a/b'], // D26: a path without a slash but with %2F arrives encoded, and is decoded once
+    ['docs/100%/x', 'docs/100%25/x'],
+    ['.hidden/a..b', '.hidden/a..b'],
+  ])('%p is sent as …/artifacts/%s', async (artifact_path, sent) => {
+    const c = await h.as();
+    await c.call('get_job_artifact_file', { project_id: SEED.projectPath, job_id: 1006, artifact_path });
+    const path = h.upstream().at(-1)!.replace(/^GET \/api\/v4\/projects\/[^/]+\/jobs\/1006\/artifacts\//, '');
+    expect(path).toBe(sent);
+    expect(path.split('/').some(isDotSegment)).toBe(false);
+  });
+});
+
 // D26: GitLab's project and group paths never hold `%`, so percent-encoding in such an id is an
 // encoded form, decoded once wherever the id goes: a path segment encodes the plain path once, a
 // JSON body carries it plain. Names, refs and file paths keep a `%` they hold when they also hold `/`.

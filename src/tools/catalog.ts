@@ -14,6 +14,7 @@ import { MAX_INTEGER } from './params';
 import { errorResult } from './result';
 import { compileValidator, type ArgumentValidator } from './validate';
 import { branchTools } from './branches';
+import { ciGroupTools } from './ci';
 import { milestoneGroupTools } from './milestones';
 import { issueTools } from './issues';
 import { mergeRequestTools } from './merge-requests';
@@ -37,7 +38,7 @@ function withClosingReferences(value: unknown, texts: (string | undefined)[]): u
 
 /** Every tool the server knows, in the order tools/list shows them. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [...milestoneGroupTools, ...branchTools, ...issueTools, ...mergeRequestTools, ...pipelineGroupTools, ...repositoryTools,
-  ...projectGroupTools, ...userGroupTools, ...searchGroupTools, ...labelGroupTools, ...wikiGroupTools, ...releaseGroupTools, ...contextTools, ...variableGroupTools];
+  ...projectGroupTools, ...userGroupTools, ...searchGroupTools, ...labelGroupTools, ...wikiGroupTools, ...releaseGroupTools, ...contextTools, ...variableGroupTools, ...ciGroupTools];
 
 export interface ToolSelection {
   groups: ReadonlySet<ToolGroup>;

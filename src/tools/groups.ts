@@ -3,7 +3,7 @@
 // the per-request policy (D34) and the HTTP layer read the groups from here; a new group is a
 // line here and a folder beside this file.
 
-export const TOOL_GROUPS = ['milestones', 'branches', 'issues', 'merge_requests', 'pipelines', 'repository', 'projects', 'users', 'search', 'labels', 'wiki', 'releases', 'context', 'variables'] as const;
+export const TOOL_GROUPS = ['milestones', 'branches', 'issues', 'merge_requests', 'pipelines', 'repository', 'projects', 'users', 'search', 'labels', 'wiki', 'releases', 'context', 'variables', 'ci'] as const;
 export type ToolGroup = (typeof TOOL_GROUPS)[number];
 
 export interface ToolGroupInfo {
@@ -36,6 +36,7 @@ export const TOOL_GROUP_INFO: Readonly<Record<ToolGroup, ToolGroupInfo>> = {
   context: { byDefault: false, instructions: [] },
   // A variable's value is a secret: `all` leaves the group out, a deployment must name it (D13).
   variables: { byDefault: false, namedOnly: true, instructions: [] },
+  ci: { byDefault: false, instructions: [] },
 };
 
 /** Groups `all` leaves out: only a deployment that names them gets them (variables hold secrets, D13). */

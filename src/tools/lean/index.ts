@@ -4,6 +4,7 @@
 // lean form, test/lean.test.ts checks it shrinks).
 import { awardEmoji } from './award';
 import { branch, protectedBranch } from './branch';
+import { deployment, environment, pipelineSchedule, pipelineVariable } from './ci';
 import { blameRange, commit, commitStatus, commitSummary, diff } from './commit';
 import { issue, issueLink, linkedIssue } from './issue';
 import type { RecordKind } from './kind';
@@ -29,6 +30,8 @@ export const RECORD_KINDS = {
   burndown_event: burndownEvent,
   ci_variable: ciVariable,
   commit,
+  deployment,
+  environment,
   commit_status: commitStatus,
   commit_summary: commitSummary,
   diff,
@@ -42,6 +45,8 @@ export const RECORD_KINDS = {
   milestone_summary: milestoneSummary,
   note,
   pipeline,
+  pipeline_schedule: pipelineSchedule,
+  pipeline_variable: pipelineVariable,
   protected_branch: protectedBranch,
   todo,
   file,

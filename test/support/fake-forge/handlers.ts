@@ -37,8 +37,10 @@ import { wikiRoutes } from './handlers/wikis';
 import { variableRoutes } from './handlers/variables';
 import { contextRoutes } from './handlers/context';
 
+import { ciExtraRoutes } from './handlers/ci-extra';
+
 const ROUTES: Route[] = [...projectRoutes, ...branchRoutes, ...protectedRoutes, ...commitRoutes, ...statusRoutes, ...milestoneRoutes, ...milestoneItemRoutes, ...issueActivityRoutes, ...uploadRoutes, ...jobRoutes, ...mergeRequestRoutes, ...pipelineRoutes, ...pipelineJobRoutes, ...repositoryFileRoutes, ...repositoryRoutes, ...metadataRoutes, ...tokenRoutes,
-  ...discoveryProjectRoutes, ...discoveryGroupRoutes, ...memberRoutes, ...userRoutes, ...eventRoutes, ...labelRoutes, ...searchRoutes, ...tagRoutes, ...releaseRoutes, ...wikiRoutes, ...variableRoutes, ...contextRoutes];
+  ...discoveryProjectRoutes, ...discoveryGroupRoutes, ...memberRoutes, ...userRoutes, ...eventRoutes, ...labelRoutes, ...searchRoutes, ...tagRoutes, ...releaseRoutes, ...wikiRoutes, ...variableRoutes, ...contextRoutes, ...ciExtraRoutes];
 
 async function readBody(request: Request): Promise<{ recorded: unknown; params: Record<string, unknown>; invalid?: boolean }> {
   if (request.method === 'GET' || request.method === 'HEAD' || !request.body) return { recorded: undefined, params: {} };

@@ -80,5 +80,7 @@ export { variablesOf, type CiVariable } from './model-variables';
 export { ISSUE_SEED } from './seed-issues';
 export { MR_SEED } from './seed-merge-requests';
 export { addUpload, type Upload } from './handlers/uploads';
+export { CI_EXTRA_SEED, FAILING_OUTPUT } from './seed-ci-extra';
+export { ciExtraOf } from './model-ci-extra';
 export { CI_SEED, ciOf, type Job, type Pipeline, type Trace } from './model-ci';
 export { DISCOVERY_SEED } from './seed-discovery';

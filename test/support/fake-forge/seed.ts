@@ -6,6 +6,7 @@ import { seedMilestoneData } from './seed-milestones';
 import { seedVariables } from './seed-variables';
 import { seedIssueActivity } from './seed-issues';
 import { seedCi } from './model-ci';
+import { seedCiExtra } from './seed-ci-extra';
 import { seedMergeRequestReviews } from './seed-merge-requests';
 import { seedDiscovery } from './seed-discovery';
 import { seedReleaseData } from './seed-releases';
@@ -327,6 +328,7 @@ export function seedModel(): ForgeModel {
   seedIssueActivity(m);
   seedMilestoneData(m);
   seedCi(m, SEED.headSha, SEED.featureShas[1], SEED.mainShas[28], SEED.featureShas[0]);
+  seedCiExtra(m, SEED.featureShas[1]);
   seedMergeRequestReviews(m);
   seedDiscovery(m, SEED.headSha, secret[2], forkGuide);
   seedReleaseData(m);

@@ -141,10 +141,16 @@ export const route = (method: string, path: string, handler: Handler): Route =>
 
 /** Match raw segments against a pattern; `:name` segments are percent-decoded. */
 export function matchRoute(r: Route, raw: string[]): Record<string, string> | undefined {
-  if (r.segments.length !== raw.length) return undefined;
+  // A last `*name` segment takes the rest of the path, one or more segments (Grape's wildcard).
+  const wildcard = r.segments.at(-1)?.startsWith('*') === true;
+  if (wildcard ? raw.length < r.segments.length : r.segments.length !== raw.length) return undefined;
   const params: Record<string, string> = {};
   for (let i = 0; i < raw.length; i++) {
     const pat = r.segments[i];
+    if (wildcard && i === r.segments.length - 1) {
+      try { params[pat.slice(1)] = raw.slice(i).map(decodeURIComponent).join('/'); } catch { return undefined; }
+      return params;
+    }
     if (pat.startsWith(':')) {
       if (raw[i] === '') return undefined;
       try { params[pat.slice(1)] = decodeURIComponent(raw[i]); } catch { return undefined; }
