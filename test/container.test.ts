@@ -3,11 +3,13 @@
 // HEALTHCHECK, runs as a non-root user on a read-only root file system, makes a tool call against
 // the fake forge served by `bun run fake-forge`, stops cleanly on SIGTERM, and stays small.
 // Skips, saying why, where podman cannot run.
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { SEED, TOKENS } from './support/fake-forge';
 import { connect, structured } from './support/mcp-client';
-import { buildImage, containerProblem, ensureStandIns, freePort, mustPodman, podman, ROOT, waitFor } from './support/container';
+import { buildImage, containerProblem, ensureStandIns, freePort, mustPodman, podman, ROOT, run, waitFor } from './support/container';
 
 // The first run builds two Debian root file systems (a minute or more) and the image.
 setDefaultTimeout(900_000);
@@ -101,6 +103,71 @@ describe.skipIf(problem !== null)('the container image', () => {
       expect(structured<{ name: string }>(await session.call('get_branch', { project_id: SEED.projectPath, branch_name: 'develop' })).name).toBe('develop');
     } finally {
       await session.close();
+    }
+  });
+
+  test('the Helm chart Deployment runs under podman kube play with a real Redis: /readyz, a tool call', async () => {
+    const { kubeTools } = await import('./support/helm');
+    const { helm } = await kubeTools();
+    // Its own network with a known gateway, so the pod reaches this machine's Redis and forge there.
+    const network = `forge-mcp-kube-${process.pid}`;
+    const gateway = '10.231.0.1';
+    await mustPodman('network', 'create', '--subnet', '10.231.0.0/24', '--gateway', gateway, network);
+    const password = crypto.randomUUID();
+    const redisPort = freePort();
+    // Bound to every interface (the bridge appears only with the pod), so it has a password.
+    const redis = Bun.spawn(['redis-server', '--port', String(redisPort), '--bind', '0.0.0.0', '--requirepass', password, '--save', '', '--appendonly', 'no'], { stdout: 'ignore', stderr: 'inherit' });
+    // The fake forge listens on the loopback interface only: the pod reaches it through this relay.
+    const relay = Bun.serve({
+      hostname: '0.0.0.0',
+      port: 0,
+      fetch: (req) => {
+        const url = new URL(req.url);
+        return fetch(`${forge!.url.replace(/\/api\/v4$/, '')}${url.pathname}${url.search}`, { method: req.method, headers: req.headers, body: req.body, redirect: 'manual' });
+      },
+    });
+    const podPort = freePort();
+    const values = [
+      `image.repository=${TAG.split(':')[0]}`, `image.tag=${TAG.split(':')[1]}`, 'autoscaling.enabled=false', 'replicaCount=1',
+      'store.bundled.enabled=false', `store.external.url=redis://:${password}@${gateway}:${redisPort}/0`,
+      `forgeApiUrl=http://${gateway}:${relay.port}/api/v4`, `containerPort=${podPort}`, 'toolsets=all',
+    ];
+    const rendered = await run([helm, 'template', 'kube', join(ROOT, 'deploy/helm/forge-mcp'), '--set', values.join(',')], { env: { PATH: process.env.PATH ?? '', HOME: tmpdir() } });
+    expect(rendered.stderr).toBe('');
+    const docs = Bun.YAML.parse(rendered.stdout) as any[];
+    const secret = docs.find((d) => d.kind === 'Secret');
+    const deployment = docs.find((d) => d.kind === 'Deployment');
+    // What the kubelet does with secretKeyRef (podman 4.3 cannot read a Secret it was given).
+    for (const e of deployment.spec.template.spec.containers[0].env) {
+      if (e.valueFrom?.secretKeyRef) {
+        e.value = secret.stringData[e.valueFrom.secretKeyRef.key];
+        delete e.valueFrom;
+      }
+    }
+    const file = join(tmpdir(), `forge-mcp-kube-${process.pid}.json`);
+    writeFileSync(file, JSON.stringify(deployment));
+    try {
+      await mustPodman('kube', 'play', '--network', network, file);
+      // podman publishes the container port on this machine.
+      const base = `http://127.0.0.1:${podPort}`;
+      await waitFor(async () => (await fetch(`${base}/readyz`)).status === 200, 'the pod to be ready', 60_000);
+      expect(await (await fetch(`${base}/readyz`)).json()).toEqual({ status: 'ready', store: 'redis' });
+      const session = await connect({ handle: (r) => fetch(r) }, { 'Private-Token': TOKENS.maintainer }, `${base}/mcp`);
+      try {
+        expect(structured<{ name: string }>(await session.call('get_branch', { project_id: SEED.projectPath, branch_name: 'develop' })).name).toBe('develop');
+      } finally {
+        await session.close();
+      }
+      // The pod's container runs as 65532 with a read-only root, as the chart says.
+      const server = 'kube-forge-mcp-pod-0-forge-mcp';
+      expect((await mustPodman('inspect', '--format', '{{.HostConfig.ReadonlyRootfs}} {{.Config.User}}', server)).trim()).toBe('true 65532:65532');
+    } finally {
+      await podman('kube', 'down', file);
+      await podman('pod', 'rm', '--force', 'kube-forge-mcp-pod-0');
+      await podman('network', 'rm', '--force', network);
+      relay.stop(true);
+      redis.kill();
+      rmSync(file, { force: true });
     }
   });
 
