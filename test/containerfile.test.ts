@@ -1,4 +1,4 @@
-// No container engine runs here, so the Containerfile is checked statically: the dockerfile-utils
+// The Containerfile checked statically (test/container.test.ts builds and runs it): the dockerfile-utils
 // linter (the validator behind editors' Dockerfile support) must report nothing, and the parsed
 // instructions must keep the promises docs/operating.md makes about the image.
 import { describe, expect, test } from 'bun:test';

@@ -7,9 +7,12 @@
 export const E2E_FILES: readonly string[] = [
   'test/audit.test.ts',
   'test/binary.test.ts',
+  'test/compose.test.ts',
+  'test/container.test.ts',
   'test/fake-forge-serve.test.ts',
   'test/forge-bounds-process.test.ts',
   'test/healthcheck.test.ts',
+  'test/helm.test.ts',
   'test/identifiers-process.test.ts',
   'test/modern-clients.test.ts',
   'test/oauth-browser.test.ts',
