@@ -127,7 +127,11 @@ export class McpHttp {
   private id = 0;
   sessionId: string | undefined;
 
-  constructor(private readonly url: string, private readonly auth: Record<string, string>, private readonly modern = false) {}
+  constructor(
+    private readonly url: string,
+    private readonly auth: Record<string, string>,
+    private readonly modern = false,
+  ) {}
 
   async post(method: string, params?: unknown, notification = false): Promise<Response> {
     const headers: Record<string, string> = { ...HEADERS, ...this.auth };

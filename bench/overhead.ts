@@ -13,14 +13,36 @@ import { loadConfig } from '../src/config/load';
 import { sealerFromConfig } from '../src/sealing/from-config';
 import { MODERN } from './lib';
 
-const { values } = parseArgs({ options: { n: { type: 'string', short: 'n', default: '20000' }, c: { type: 'string', short: 'c', default: '8' }, rounds: { type: 'string', default: '7' } } });
+const { values } = parseArgs({
+  options: { n: { type: 'string', short: 'n', default: '20000' }, c: { type: 'string', short: 'c', default: '8' }, rounds: { type: 'string', default: '7' } },
+});
 const N = Number(values.n);
 const C = Number(values.c);
 
-const issue = JSON.stringify({ id: 501, iid: 1, project_id: 42, title: 'Login fails with SSO', description: 'x'.repeat(600), state: 'opened', labels: ['bug', 'auth'], milestone: { id: 101, iid: 1, title: 'v1.0', state: 'active', web_url: 'http://forge.test/m/1', description: 'v1.0 release' }, assignees: [], author: { id: 1, username: 'maria' }, web_url: 'http://forge.test/acme/platform/api/-/issues/1', updated_at: '2024-01-03T11:00:00.000Z' });
+const issue = JSON.stringify({
+  id: 501,
+  iid: 1,
+  project_id: 42,
+  title: 'Login fails with SSO',
+  description: 'x'.repeat(600),
+  state: 'opened',
+  labels: ['bug', 'auth'],
+  milestone: { id: 101, iid: 1, title: 'v1.0', state: 'active', web_url: 'http://forge.test/m/1', description: 'v1.0 release' },
+  assignees: [],
+  author: { id: 1, username: 'maria' },
+  web_url: 'http://forge.test/acme/platform/api/-/issues/1',
+  updated_at: '2024-01-03T11:00:00.000Z',
+});
 const stub = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(issue, { headers: { 'content-type': 'application/json' } }) });
 const apiUrl = `http://127.0.0.1:${stub.port}/api/v4`;
-const env = { STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: apiUrl, LOG_LEVEL: 'warn', MAX_REQUESTS_PER_MINUTE: '1000000', ...(process.env.BENCH_AUDIT ? { AUDIT_LOG_PATH: process.env.BENCH_AUDIT } : {}) };
+const env = {
+  STREAMABLE_HTTP: 'true',
+  REMOTE_AUTHORIZATION: 'true',
+  FORGE_API_URL: apiUrl,
+  LOG_LEVEL: 'warn',
+  MAX_REQUESTS_PER_MINUTE: '1000000',
+  ...(process.env.BENCH_AUDIT ? { AUDIT_LOG_PATH: process.env.BENCH_AUDIT } : {}),
+};
 // As src/index.ts builds them: the sealer from the config (stateless mode needs it).
 async function appFor(values: Record<string, string>, fastToolCall = true) {
   const config = loadConfig(values);
@@ -35,10 +57,27 @@ const headers = { 'content-type': 'application/json', accept: 'application/json,
 const ARGS = { project_id: '42', issue_iid: '1' };
 
 async function openSession(target: typeof app): Promise<string> {
-  const init = await target.handle(new Request('http://localhost/mcp', { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'b', version: '1' } } }) }));
+  const init = await target.handle(
+    new Request('http://localhost/mcp', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'b', version: '1' } },
+      }),
+    }),
+  );
   await init.text();
   const sid = init.headers.get('mcp-session-id')!;
-  const done = await target.handle(new Request('http://localhost/mcp', { method: 'POST', headers: { ...headers, 'mcp-session-id': sid }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) }));
+  const done = await target.handle(
+    new Request('http://localhost/mcp', {
+      method: 'POST',
+      headers: { ...headers, 'mcp-session-id': sid },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    }),
+  );
   await done.text();
   return sid;
 }
@@ -55,9 +94,15 @@ async function expectResult(r: Response) {
 }
 const legacyCall = (target: typeof app, session: string) => async () => {
   const body = JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: 'get_issue', arguments: ARGS } });
-  await expectResult(await target.handle(new Request('http://localhost/mcp', { method: 'POST', headers: { ...headers, 'mcp-session-id': session, ...lengthOf(body) }, body })));
+  await expectResult(
+    await target.handle(new Request('http://localhost/mcp', { method: 'POST', headers: { ...headers, 'mcp-session-id': session, ...lengthOf(body) }, body })),
+  );
 };
-const META = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'b', version: '1' } };
+const META = {
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'b', version: '1' },
+};
 const modernHeaders = { ...headers, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'get_issue' };
 const modernCall = (target: typeof app) => async () => {
   const body = JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: 'get_issue', arguments: ARGS, _meta: META } });
@@ -71,12 +116,23 @@ const direct = async () => {
 async function measure(task: () => Promise<void>, n: number): Promise<number> {
   let i = 0;
   const c0 = process.cpuUsage();
-  await Promise.all(Array.from({ length: C }, async () => { while (i++ < n) await task(); }));
+  await Promise.all(
+    Array.from({ length: C }, async () => {
+      while (i++ < n) await task();
+    }),
+  );
   const c = process.cpuUsage(c0);
   return (c.user + c.system) / 1000 / n;
 }
 
-const tasks = { direct, legacy: legacyCall(app, sid), modern: modernCall(app), modernSdk: modernCall(sdkOnlyApp), stateless: legacyCall(statelessApp, statelessSid), statelessSdk: legacyCall(statelessSdkApp, statelessSdkSid) };
+const tasks = {
+  direct,
+  legacy: legacyCall(app, sid),
+  modern: modernCall(app),
+  modernSdk: modernCall(sdkOnlyApp),
+  stateless: legacyCall(statelessApp, statelessSid),
+  statelessSdk: legacyCall(statelessSdkApp, statelessSdkSid),
+};
 const names = Object.keys(tasks) as (keyof typeof tasks)[];
 for (const name of names) await measure(tasks[name], 2000);
 const results: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
@@ -92,11 +148,19 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const d = median(results.direct);
 console.log(`get_issue in process, c=${C}, ${rounds} rounds of ${N}; CPU ms per call, median (range)`);
 console.log(`  direct fetch of the stub          ${d.toFixed(3)} (${Math.min(...results.direct).toFixed(3)}–${Math.max(...results.direct).toFixed(3)})`);
-const label = { legacy: 'legacy lane, one session', modern: `modern lane (${MODERN})`, modernSdk: 'modern lane, SDK only', stateless: 'legacy lane, stateless mode', statelessSdk: 'stateless mode, SDK only' } as const;
+const label = {
+  legacy: 'legacy lane, one session',
+  modern: `modern lane (${MODERN})`,
+  modernSdk: 'modern lane, SDK only',
+  stateless: 'legacy lane, stateless mode',
+  statelessSdk: 'stateless mode, SDK only',
+} as const;
 for (const name of ['legacy', 'modern', 'modernSdk', 'stateless', 'statelessSdk'] as const) {
   const m = median(results[name]);
   const added = results[name].map((x, i) => x - results.direct[i]);
-  console.log(`  ${label[name].padEnd(32)}  ${m.toFixed(3)} (${Math.min(...results[name]).toFixed(3)}–${Math.max(...results[name]).toFixed(3)}); added by the server ${(m - d).toFixed(3)} ms (per round ${Math.min(...added).toFixed(3)}–${Math.max(...added).toFixed(3)})`);
+  console.log(
+    `  ${label[name].padEnd(32)}  ${m.toFixed(3)} (${Math.min(...results[name]).toFixed(3)}–${Math.max(...results[name]).toFixed(3)}); added by the server ${(m - d).toFixed(3)} ms (per round ${Math.min(...added).toFixed(3)}–${Math.max(...added).toFixed(3)})`,
+  );
 }
 await app.close();
 await sdkOnlyApp.close();

@@ -8,9 +8,27 @@ import { MODERN } from './lib';
 
 const seconds = Number(process.argv[2] ?? 5);
 const lane = process.argv[3] ?? 'modern';
-const issue = JSON.stringify({ id: 501, iid: 1, project_id: 42, title: 'Login fails with SSO', description: 'x'.repeat(600), state: 'opened', labels: ['bug', 'auth'], author: { id: 1, username: 'maria' }, web_url: 'http://forge.test/acme/platform/api/-/issues/1', updated_at: '2024-01-03T11:00:00.000Z' });
+const issue = JSON.stringify({
+  id: 501,
+  iid: 1,
+  project_id: 42,
+  title: 'Login fails with SSO',
+  description: 'x'.repeat(600),
+  state: 'opened',
+  labels: ['bug', 'auth'],
+  author: { id: 1, username: 'maria' },
+  web_url: 'http://forge.test/acme/platform/api/-/issues/1',
+  updated_at: '2024-01-03T11:00:00.000Z',
+});
 const stub = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(issue, { headers: { 'content-type': 'application/json' } }) });
-const env: Record<string, string> = { STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: `http://127.0.0.1:${stub.port}/api/v4`, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', MAX_REQUESTS_PER_MINUTE: '1000000', ...(process.env.BENCH_AUDIT ? { AUDIT_LOG_PATH: process.env.BENCH_AUDIT } : {}) };
+const env: Record<string, string> = {
+  STREAMABLE_HTTP: 'true',
+  REMOTE_AUTHORIZATION: 'true',
+  FORGE_API_URL: `http://127.0.0.1:${stub.port}/api/v4`,
+  LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+  MAX_REQUESTS_PER_MINUTE: '1000000',
+  ...(process.env.BENCH_AUDIT ? { AUDIT_LOG_PATH: process.env.BENCH_AUDIT } : {}),
+};
 if (lane === 'stateless') Object.assign(env, { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 5).toString('base64url') });
 const config = loadConfig(env);
 const app = createApp(config, { sealer: await sealerFromConfig(config) });
@@ -20,25 +38,44 @@ const upstream = `http://127.0.0.1:${stub.port}/api/v4`;
 async function floor(request: Request): Promise<Response> {
   const message = (await request.json()) as { id: number; params: { arguments: Record<string, string> } };
   const a = message.params.arguments;
-  const r = await fetch(`${upstream}/projects/${encodeURIComponent(a.project_id)}/issues/${encodeURIComponent(a.issue_iid)}`, { headers: { 'private-token': request.headers.get('private-token') ?? '' } });
+  const r = await fetch(`${upstream}/projects/${encodeURIComponent(a.project_id)}/issues/${encodeURIComponent(a.issue_iid)}`, {
+    headers: { 'private-token': request.headers.get('private-token') ?? '' },
+  });
   const data = await r.json();
-  return new Response(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data } }), { headers: { 'content-type': 'application/json' } });
+  return new Response(
+    JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data } }),
+    { headers: { 'content-type': 'application/json' } },
+  );
 }
 // The socket address, as Bun.serve's fetch hands it to app.handle (src/index.ts).
 const handle = lane === 'floor' ? floor : (request: Request) => app.handle(request, '127.0.0.1');
 // With its Content-Length, as every request over HTTP has it (a body without one is read as a stream).
 const post = (headers: Record<string, string>, body: unknown) => {
   const text = JSON.stringify(body);
-  return handle(new Request('http://localhost/mcp', { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(text)) }, body: text }));
+  return handle(
+    new Request('http://localhost/mcp', { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(text)) }, body: text }),
+  );
 };
 
 let headers: Record<string, string>;
 let params: Record<string, unknown> = { name: 'get_issue', arguments: { project_id: '42', issue_iid: '1' } };
 if (lane === 'modern' || lane === 'floor') {
   headers = { ...base, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'get_issue' };
-  params = { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'b', version: '1' } } };
+  params = {
+    ...params,
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': MODERN,
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': { name: 'b', version: '1' },
+    },
+  };
 } else {
-  const init = await post(base, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'b', version: '1' } } });
+  const init = await post(base, {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'b', version: '1' } },
+  });
   await init.text();
   headers = { ...base, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-06-18' };
   await (await post(headers, { jsonrpc: '2.0', method: 'notifications/initialized' })).text();

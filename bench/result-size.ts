@@ -7,28 +7,64 @@ import { createApp } from '../src/app';
 import { loadConfig } from '../src/config/load';
 import { connect, MCP_URL } from '../test/support/mcp-client';
 import {
-  gitlabBranch, gitlabCommit, gitlabDeployment, gitlabDiscussion, gitlabEnvironment, gitlabIssue, gitlabMergeRequest, gitlabMilestone, gitlabPipelineSchedule, gitlabTodo, gitlabVariable, GITLAB_RECORDS,
+  gitlabBranch,
+  gitlabCommit,
+  gitlabDeployment,
+  gitlabDiscussion,
+  gitlabEnvironment,
+  gitlabIssue,
+  gitlabMergeRequest,
+  gitlabMilestone,
+  gitlabPipelineSchedule,
+  gitlabTodo,
+  gitlabVariable,
+  GITLAB_RECORDS,
 } from '../test/fixtures/gitlab-records';
 import { DISCOVERY_RECORDS, gitlabGroup, gitlabProject } from '../test/fixtures/gitlab-discovery-records';
 import { gitlabRelease, gitlabTag, gitlabWikiPageBasic } from '../test/fixtures/gitlab-release-records';
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 const { open_issues_count: _o, closed_issues_count: _c, open_merge_requests_count: _m, ...labelWithoutCounts } = DISCOVERY_RECORDS.label;
-const gitlabUserBasic = (i: number) => ({ id: i, username: `user${i}`, name: `User ${i}`, state: 'active', locked: false,
-  avatar_url: `https://secure.gravatar.com/avatar/${'2'.repeat(24)}${i}?s=80&d=identicon`, web_url: `https://gitlab.example.com/user${i}` });
+const gitlabUserBasic = (i: number) => ({
+  id: i,
+  username: `user${i}`,
+  name: `User ${i}`,
+  state: 'active',
+  locked: false,
+  avatar_url: `https://secure.gravatar.com/avatar/${'2'.repeat(24)}${i}?s=80&d=identicon`,
+  web_url: `https://gitlab.example.com/user${i}`,
+});
 const labels = [['bug', 'auth'], ['feature'], ['bug', 'ui', 'regression'], [], ['docs']];
-const issues = range(20).map((i) => gitlabIssue(i, { labels: labels[i % labels.length], description: `Issue ${i}: ${'Details of what happens and what should. '.repeat(2 + (i % 4))}` }));
+const issues = range(20).map((i) =>
+  gitlabIssue(i, { labels: labels[i % labels.length], description: `Issue ${i}: ${'Details of what happens and what should. '.repeat(2 + (i % 4))}` }),
+);
 /** A TestReportEntity of 3 suites, 200 test cases, 4 failing with their output. */
 function testReport() {
   const testCase = (n: number, failed: boolean) => ({
-    status: failed ? 'failed' : 'success', name: `case ${n} ${failed ? 'rejects bad input' : 'works'}`, classname: `spec.session_${n % 7}_spec`, file: `./spec/session_${n % 7}_spec.rb`,
-    execution_time: 0.0123, system_output: failed ? `Failure/Error: expect(session).to be_expired\n  expected true, got false\n# ./spec/session_${n % 7}_spec.rb:${10 + n}` : null,
-    stack_trace: null, recent_failures: failed ? { count: 2, base_branch: 'main' } : null, attachment_url: null,
+    status: failed ? 'failed' : 'success',
+    name: `case ${n} ${failed ? 'rejects bad input' : 'works'}`,
+    classname: `spec.session_${n % 7}_spec`,
+    file: `./spec/session_${n % 7}_spec.rb`,
+    execution_time: 0.0123,
+    system_output: failed ? `Failure/Error: expect(session).to be_expired\n  expected true, got false\n# ./spec/session_${n % 7}_spec.rb:${10 + n}` : null,
+    stack_trace: null,
+    recent_failures: failed ? { count: 2, base_branch: 'main' } : null,
+    attachment_url: null,
   });
   const suite = (name: string, from: number) => {
     const cases = range(67).map((i) => testCase(from + i, (from + i) % 50 === 0));
     const failed = cases.filter((c) => c.status === 'failed').length;
-    return { name, total_time: 0.82, total_count: cases.length, success_count: cases.length - failed, failed_count: failed, skipped_count: 0, error_count: 0, suite_error: null, test_cases: cases };
+    return {
+      name,
+      total_time: 0.82,
+      total_count: cases.length,
+      success_count: cases.length - failed,
+      failed_count: failed,
+      skipped_count: 0,
+      error_count: 0,
+      suite_error: null,
+      test_cases: cases,
+    };
   };
   const suites = [suite('rspec', 0), suite('rspec-ee', 67), suite('jest', 134)];
   return { total_time: 2.46, total_count: 201, success_count: 197, failed_count: 4, skipped_count: 0, error_count: 0, test_suites: suites };
@@ -44,8 +80,14 @@ const pages: Record<string, unknown> = {
   [`/projects/5/repository/commits/${gitlabCommit(1).id}`]: GITLAB_RECORDS.commit,
   '/todos': range(20).map((i) => gitlabTodo(100 + i)),
   // Half masked, one in three protected, a few scoped and described: a typical project's variables.
-  '/projects/5/variables': range(20).map((i) => gitlabVariable(i, { masked: i % 2 === 0, protected: i % 3 === 0,
-    environment_scope: i % 5 === 0 ? 'production' : '*', description: i % 4 === 0 ? `Used by the deploy job ${i}` : null })),
+  '/projects/5/variables': range(20).map((i) =>
+    gitlabVariable(i, {
+      masked: i % 2 === 0,
+      protected: i % 3 === 0,
+      environment_scope: i % 5 === 0 ? 'production' : '*',
+      description: i % 4 === 0 ? `Used by the deploy job ${i}` : null,
+    }),
+  ),
   '/projects/5/merge_requests/17/commits': range(20).map((i) => gitlabCommit(i)),
   '/projects/5/merge_requests/17/closes_issues': range(5).map((i) => gitlabIssue(40 + i)),
   '/projects/5/issues/42/related_merge_requests': range(5).map((i) => gitlabMergeRequest(10 + i)),
@@ -55,14 +97,34 @@ const pages: Record<string, unknown> = {
   '/projects': range(20).map((i) => gitlabProject(100 + i, `service-${i}`)),
   '/groups': range(20).map((i) => ({ ...gitlabGroup(200 + i, `team-${i}`), name: `Team ${i}` })),
   '/namespaces': range(10).map((i) => ({ ...DISCOVERY_RECORDS.namespace, id: 300 + i, path: `team-${i}`, full_path: `acme/team-${i}`, name: `Team ${i}` })),
-  '/projects/5/members/all': range(20).map((i) => ({ ...DISCOVERY_RECORDS.member, id: i, username: `user${i}`, name: `User ${i}`, access_level: [10, 20, 30, 40][i % 4] })),
+  '/projects/5/members/all': range(20).map((i) => ({
+    ...DISCOVERY_RECORDS.member,
+    id: i,
+    username: `user${i}`,
+    name: `User ${i}`,
+    access_level: [10, 20, 30, 40][i % 4],
+  })),
   '/users': range(20).map((i) => ({ ...gitlabUserBasic(i) })),
   '/projects/5/events': range(20).map((i) => ({ ...DISCOVERY_RECORDS.event, id: 4400 + i })),
   // Without with_counts GitLab sends no counts.
-  '/projects/5/labels': range(20).map((i) => ({ ...labelWithoutCounts, id: 300 + i, name: `area/${i}`, description: `Work on area ${i}`, priority: i % 3 ? null : i })),
-  '/projects/5/search': range(20).map((i) => ({ ...DISCOVERY_RECORDS.code_hit, path: `src/session-${i}.ts`, filename: `src/session-${i}.ts`, basename: `src/session-${i}`, startline: 10 + i })),
+  '/projects/5/labels': range(20).map((i) => ({
+    ...labelWithoutCounts,
+    id: 300 + i,
+    name: `area/${i}`,
+    description: `Work on area ${i}`,
+    priority: i % 3 ? null : i,
+  })),
+  '/projects/5/search': range(20).map((i) => ({
+    ...DISCOVERY_RECORDS.code_hit,
+    path: `src/session-${i}.ts`,
+    filename: `src/session-${i}.ts`,
+    basename: `src/session-${i}`,
+    startline: 10 + i,
+  })),
   '/projects/5/repository/tags': range(20).map((i) => gitlabTag(`v2.${i}.0`, gitlabCommit(i))),
-  '/projects/5/releases': range(20).map((i) => gitlabRelease(`v2.${i}.0`, gitlabCommit(i), GITLAB_RECORDS.release.author as Record<string, unknown>, gitlabMilestone(10 + i, i))),
+  '/projects/5/releases': range(20).map((i) =>
+    gitlabRelease(`v2.${i}.0`, gitlabCommit(i), GITLAB_RECORDS.release.author as Record<string, unknown>, gitlabMilestone(10 + i, i)),
+  ),
   // GitLab lists a whole wiki at once (lib/api/wikis.rb has no pagination): 20 pages, no content.
   '/projects/5/wikis': range(20).map((i) => gitlabWikiPageBasic(i % 2 ? `guides/deploy-step-${i}` : `runbooks/service-${i}/on-call`)),
   '/projects/5/environments': range(10).map((i) => ({ ...gitlabEnvironment(i), name: `review/feature-${i}`, slug: `review-feature-${i}` })),
@@ -89,7 +151,9 @@ const stub = Bun.serve({
   },
 });
 const apiUrl = `http://127.0.0.1:${stub.port}/api/v4`;
-const app = createApp(loadConfig({ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: apiUrl, LOG_LEVEL: 'error', FORGE_TOOLSETS: 'all,variables' }));
+const app = createApp(
+  loadConfig({ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: apiUrl, LOG_LEVEL: 'error', FORGE_TOOLSETS: 'all,variables' }),
+);
 const client = await connect(app, { 'Private-Token': 'glpat-result-size-000000' }, MCP_URL, { lane: 'modern' });
 
 const P = { project_id: '5' };
@@ -138,7 +202,9 @@ for (const [label, kind, args, path] of calls) {
   const ratio = leanBytes / forgeBytes;
   const target = kind === 'list' ? 0.5 : 0.6;
   if (ratio > target) failed = true;
-  rows.push(`| ${label} | ${forgeBytes} | ${fullBytes} | ${leanBytes} | ${(ratio * 100).toFixed(0)}% | ≤ ${target * 100}% ${ratio <= target ? 'met' : 'MISSED'} |`);
+  rows.push(
+    `| ${label} | ${forgeBytes} | ${fullBytes} | ${leanBytes} | ${(ratio * 100).toFixed(0)}% | ≤ ${target * 100}% ${ratio <= target ? 'met' : 'MISSED'} |`,
+  );
 }
 console.log('| call | forge JSON bytes | full_response text bytes | lean text bytes | lean / forge | target |');
 console.log('|---|---|---|---|---|---|');

@@ -56,14 +56,25 @@ const { values } = parseArgs({
 });
 // Counts must be whole numbers (at least 1, --warmup and --prewarm at least 0), or the run would
 // divide by nothing or silently skip its rounds.
-for (const [name, least] of [['n', 1], ['c', 1], ['repeat', 1], ['churn', 1], ['warmup', 0], ['prewarm', 0], ['prewarm-max', 0]] as const) {
+for (const [name, least] of [
+  ['n', 1],
+  ['c', 1],
+  ['repeat', 1],
+  ['churn', 1],
+  ['warmup', 0],
+  ['prewarm', 0],
+  ['prewarm-max', 0],
+] as const) {
   const value = values[name] as string;
   if (!/^[0-9]{1,7}$/.test(value) || Number(value) < least) {
     console.error(`--${name} must be a whole number of at least ${least} (got ${JSON.stringify(value)})`);
     process.exit(2);
   }
 }
-for (const [what, path] of [['load driver', DRIVER], ['floor proxy', FLOOR]]) {
+for (const [what, path] of [
+  ['load driver', DRIVER],
+  ['floor proxy', FLOOR],
+]) {
   if (!existsSync(path)) {
     console.error(`${what} not found at ${path} (it lives in the shared folder beside this repository)`);
     process.exit(2);
@@ -98,7 +109,10 @@ async function waitFor(url: string, init: RequestInit, what: string) {
 
 async function startForge() {
   const port = freePort();
-  const proc = Bun.spawn(['bun', 'run', resolve(import.meta.dir, '../test/support/fake-forge/serve.ts'), '--port', String(port)], { stdout: 'ignore', stderr: 'inherit' });
+  const proc = Bun.spawn(['bun', 'run', resolve(import.meta.dir, '../test/support/fake-forge/serve.ts'), '--port', String(port)], {
+    stdout: 'ignore',
+    stderr: 'inherit',
+  });
   const apiUrl = `http://127.0.0.1:${port}/api/v4`;
   await waitFor(`${apiUrl}/user`, { headers: { 'Private-Token': TOKENS.maintainer } }, 'fake forge');
   return { apiUrl, pid: proc.pid, stop: async () => (proc.kill('SIGTERM'), await proc.exited) };
@@ -151,7 +165,10 @@ async function drive(mode: string, extra: string[], repeat = '1'): Promise<Summa
   if ((await proc.exited) !== 0) throw new Error(`driver failed (${mode}): ${out}`);
   const cpuUsed = pid ? cpuMs(pid) - cpuBefore : 0;
   const jitUsed = pid && jitBefore ? jitMsSince(pid, jitBefore) : 0;
-  const lines = out.trim().split('\n').map((l) => JSON.parse(l));
+  const lines = out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   const last = lines.at(-1);
   const runs = lines.filter((l) => l.repeat !== undefined);
   const errors = runs.reduce((sum, r) => sum + (r.errors ?? 0), 0);
@@ -172,28 +189,84 @@ const stateful = await startServerProcess({ FORGE_API_URL: forge.apiUrl, FORGE_T
 const modern = await startServerProcess({ FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: 'all', MAX_SESSIONS: '100000' });
 const stateless = await startServerProcess({ FORGE_API_URL: forge.apiUrl, OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: SECRET });
 const beforeEntry = values.before ? checkoutBefore(values.before) : undefined;
-const before = beforeEntry ? await startServerProcess({ FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: 'all', MAX_SESSIONS: '100000' }, ['bun', 'run', beforeEntry]) : undefined;
-const beforeStateless = beforeEntry ? await startServerProcess({ FORGE_API_URL: forge.apiUrl, OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: SECRET }, ['bun', 'run', beforeEntry]) : undefined;
+const before = beforeEntry
+  ? await startServerProcess({ FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: 'all', MAX_SESSIONS: '100000' }, ['bun', 'run', beforeEntry])
+  : undefined;
+const beforeStateless = beforeEntry
+  ? await startServerProcess({ FORGE_API_URL: forge.apiUrl, OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: SECRET }, ['bun', 'run', beforeEntry])
+  : undefined;
 const auditFile = resolve(tmpdir(), `forge-bench-audit-${process.pid}.jsonl`);
-const audited = values.audit ? await startServerProcess({ FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: 'all', MAX_SESSIONS: '100000', AUDIT_LOG_PATH: auditFile }) : undefined;
+const audited = values.audit
+  ? await startServerProcess({ FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: 'all', MAX_SESSIONS: '100000', AUDIT_LOG_PATH: auditFile })
+  : undefined;
 const baseEntry = checkoutBefore(values['issue17-base']);
-const base17 = baseEntry ? await startServerProcess({ FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: 'all', MAX_SESSIONS: '100000' }, ['bun', 'run', baseEntry]) : undefined;
+const base17 = baseEntry
+  ? await startServerProcess({ FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: 'all', MAX_SESSIONS: '100000' }, ['bun', 'run', baseEntry])
+  : undefined;
 const toolArgs = ['--tool', values.tool!, '--args', JSON.stringify(tool.args), '-n', values.n!, '--warmup', values.warmup!];
 
 type Kind = 'direct' | 'floor' | 'modern' | 'legacy' | 'stateless' | 'before' | 'beforeStateless' | 'audited' | 'base17';
 const KINDS: { kind: Kind; label: string; run: () => Promise<Summary> }[] = [
-  { kind: 'direct', label: 'direct upstream call (same fake forge)', run: () => drive('direct', ['--direct-url', `${forge.apiUrl}${tool.direct}`, '-n', values.n!, '--warmup', values.warmup!, '--pid', String(forge.pid)]) },
+  {
+    kind: 'direct',
+    label: 'direct upstream call (same fake forge)',
+    run: () => drive('direct', ['--direct-url', `${forge.apiUrl}${tool.direct}`, '-n', values.n!, '--warmup', values.warmup!, '--pid', String(forge.pid)]),
+  },
   // The floor is driven with the modern request (envelope and headers), the same bytes the modern lane gets.
-  ...(floor ? [{ kind: 'floor' as Kind, label: 'floor (floor-proxy.ts)', run: () => drive('call', ['--url', `${floor.url}/mcp`, '--protocol-version', MODERN, ...toolArgs, '--pid', String(floor.pid)]) }] : []),
-  { kind: 'modern', label: `modern lane (${MODERN}, no session)`, run: () => drive('call', ['--url', `${modern.url}/mcp`, '--protocol-version', MODERN, ...toolArgs, '--pid', String(modern.pid)]) },
-  ...(audited ? [{ kind: 'audited' as Kind, label: 'modern lane, every call audited to AUDIT_LOG_PATH', run: () => drive('call', ['--url', `${audited.url}/mcp`, '--protocol-version', MODERN, ...toolArgs, '--pid', String(audited.pid)]) }] : []),
-  ...(base17 ? [{ kind: 'base17' as Kind, label: `modern lane at ${values['issue17-base']} (before issue 17)`, run: () => drive('call', ['--url', `${base17.url}/mcp`, '--protocol-version', MODERN, ...toolArgs, '--pid', String(base17.pid)]) }] : []),
-  { kind: 'legacy', label: 'legacy lane, one session (2025-06-18, stateful)', run: () => drive('call', ['--url', `${stateful.url}/mcp`, ...toolArgs, '--pid', String(stateful.pid)]) },
-  { kind: 'stateless', label: 'legacy lane, stateless mode (sealed session id)', run: () => drive('call', ['--url', `${stateless.url}/mcp`, ...toolArgs, '--pid', String(stateless.pid)]) },
+  ...(floor
+    ? [
+        {
+          kind: 'floor' as Kind,
+          label: 'floor (floor-proxy.ts)',
+          run: () => drive('call', ['--url', `${floor.url}/mcp`, '--protocol-version', MODERN, ...toolArgs, '--pid', String(floor.pid)]),
+        },
+      ]
+    : []),
+  {
+    kind: 'modern',
+    label: `modern lane (${MODERN}, no session)`,
+    run: () => drive('call', ['--url', `${modern.url}/mcp`, '--protocol-version', MODERN, ...toolArgs, '--pid', String(modern.pid)]),
+  },
+  ...(audited
+    ? [
+        {
+          kind: 'audited' as Kind,
+          label: 'modern lane, every call audited to AUDIT_LOG_PATH',
+          run: () => drive('call', ['--url', `${audited.url}/mcp`, '--protocol-version', MODERN, ...toolArgs, '--pid', String(audited.pid)]),
+        },
+      ]
+    : []),
+  ...(base17
+    ? [
+        {
+          kind: 'base17' as Kind,
+          label: `modern lane at ${values['issue17-base']} (before issue 17)`,
+          run: () => drive('call', ['--url', `${base17.url}/mcp`, '--protocol-version', MODERN, ...toolArgs, '--pid', String(base17.pid)]),
+        },
+      ]
+    : []),
+  {
+    kind: 'legacy',
+    label: 'legacy lane, one session (2025-06-18, stateful)',
+    run: () => drive('call', ['--url', `${stateful.url}/mcp`, ...toolArgs, '--pid', String(stateful.pid)]),
+  },
+  {
+    kind: 'stateless',
+    label: 'legacy lane, stateless mode (sealed session id)',
+    run: () => drive('call', ['--url', `${stateless.url}/mcp`, ...toolArgs, '--pid', String(stateless.pid)]),
+  },
   ...(before && beforeStateless
     ? [
-        { kind: 'before' as Kind, label: `before (${values.before}, SDK v1): one session`, run: () => drive('call', ['--url', `${before.url}/mcp`, ...toolArgs, '--pid', String(before.pid)]) },
-        { kind: 'beforeStateless' as Kind, label: `before (${values.before}, SDK v1): stateless mode`, run: () => drive('call', ['--url', `${beforeStateless.url}/mcp`, ...toolArgs, '--pid', String(beforeStateless.pid)]) },
+        {
+          kind: 'before' as Kind,
+          label: `before (${values.before}, SDK v1): one session`,
+          run: () => drive('call', ['--url', `${before.url}/mcp`, ...toolArgs, '--pid', String(before.pid)]),
+        },
+        {
+          kind: 'beforeStateless' as Kind,
+          label: `before (${values.before}, SDK v1): stateless mode`,
+          run: () => drive('call', ['--url', `${beforeStateless.url}/mcp`, ...toolArgs, '--pid', String(beforeStateless.pid)]),
+        },
       ]
     : []),
 ];
@@ -234,10 +307,13 @@ try {
       else busy.push(`${kind} ${pct(share)}`);
     }
     prewarmed++;
-    process.stderr.write(`prewarm round ${prewarmed} done (not counted): ${busy.length === 0 ? 'every JIT compiler has settled' : `JIT compiler still busy in ${busy.join(', ')}`}\n`);
+    process.stderr.write(
+      `prewarm round ${prewarmed} done (not counted): ${busy.length === 0 ? 'every JIT compiler has settled' : `JIT compiler still busy in ${busy.join(', ')}`}\n`,
+    );
   }
   const settled = unsettled.size === 0;
-  if (!settled) console.error(`warning: after ${prewarmed} uncounted rounds some JIT compiler had not settled; counted rounds include compile time (--prewarm-max)`);
+  if (!settled)
+    console.error(`warning: after ${prewarmed} uncounted rounds some JIT compiler had not settled; counted rounds include compile time (--prewarm-max)`);
   const rounds: Record<Kind, Summary>[] = [];
   for (let i = 0; i < Number(values.repeat); i++) {
     const round = {} as Record<Kind, Summary>;
@@ -246,16 +322,26 @@ try {
       round[kind] = await run();
     }
     rounds.push(round);
-    process.stderr.write(`round ${i + 1}/${values.repeat}: ${KINDS.map(({ kind }) => `${kind} ${round[kind].median.rps} req/s ${round[kind].median.serverCpuMsPerOp.toFixed(3)} ms`).join(', ')}\n`);
+    process.stderr.write(
+      `round ${i + 1}/${values.repeat}: ${KINDS.map(({ kind }) => `${kind} ${round[kind].median.rps} req/s ${round[kind].median.serverCpuMsPerOp.toFixed(3)} ms`).join(', ')}\n`,
+    );
   }
   const series = (kind: Kind, key: string) => rounds.map((r) => r[kind].median[key]);
   const ratios = (kind: Kind, base: Kind, key: string) => rounds.map((r) => r[kind].median[key] / r[base].median[key]);
-  const churn = await drive('churn', ['--url', `${stateful.url}/mcp`, ...toolArgs.slice(0, 4), '-n', values.churn!, '--warmup', '50', '--pid', String(stateful.pid)], '3');
+  const churn = await drive(
+    'churn',
+    ['--url', `${stateful.url}/mcp`, ...toolArgs.slice(0, 4), '-n', values.churn!, '--warmup', '50', '--pid', String(stateful.pid)],
+    '3',
+  );
   const churnCpu = churn.runs.map((r) => r.serverCpuMsPerOp as number);
-  const churnBefore = before ? await drive('churn', ['--url', `${before.url}/mcp`, ...toolArgs.slice(0, 4), '-n', values.churn!, '--warmup', '50', '--pid', String(before.pid)], '3') : undefined;
+  const churnBefore = before
+    ? await drive('churn', ['--url', `${before.url}/mcp`, ...toolArgs.slice(0, 4), '-n', values.churn!, '--warmup', '50', '--pid', String(before.pid)], '3')
+    : undefined;
   const churnBeforeCpu = churnBefore?.runs.map((r) => r.serverCpuMsPerOp as number);
 
-  console.log(`\n${values.tool} at concurrency ${values.c}, ${rounds.length} interleaved rounds of ${values.n} requests (after ${values.warmup} warm-up) per row, after ${prewarmed} uncounted round(s) of the same (at least ${values.prewarm}, then until each server's JIT compiler threads had a round at ≤ ${pct(JIT_SETTLED)} of its CPU: ${settled ? 'each had' : 'not each had'}); median over rounds, range over rounds in brackets.\n`);
+  console.log(
+    `\n${values.tool} at concurrency ${values.c}, ${rounds.length} interleaved rounds of ${values.n} requests (after ${values.warmup} warm-up) per row, after ${prewarmed} uncounted round(s) of the same (at least ${values.prewarm}, then until each server's JIT compiler threads had a round at ≤ ${pct(JIT_SETTLED)} of its CPU: ${settled ? 'each had' : 'not each had'}); median over rounds, range over rounds in brackets.\n`,
+  );
   const base: Kind = floor ? 'floor' : 'direct';
   table(
     ['path', 'req/s', `% of ${base}'s rate`, 'p50 ms', 'p99 ms', 'server CPU ms/call', 'of it JIT compiler', `× ${base}'s CPU`],
@@ -265,7 +351,7 @@ try {
       kind === base ? '100%' : `${pct(med(ratios(kind, base, 'rps')))} (${pctRange(ratios(kind, base, 'rps'))})`,
       `${r2(med(series(kind, 'p50')))} (${range(series(kind, 'p50'))})`,
       `${r2(med(series(kind, 'p99')))} (${range(series(kind, 'p99'))})`,
-      `${med(series(kind, 'serverCpuMsPerOp')).toFixed(3)} (${range(series(kind, 'serverCpuMsPerOp'), 3)})` + (kind === 'direct' ? ' (fake forge)' : ''),
+      `${med(series(kind, 'serverCpuMsPerOp')).toFixed(3)} (${range(series(kind, 'serverCpuMsPerOp'), 3)})${kind === 'direct' ? ' (fake forge)' : ''}`,
       `${med(series(kind, 'jitCpuMsPerOp')).toFixed(3)} (${range(series(kind, 'jitCpuMsPerOp'), 3)})`,
       kind === base || kind === 'direct' ? '' : `${r2(med(ratios(kind, base, 'serverCpuMsPerOp')))}× (${range(ratios(kind, base, 'serverCpuMsPerOp'))})`,
     ]),
@@ -279,23 +365,43 @@ try {
     const mRate = med(ratios('modern', 'floor', 'rps'));
     const mCpu = med(ratios('modern', 'floor', 'serverCpuMsPerOp'));
     target('modern lane rate', `${pct(mRate)} of the floor's (${pctRange(ratios('modern', 'floor', 'rps'))})`, '≥ 90% of the floor', mRate >= 0.9);
-    target('modern lane server CPU per call', `${med(series('modern', 'serverCpuMsPerOp')).toFixed(3)} ms = ${r2(mCpu)}× the floor's ${med(series('floor', 'serverCpuMsPerOp')).toFixed(3)} ms (${range(ratios('modern', 'floor', 'serverCpuMsPerOp'))}×)`, '≤ 1.3× the floor', mCpu <= 1.3);
+    target(
+      'modern lane server CPU per call',
+      `${med(series('modern', 'serverCpuMsPerOp')).toFixed(3)} ms = ${r2(mCpu)}× the floor's ${med(series('floor', 'serverCpuMsPerOp')).toFixed(3)} ms (${range(ratios('modern', 'floor', 'serverCpuMsPerOp'))}×)`,
+      '≤ 1.3× the floor',
+      mCpu <= 1.3,
+    );
   }
   if (audited) {
     const r = med(ratios('audited', 'modern', 'serverCpuMsPerOp'));
-    target('audit lines to a file (D35): modern CPU per call', `${med(series('audited', 'serverCpuMsPerOp')).toFixed(3)} ms = ${r2(r)}× the modern lane's without (${range(ratios('audited', 'modern', 'serverCpuMsPerOp'))})`, '≤ 1.1× (issue 17)', r <= 1.1);
+    target(
+      'audit lines to a file (D35): modern CPU per call',
+      `${med(series('audited', 'serverCpuMsPerOp')).toFixed(3)} ms = ${r2(r)}× the modern lane's without (${range(ratios('audited', 'modern', 'serverCpuMsPerOp'))})`,
+      '≤ 1.1× (issue 17)',
+      r <= 1.1,
+    );
   }
   if (base17) {
     const against = audited ? 'audited' : 'modern';
     const r = med(ratios(against, 'base17', 'serverCpuMsPerOp'));
-    target(`lean results, policy, sanitising${audited ? ' and audit' : ''} (issue 17): modern CPU per call`, `${med(series(against, 'serverCpuMsPerOp')).toFixed(3)} ms = ${r2(r)}× the modern lane at ${values['issue17-base']} (${range(ratios(against, 'base17', 'serverCpuMsPerOp'))})`, '≤ 1.1× (issue 17)', r <= 1.1);
+    target(
+      `lean results, policy, sanitising${audited ? ' and audit' : ''} (issue 17): modern CPU per call`,
+      `${med(series(against, 'serverCpuMsPerOp')).toFixed(3)} ms = ${r2(r)}× the modern lane at ${values['issue17-base']} (${range(ratios(against, 'base17', 'serverCpuMsPerOp'))})`,
+      '≤ 1.1× (issue 17)',
+      r <= 1.1,
+    );
   }
   // Legacy: no slower than before. Judged against the SDK v1 build measured in this run when there
   // is one (CPU within 5% of it, rate at least 95% of it), else against the issue's figure.
-  for (const [kind, was] of [['legacy', 'before'], ['stateless', 'beforeStateless']] as const) {
+  for (const [kind, was] of [
+    ['legacy', 'before'],
+    ['stateless', 'beforeStateless'],
+  ] as const) {
     const cpu = med(series(kind, 'serverCpuMsPerOp'));
     const name = `${kind === 'legacy' ? 'legacy lane, one session' : 'legacy lane, stateless mode'}: CPU per call and rate`;
-    const vsFloor = floor ? `; ${r2(med(ratios(kind, 'floor', 'serverCpuMsPerOp')))}× the floor's CPU, ${pct(med(ratios(kind, 'floor', 'rps')))} of its rate` : '';
+    const vsFloor = floor
+      ? `; ${r2(med(ratios(kind, 'floor', 'serverCpuMsPerOp')))}× the floor's CPU, ${pct(med(ratios(kind, 'floor', 'rps')))} of its rate`
+      : '';
     if (before) {
       const cpuRatio = med(ratios(kind, was, 'serverCpuMsPerOp'));
       const rateRatio = med(ratios(kind, was, 'rps'));
@@ -310,11 +416,22 @@ try {
       target(name, `${cpu.toFixed(3)} ms${vsFloor}`, 'no slower than before: ≤ 0.47 ms (issue 14)', cpu <= 0.47);
     }
   }
-  target('new legacy session (initialize + initialized + tools/list + call + DELETE)', `${r2(med(churnCpu))} ms server CPU (${range(churnCpu)}), ${churn.median.rps} sessions/s`, '≤ 1.5 ms', med(churnCpu) <= 1.5, `${values.churn} sessions × 3 runs, c=${values.c}` + (churnBeforeCpu ? `; before (SDK v1): ${r2(med(churnBeforeCpu))} ms (${range(churnBeforeCpu)}), ${churnBefore!.median.rps} sessions/s` : ''));
+  target(
+    'new legacy session (initialize + initialized + tools/list + call + DELETE)',
+    `${r2(med(churnCpu))} ms server CPU (${range(churnCpu)}), ${churn.median.rps} sessions/s`,
+    '≤ 1.5 ms',
+    med(churnCpu) <= 1.5,
+    `${values.churn} sessions × 3 runs, c=${values.c}${churnBeforeCpu ? `; before (SDK v1): ${r2(med(churnBeforeCpu))} ms (${range(churnBeforeCpu)}), ${churnBefore!.median.rps} sessions/s` : ''}`,
+  );
   const legacyCpu = med(series('legacy', 'serverCpuMsPerOp'));
   target(`server CPU per ${values.tool} call, one session`, `${r2(legacyCpu)} ms`, '≤ 0.3 ms (earlier target)', legacyCpu <= 0.3);
   const vsDirect = med(ratios('legacy', 'direct', 'rps'));
-  target(`legacy session rate vs direct upstream`, `${pct(vsDirect)} (${pctRange(ratios('legacy', 'direct', 'rps'))})`, '≥ 50% of direct (earlier target)', vsDirect >= 0.5);
+  target(
+    `legacy session rate vs direct upstream`,
+    `${pct(vsDirect)} (${pctRange(ratios('legacy', 'direct', 'rps'))})`,
+    '≥ 50% of direct (earlier target)',
+    vsDirect >= 0.5,
+  );
   const slVsSf = med(ratios('stateless', 'legacy', 'rps'));
   target('stateless vs stateful legacy rate', `${pct(slVsSf)} (${pctRange(ratios('stateless', 'legacy', 'rps'))})`, '≥ 90% (earlier target)', slVsSf >= 0.9);
 
@@ -325,13 +442,29 @@ try {
       const spawn = `env STREAMABLE_HTTP=true REMOTE_AUTHORIZATION=true PORT=${port} LOG_LEVEL=warn FORGE_API_URL=${forge.apiUrl} ${BINARY}`;
       cold = await drive('cold', ['--url', `http://127.0.0.1:${port}/mcp`, '--spawn', spawn], '5');
     }
-    target('start to first initialize, compiled binary', cold ? `${cold.median.coldStartMs} ms` : 'run `bun run build` first', '≤ 150 ms', cold ? cold.median.coldStartMs <= 150 : undefined);
+    target(
+      'start to first initialize, compiled binary',
+      cold ? `${cold.median.coldStartMs} ms` : 'run `bun run build` first',
+      '≤ 150 ms',
+      cold ? cold.median.coldStartMs <= 150 : undefined,
+    );
     const binaryRss = cold?.runs.map((r) => r.rssAfterReady?.rssMiB).filter((v) => typeof v === 'number') as number[] | undefined;
-    target('RSS idle', binaryRss?.length ? `compiled binary after first initialize: ${binaryRss.join(', ')} MiB` : 'compiled binary: not measured', '≤ 60 MiB', binaryRss?.length ? med(binaryRss) <= 60 : undefined, `bun run src/index.ts after start: ${idle} MiB`);
+    target(
+      'RSS idle',
+      binaryRss?.length ? `compiled binary after first initialize: ${binaryRss.join(', ')} MiB` : 'compiled binary: not measured',
+      '≤ 60 MiB',
+      binaryRss?.length ? med(binaryRss) <= 60 : undefined,
+      `bun run src/index.ts after start: ${idle} MiB`,
+    );
     const bytes = (list as Record<string, any>).resultBytes ?? list!.median.resultBytes;
     // test/catalog.test.ts's budgets: the first three groups within 32 KB, each later one within 12 KB.
     const budget = 32 * 1024 + (TOOL_GROUPS.length - 3) * 12 * 1024;
-    target(`tools/list, all ${TOOL_GROUPS.length} groups (${(list as Record<string, any>).tools ?? list!.median.tools} tools)`, `${bytes} bytes`, `≤ ${budget.toLocaleString('en-US')} bytes (32 KB for the first three groups, 12 KB for each later one, as test/catalog.test.ts)`, bytes <= budget);
+    target(
+      `tools/list, all ${TOOL_GROUPS.length} groups (${(list as Record<string, any>).tools ?? list!.median.tools} tools)`,
+      `${bytes} bytes`,
+      `≤ ${budget.toLocaleString('en-US')} bytes (32 KB for the first three groups, 12 KB for each later one, as test/catalog.test.ts)`,
+      bytes <= budget,
+    );
   }
   console.log('');
   table(['target', 'measured', 'goal', 'verdict', 'note'], targets);

@@ -62,7 +62,9 @@ function report(name: string, warm: Sample[], measured: Sample[]) {
   for (const [label, rss] of [...warm, ...measured]) console.log(`  ${label.padEnd(28)} RSS ${rss.toFixed(1)} MiB`);
   const first = measured[0][1];
   const last = measured.at(-1)![1];
-  console.log(`  trend over the measured run: ${rise >= 0 ? '+' : ''}${(rise * 100).toFixed(1)}% (limit +${LIMIT * 100}%) → ${ok ? 'flat' : 'GROWING'}; last / first reading ${(last / first).toFixed(3)}`);
+  console.log(
+    `  trend over the measured run: ${rise >= 0 ? '+' : ''}${(rise * 100).toFixed(1)}% (limit +${LIMIT * 100}%) → ${ok ? 'flat' : 'GROWING'}; last / first reading ${(last / first).toFixed(3)}`,
+  );
 }
 
 /** A warm-up of `total / 5` units, then `total` in READINGS steps, RSS read after each; the verdict on those. */
@@ -86,12 +88,16 @@ try {
   // 1. Legacy lane: one session, many calls.
   const session = new McpHttp(server.url, auth);
   await session.initialize();
-  await phase(`${CALLS} get_branch calls on the legacy lane, one session, concurrency ${C}`, CALLS, 'calls', (n) => runConcurrent(n, C, () => session.callTool('get_branch', args)));
+  await phase(`${CALLS} get_branch calls on the legacy lane, one session, concurrency ${C}`, CALLS, 'calls', (n) =>
+    runConcurrent(n, C, () => session.callTool('get_branch', args)),
+  );
   await session.close();
 
   // 2. Modern lane (2026-07-28): no session, every call self-contained.
   const modern = new McpHttp(server.url, auth, true);
-  await phase(`${CALLS} get_branch calls on the modern lane (${MODERN}), concurrency ${C}`, CALLS, 'calls', (n) => runConcurrent(n, C, () => modern.callTool('get_branch', args)));
+  await phase(`${CALLS} get_branch calls on the modern lane (${MODERN}), concurrency ${C}`, CALLS, 'calls', (n) =>
+    runConcurrent(n, C, () => modern.callTool('get_branch', args)),
+  );
 
   // 3. Many legacy sessions: initialize + initialized + tools/list + call + DELETE each.
   const churn = async () => {

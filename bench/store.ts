@@ -36,7 +36,10 @@ const clientIp = () => {
 
 async function startForge() {
   const port = freePort();
-  const proc = Bun.spawn(['bun', 'run', resolve(import.meta.dir, '../test/support/fake-forge/serve.ts'), '--port', String(port)], { stdout: 'ignore', stderr: 'inherit' });
+  const proc = Bun.spawn(['bun', 'run', resolve(import.meta.dir, '../test/support/fake-forge/serve.ts'), '--port', String(port)], {
+    stdout: 'ignore',
+    stderr: 'inherit',
+  });
   const apiUrl = `http://127.0.0.1:${port}/api/v4`;
   for (let i = 0; ; i++) {
     try {
@@ -50,7 +53,11 @@ async function startForge() {
   return { apiUrl, stop: async () => (proc.kill('SIGTERM'), await proc.exited) };
 }
 
-const META = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' } };
+const META = {
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+};
 const HEADERS = {
   'content-type': 'application/json',
   accept: 'application/json, text/event-stream',
@@ -60,7 +67,13 @@ const HEADERS = {
   'mcp-name': 'get_issue',
 };
 let id = 0;
-const body = () => JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: 'get_issue', arguments: { project_id: String(SEED.project), issue_iid: '1' }, _meta: META } });
+const body = () =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: ++id,
+    method: 'tools/call',
+    params: { name: 'get_issue', arguments: { project_id: String(SEED.project), issue_iid: '1' }, _meta: META },
+  });
 
 /** `count` calls, `C` at a time, the i-th to replica i mod 3; the failures counted. */
 async function load(replicas: ServerProcess[], count: number): Promise<{ ms: number; failures: number }> {
@@ -72,7 +85,11 @@ async function load(replicas: ServerProcess[], count: number): Promise<{ ms: num
       for (;;) {
         const i = next++;
         if (i >= count) return;
-        const response = await fetch(`${replicas[i % replicas.length].url}/mcp`, { method: 'POST', headers: { ...HEADERS, 'x-forwarded-for': clientIp() }, body: body() });
+        const response = await fetch(`${replicas[i % replicas.length].url}/mcp`, {
+          method: 'POST',
+          headers: { ...HEADERS, 'x-forwarded-for': clientIp() },
+          body: body(),
+        });
         const text = await response.text();
         if (response.status !== 200 || text.includes('"isError":true')) failures++;
       }
@@ -120,17 +137,32 @@ try {
 
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const range = (xs: number[], digits: number) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
-  console.log(`get_issue, modern lane, c=${C}, ${N} calls a round after ${values.warmup} warm-up, ${values.repeat} rounds, three replicas, rate limits on, ${CLIENTS} client address(es)\n`);
-  console.log('| limits and caches kept in | req/s (median, range) | replicas\' CPU ms/call (median, range) | redis-server CPU ms/call |');
+  console.log(
+    `get_issue, modern lane, c=${C}, ${N} calls a round after ${values.warmup} warm-up, ${values.repeat} rounds, three replicas, rate limits on, ${CLIENTS} client address(es)\n`,
+  );
+  console.log("| limits and caches kept in | req/s (median, range) | replicas' CPU ms/call (median, range) | redis-server CPU ms/call |");
   console.log('|---|---|---|---|');
   for (const kind of ['memory', 'shared'] as const) {
     const rs = results[kind];
-    const store = kind === 'shared' ? `${median(rs.map((x) => x.storeCpuPerCall!)).toFixed(3)} (${range(rs.map((x) => x.storeCpuPerCall!), 3)})` : '';
-    console.log(`| ${kind === 'memory' ? 'each replica\'s memory' : 'one redis-server (REDIS_URL)'} | ${median(rs.map((x) => x.rate)).toFixed(0)} (${range(rs.map((x) => x.rate), 0)}) | ${median(rs.map((x) => x.cpuPerCall)).toFixed(3)} (${range(rs.map((x) => x.cpuPerCall), 3)}) | ${store} |`);
+    const store =
+      kind === 'shared'
+        ? `${median(rs.map((x) => x.storeCpuPerCall!)).toFixed(3)} (${range(
+            rs.map((x) => x.storeCpuPerCall!),
+            3,
+          )})`
+        : '';
+    console.log(
+      `| ${kind === 'memory' ? "each replica's memory" : 'one redis-server (REDIS_URL)'} | ${median(rs.map((x) => x.rate)).toFixed(0)} (${range(
+        rs.map((x) => x.rate),
+        0,
+      )}) | ${median(rs.map((x) => x.cpuPerCall)).toFixed(3)} (${range(
+        rs.map((x) => x.cpuPerCall),
+        3,
+      )}) | ${store} |`,
+    );
   }
   const ratios = results.shared.map((s, i) => s.cpuPerCall / results.memory[i].cpuPerCall);
   console.log(`\nCPU per call with the store ÷ without, per round: ${ratios.map((x) => x.toFixed(2)).join(', ')} (target ≤ 1.15)`);
-
 } finally {
   await Promise.all(servers.map((s) => s.stop()));
   await redis.stop();

@@ -16,7 +16,27 @@ import { join } from 'node:path';
 const SOURCE = process.argv[2] ?? '/usr/share/gocode/src/github.com/xanzy/go-gitlab';
 const OUTPUT = join(import.meta.dir, '..', 'test', 'fixtures', 'gitlab-shapes.json');
 /** The records the fake forge serves, by the struct go-gitlab decodes them into. */
-const ROOTS = ['Issue', 'Milestone', 'Branch', 'ProtectedBranch', 'Commit', 'Discussion', 'AwardEmoji', 'IssueLink', 'Todo', 'Project', 'Group', 'Namespace', 'ProjectMember', 'GroupMember', 'User', 'ContributionEvent', 'Label', 'Blob', 'Snippet'];
+const ROOTS = [
+  'Issue',
+  'Milestone',
+  'Branch',
+  'ProtectedBranch',
+  'Commit',
+  'Discussion',
+  'AwardEmoji',
+  'IssueLink',
+  'Todo',
+  'Project',
+  'Group',
+  'Namespace',
+  'ProjectMember',
+  'GroupMember',
+  'User',
+  'ContributionEvent',
+  'Label',
+  'Blob',
+  'Snippet',
+];
 
 type JsonType = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'null';
 interface FieldShape {
@@ -27,8 +47,16 @@ interface FieldShape {
 type StructShape = Record<string, FieldShape>;
 
 const BASIC: Record<string, JsonType> = {
-  string: 'string', bool: 'boolean', int: 'number', int64: 'number', int32: 'number', float64: 'number', float32: 'number', uint: 'number',
-  'time.Time': 'string', ISOTime: 'string',
+  string: 'string',
+  bool: 'boolean',
+  int: 'number',
+  int64: 'number',
+  int32: 'number',
+  float64: 'number',
+  float32: 'number',
+  uint: 'number',
+  'time.Time': 'string',
+  ISOTime: 'string',
 };
 
 function readGo(): { structs: Map<string, string[]>; aliases: Map<string, string>; tests: string[] } {
@@ -57,7 +85,7 @@ function readGo(): { structs: Map<string, string[]>; aliases: Map<string, string
   }
   for (const dir of ['testdata']) {
     try {
-      for (const f of readdirSync(join(SOURCE, dir)).filter((x) => x.endsWith('.json'))) tests.push('`' + readFileSync(join(SOURCE, dir, f), 'utf8') + '`');
+      for (const f of readdirSync(join(SOURCE, dir)).filter((x) => x.endsWith('.json'))) tests.push(`\`${readFileSync(join(SOURCE, dir, f), 'utf8')}\``);
     } catch {
       // No testdata directory in this version.
     }
@@ -165,7 +193,11 @@ const reach = (name: string) => {
 ROOTS.forEach(reach);
 const matched = widen(all, go.tests, reachable);
 const structs = Object.fromEntries([...reachable].sort().map((name) => [name, all.get(name)!]));
-const version = /^Version: (.+)$/m.exec(readFileSync('/var/lib/dpkg/status', 'utf8').split('\n\n').find((p) => p.includes('Package: golang-github-xanzy-go-gitlab-dev\n')) ?? '')?.[1];
+const version = /^Version: (.+)$/m.exec(
+  readFileSync('/var/lib/dpkg/status', 'utf8')
+    .split('\n\n')
+    .find((p) => p.includes('Package: golang-github-xanzy-go-gitlab-dev\n')) ?? '',
+)?.[1];
 const fixture = {
   source: `Debian golang-github-xanzy-go-gitlab-dev ${version ?? '(version unknown)'}: struct json tags and recorded test responses; regenerate with scripts/extract-gitlab-shapes.ts`,
   roots: ROOTS,

@@ -33,8 +33,17 @@ export function fillRegion(text: string, name: string, content: string): string 
 
 /** The settings the README shows, in the order of the full table (docs/configuration.md). */
 export const FIRST_SETTINGS = [
-  'PORT', 'HOST', 'STREAMABLE_HTTP', 'REMOTE_AUTHORIZATION', 'FORGE_PERSONAL_ACCESS_TOKEN', 'FORGE_API_URL',
-  'FORGE_TOOLSETS', 'FORGE_READ_ONLY_MODE', 'MCP_SERVER_URL', 'FORGE_MCP_OAUTH', 'FORGE_OAUTH_CLIENT_ID',
+  'PORT',
+  'HOST',
+  'STREAMABLE_HTTP',
+  'REMOTE_AUTHORIZATION',
+  'FORGE_PERSONAL_ACCESS_TOKEN',
+  'FORGE_API_URL',
+  'FORGE_TOOLSETS',
+  'FORGE_READ_ONLY_MODE',
+  'MCP_SERVER_URL',
+  'FORGE_MCP_OAUTH',
+  'FORGE_OAUTH_CLIENT_ID',
 ] as const;
 
 /** The rows of the settings table for `names` only; a name the schema lacks is an error, not a gap. */

@@ -76,7 +76,13 @@ const running = new Set<ReturnType<typeof Bun.spawn>>();
 
 /** Runs a client under Bun (both packages want a newer Node than this machine has). */
 async function runClient(args: string[], env: Record<string, string>, timeoutMs: number) {
-  const proc = Bun.spawn(['bun', '--bun', ...args], { cwd: env.HOME, env: { PATH: process.env.PATH ?? '', ...env }, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
+  const proc = Bun.spawn(['bun', '--bun', ...args], {
+    cwd: env.HOME,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+    stdin: 'ignore',
+  });
   running.add(proc);
   const timer = setTimeout(() => proc.kill('SIGKILL'), timeoutMs);
   try {
@@ -200,7 +206,8 @@ function baselineCovered(baseline: Map<string, Set<string>>): Outcome {
 async function inspector(label: string, url: string, home: string, args: string[], accept: (result: any) => string): Promise<Outcome> {
   const run = await runClient([join(BIN, 'mcp-inspector'), '--cli', url, ...args], { HOME: home }, INSPECTOR_TIMEOUT_MS);
   try {
-    if (run.code !== 0) throw new Error(`${run.timedOut ? `killed after ${INSPECTOR_TIMEOUT_MS} ms` : `exit ${run.code}`}: ${run.stdout.slice(-1000)}${run.stderr.slice(-1000)}`);
+    if (run.code !== 0)
+      throw new Error(`${run.timedOut ? `killed after ${INSPECTOR_TIMEOUT_MS} ms` : `exit ${run.code}`}: ${run.stdout.slice(-1000)}${run.stderr.slice(-1000)}`);
     return { name: `inspector ${label}`, ok: true, detail: accept(JSON.parse(run.stdout)) };
   } catch (error) {
     return { name: `inspector ${label}`, ok: false, detail: (error as Error).message };
@@ -234,19 +241,34 @@ function inspectorCalls(era: (typeof INSPECTOR_ERAS)[number], url: string, home:
         return `${names.length} tools`;
       }),
     () =>
-      inspector(`${era} tools/call get_branch`, url, home, [...base, '--method', 'tools/call', '--tool-name', 'get_branch', '--tool-arg', 'project_id=42', '--tool-arg', 'branch_name=main'], (r) => {
-        expectThat(r.isError !== true && r.structuredContent?.name === 'main', `unexpected result ${JSON.stringify(r).slice(0, 500)}`);
-        expectThat(laneOf(r) === era, `answered by the ${laneOf(r)} lane`);
-        return `${era} lane: branch "main", commit ${r.structuredContent.commit.short_id}`;
-      }),
+      inspector(
+        `${era} tools/call get_branch`,
+        url,
+        home,
+        [...base, '--method', 'tools/call', '--tool-name', 'get_branch', '--tool-arg', 'project_id=42', '--tool-arg', 'branch_name=main'],
+        (r) => {
+          expectThat(r.isError !== true && r.structuredContent?.name === 'main', `unexpected result ${JSON.stringify(r).slice(0, 500)}`);
+          expectThat(laneOf(r) === era, `answered by the ${laneOf(r)} lane`);
+          return `${era} lane: branch "main", commit ${r.structuredContent.commit.short_id}`;
+        },
+      ),
     // A numeric argument typed on the command line must reach the tool as an integer.
     () =>
-      inspector(`${era} tools/call list_branches`, url, home, [...base, '--method', 'tools/call', '--tool-name', 'list_branches', '--tool-arg', 'project_id=42', '--tool-arg', 'per_page=2'], (r) => {
-        const page = r.structuredContent;
-        expectThat(r.isError !== true && page?.items?.length === 2 && page.pagination?.per_page === 2, `unexpected result ${JSON.stringify(r).slice(0, 500)}`);
-        expectThat(laneOf(r) === era, `answered by the ${laneOf(r)} lane`);
-        return `${era} lane: 2 items, next_page ${page.pagination.next_page}`;
-      }),
+      inspector(
+        `${era} tools/call list_branches`,
+        url,
+        home,
+        [...base, '--method', 'tools/call', '--tool-name', 'list_branches', '--tool-arg', 'project_id=42', '--tool-arg', 'per_page=2'],
+        (r) => {
+          const page = r.structuredContent;
+          expectThat(
+            r.isError !== true && page?.items?.length === 2 && page.pagination?.per_page === 2,
+            `unexpected result ${JSON.stringify(r).slice(0, 500)}`,
+          );
+          expectThat(laneOf(r) === era, `answered by the ${laneOf(r)} lane`);
+          return `${era} lane: 2 items, next_page ${page.pagination.next_page}`;
+        },
+      ),
   ];
 }
 
@@ -268,18 +290,28 @@ async function runClients(servers: Servers, forge: FakeForge, home: string): Pro
     ...INSPECTOR_ERAS.flatMap((era) => inspectorCalls(era, inspectorUrl, home, toolCount)),
     // The Inspector's modern era against the SDK's own server: tells an Inspector fault from ours.
     () =>
-      inspector('modern reference tools/call echo', urls.reference, home, ['--protocol-era', 'modern', '--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=hi'], (r) => {
-        expectThat(r.content?.[0]?.text === 'hi', `unexpected result ${JSON.stringify(r).slice(0, 500)}`);
-        expectThat(laneOf(r) === 'modern', 'answered by the legacy lane');
-        return 'modern lane: "hi"';
-      }),
+      inspector(
+        'modern reference tools/call echo',
+        urls.reference,
+        home,
+        ['--protocol-era', 'modern', '--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=hi'],
+        (r) => {
+          expectThat(r.content?.[0]?.text === 'hi', `unexpected result ${JSON.stringify(r).slice(0, 500)}`);
+          expectThat(laneOf(r) === 'modern', 'answered by the legacy lane');
+          return 'modern lane: "hi"';
+        },
+      ),
   ];
   const results = await pooled([...conformance, ...inspectors], CONCURRENCY);
   const outcomes = [...results.slice(0, conformance.length), baselineCovered(baseline), ...results.slice(conformance.length)];
   // The Inspector's credential, not the static one, must have reached the forge, on both lanes.
   const tokens = new Set(forge.requests.filter((r) => r.path.endsWith('/repository/branches/main')).map((r) => r.headers.get('private-token')));
   const calls = forge.requests.filter((r) => r.path.endsWith('/repository/branches/main')).length;
-  outcomes.push({ name: 'inspector acted with its Private-Token', ok: calls === INSPECTOR_ERAS.length && tokens.size === 1 && tokens.has(TOKENS.developer), detail: `forge saw ${calls} get_branch call(s) with ${tokens.size} token(s)` });
+  outcomes.push({
+    name: 'inspector acted with its Private-Token',
+    ok: calls === INSPECTOR_ERAS.length && tokens.size === 1 && tokens.has(TOKENS.developer),
+    detail: `forge saw ${calls} get_branch call(s) with ${tokens.size} token(s)`,
+  });
   return outcomes;
 }
 

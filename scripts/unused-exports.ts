@@ -100,8 +100,15 @@ function referredToInFile(checker: ts.TypeChecker, file: ts.SourceFile, symbol: 
   const visit = (node: ts.Node): void => {
     if (found) return;
     if (ts.isIdentifier(node) && node.text === symbol.name && !names.has(node)) {
-      const at = ts.isShorthandPropertyAssignment(node.parent) && node.parent.name === node ? checker.getShorthandAssignmentValueSymbol(node.parent) : checker.getSymbolAtLocation(node);
-      if (at === symbol || (at && at.flags & ts.SymbolFlags.Alias && checker.getAliasedSymbol(at) === symbol) || checker.getExportSymbolOfSymbol(at ?? symbol) === symbol) {
+      const at =
+        ts.isShorthandPropertyAssignment(node.parent) && node.parent.name === node
+          ? checker.getShorthandAssignmentValueSymbol(node.parent)
+          : checker.getSymbolAtLocation(node);
+      if (
+        at === symbol ||
+        (at && at.flags & ts.SymbolFlags.Alias && checker.getAliasedSymbol(at) === symbol) ||
+        checker.getExportSymbolOfSymbol(at ?? symbol) === symbol
+      ) {
         if (at) found = true;
       }
     }

@@ -100,28 +100,35 @@ export function staticTokenCaller(config: Config): Caller | undefined {
 export function buildCore(config: Config, options: AppOptions = {}) {
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
   const metrics = new Metrics();
-  const catalog = new ToolCatalog(ALL_TOOLS, { groups: config.toolGroups, readOnly: config.FORGE_READ_ONLY_MODE }, {
-    maxResultBytes: config.MAX_RESULT_BYTES,
-    allowQuickActions: config.FORGE_ALLOW_QUICK_ACTIONS,
-  });
-  const pool = new ForgePool({
-    httpProxy: config.HTTP_PROXY,
-    httpsProxy: config.HTTPS_PROXY,
-    noProxy: config.NO_PROXY,
-    caCert: options.caCert,
-    rejectUnauthorized: config.RUNTIME_TLS_REJECT_UNAUTHORIZED,
-    timeoutMs: config.FORGE_REQUEST_TIMEOUT_MS,
-    maxResponseBytes: config.FORGE_MAX_RESPONSE_BYTES,
-    observe: (status, seconds) => metrics.upstreamRequest(status, seconds),
-  }, {
-    maxSize: config.FORGE_POOL_MAX_SIZE,
-    idleTimeoutMs: config.FORGE_POOL_IDLE_TIMEOUT,
-    now: options.now,
-    onEvict: (origin, reason) => {
-      metrics.poolEvictions++;
-      logger.info('pool_evicted', { origin, reason });
+  const catalog = new ToolCatalog(
+    ALL_TOOLS,
+    { groups: config.toolGroups, readOnly: config.FORGE_READ_ONLY_MODE },
+    {
+      maxResultBytes: config.MAX_RESULT_BYTES,
+      allowQuickActions: config.FORGE_ALLOW_QUICK_ACTIONS,
     },
-  });
+  );
+  const pool = new ForgePool(
+    {
+      httpProxy: config.HTTP_PROXY,
+      httpsProxy: config.HTTPS_PROXY,
+      noProxy: config.NO_PROXY,
+      caCert: options.caCert,
+      rejectUnauthorized: config.RUNTIME_TLS_REJECT_UNAUTHORIZED,
+      timeoutMs: config.FORGE_REQUEST_TIMEOUT_MS,
+      maxResponseBytes: config.FORGE_MAX_RESPONSE_BYTES,
+      observe: (status, seconds) => metrics.upstreamRequest(status, seconds),
+    },
+    {
+      maxSize: config.FORGE_POOL_MAX_SIZE,
+      idleTimeoutMs: config.FORGE_POOL_IDLE_TIMEOUT,
+      now: options.now,
+      onEvict: (origin, reason) => {
+        metrics.poolEvictions++;
+        logger.info('pool_evicted', { origin, reason });
+      },
+    },
+  );
   pool.startSweeping(config.FORGE_POOL_CLEANUP_INTERVAL);
   // One directory of forge editions per process (docs/forge-editions.md).
   const instances = new InstanceDirectory();
@@ -160,7 +167,15 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   // Who each caller's token acts as (whoami, D39), as D7's check found it: read from memory, no forge request.
   const forgeIdentity = (caller: Caller, endpoint: ForgeEndpoint) => checks.identity(caller.credential, endpoint) as Record<string, unknown> | undefined;
   const windows = (scope: string) =>
-    limiting ? new FixedWindowLimiter(config.MAX_REQUESTS_PER_MINUTE, now, undefined, undefined, stores.shared ? { store: stores.open(100_000), scope, chunk: config.MAX_REQUESTS_PER_MINUTE / 50 } : undefined) : undefined;
+    limiting
+      ? new FixedWindowLimiter(
+          config.MAX_REQUESTS_PER_MINUTE,
+          now,
+          undefined,
+          undefined,
+          stores.shared ? { store: stores.open(100_000), scope, chunk: config.MAX_REQUESTS_PER_MINUTE / 50 } : undefined,
+        )
+      : undefined;
   // OAuth mode (FORGE_MCP_OAUTH): its routes and bearer-checking caller resolver come from src/oauth
   // and are wired here and at the routes below.
   const oauth = config.FORGE_MCP_OAUTH
@@ -183,10 +198,25 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
       metrics.expiredSessions++;
       logger.info('session_expired', { session: session.caller.sessionTag });
     },
-    (session) => logger.info('session_evicted', { session: session.caller.sessionTag, reason: 'capacity', idle_seconds: Math.round((now() - session.lastSeen) / 1000) }),
+    (session) =>
+      logger.info('session_evicted', { session: session.caller.sessionTag, reason: 'capacity', idle_seconds: Math.round((now() - session.lastSeen) / 1000) }),
   );
   sessions.startSweeping(Math.min(60_000, config.SESSION_TIMEOUT_SECONDS * 1000));
-  const mcpDeps = { catalog, catalogs, audit, forgeUser, forgeIdentity, tokenProfile, tokenWarnings, logger, sealer: options.sealer, toolTimeoutMs, instances, logBudget, onToolCall: (tool: string, outcome: string) => metrics.toolCall(tool, outcome) };
+  const mcpDeps = {
+    catalog,
+    catalogs,
+    audit,
+    forgeUser,
+    forgeIdentity,
+    tokenProfile,
+    tokenWarnings,
+    logger,
+    sealer: options.sealer,
+    toolTimeoutMs,
+    instances,
+    logBudget,
+    onToolCall: (tool: string, outcome: string) => metrics.toolCall(tool, outcome),
+  };
   // The legacy lane negotiates only the revisions it serves over HTTP (D27); stdio keeps the SDK's.
   const createServer = () => createMcpServer(mcpDeps, 'legacy', { versions: LEGACY_PROTOCOL_VERSIONS });
   const forgeUrlPolicy = config.ENABLE_DYNAMIC_API_URL ? createForgeUrlPolicy(config.forgeApiUrls, config.FORGE_ALLOWED_HOSTS) : undefined;
@@ -203,19 +233,23 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
       })
     : undefined;
   // OAuth mode: a read_api token's write calls get the step-up 403, a forge-rejected token the 401 (D23, D29).
-  const grants = oauth && callers.stepUpChallenge
-    ? {
-        isWrite: (name: string) => catalog.isWrite(name),
-        challenge: callers.challenge,
-        stepUpChallenge: callers.stepUpChallenge,
-        // A forge that cannot say counts as refusing, as the 401 it sent does.
-        stillAccepted: async (caller: Caller, endpoint: ForgeEndpoint) => (await checks.recheck(caller.credential, endpoint)) === 'accepted',
-      }
-    : undefined;
+  const grants =
+    oauth && callers.stepUpChallenge
+      ? {
+          isWrite: (name: string) => catalog.isWrite(name),
+          challenge: callers.challenge,
+          stepUpChallenge: callers.stepUpChallenge,
+          // A forge that cannot say counts as refusing, as the 401 it sent does.
+          stillAccepted: async (caller: Caller, endpoint: ForgeEndpoint) => (await checks.recheck(caller.credential, endpoint)) === 'accepted',
+        }
+      : undefined;
   const common = { callers, createServer, logger, metrics, pool, credentialGate, grants, refusals };
   // The plain tools/call answered without the SDK (http/fast-tool-call.ts), on both lanes and in
   // both modes. Off (`fastToolCall: false`) to compare with the SDK's answers.
-  const fastToolCall = options.fastToolCall === false ? undefined : createFastToolCall({ callTool: createToolCaller(mcpDeps), serverInfo: SERVER_INFO, onTaken: options.onFastToolCall });
+  const fastToolCall =
+    options.fastToolCall === false
+      ? undefined
+      : createFastToolCall({ callTool: createToolCaller(mcpDeps), serverInfo: SERVER_INFO, onTaken: options.onFastToolCall });
   // Stateless mode swaps the session store for sealed ids and turns the in-app limiter off
   // (docs/spec.md stateless rule 7: limits belong to the ingress there) unless a store is shared (D37).
   const stateless = config.OAUTH_STATELESS_MODE;
@@ -256,7 +290,12 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   });
   const metricsRoutes = metricsResponses(
     metrics,
-    { settle: () => sessions.sweep(), activeSessions: () => sessions.size, authenticatedSessions: () => sessions.countAuthenticated(), poolSize: () => pool.size },
+    {
+      settle: () => sessions.sweep(),
+      activeSessions: () => sessions.size,
+      authenticatedSessions: () => sessions.countAuthenticated(),
+      poolSize: () => pool.size,
+    },
     {
       maxSessions: config.MAX_SESSIONS,
       maxRequestsPerMinute: config.MAX_REQUESTS_PER_MINUTE,
@@ -312,7 +351,10 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
 
   const app = new Elysia()
     .get('/healthz', () => ({ status: 'ok' }))
-    .get('/readyz', readinessResponse(stores.kind, () => stores.readiness()))
+    .get(
+      '/readyz',
+      readinessResponse(stores.kind, () => stores.readiness()),
+    )
     .get('/metrics', metricsRoutes.text)
     .get('/metrics.json', metricsRoutes.json)
     .get('/downloads/attachment', ({ request }) => download(request))

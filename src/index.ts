@@ -61,22 +61,26 @@ async function serveHttp(config: Config, options: AppOptions & { logger: Logger 
   // Requests being answered, so shutdown can let them finish (SSE streams are not counted: a
   // notification stream stays open for the session's life and simply ends).
   let inFlight = 0;
-  const server = listen(() => Bun.serve({
-    hostname: config.HOST,
-    port: config.PORT,
-    // Bun refuses larger bodies itself; /mcp applies the exact limit while streaming.
-    maxRequestBodySize: config.MAX_REQUEST_BODY_BYTES + 64 * 1024,
-    // Long enough for the slowest upstream call plus retries; SSE streams send keep-alives.
-    idleTimeout: Math.min(255, Math.ceil(config.FORGE_REQUEST_TIMEOUT_MS / 1000) + 30),
-    async fetch(request, server) {
-      inFlight++;
-      try {
-        return await forgeApp.handle(request, server.requestIP(request)?.address);
-      } finally {
-        inFlight--;
-      }
-    },
-  }), config);
+  const server = listen(
+    () =>
+      Bun.serve({
+        hostname: config.HOST,
+        port: config.PORT,
+        // Bun refuses larger bodies itself; /mcp applies the exact limit while streaming.
+        maxRequestBodySize: config.MAX_REQUEST_BODY_BYTES + 64 * 1024,
+        // Long enough for the slowest upstream call plus retries; SSE streams send keep-alives.
+        idleTimeout: Math.min(255, Math.ceil(config.FORGE_REQUEST_TIMEOUT_MS / 1000) + 30),
+        async fetch(request, server) {
+          inFlight++;
+          try {
+            return await forgeApp.handle(request, server.requestIP(request)?.address);
+          } finally {
+            inFlight--;
+          }
+        },
+      }),
+    config,
+  );
   logger.info('listening', {
     url: `http://${config.HOST}:${server.port}`,
     tools: forgeApp.catalog.tools.length,
@@ -108,10 +112,7 @@ async function serveStdio(config: Config, options: AppOptions & { logger: Logger
   const caller = staticTokenCaller(config);
   // The forge endpoint is looked up per call: the pool keeps it, and evicts it when idle.
   const stdioContext = caller ? () => ({ lane: 'stdio' as const, caller, forge: core.pool.endpoint(caller.apiUrl) }) : undefined;
-  serveMcpOnStdio(
-    ({ era }) => createMcpServer({ ...core, stdioContext }, era),
-    { onerror: sdkErrorLogger(core.logger) },
-  );
+  serveMcpOnStdio(({ era }) => createMcpServer({ ...core, stdioContext }, era), { onerror: sdkErrorLogger(core.logger) });
   core.logger.info('stdio_ready', { tools: core.catalog.tools.length });
 }
 

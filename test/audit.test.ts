@@ -51,15 +51,26 @@ const audits = (lines: string[]) => lines.map((l) => JSON.parse(l) as Record<str
 describe.each(['legacy', 'modern'] as Lane[])('audit lines on the %s lane', (lane) => {
   test('one line per call: who, where, what on which ids, how it went; free text only as a length', async () => {
     const c = await connect(app, { 'Private-Token': TOKENS.maintainer }, MCP_URL, { lane });
-    structured(await c.call('create_issue', { project_id: SEED.projectPath, title: SECRET_TEXT, description: `${SECRET_TEXT}\nmore`, labels: ['bug'], weight: 2 }));
+    structured(
+      await c.call('create_issue', { project_id: SEED.projectPath, title: SECRET_TEXT, description: `${SECRET_TEXT}\nmore`, labels: ['bug'], weight: 2 }),
+    );
     expect(toolError(await c.call('get_issue', { project_id: P, issue_iid: 'x' })).kind).toBe('validation');
     await c.close();
     const lines = audits(log.lines);
     expect(lines).toHaveLength(2);
     const [created, refused] = lines;
     expect(created).toMatchObject({
-      level: 'info', event: 'tool_call', request_id: expect.any(String), lane, forge_user: 'maria', forge_host: new URL(forge.apiUrl).host,
-      tool: 'create_issue', outcome: 'ok', upstream_status: 201, ms: expect.any(Number), time: expect.any(String),
+      level: 'info',
+      event: 'tool_call',
+      request_id: expect.any(String),
+      lane,
+      forge_user: 'maria',
+      forge_host: new URL(forge.apiUrl).host,
+      tool: 'create_issue',
+      outcome: 'ok',
+      upstream_status: 201,
+      ms: expect.any(Number),
+      time: expect.any(String),
       args: { project_id: SEED.projectPath, title: { chars: SECRET_TEXT.length }, description: { chars: SECRET_TEXT.length + 5 }, labels: ['bug'], weight: 2 },
     });
     if (lane === 'legacy') expect(created.session).toEqual(expect.any(String));
@@ -84,7 +95,10 @@ describe.each(['legacy', 'modern'] as Lane[])('audit lines on the %s lane', (lan
     await c.call('get_issue', { project_id: P, issue_iid: 1, [TOKENS.guest]: 'x' });
     await c.close();
     const lines = audits(log.lines);
-    expect(lines.map((l) => [l.tool, l.outcome])).toEqual([['no_such_tool', 'protocol_error'], ['get_issue', 'validation']]);
+    expect(lines.map((l) => [l.tool, l.outcome])).toEqual([
+      ['no_such_tool', 'protocol_error'],
+      ['get_issue', 'validation'],
+    ]);
     expect(lines[1].args).toMatchObject({ unknown_parameters: 1 });
     expect(log.lines.join('')).not.toContain(TOKENS.guest);
   });
@@ -95,7 +109,10 @@ describe.each(['legacy', 'modern'] as Lane[])('audit lines on the %s lane', (lan
     await c.call(long, {}).catch(() => undefined);
     await c.call(SECRET_TEXT, {}).catch(() => undefined);
     await c.close();
-    expect(audits(log.lines).map((l) => [l.tool, l.outcome])).toEqual([[{ chars: 20_000 }, 'protocol_error'], [{ chars: SECRET_TEXT.length }, 'protocol_error']]);
+    expect(audits(log.lines).map((l) => [l.tool, l.outcome])).toEqual([
+      [{ chars: 20_000 }, 'protocol_error'],
+      [{ chars: SECRET_TEXT.length }, 'protocol_error'],
+    ]);
     expect(log.lines.join('')).not.toContain(long);
     expect(log.lines.join('')).not.toContain(SECRET_TEXT);
   });
@@ -151,8 +168,16 @@ describe('AUDIT_LOG_PATH', () => {
     const written = [1, 2, 3].map((n) => sink({ n }));
     expect(readFileSync(path, 'utf8')).toBe(''); // gathered until the end of this turn
     await Promise.all(written);
-    const ns = () => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { n: number; event: string });
-    expect(ns().map((l) => [l.n, l.event])).toEqual([[1, 'tool_call'], [2, 'tool_call'], [3, 'tool_call']]);
+    const ns = () =>
+      readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { n: number; event: string });
+    expect(ns().map((l) => [l.n, l.event])).toEqual([
+      [1, 'tool_call'],
+      [2, 'tool_call'],
+      [3, 'tool_call'],
+    ]);
     void sink({ n: 4 });
     sink.close();
     expect(ns().map((l) => l.n)).toEqual([1, 2, 3, 4]);
@@ -164,7 +189,9 @@ describe('AUDIT_LOG_PATH', () => {
     const forged = 'maria"}\n{"event":"tool_call","forge_user":"admin","outcome":"ok"}\r\n\u2028';
     await Promise.all([sink({ forge_user: forged, tool: 'get_issue' }), sink({ forge_user: '', tool: 'x'.repeat(10_000) })]);
     sink.close();
-    const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l !== '');
+    const lines = readFileSync(path, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
     expect(lines).toHaveLength(2);
     expect(JSON.parse(lines[0]).forge_user).toBe(forged);
     expect(lines[0]).not.toMatch(DECEPTIVE);
@@ -183,7 +210,11 @@ describe('AUDIT_LOG_PATH', () => {
   });
 
   test('a path that cannot be opened stops start-up with one line naming the setting', async () => {
-    const { code, stderr } = await runToExit([], { STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', AUDIT_LOG_PATH: join(dir, 'missing', 'audit.jsonl') });
+    const { code, stderr } = await runToExit([], {
+      STREAMABLE_HTTP: 'true',
+      REMOTE_AUTHORIZATION: 'true',
+      AUDIT_LOG_PATH: join(dir, 'missing', 'audit.jsonl'),
+    });
     expect(code).toBe(2);
     expect(stderr.trim().split('\n')).toEqual([`forge-mcp: AUDIT_LOG_PATH: cannot open ${join(dir, 'missing', 'audit.jsonl')} for appending (ENOENT)`]);
   });

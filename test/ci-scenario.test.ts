@@ -17,7 +17,9 @@ describe('a failed merge request pipeline, explained on the modern lane', () => 
     const project = SEED.projectPath;
 
     // 1. The merge request's last pipeline, and that it failed.
-    const pipelines = structured<{ items: Rec[] }>(await agent.call('list_merge_request_pipelines', { project_id: project, merge_request_iid: MR_SEED.reviewIid }));
+    const pipelines = structured<{ items: Rec[] }>(
+      await agent.call('list_merge_request_pipelines', { project_id: project, merge_request_iid: MR_SEED.reviewIid }),
+    );
     const last = pipelines.items[0];
     expect(last.status).toBe('failed');
 
@@ -33,7 +35,10 @@ describe('a failed merge request pipeline, explained on the modern lane', () => 
 
     // 4. The artifact file holding that test's output: the one named after the test file.
     const artifacts = structured<Rec>(await agent.call('list_job_artifacts', { project_id: project, job_id: job.id, recursive: true }));
-    const base = failing.file.split('/').at(-1).replace(/\.[^.]+$/, '');
+    const base = failing.file
+      .split('/')
+      .at(-1)
+      .replace(/\.[^.]+$/, '');
     const output = artifacts.files.find((f: Rec) => f.type === 'file' && f.path.includes(base));
     expect(output.path).toBe(CI_EXTRA_SEED.outputPath);
     const file = structured<Rec>(await agent.call('get_job_artifact_file', { project_id: project, job_id: job.id, artifact_path: output.path }));
@@ -42,7 +47,15 @@ describe('a failed merge request pipeline, explained on the modern lane', () => 
     // 5. The first frame outside the test file: the file and line in the repository, at the pipeline's commit.
     const frame = /at \S+ \((?<path>[^():]+):(?<line>\d+):\d+\)/.exec(file.content)!.groups!;
     expect(frame).toEqual({ path: CI_EXTRA_SEED.sourceFile, line: String(CI_EXTRA_SEED.sourceLine) });
-    const source = structured<Rec>(await agent.call('get_file_contents', { project_id: project, file_path: frame.path, ref: last.sha, start_line: Number(frame.line), end_line: Number(frame.line) }));
+    const source = structured<Rec>(
+      await agent.call('get_file_contents', {
+        project_id: project,
+        file_path: frame.path,
+        ref: last.sha,
+        start_line: Number(frame.line),
+        end_line: Number(frame.line),
+      }),
+    );
     expect(source.content).toBe('  if (!user) throw new Error("user required");\n');
     await agent.close();
   });

@@ -6,7 +6,11 @@ import { isLegacyRequest } from '@modelcontextprotocol/server';
 import { classifyPost, isNoMessage } from '../src/http/lane';
 
 const post = (body: unknown, headers: Record<string, string> = {}) =>
-  new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+  new Request('http://localhost/mcp', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(body),
+  });
 
 const ENVELOPE = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 const MODERN_LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: ENVELOPE } };
@@ -39,11 +43,26 @@ describe('classifyPost', () => {
     expect(isNoMessage(classifyPost(post(body, headers), body))).toBe(false);
   });
 
-  test('every generated request is legacy to it exactly when the SDK\'s isLegacyRequest says so', async () => {
+  test("every generated request is legacy to it exactly when the SDK's isLegacyRequest says so", async () => {
     const ids: unknown[] = [7, 'x', 1.5, null, undefined];
     const methods: unknown[] = ['initialize', 'tools/call', 'tools/list', 'server/discover', 'notifications/initialized', 7, undefined];
-    const paramsValues: unknown[] = [undefined, {}, { name: 'a' }, { _meta: {} }, { _meta: ENVELOPE }, { _meta: { 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } }, [], null];
-    const headerSets: Record<string, string>[] = [{}, { 'mcp-protocol-version': '2025-06-18' }, { 'mcp-protocol-version': '2026-07-28' }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' }, { 'mcp-method': 'tools/call', 'mcp-name': 'x' }];
+    const paramsValues: unknown[] = [
+      undefined,
+      {},
+      { name: 'a' },
+      { _meta: {} },
+      { _meta: ENVELOPE },
+      { _meta: { 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } },
+      [],
+      null,
+    ];
+    const headerSets: Record<string, string>[] = [
+      {},
+      { 'mcp-protocol-version': '2025-06-18' },
+      { 'mcp-protocol-version': '2026-07-28' },
+      { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+      { 'mcp-method': 'tools/call', 'mcp-name': 'x' },
+    ];
     const extras: Record<string, unknown>[] = [{}, { result: {} }, { error: { code: 1, message: 'm' } }];
     let count = 0;
     for (const id of ids)
@@ -59,7 +78,8 @@ describe('classifyPost', () => {
                 const body = batched ? [message] : message;
                 const ours = classifyPost(post(body, headers), body).kind === 'legacy';
                 const sdk = await isLegacyRequest(post(body, headers), body);
-                if (ours !== sdk) throw new Error(`classifyPost says legacy=${ours}, isLegacyRequest ${sdk}: ${JSON.stringify(body)} ${JSON.stringify(headers)}`);
+                if (ours !== sdk)
+                  throw new Error(`classifyPost says legacy=${ours}, isLegacyRequest ${sdk}: ${JSON.stringify(body)} ${JSON.stringify(headers)}`);
                 count++;
               }
     expect(count).toBeGreaterThan(4000);

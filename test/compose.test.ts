@@ -50,7 +50,11 @@ describe.skipIf(problem !== null)('the compose example: three replicas, Redis, H
     const lbPort = freePort();
     base = `http://127.0.0.1:${lbPort}`;
     const forgePort = freePort();
-    const proc = Bun.spawn(['bun', 'run', 'fake-forge', '--port', String(forgePort), '--redirect-uri', `${base}/callback`], { cwd: ROOT, stdout: 'pipe', stderr: 'inherit' });
+    const proc = Bun.spawn(['bun', 'run', 'fake-forge', '--port', String(forgePort), '--redirect-uri', `${base}/callback`], {
+      cwd: ROOT,
+      stdout: 'pipe',
+      stderr: 'inherit',
+    });
     forge = { proc, url: `http://127.0.0.1:${forgePort}/api/v4` };
     await waitFor(async () => (await fetch(`${forge!.url}/version`)).status < 500, 'the fake forge');
     const password = crypto.randomUUID();
@@ -77,7 +81,9 @@ describe.skipIf(problem !== null)('the compose example: three replicas, Redis, H
       const port = freePort();
       ports.push(port);
       const flags = Object.entries({ ...env, PORT: String(port) }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-      containers.push((await mustPodman('run', '--detach', '--name', `forge-mcp-compose-${process.pid}-${i}`, '--network=host', '--read-only', ...flags, TAG)).trim());
+      containers.push(
+        (await mustPodman('run', '--detach', '--name', `forge-mcp-compose-${process.pid}-${i}`, '--network=host', '--read-only', ...flags, TAG)).trim(),
+      );
     }
     // The load balancer of the example: round robin, health checked on /readyz, a failed
     // connection retried on another replica.

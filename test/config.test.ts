@@ -67,9 +67,18 @@ describe('loadConfig', () => {
     [{ PORT: '70000' }, 'PORT: must be between 0 and 65535 (got 70000)'],
     [{ MAX_SESSIONS: '0' }, 'MAX_SESSIONS: must be between 1 and 1000000 (got 0)'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: must be one of debug, info, warn, error (got "loud")'],
-    [{ FORGE_TOOLSETS: 'branches,snippets' }, 'FORGE_TOOLSETS: unknown tool group "snippets" (known: milestones, branches, issues, merge_requests, pipelines, repository, projects, users, search, labels, wiki, releases, context, variables, ci, all)'],
-    [{ FORGE_TOOLSETS: ',' }, 'FORGE_TOOLSETS: names no tool group (known: milestones, branches, issues, merge_requests, pipelines, repository, projects, users, search, labels, wiki, releases, context, variables, ci, all)'],
-    [{ FORGE_TOOLSETS: ' , ,' }, 'FORGE_TOOLSETS: names no tool group (known: milestones, branches, issues, merge_requests, pipelines, repository, projects, users, search, labels, wiki, releases, context, variables, ci, all)'],
+    [
+      { FORGE_TOOLSETS: 'branches,snippets' },
+      'FORGE_TOOLSETS: unknown tool group "snippets" (known: milestones, branches, issues, merge_requests, pipelines, repository, projects, users, search, labels, wiki, releases, context, variables, ci, all)',
+    ],
+    [
+      { FORGE_TOOLSETS: ',' },
+      'FORGE_TOOLSETS: names no tool group (known: milestones, branches, issues, merge_requests, pipelines, repository, projects, users, search, labels, wiki, releases, context, variables, ci, all)',
+    ],
+    [
+      { FORGE_TOOLSETS: ' , ,' },
+      'FORGE_TOOLSETS: names no tool group (known: milestones, branches, issues, merge_requests, pipelines, repository, projects, users, search, labels, wiki, releases, context, variables, ci, all)',
+    ],
     [{ FORGE_API_URL: 'ftp://x' }, 'FORGE_API_URL: must be http(s) URLs without credentials (got "ftp://x")'],
     [{ MCP_SERVER_URL: 'not a url' }, 'MCP_SERVER_URL: must be an http(s) URL (got "not a url")'],
   ])('a bad value names the setting: %p', (env, message) => {
@@ -79,11 +88,20 @@ describe('loadConfig', () => {
   // D5: a refusal is written to stderr, and a URL's user and password are credentials. The message
   // shows the rest of the value, so the operator still sees which one is meant.
   test.each([
-    [{ FORGE_API_URL: 'https://alice:glpat-SeCrEt0123456789@gitlab.example.com' }, 'FORGE_API_URL: must be http(s) URLs without credentials (got "https://***@gitlab.example.com")'],
-    [{ FORGE_API_URL: 'https://gitlab.com,https://:glpat-SeCrEt0123456789@x.example/api/v4' }, 'FORGE_API_URL: must be http(s) URLs without credentials (got "https://***@x.example/api/v4")'],
+    [
+      { FORGE_API_URL: 'https://alice:glpat-SeCrEt0123456789@gitlab.example.com' },
+      'FORGE_API_URL: must be http(s) URLs without credentials (got "https://***@gitlab.example.com")',
+    ],
+    [
+      { FORGE_API_URL: 'https://gitlab.com,https://:glpat-SeCrEt0123456789@x.example/api/v4' },
+      'FORGE_API_URL: must be http(s) URLs without credentials (got "https://***@x.example/api/v4")',
+    ],
     [{ HTTP_PROXY: 'socks5://alice:SeCrEt-proxy@proxy.example:1080' }, 'HTTP_PROXY: must be an http(s) URL (got "socks5://***@proxy.example:1080")'],
     [{ HTTPS_PROXY: 'http//alice:SeCrEt-proxy@proxy.example:3128' }, 'HTTPS_PROXY: must be an http(s) URL (got "***@proxy.example:3128")'],
-    [{ MCP_SERVER_URL: 'https://alice:SeCrEt-pw@mcp.example.com/mcp' }, 'MCP_SERVER_URL: is the server\'s base URL: drop the trailing /mcp (got "https://***@mcp.example.com/mcp")'],
+    [
+      { MCP_SERVER_URL: 'https://alice:SeCrEt-pw@mcp.example.com/mcp' },
+      'MCP_SERVER_URL: is the server\'s base URL: drop the trailing /mcp (got "https://***@mcp.example.com/mcp")',
+    ],
   ])('a refused URL is shown without its user and password: %p', (env, message) => {
     const refused = refusal({ ...HTTP_REMOTE, ...env });
     expect(refused.message).toBe(message);
@@ -107,8 +125,14 @@ describe('loadConfig', () => {
 
   test.each([
     [{ REMOTE_AUTHORIZATION: 'true' }, 'STREAMABLE_HTTP: required when REMOTE_AUTHORIZATION=true'],
-    [{ STREAMABLE_HTTP: 'true', ENABLE_DYNAMIC_API_URL: 'true', FORGE_PERSONAL_ACCESS_TOKEN: 'x'.repeat(20) }, 'REMOTE_AUTHORIZATION: required when ENABLE_DYNAMIC_API_URL=true'],
-    [{ STREAMABLE_HTTP: 'true', OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: SECRET, FORGE_PERSONAL_ACCESS_TOKEN: 'x'.repeat(20) }, 'REMOTE_AUTHORIZATION: required when OAUTH_STATELESS_MODE=true'],
+    [
+      { STREAMABLE_HTTP: 'true', ENABLE_DYNAMIC_API_URL: 'true', FORGE_PERSONAL_ACCESS_TOKEN: 'x'.repeat(20) },
+      'REMOTE_AUTHORIZATION: required when ENABLE_DYNAMIC_API_URL=true',
+    ],
+    [
+      { STREAMABLE_HTTP: 'true', OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: SECRET, FORGE_PERSONAL_ACCESS_TOKEN: 'x'.repeat(20) },
+      'REMOTE_AUTHORIZATION: required when OAUTH_STATELESS_MODE=true',
+    ],
     [{ ...HTTP_REMOTE, OAUTH_STATELESS_MODE: 'true' }, 'OAUTH_STATELESS_SECRET: required when OAUTH_STATELESS_MODE=true'],
     [{ ...HTTP_REMOTE, OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: 'c2hvcnQ' }, 'OAUTH_STATELESS_SECRET: must decode to at least 32 bytes (got 5)'],
     [{ ...HTTP_REMOTE, FORGE_MCP_OAUTH: 'true' }, 'MCP_SERVER_URL: required when FORGE_MCP_OAUTH=true'],
@@ -129,7 +153,22 @@ describe('loadConfig', () => {
   });
 
   test('tool groups: all, explicit lists, and the legacy USE_MILESTONE switch', () => {
-    expect([...loadConfig({ ...HTTP_REMOTE, FORGE_TOOLSETS: 'all' }).toolGroups].sort()).toEqual(['branches', 'ci', 'context', 'issues', 'labels', 'merge_requests', 'milestones', 'pipelines', 'projects', 'releases', 'repository', 'search', 'users', 'wiki']);
+    expect([...loadConfig({ ...HTTP_REMOTE, FORGE_TOOLSETS: 'all' }).toolGroups].sort()).toEqual([
+      'branches',
+      'ci',
+      'context',
+      'issues',
+      'labels',
+      'merge_requests',
+      'milestones',
+      'pipelines',
+      'projects',
+      'releases',
+      'repository',
+      'search',
+      'users',
+      'wiki',
+    ]);
     expect([...loadConfig({ ...HTTP_REMOTE, FORGE_TOOLSETS: 'milestones' }).toolGroups]).toEqual(['milestones']);
     expect([...loadConfig({ ...HTTP_REMOTE, USE_MILESTONE: 'true' }).toolGroups].sort()).toEqual(['branches', 'issues', 'milestones']);
   });

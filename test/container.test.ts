@@ -50,8 +50,19 @@ describe.skipIf(problem !== null)('the container image', () => {
     // --read-only without the writable /tmp podman would otherwise add: nothing may be written.
     container = (
       await mustPodman(
-        'run', '--detach', '--network=host', '--read-only', '--read-only-tmpfs=false',
-        '-e', `PORT=${port}`, '-e', 'REMOTE_AUTHORIZATION=true', '-e', `FORGE_API_URL=${forge.url}`, '-e', 'LOG_LEVEL=info',
+        'run',
+        '--detach',
+        '--network=host',
+        '--read-only',
+        '--read-only-tmpfs=false',
+        '-e',
+        `PORT=${port}`,
+        '-e',
+        'REMOTE_AUTHORIZATION=true',
+        '-e',
+        `FORGE_API_URL=${forge.url}`,
+        '-e',
+        'LOG_LEVEL=info',
         TAG,
       )
     ).trim();
@@ -116,23 +127,39 @@ describe.skipIf(problem !== null)('the container image', () => {
     const password = crypto.randomUUID();
     const redisPort = freePort();
     // Bound to every interface (the bridge appears only with the pod), so it has a password.
-    const redis = Bun.spawn(['redis-server', '--port', String(redisPort), '--bind', '0.0.0.0', '--requirepass', password, '--save', '', '--appendonly', 'no'], { stdout: 'ignore', stderr: 'inherit' });
+    const redis = Bun.spawn(['redis-server', '--port', String(redisPort), '--bind', '0.0.0.0', '--requirepass', password, '--save', '', '--appendonly', 'no'], {
+      stdout: 'ignore',
+      stderr: 'inherit',
+    });
     // The fake forge listens on the loopback interface only: the pod reaches it through this relay.
     const relay = Bun.serve({
       hostname: '0.0.0.0',
       port: 0,
       fetch: (req) => {
         const url = new URL(req.url);
-        return fetch(`${forge!.url.replace(/\/api\/v4$/, '')}${url.pathname}${url.search}`, { method: req.method, headers: req.headers, body: req.body, redirect: 'manual' });
+        return fetch(`${forge!.url.replace(/\/api\/v4$/, '')}${url.pathname}${url.search}`, {
+          method: req.method,
+          headers: req.headers,
+          body: req.body,
+          redirect: 'manual',
+        });
       },
     });
     const podPort = freePort();
     const values = [
-      `image.repository=${TAG.split(':')[0]}`, `image.tag=${TAG.split(':')[1]}`, 'autoscaling.enabled=false', 'replicaCount=1',
-      'store.bundled.enabled=false', `store.external.url=redis://:${password}@${gateway}:${redisPort}/0`,
-      `forgeApiUrl=http://${gateway}:${relay.port}/api/v4`, `containerPort=${podPort}`, 'toolsets=all',
+      `image.repository=${TAG.split(':')[0]}`,
+      `image.tag=${TAG.split(':')[1]}`,
+      'autoscaling.enabled=false',
+      'replicaCount=1',
+      'store.bundled.enabled=false',
+      `store.external.url=redis://:${password}@${gateway}:${redisPort}/0`,
+      `forgeApiUrl=http://${gateway}:${relay.port}/api/v4`,
+      `containerPort=${podPort}`,
+      'toolsets=all',
     ];
-    const rendered = await run([helm, 'template', 'kube', join(ROOT, 'deploy/helm/forge-mcp'), '--set', values.join(',')], { env: { PATH: process.env.PATH ?? '', HOME: tmpdir() } });
+    const rendered = await run([helm, 'template', 'kube', join(ROOT, 'deploy/helm/forge-mcp'), '--set', values.join(',')], {
+      env: { PATH: process.env.PATH ?? '', HOME: tmpdir() },
+    });
     expect(rendered.stderr).toBe('');
     const docs = Bun.YAML.parse(rendered.stdout) as any[];
     const secret = docs.find((d) => d.kind === 'Secret');

@@ -52,7 +52,7 @@ describe('Containerfile', () => {
     expect(validate(text).map((d) => `line ${d.range.start.line + 1}: ${d.message}`)).toEqual([]);
   });
 
-  test('two stages: the official Bun image at the project\'s Bun line, then a distroless glibc base; both pinned by tag', async () => {
+  test("two stages: the official Bun image at the project's Bun line, then a distroless glibc base; both pinned by tag", async () => {
     expect(stages).toHaveLength(2);
     const pkg = (await Bun.file(resolve(ROOT, 'package.json')).json()) as { devDependencies: Record<string, string> };
     expect(build.name).toBe('build');
@@ -96,7 +96,7 @@ describe('Containerfile', () => {
     expect(group ?? '').not.toBe('0');
   });
 
-  test('HTTP on 0.0.0.0 at the exposed port, and a HEALTHCHECK that runs the binary\'s --healthcheck', () => {
+  test("HTTP on 0.0.0.0 at the exposed port, and a HEALTHCHECK that runs the binary's --healthcheck", () => {
     const env = new Map(inStage(runtime, parsed.getENVs()).flatMap((e) => e.getProperties().map((p) => [p.getName(), p.getValue()] as const)));
     expect(env.get('HOST')).toBe('0.0.0.0');
     expect(env.get('STREAMABLE_HTTP')).toBe('true');

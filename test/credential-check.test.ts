@@ -167,7 +167,7 @@ describe('the username of audit lines (D35)', () => {
   });
 });
 
-describe('answers remembered in this process, as long as the store\'s record holds (D7, D37)', () => {
+describe("answers remembered in this process, as long as the store's record holds (D7, D37)", () => {
   // A store replicas share, seen from one replica: it counts its reads, and a test may write a record as another replica would.
   function sharedStore(now: () => number) {
     const inner = new MemoryStore({ maxEntries: 100, now });
@@ -194,7 +194,7 @@ describe('answers remembered in this process, as long as the store\'s record hol
     expect([store.reads - reads, seen.length]).toEqual([0, 1]);
   });
 
-  test('another replica\'s answer holds here until ttlMs after that replica asked, then the forge is asked', async () => {
+  test("another replica's answer holds here until ttlMs after that replica asked, then the forge is asked", async () => {
     let now = 1_000_000;
     const { store, write } = sharedStore(() => now);
     const checks = new CredentialChecks({ store, now: () => now, ttlMs: 300_000 });
@@ -234,7 +234,7 @@ describe('answers remembered in this process, as long as the store\'s record hol
   });
 
   test('a record past its time is not an answer', async () => {
-    let now = 1_000_000;
+    const now = 1_000_000;
     const { store, write } = sharedStore(() => now);
     const made = { kind: 'private', token: 'made-up-token-stale-0000' } as const;
     await new CredentialChecks({ store, now: () => now }).check(made, endpoint());
@@ -292,15 +292,18 @@ describe('the username of audit lines: what a forge answers is checked (D35)', (
     expect(await checks.check(credential, at)).toBe('unknown');
   });
 
-  test.each(Object.keys(answers).filter((k) => k !== 'slow' && k !== 'huge' && !records.includes(k)))('an answer that is %s is no user record: none, and the credential is not accepted', async (kind) => {
-    const checks = new CredentialChecks();
-    const credential = { kind: 'private', token: `audit-${kind}-token-0000000` } as const;
-    expect(await checks.username(credential, at)).toBeUndefined();
-    expect(await checks.check(credential, at)).toBe('rejected');
-    expect(checks.notForge(credential, at)).toBe(true);
-  });
+  test.each(Object.keys(answers).filter((k) => k !== 'slow' && k !== 'huge' && !records.includes(k)))(
+    'an answer that is %s is no user record: none, and the credential is not accepted',
+    async (kind) => {
+      const checks = new CredentialChecks();
+      const credential = { kind: 'private', token: `audit-${kind}-token-0000000` } as const;
+      expect(await checks.username(credential, at)).toBeUndefined();
+      expect(await checks.check(credential, at)).toBe('rejected');
+      expect(checks.notForge(credential, at)).toBe(true);
+    },
+  );
 
-  test('an answer slower than the forge timeout: none, and not kept as the check\'s answer', async () => {
+  test("an answer slower than the forge timeout: none, and not kept as the check's answer", async () => {
     const checks = new CredentialChecks();
     const credential = { kind: 'private', token: 'audit-slow-token-00000000' } as const;
     expect(await checks.username(credential, at)).toBeUndefined();

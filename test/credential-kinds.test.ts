@@ -102,7 +102,10 @@ describe('audit lines name the forge user, or the token kind where the user cann
     const c = await as(token, 'legacy', header);
     const before = log.lines.length;
     await c.call('list_branches', { project_id: P });
-    const line = log.lines.slice(before).map((l) => JSON.parse(l)).find((l) => l.event === 'tool_call');
+    const line = log.lines
+      .slice(before)
+      .map((l) => JSON.parse(l))
+      .find((l) => l.event === 'tool_call');
     expect(line).toMatchObject({ tool: 'list_branches', ...expected });
     expect(JSON.stringify(line)).not.toContain(token);
   });

@@ -10,7 +10,7 @@ const h = useHarness({ FORGE_TOOLSETS: 'projects,search,repository,issues,branch
 
 type Page<T> = { items: T[] };
 
-test('from a project\'s name to the member who last changed a function\'s file', async () => {
+test("from a project's name to the member who last changed a function's file", async () => {
   const c = await h.on('modern');
 
   const projects = structured<Page<{ id: number; path_with_namespace: string }>>(await c.call('list_projects', { search: 'api' }));
@@ -18,16 +18,20 @@ test('from a project\'s name to the member who last changed a function\'s file',
   expect(project).toBe('acme/platform/api');
 
   const hits = structured<Page<{ path: string; ref: string; startline: number; lines: Record<string, string> }>>(
-    await c.call('search_code', { project_id: project, search: 'function start' }));
+    await c.call('search_code', { project_id: project, search: 'function start' }),
+  );
   const hit = hits.items[0];
   const [line] = Object.keys(hit.lines).map(Number);
   expect([hit.path, hit.lines[line]]).toEqual(['src/app.ts', 'export function start(port = config.port) {']);
 
   const file = structured<{ content: string; start_line: number; end_line: number }>(
-    await c.call('get_file_contents', { project_id: project, file_path: hit.path, ref: hit.ref, start_line: line, end_line: line + 2 }));
+    await c.call('get_file_contents', { project_id: project, file_path: hit.path, ref: hit.ref, start_line: line, end_line: line + 2 }),
+  );
   expect(file.content.split('\n')[0]).toBe('export function start(port = config.port) {');
 
-  const bugs = structured<Page<{ iid: number; labels: string[] }>>(await c.call('list_issues', { project_id: project, labels: ['bug'], state: 'opened', scope: 'all' }));
+  const bugs = structured<Page<{ iid: number; labels: string[] }>>(
+    await c.call('list_issues', { project_id: project, labels: ['bug'], state: 'opened', scope: 'all' }),
+  );
   expect(bugs.items.map((i) => i.iid)).toEqual([1]);
 
   const commits = structured<Page<{ author_name: string }>>(await c.call('list_commits', { project_id: project, path: hit.path, per_page: 1 }));

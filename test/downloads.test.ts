@@ -24,7 +24,9 @@ beforeAll(async () => {
 beforeEach(() => {
   forge.reset();
   addUpload(forge.model.findProject(P)!, SECRET, 'dk.png', { bytes: PNG, contentType: 'image/png' });
-  forge.model.findProject(P)!.issues.get(1)!.description = `Screenshot: ![dk](/uploads/${SECRET}/dk.png) and [log](/uploads/${'a'.repeat(32)}/build%20log.txt).`;
+  forge.model
+    .findProject(P)!
+    .issues.get(1)!.description = `Screenshot: ![dk](/uploads/${SECRET}/dk.png) and [log](/uploads/${'a'.repeat(32)}/build%20log.txt).`;
 });
 afterAll(async () => {
   await app.close();
@@ -61,12 +63,23 @@ describe('download with credential headers', () => {
   });
 
   test('a value this server sealed, sent as a credential header → 401 saying so, never sent to the forge (D23)', async () => {
-    const sealed: Record<string, string>[] = [{ 'Private-Token': `v1.sid.${'A'.repeat(40)}` }, { 'JOB-TOKEN': `v1.dl.${'A'.repeat(40)}` }, { Authorization: `Bearer v1.at.${'A'.repeat(40)}` }];
+    const sealed: Record<string, string>[] = [
+      { 'Private-Token': `v1.sid.${'A'.repeat(40)}` },
+      { 'JOB-TOKEN': `v1.dl.${'A'.repeat(40)}` },
+      { Authorization: `Bearer v1.at.${'A'.repeat(40)}` },
+    ];
     for (const headers of sealed) {
       const response = await get({ project_id: P, secret: SECRET, filename: 'dk.png' }, headers);
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
-      expect(await response.json()).toEqual({ error: { kind: 'permission', status: 401, message: 'Authentication required: the credential is a value this server issued (a session id, a download or OAuth token), not a forge token; it was not sent to the forge' } });
+      expect(await response.json()).toEqual({
+        error: {
+          kind: 'permission',
+          status: 401,
+          message:
+            'Authentication required: the credential is a value this server issued (a session id, a download or OAuth token), not a forge token; it was not sent to the forge',
+        },
+      });
     }
     expect(forge.requests).toHaveLength(0);
   });
@@ -89,8 +102,11 @@ describe('links in tool results', () => {
   });
 
   test('an upload whose name the route would refuse gets no link; the others still do', async () => {
-    forge.model.findProject(P)!.issues.get(1)!.description =
-      `[up](/uploads/${SECRET}/..) [dot](/uploads/${SECRET}/.) [slash](/uploads/${SECRET}/a%2Fb.txt) [back](/uploads/${SECRET}/a%5Cb.txt) [nul](/uploads/${SECRET}/a%00b) ![dk](/uploads/${SECRET}/dk.png)`;
+    forge.model
+      .findProject(P)!
+      .issues.get(
+        1,
+      )!.description = `[up](/uploads/${SECRET}/..) [dot](/uploads/${SECRET}/.) [slash](/uploads/${SECRET}/a%2Fb.txt) [back](/uploads/${SECRET}/a%5Cb.txt) [nul](/uploads/${SECRET}/a%00b) ![dk](/uploads/${SECRET}/dk.png)`;
     const session = await connect(app, { 'Private-Token': TOKENS.maintainer });
     const issue = structured<{ attachments: { filename: string; url: string }[] }>(await session.call('get_issue', { project_id: P, issue_iid: '1' }));
     expect(issue.attachments.map((a) => a.filename)).toEqual(['dk.png']);
@@ -104,7 +120,10 @@ describe('links in tool results', () => {
     await session.close();
     const link = new URL(issue.attachments[0].url);
     expect(link.searchParams.get('secret')).toBe(SECRET);
-    for (const query of [link.searchParams, new URLSearchParams({ project_id: P, secret: SECRET.toUpperCase(), filename: 'dk.png', _token: link.searchParams.get('_token')! })]) {
+    for (const query of [
+      link.searchParams,
+      new URLSearchParams({ project_id: P, secret: SECRET.toUpperCase(), filename: 'dk.png', _token: link.searchParams.get('_token')! }),
+    ]) {
       forge.requests.length = 0;
       const response = await app.handle(new Request(`http://localhost/downloads/attachment?${query}`));
       expect(response.status).toBe(200);
@@ -155,7 +174,8 @@ describe('refusals that never reach the forge', () => {
       { project_id: String(SEED.privateProject), secret: SECRET, filename: 'dk.png' },
       { project_id: P, secret: SECRET, filename: 'other.png' },
       { project_id: P, secret: 'b'.repeat(32), filename: 'dk.png' },
-    ]) expect((await get({ ...q, _token: token })).status).toBe(403);
+    ])
+      expect((await get({ ...q, _token: token })).status).toBe(403);
     expect(forge.requests).toHaveLength(0);
   });
 
@@ -178,7 +198,9 @@ describe('refusals that never reach the forge', () => {
     const token = await tokenFor(P);
     forge.requests.length = 0;
     const tampered = token.slice(0, 12) + (token[12] === 'A' ? 'B' : 'A') + token.slice(13);
-    const foreign = await (await Sealer.create({ secret: Buffer.alloc(32, 3).toString('base64url'), ttlSeconds: { cid: 1, ps: 1, pc: 1, sid: 1, dl: 900 } })).seal('dl', { k: 'private', t: TOKENS.maintainer, u: forge.apiUrl, p: P, s: SECRET, f: 'dk.png' });
+    const foreign = await (
+      await Sealer.create({ secret: Buffer.alloc(32, 3).toString('base64url'), ttlSeconds: { cid: 1, ps: 1, pc: 1, sid: 1, dl: 900 } })
+    ).seal('dl', { k: 'private', t: TOKENS.maintainer, u: forge.apiUrl, p: P, s: SECRET, f: 'dk.png' });
     for (const bad of [tampered, foreign, 'v1.dl.garbage']) {
       expect((await get({ project_id: P, secret: SECRET, filename: 'dk.png', _token: bad })).status).toBe(401);
     }
@@ -191,7 +213,8 @@ describe('limits', () => {
     const limited = createApp(testConfig(forge.apiUrl, { MAX_REQUESTS_PER_MINUTE: '2' }));
     // Each request from its own address, so only the per-token window can refuse.
     let address = 0;
-    const send = (token: string) => limited.handle(new Request(url({ project_id: P, secret: SECRET, filename: 'dk.png' }), { headers: { 'Private-Token': token } }), `10.1.0.${++address}`);
+    const send = (token: string) =>
+      limited.handle(new Request(url({ project_id: P, secret: SECRET, filename: 'dk.png' }), { headers: { 'Private-Token': token } }), `10.1.0.${++address}`);
     expect((await send(TOKENS.maintainer)).status).toBe(200);
     expect((await send(TOKENS.maintainer)).status).toBe(200);
     const refused = await send(TOKENS.maintainer);
@@ -204,7 +227,8 @@ describe('limits', () => {
 
   test('per client IP (D10): a flood of made-up tokens from one address reaches the forge at most MAX_REQUESTS_PER_MINUTE times', async () => {
     const limited = createApp(testConfig(forge.apiUrl, { MAX_REQUESTS_PER_MINUTE: '3' }));
-    const send = (token: string, ip: string) => limited.handle(new Request(url({ project_id: P, secret: SECRET, filename: 'dk.png' }), { headers: { 'Private-Token': token } }), ip);
+    const send = (token: string, ip: string) =>
+      limited.handle(new Request(url({ project_id: P, secret: SECRET, filename: 'dk.png' }), { headers: { 'Private-Token': token } }), ip);
     const statuses: number[] = [];
     for (let i = 0; i < 20; i++) statuses.push((await send(`made-up-token-${String(i).padStart(8, '0')}`, '203.0.113.5')).status);
     expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
@@ -219,10 +243,17 @@ describe('limits', () => {
   });
 
   test('stateless mode runs no in-app limiter (SPEC stateless rule 7)', async () => {
-    const config = testConfig(forge.apiUrl, { MAX_REQUESTS_PER_MINUTE: '1', OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 5).toString('base64url') });
+    const config = testConfig(forge.apiUrl, {
+      MAX_REQUESTS_PER_MINUTE: '1',
+      OAUTH_STATELESS_MODE: 'true',
+      OAUTH_STATELESS_SECRET: Buffer.alloc(32, 5).toString('base64url'),
+    });
     const free = createApp(config, { sealer: await sealerFromConfig(config) });
     for (let i = 0; i < 3; i++) {
-      const response = await free.handle(new Request(url({ project_id: P, secret: SECRET, filename: 'dk.png' }), { headers: { 'Private-Token': TOKENS.maintainer } }), '203.0.113.5');
+      const response = await free.handle(
+        new Request(url({ project_id: P, secret: SECRET, filename: 'dk.png' }), { headers: { 'Private-Token': TOKENS.maintainer } }),
+        '203.0.113.5',
+      );
       expect(response.status).toBe(200);
       await response.arrayBuffer();
     }
@@ -232,13 +263,24 @@ describe('limits', () => {
   test('a declared size over DOWNLOAD_MAX_BYTES → 413; an undeclared one is cut off at the cap', async () => {
     const small = createApp(testConfig(forge.apiUrl, { DOWNLOAD_MAX_BYTES: '4096' }));
     const big = new Uint8Array(10_000);
-    addUpload(forge.model.findProject(P)!, SECRET, 'big.bin', { bytes: () => new Response(big).body!, contentType: 'application/octet-stream', size: big.length });
+    addUpload(forge.model.findProject(P)!, SECRET, 'big.bin', {
+      bytes: () => new Response(big).body!,
+      contentType: 'application/octet-stream',
+      size: big.length,
+    });
     // A pulled stream is sent chunked, without a length: the cap has to cut it off mid-way.
-    addUpload(forge.model.findProject(P)!, SECRET, 'chunked.bin', { bytes: () => new ReadableStream({ pull: (c) => (c.enqueue(big), c.close()) }), contentType: 'application/octet-stream' });
-    const declared = await small.handle(new Request(url({ project_id: P, secret: SECRET, filename: 'big.bin' }), { headers: { 'Private-Token': TOKENS.maintainer } }));
+    addUpload(forge.model.findProject(P)!, SECRET, 'chunked.bin', {
+      bytes: () => new ReadableStream({ pull: (c) => (c.enqueue(big), c.close()) }),
+      contentType: 'application/octet-stream',
+    });
+    const declared = await small.handle(
+      new Request(url({ project_id: P, secret: SECRET, filename: 'big.bin' }), { headers: { 'Private-Token': TOKENS.maintainer } }),
+    );
     expect(declared.status).toBe(413);
     expect(((await declared.json()) as { error: { message: string } }).error.message).toContain('10000 bytes');
-    const chunked = await small.handle(new Request(url({ project_id: P, secret: SECRET, filename: 'chunked.bin' }), { headers: { 'Private-Token': TOKENS.maintainer } }));
+    const chunked = await small.handle(
+      new Request(url({ project_id: P, secret: SECRET, filename: 'chunked.bin' }), { headers: { 'Private-Token': TOKENS.maintainer } }),
+    );
     expect(chunked.status).toBe(200);
     expect(chunked.headers.get('content-length')).toBeNull();
     await expect(chunked.arrayBuffer()).rejects.toThrow('larger than 4096 bytes');
@@ -257,7 +299,9 @@ describe('limits', () => {
     const roomy = createApp(testConfig(forge.apiUrl, { DOWNLOAD_MAX_BYTES: String(1024 * 1024 * 1024) }));
     Bun.gc(true);
     const before = process.memoryUsage().rss;
-    const response = await roomy.handle(new Request(url({ project_id: P, secret: SECRET, filename: 'huge.bin' }), { headers: { 'Private-Token': TOKENS.maintainer } }));
+    const response = await roomy.handle(
+      new Request(url({ project_id: P, secret: SECRET, filename: 'huge.bin' }), { headers: { 'Private-Token': TOKENS.maintainer } }),
+    );
     expect(response.status).toBe(200);
     let received = 0;
     let peak = 0;
@@ -272,7 +316,7 @@ describe('limits', () => {
         aheadWhilePaused = sent - Math.ceil(received / CHUNK.length);
       }
       // Memory still in use, not garbage a busy machine has not collected yet.
-      if (received >= nextGc) (Bun.gc(true), (nextGc += 16 * CHUNK.length));
+      if (received >= nextGc) Bun.gc(true), (nextGc += 16 * CHUNK.length);
       peak = Math.max(peak, process.memoryUsage().rss - before);
     }
     expect(received).toBe(TOTAL * CHUNK.length);
@@ -313,7 +357,10 @@ describe('forge answers outside the happy path', () => {
 
   // The forge's 3xx is not an answer this route can pass on: a redirect without its Location (the
   // credential is never sent to another host), or a 304 to a request that asked for no revalidation.
-  test.each([['moved.png', 302], ['same.png', 304]])('a forge %s answering %d → 502 naming that status', async (filename, status) => {
+  test.each([
+    ['moved.png', 302],
+    ['same.png', 304],
+  ])('a forge %s answering %d → 502 naming that status', async (filename, status) => {
     const response = await fetchOdd(filename);
     expect(response.status).toBe(502);
     expect(((await response.json()) as { error: { kind: string; status: number } }).error).toMatchObject({ kind: 'upstream', status });

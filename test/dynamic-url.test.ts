@@ -49,12 +49,24 @@ describe('ENABLE_DYNAMIC_API_URL=true', () => {
     const seen = (forge: FakeForge) => forge.requests.map((r) => `${r.method} ${r.path} ${r.headers.get('private-token')}`);
     const branch = `GET /api/v4/projects/${SEED.project}/repository/branches/main`;
     // The check, what the token may do (D38), then the call.
-    expect(seen(two)).toEqual([`GET /api/v4/user ${TOKENS.maintainer}`, `GET /api/v4/personal_access_tokens/self ${TOKENS.maintainer}`, `${branch} ${TOKENS.maintainer}`]);
-    expect(seen(one)).toEqual([`GET /api/v4/user ${TOKENS.developer}`, `GET /api/v4/personal_access_tokens/self ${TOKENS.developer}`, `${branch} ${TOKENS.developer}`]);
+    expect(seen(two)).toEqual([
+      `GET /api/v4/user ${TOKENS.maintainer}`,
+      `GET /api/v4/personal_access_tokens/self ${TOKENS.maintainer}`,
+      `${branch} ${TOKENS.maintainer}`,
+    ]);
+    expect(seen(one)).toEqual([
+      `GET /api/v4/user ${TOKENS.developer}`,
+      `GET /api/v4/personal_access_tokens/self ${TOKENS.developer}`,
+      `${branch} ${TOKENS.developer}`,
+    ]);
 
     // A request carrying only the session id still goes to the session's forge.
     const sid = toTwo.transport.sessionId!;
-    const response = await rpc(app, { jsonrpc: '2.0', id: 77, method: 'tools/call', params: { name: 'get_branch', arguments: args } }, { 'mcp-session-id': sid });
+    const response = await rpc(
+      app,
+      { jsonrpc: '2.0', id: 77, method: 'tools/call', params: { name: 'get_branch', arguments: args } },
+      { 'mcp-session-id': sid },
+    );
     expect(response.status).toBe(200);
     expect(two.requests).toHaveLength(4);
     expect(app.pool.size).toBe(2);
@@ -80,7 +92,11 @@ describe('ENABLE_DYNAMIC_API_URL=true', () => {
     const app = makeApp({});
     const session = await connect(app, { 'Private-Token': TOKENS.maintainer });
     const sid = session.transport.sessionId!;
-    const response = await rpc(app, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'get_branch', arguments: args } }, { 'mcp-session-id': sid, 'X-Forge-API-URL': `http://127.0.0.1:${evil.port}` });
+    const response = await rpc(
+      app,
+      { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'get_branch', arguments: args } },
+      { 'mcp-session-id': sid, 'X-Forge-API-URL': `http://127.0.0.1:${evil.port}` },
+    );
     expect(response.status).toBe(400);
     expect(evilHits).toBe(0);
   });
@@ -91,7 +107,12 @@ describe('ENABLE_DYNAMIC_API_URL=true', () => {
     const answers = async (url: string) => {
       const legacy = await rpc(app, INITIALIZE, { 'X-Forge-API-URL': url });
       const modern = await modernRpc(app, 8, 'tools/call', call, { 'X-Forge-API-URL': url });
-      return [legacy.status, ((await legacy.json()) as { error: { message: string } }).error.message, modern.status, ((await modern.json()) as { error: { message: string } }).error.message];
+      return [
+        legacy.status,
+        ((await legacy.json()) as { error: { message: string } }).error.message,
+        modern.status,
+        ((await modern.json()) as { error: { message: string } }).error.message,
+      ];
     };
     // An allowed forge and a refused one are told apart only to a caller who may use them.
     const missing = 'Missing Authorization or Private-Token header';
@@ -100,7 +121,9 @@ describe('ENABLE_DYNAMIC_API_URL=true', () => {
     expect(await answers('not a url')).toEqual([401, missing, 401, missing]);
     expect(evilHits + one.requests.length + two.requests.length).toBe(0);
     // With a credential the refused forge is named as such.
-    expect((await modernRpc(app, 9, 'tools/call', call, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': `http://127.0.0.1:${evil.port}` })).status).toBe(400);
+    expect(
+      (await modernRpc(app, 9, 'tools/call', call, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': `http://127.0.0.1:${evil.port}` })).status,
+    ).toBe(400);
   });
 
   test.each([
@@ -171,7 +194,7 @@ describe('the scheme is part of what is allowed (D7/D8)', () => {
 
 describe('a refused URL in the log (D5)', () => {
   test.each([
-    ['the request\'s own token as a host label', () => `https://${TOKENS.maintainer}.evil.example`],
+    ["the request's own token as a host label", () => `https://${TOKENS.maintainer}.evil.example`],
     ['a token with underscores in the host', () => 'https://glpat_Xy7fQ2mN9pL4kR8sT1vW.evil.example'],
     ['another GitLab token as a host label', () => 'https://glpat-someoneelses0000000.evil.example'],
     ['a token after userinfo', () => `https://user:${TOKENS.developer}@glpat-x${TOKENS.developer}.example`],
@@ -181,16 +204,27 @@ describe('a refused URL in the log (D5)', () => {
     const app = makeApp({}, capture.logger);
     const response = await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': url() });
     expect(response.status).toBe(400);
-    expect(capture.entries().filter((e) => e.event === 'forge_url_refused').map((e) => e.host)).toEqual(['invalid']);
+    expect(
+      capture
+        .entries()
+        .filter((e) => e.event === 'forge_url_refused')
+        .map((e) => e.host),
+    ).toEqual(['invalid']);
     const all = capture.lines.join('');
-    for (const secret of [TOKENS.maintainer, TOKENS.maintainer.toLowerCase(), TOKENS.developer, 'glpat_', 'glpat-someone', 'aaaaaaaaaa']) expect(all).not.toContain(secret);
+    for (const secret of [TOKENS.maintainer, TOKENS.maintainer.toLowerCase(), TOKENS.developer, 'glpat_', 'glpat-someone', 'aaaaaaaaaa'])
+      expect(all).not.toContain(secret);
   });
 
   test('a plain host that is not allowed is named', async () => {
     const capture = capturingLogger();
     const app = makeApp({}, capture.logger);
     await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': 'https://Evil.Example:8443/api/v4' });
-    expect(capture.entries().filter((e) => e.event === 'forge_url_refused').map((e) => e.host)).toEqual(['evil.example']);
+    expect(
+      capture
+        .entries()
+        .filter((e) => e.event === 'forge_url_refused')
+        .map((e) => e.host),
+    ).toEqual(['evil.example']);
   });
 });
 
@@ -199,7 +233,11 @@ describe('ENABLE_DYNAMIC_API_URL=false (default)', () => {
     const app = makeApp({ ENABLE_DYNAMIC_API_URL: 'false' });
     const session = await connect(app, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': two.apiUrl });
     structured(await session.call('get_branch', args));
-    expect(one.requests.map((r) => r.path)).toEqual(['/api/v4/user', '/api/v4/personal_access_tokens/self', `/api/v4/projects/${SEED.project}/repository/branches/main`]);
+    expect(one.requests.map((r) => r.path)).toEqual([
+      '/api/v4/user',
+      '/api/v4/personal_access_tokens/self',
+      `/api/v4/projects/${SEED.project}/repository/branches/main`,
+    ]);
     expect(two.requests).toHaveLength(0);
     const junk = await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': 'javascript:alert(1)' });
     expect(junk.status).toBe(200);

@@ -5,15 +5,19 @@ import { forgeApi } from './support/forge-api';
 import { ACCESS, ISSUE_SEED, SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
 
 let forge: FakeForge;
-beforeAll(async () => { forge = await startFakeForge(); });
-afterAll(async () => { await forge.stop(); });
+beforeAll(async () => {
+  forge = await startFakeForge();
+});
+afterAll(async () => {
+  await forge.stop();
+});
 beforeEach(() => forge.reset());
 
 const api = (path: string, o?: Parameters<typeof forgeApi>[2]) => forgeApi(forge, path, o);
 const I = `/projects/${SEED.projectPathEncoded}/issues`;
 
 describe('issues', () => {
-  test('lists are paginated with GitLab\'s headers; /issues defaults to the caller\'s own issues, a project list to all', async () => {
+  test("lists are paginated with GitLab's headers; /issues defaults to the caller's own issues, a project list to all", async () => {
     const mine = await api('/issues?per_page=1');
     expect(mine.body.map((i: { iid: number }) => i.iid)).toEqual([4]);
     expect(mine.headers.get('x-total')).toBe('2');
@@ -22,13 +26,19 @@ describe('issues', () => {
   });
 
   test('exclusive filters and bad enums are Grape 400s', async () => {
-    expect(await api('/issues?assignee_id=2&assignee_username[]=dev')).toMatchObject({ status: 400, body: { error: 'assignee_id, assignee_username are mutually exclusive' } });
+    expect(await api('/issues?assignee_id=2&assignee_username[]=dev')).toMatchObject({
+      status: 400,
+      body: { error: 'assignee_id, assignee_username are mutually exclusive' },
+    });
     expect(await api('/issues?state=open')).toMatchObject({ status: 400, body: { error: 'state does not have a valid value' } });
   });
 
   test('create 201, update 200, delete 204 (Owners only)', async () => {
     expect(await api(I, { json: {} })).toMatchObject({ status: 400, body: { error: 'title is missing' } });
-    expect(await api(I, { json: { title: 'x'.repeat(256) } })).toMatchObject({ status: 400, body: { message: { title: ['is too long (maximum is 255 characters)'] } } });
+    expect(await api(I, { json: { title: 'x'.repeat(256) } })).toMatchObject({
+      status: 400,
+      body: { message: { title: ['is too long (maximum is 255 characters)'] } },
+    });
     expect(await api(I, { json: { title: 'New', labels: 'a,b' } })).toMatchObject({ status: 201, body: { iid: 6, labels: ['a', 'b'] } });
     expect(await api(`${I}/6`, { method: 'PUT', json: {} })).toMatchObject({ status: 400 });
     expect(await api(`${I}/6`, { method: 'PUT', json: { state_event: 'close' } })).toMatchObject({ status: 200, body: { state: 'closed' } });
@@ -38,7 +48,7 @@ describe('issues', () => {
     expect(await api(`${I}/6`)).toMatchObject({ status: 404, body: { message: '404 Issue Not Found' } });
   });
 
-  test('a guest\'s metadata is dropped silently on create', async () => {
+  test("a guest's metadata is dropped silently on create", async () => {
     const created = await api(I, { json: { title: 'From a guest', labels: 'bug', assignee_ids: [1] }, token: TOKENS.guest });
     expect(created).toMatchObject({ status: 201, body: { labels: [], assignees: [] } });
   });
@@ -70,10 +80,13 @@ describe('links', () => {
 });
 
 describe('award emoji', () => {
-  test('create 201, duplicate 404, delete own 204, someone else\'s 401', async () => {
+  test("create 201, duplicate 404, delete own 204, someone else's 401", async () => {
     const awards = `${I}/1/award_emoji`;
     expect(await api(awards, { json: { name: 'tada' } })).toMatchObject({ status: 201, body: { name: 'tada', awardable_type: 'Issue' } });
-    expect(await api(awards, { json: { name: 'tada' } })).toMatchObject({ status: 404, body: { message: '404 Award Emoji Name has already been taken Not Found' } });
+    expect(await api(awards, { json: { name: 'tada' } })).toMatchObject({
+      status: 404,
+      body: { message: '404 Award Emoji Name has already been taken Not Found' },
+    });
     expect((await api(`${awards}/${ISSUE_SEED.awards.devThumbsup}`, { method: 'DELETE' })).status).toBe(401);
     expect((await api(`${awards}/${ISSUE_SEED.awards.mariaRocket}`, { method: 'DELETE' })).status).toBe(204);
     expect((await api(`${I}/1/notes/${ISSUE_SEED.replyNote}/award_emoji`)).headers.get('x-total')).toBe('1');
@@ -83,7 +96,10 @@ describe('award emoji', () => {
 describe('todos', () => {
   test('mark one 201 with the todo, mark all 204', async () => {
     expect(await api(`/todos/${ISSUE_SEED.todos.mariaAssigned}/mark_as_done`, { json: {} })).toMatchObject({ status: 201, body: { state: 'done' } });
-    expect(await api(`/todos/${ISSUE_SEED.todos.devAssigned}/mark_as_done`, { json: {} })).toMatchObject({ status: 404, body: { message: '404 Todo Not Found' } });
+    expect(await api(`/todos/${ISSUE_SEED.todos.devAssigned}/mark_as_done`, { json: {} })).toMatchObject({
+      status: 404,
+      body: { message: '404 Todo Not Found' },
+    });
     expect((await api('/todos/mark_as_done', { method: 'POST' })).status).toBe(204);
     expect((await api('/todos')).body).toEqual([]);
   });

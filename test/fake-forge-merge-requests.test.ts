@@ -6,8 +6,12 @@ import { forgeApi } from './support/forge-api';
 import { MILESTONE_SEED, MR_SEED, SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
 
 let forge: FakeForge;
-beforeAll(async () => { forge = await startFakeForge(); });
-afterAll(async () => { await forge.stop(); });
+beforeAll(async () => {
+  forge = await startFakeForge();
+});
+afterAll(async () => {
+  await forge.stop();
+});
 beforeEach(() => {
   forge.reset();
   // The Free tier unless a test says otherwise (the fake forge plays Premium by default).
@@ -44,14 +48,13 @@ describe('diff notes (DiffNote line_code validation)', () => {
   // src/app.ts has 12 lines at the base; its one hunk turns old 3-9 into new 3-10, so old 1-2 are
   // new 1-2 and old 10-12 are new 11-13, unchanged and hidden: GitLab unfolds them for a position
   // with both numbers (lib/gitlab/diff/lines_unfolder.rb).
-  test.each([
-    [{ old_line: 1, new_line: 1 }],
-    [{ old_line: 11, new_line: 12 }],
-    [{ old_line: 12, new_line: 13 }],
-  ])('accepts an unchanged line outside the hunks with both numbers %j: 201', async (lines) => {
-    const res = await api(`${M}/1/discussions`, { json: at({ old_path: 'src/app.ts', new_path: 'src/app.ts', ...lines }) });
-    expect(res).toMatchObject({ status: 201, body: { notes: [{ type: 'DiffNote', position: expect.objectContaining(lines) }] } });
-  });
+  test.each([[{ old_line: 1, new_line: 1 }], [{ old_line: 11, new_line: 12 }], [{ old_line: 12, new_line: 13 }]])(
+    'accepts an unchanged line outside the hunks with both numbers %j: 201',
+    async (lines) => {
+      const res = await api(`${M}/1/discussions`, { json: at({ old_path: 'src/app.ts', new_path: 'src/app.ts', ...lines }) });
+      expect(res).toMatchObject({ status: 201, body: { notes: [{ type: 'DiffNote', position: expect.objectContaining(lines) }] } });
+    },
+  );
 
   test.each([
     ['one number only', { new_line: 12 }],
@@ -69,8 +72,14 @@ describe('diff notes (DiffNote line_code validation)', () => {
   });
 
   test('Grape refuses a position without its shas or with an unknown type', async () => {
-    expect(await api(`${M}/1/discussions`, { json: { body: 'x', position: { position_type: 'text', new_line: 1 } } })).toMatchObject({ status: 400, body: { error: 'position[base_sha] is missing' } });
-    expect(await api(`${M}/1/discussions`, { json: at({ position_type: 'line', new_path: 'src/app.ts', new_line: 7 }) })).toMatchObject({ status: 400, body: { error: 'position[position_type] does not have a valid value' } });
+    expect(await api(`${M}/1/discussions`, { json: { body: 'x', position: { position_type: 'text', new_line: 1 } } })).toMatchObject({
+      status: 400,
+      body: { error: 'position[base_sha] is missing' },
+    });
+    expect(await api(`${M}/1/discussions`, { json: at({ position_type: 'line', new_path: 'src/app.ts', new_line: 7 }) })).toMatchObject({
+      status: 400,
+      body: { error: 'position[position_type] does not have a valid value' },
+    });
   });
 });
 
@@ -79,10 +88,20 @@ describe('a merge request from a fork (target_project_id)', () => {
   const open = (o: Record<string, unknown> = {}, token: string = TOKENS.developer) =>
     api(FORK, { json: { title: 'Link the guide', source_branch: SEED.fork.branch, target_branch: 'main', target_project_id: SEED.project, ...o }, token });
 
-  test('201: the merge request lives in the target, its source project is the fork, its head the fork\'s commit', async () => {
+  test("201: the merge request lives in the target, its source project is the fork, its head the fork's commit", async () => {
     const res = await open();
-    expect(res).toMatchObject({ status: 201, body: { iid: 6, project_id: SEED.project, source_project_id: SEED.fork.project, target_project_id: SEED.project,
-      web_url: `http://forge.test/${SEED.projectPath}/-/merge_requests/6`, sha: SEED.fork.sha, diff_refs: { head_sha: SEED.fork.sha, base_sha: SEED.mainShas[27] } } });
+    expect(res).toMatchObject({
+      status: 201,
+      body: {
+        iid: 6,
+        project_id: SEED.project,
+        source_project_id: SEED.fork.project,
+        target_project_id: SEED.project,
+        web_url: `http://forge.test/${SEED.projectPath}/-/merge_requests/6`,
+        sha: SEED.fork.sha,
+        diff_refs: { head_sha: SEED.fork.sha, base_sha: SEED.mainShas[27] },
+      },
+    });
     expect(await api(`${M}/6/diffs`)).toMatchObject({ status: 200, body: [{ new_path: 'README.md' }] });
     // The fork's commit was brought into the target's repository (refs/merge-requests/6/head).
     expect(await api(`/projects/${SEED.project}/repository/commits/${SEED.fork.sha}`)).toMatchObject({ status: 200, body: { id: SEED.fork.sha } });
@@ -93,12 +112,16 @@ describe('a merge request from a fork (target_project_id)', () => {
     expect((await open()).status).toBe(201);
     expect(await open()).toMatchObject({ status: 409, body: { message: ['Another open merge request already exists for this source branch: !6'] } });
     forge.model.projects.get(SEED.project)!.branches.set(SEED.fork.branch, SEED.developShas[1]);
-    expect(await api(M, { json: { title: 'Own', source_branch: SEED.fork.branch, target_branch: 'main' }, token: TOKENS.developer }))
-      .toMatchObject({ status: 201, body: { iid: 7, source_project_id: SEED.project } });
+    expect(await api(M, { json: { title: 'Own', source_branch: SEED.fork.branch, target_branch: 'main' }, token: TOKENS.developer })).toMatchObject({
+      status: 201,
+      body: { iid: 7, source_project_id: SEED.project },
+    });
   });
 
-  test('422 when the target is not in the fork\'s network', async () => {
-    expect(await open({ target_project_id: SEED.privateProject })).toEqual(expect.objectContaining({ status: 422, body: { message: ['Source project is not a fork of the target project'] } }));
+  test("422 when the target is not in the fork's network", async () => {
+    expect(await open({ target_project_id: SEED.privateProject })).toEqual(
+      expect.objectContaining({ status: 422, body: { message: ['Source project is not a fork of the target project'] } }),
+    );
   });
 
   test('404 for no such project; 403 for a target the caller may not open merge requests in, or a source it may not push', async () => {
@@ -115,10 +138,19 @@ describe('a merge request from a fork (target_project_id)', () => {
 
 describe('merge', () => {
   test('405 when not mergeable, 409 on a stale sha, 401 without merge rights, 200 merged', async () => {
-    expect(await api(`${M}/${MR_SEED.conflictIid}/merge`, { method: 'PUT', json: {} })).toMatchObject({ status: 405, body: { message: '405 Method Not Allowed' } });
-    expect(await api(`${M}/1/merge`, { method: 'PUT', json: { sha: MR_SEED.firstRefs.head_sha } })).toMatchObject({ status: 409, body: { message: `SHA does not match HEAD of source branch: ${MR_SEED.diffRefs.head_sha}` } });
+    expect(await api(`${M}/${MR_SEED.conflictIid}/merge`, { method: 'PUT', json: {} })).toMatchObject({
+      status: 405,
+      body: { message: '405 Method Not Allowed' },
+    });
+    expect(await api(`${M}/1/merge`, { method: 'PUT', json: { sha: MR_SEED.firstRefs.head_sha } })).toMatchObject({
+      status: 409,
+      body: { message: `SHA does not match HEAD of source branch: ${MR_SEED.diffRefs.head_sha}` },
+    });
     expect(await api(`${M}/1/merge`, { method: 'PUT', json: {}, token: TOKENS.developer })).toMatchObject({ status: 401 });
-    expect(await api(`${M}/1/merge`, { method: 'PUT', json: { should_remove_source_branch: true } })).toMatchObject({ status: 200, body: { state: 'merged', merged_by: { username: 'maria' } } });
+    expect(await api(`${M}/1/merge`, { method: 'PUT', json: { should_remove_source_branch: true } })).toMatchObject({
+      status: 200,
+      body: { state: 'merged', merged_by: { username: 'maria' } },
+    });
     expect(forge.model.projects.get(SEED.project)!.branches.has('feature/login')).toBe(false);
   });
 });
@@ -133,7 +165,7 @@ describe('approvals', () => {
     expect(await api(`${M}/1/approve`, { json: {}, token: TOKENS.guest })).toMatchObject({ status: 403 });
   });
 
-  test('paid editions: EE\'s approval state, and the author refused (401)', async () => {
+  test("paid editions: EE's approval state, and the author refused (401)", async () => {
     forge.model.premium = true;
     expect(await api(`${M}/1/approvals`)).toMatchObject({ status: 200, body: { iid: 1, approvals_required: 1, approvals_left: 1, approved: false } });
     expect(await api(`${M}/1/approve`, { json: {}, token: TOKENS.developer })).toMatchObject({ status: 401 });
@@ -144,7 +176,9 @@ describe('draft notes', () => {
   test('201 create, 204 bulk publish; a draft whose position names no line fails the publish (500)', async () => {
     expect(await api(`${M}/1/draft_notes`, { json: { note: 'ok' } })).toMatchObject({ status: 201, body: { note: 'ok', discussion_id: null } });
     expect((await api(`${M}/1/draft_notes/bulk_publish`, { json: {} })).status).toBe(204);
-    expect(await api(`${M}/1/draft_notes`, { json: { note: 'bad', position: { ...MR_SEED.diffRefs, position_type: 'text', new_path: 'src/app.ts', new_line: 1 } } })).toMatchObject({ status: 201 });
+    expect(
+      await api(`${M}/1/draft_notes`, { json: { note: 'bad', position: { ...MR_SEED.diffRefs, position_type: 'text', new_path: 'src/app.ts', new_line: 1 } } }),
+    ).toMatchObject({ status: 201 });
     expect((await api(`${M}/1/draft_notes/bulk_publish`, { json: {} })).status).toBe(500);
   });
 });

@@ -2,11 +2,15 @@
 // layer raises, which the tools' own validation prevents.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { forgeApi } from './support/forge-api';
-import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
+import { SEED, startFakeForge, type FakeForge } from './support/fake-forge';
 
 let forge: FakeForge;
-beforeAll(async () => { forge = await startFakeForge(); });
-afterAll(async () => { await forge.stop(); });
+beforeAll(async () => {
+  forge = await startFakeForge();
+});
+afterAll(async () => {
+  await forge.stop();
+});
 beforeEach(() => forge.reset());
 
 /** Status and body only: these tests compare the whole answer. */
@@ -21,9 +25,10 @@ describe('milestone parameter errors', () => {
     expect(await api(M, { json: { description: 'x' } })).toEqual({ status: 400, body: { error: 'title is missing' } });
   });
 
-  test('create with due date on or before the start date: the model error in GitLab\'s message', async () => {
+  test("create with due date on or before the start date: the model error in GitLab's message", async () => {
     expect(await api(M, { json: { title: 'v9', start_date: '2024-05-02', due_date: '2024-05-01' } })).toEqual({
-      status: 400, body: { message: 'Failed to create milestone {:due_date=>["must be greater than start date"]}' },
+      status: 400,
+      body: { message: 'Failed to create milestone {:due_date=>["must be greater than start date"]}' },
     });
   });
 
@@ -33,10 +38,14 @@ describe('milestone parameter errors', () => {
   });
 
   test('edit: an unknown state_event, or nothing to change', async () => {
-    expect(await api(`${M}/${SEED.milestones.v1}`, { method: 'PUT', json: { state_event: 'reopen' } }))
-      .toEqual({ status: 400, body: { error: 'state_event does not have a valid value' } });
-    expect(await api(`${M}/${SEED.milestones.v1}`, { method: 'PUT', json: {} }))
-      .toEqual({ status: 400, body: { error: 'title, description, start_date, due_date, state_event are missing, at least one parameter must be provided' } });
+    expect(await api(`${M}/${SEED.milestones.v1}`, { method: 'PUT', json: { state_event: 'reopen' } })).toEqual({
+      status: 400,
+      body: { error: 'state_event does not have a valid value' },
+    });
+    expect(await api(`${M}/${SEED.milestones.v1}`, { method: 'PUT', json: {} })).toEqual({
+      status: 400,
+      body: { error: 'title, description, start_date, due_date, state_event are missing, at least one parameter must be provided' },
+    });
   });
 
   test('list: comma-separated iids are accepted; a non-integer is not', async () => {
@@ -45,12 +54,12 @@ describe('milestone parameter errors', () => {
     expect(await api(`${M}?iids[]=x`)).toEqual({ status: 400, body: { error: 'iids is invalid' } });
   });
 
-  test('a non-numeric milestone id is a parameter error, an unknown one ActiveRecord\'s 404', async () => {
+  test("a non-numeric milestone id is a parameter error, an unknown one ActiveRecord's 404", async () => {
     expect(await api(`${M}/v1.0`)).toEqual({ status: 400, body: { error: 'milestone_id is invalid' } });
     expect(await api(`${M}/999`)).toEqual({ status: 404, body: { message: '404 Not found' } });
   });
 
-  test('promote answers 200 with no milestone, like GitLab\'s `status(200)`', async () => {
+  test("promote answers 200 with no milestone, like GitLab's `status(200)`", async () => {
     expect(await api(`${M}/${SEED.milestones.v1}/promote`, { method: 'POST' })).toEqual({ status: 200, body: 200 });
   });
 

@@ -30,7 +30,19 @@ describe('files', () => {
     const res = await call('GET', `${P}/repository/files/${enc('src/app.ts')}?ref=main`);
     expect(res.status).toBe(200);
     const body: Json = await res.json();
-    expect(Object.keys(body)).toEqual(['file_name', 'file_path', 'size', 'encoding', 'content_sha256', 'ref', 'blob_id', 'commit_id', 'last_commit_id', 'execute_filemode', 'content']);
+    expect(Object.keys(body)).toEqual([
+      'file_name',
+      'file_path',
+      'size',
+      'encoding',
+      'content_sha256',
+      'ref',
+      'blob_id',
+      'commit_id',
+      'last_commit_id',
+      'execute_filemode',
+      'content',
+    ]);
     expect(Buffer.from(body.content, 'base64').toString()).toStartWith("import { serve } from './server';\n");
     expect(body.commit_id).toBe(SEED.headSha);
     const head = await call('HEAD', `${P}/repository/files/${enc('src/app.ts')}?ref=main`);
@@ -96,7 +108,8 @@ describe('compare and commits', () => {
 
   test('POST commits applies every action in one commit; checks each like GitLab', async () => {
     const res = await call('POST', `${P}/repository/commits`, {
-      branch: 'main', commit_message: 'Several',
+      branch: 'main',
+      commit_message: 'Several',
       actions: [
         { action: 'create', file_path: 'new.txt', content: 'n\n' },
         { action: 'update', file_path: 'README.md', content: '# api\n' },
@@ -114,8 +127,9 @@ describe('compare and commits', () => {
     const bad = (actions: unknown) => call('POST', `${P}/repository/commits`, { branch: 'main', commit_message: 'x', actions });
     expect(await (await bad([{ action: 'create', file_path: 'new.txt', content: '' }])).json()).toEqual({ message: 'A file with this name already exists' });
     expect(await (await bad([{ action: 'update', file_path: 'README.md' }])).json()).toEqual({ error: 'actions[0][content] is missing' });
-    expect(await (await bad([{ action: 'update', file_path: 'README.md', content: 'x', last_commit_id: SEED.rootSha }])).json())
-      .toEqual({ message: 'The file has changed since you started editing it: README.md' });
+    expect(await (await bad([{ action: 'update', file_path: 'README.md', content: 'x', last_commit_id: SEED.rootSha }])).json()).toEqual({
+      message: 'The file has changed since you started editing it: README.md',
+    });
     expect(await (await bad([])).json()).toEqual({ error: 'actions is empty' });
   });
 });

@@ -6,14 +6,18 @@ import { forgeApi } from './support/forge-api';
 import { startFakeForge, type FakeForge } from './support/fake-forge';
 
 let forge: FakeForge;
-beforeAll(async () => { forge = await startFakeForge(); });
-afterAll(async () => { await forge.stop(); });
+beforeAll(async () => {
+  forge = await startFakeForge();
+});
+afterAll(async () => {
+  await forge.stop();
+});
 
 type Rec = Record<string, unknown>;
 const api = async (path: string) => forgeApi(forge, path);
 
 describe('seeded merge requests: what they point at exists', () => {
-  test('every project\'s merge requests, read one by one', async () => {
+  test("every project's merge requests, read one by one", async () => {
     let checked = 0;
     for (const p of forge.model.projects.values()) {
       for (const listed of p.mergeRequests) {
@@ -27,12 +31,20 @@ describe('seeded merge requests: what they point at exists', () => {
           const read = await api(`/projects/${mr.source_project_id}/pipelines/${pipeline.id}`);
           expect({ where, status: read.status }).toEqual({ where, status: 200 });
           const body = read.body as Rec;
-          expect({ where, id: body.id, sha: body.sha, ref: body.ref, status: body.status })
-            .toEqual({ where, id: pipeline.id, sha: mr.sha, ref: mr.source_branch, status: pipeline.status });
+          expect({ where, id: body.id, sha: body.sha, ref: body.ref, status: body.status }).toEqual({
+            where,
+            id: pipeline.id,
+            sha: mr.sha,
+            ref: mr.source_branch,
+            status: pipeline.status,
+          });
           checked++;
         }
         if (mr.state === 'opened') {
-          for (const [project, branch] of [[mr.source_project_id, mr.source_branch], [mr.target_project_id, mr.target_branch]]) {
+          for (const [project, branch] of [
+            [mr.source_project_id, mr.source_branch],
+            [mr.target_project_id, mr.target_branch],
+          ]) {
             const read = await api(`/projects/${project}/repository/branches/${encodeURIComponent(String(branch))}`);
             expect({ where, branch, status: read.status }).toEqual({ where, branch, status: 200 });
           }

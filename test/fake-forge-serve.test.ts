@@ -36,13 +36,23 @@ async function signIn(out: string) {
   const secret = field(out, /secret (\S+),/);
   const redirectUri = field(out, /redirect URI (\S+)/);
   const p = pkce();
-  const authorize = await fetch(`${origin}/oauth/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: redirectUri, response_type: 'code', code_challenge: p.challenge, code_challenge_method: 'S256', state: 's1' })}`, { redirect: 'manual' });
+  const authorize = await fetch(
+    `${origin}/oauth/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: redirectUri, response_type: 'code', code_challenge: p.challenge, code_challenge_method: 'S256', state: 's1' })}`,
+    { redirect: 'manual' },
+  );
   expect(authorize.status).toBe(302);
   const code = new URL(authorize.headers.get('location')!).searchParams.get('code')!;
   const token = await fetch(`${origin}/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: p.verifier, client_id: clientId, client_secret: secret }).toString(),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirectUri,
+      code_verifier: p.verifier,
+      client_id: clientId,
+      client_secret: secret,
+    }).toString(),
   });
   expect(token.status).toBe(200);
   const { access_token } = (await token.json()) as { access_token: string };
@@ -57,10 +67,12 @@ describe('bun run fake-forge', () => {
     const out = await start([]);
     const { apiUrl, clientId, secret, redirectUri } = await signIn(out);
     expect(redirectUri).toBe('http://127.0.0.1:3002/callback');
-    expect(out).toContain(`--forge-mcp-oauth=true --mcp-server-url=http://127.0.0.1:3002 --forge-api-url=${apiUrl} --forge-oauth-client-id=${clientId} --forge-oauth-client-secret=${secret}`);
+    expect(out).toContain(
+      `--forge-mcp-oauth=true --mcp-server-url=http://127.0.0.1:3002 --forge-api-url=${apiUrl} --forge-oauth-client-id=${clientId} --forge-oauth-client-secret=${secret}`,
+    );
   });
 
-  test('--redirect-uri changes the application\'s redirect URI and the printed server URL', async () => {
+  test("--redirect-uri changes the application's redirect URI and the printed server URL", async () => {
     const out = await start(['--redirect-uri', 'http://127.0.0.1:4555/callback']);
     const { redirectUri } = await signIn(out);
     expect(redirectUri).toBe('http://127.0.0.1:4555/callback');
@@ -70,7 +82,10 @@ describe('bun run fake-forge', () => {
   test('a redirect URI the application does not have is refused', async () => {
     const out = await start([]);
     const origin = new URL(field(out, /listening on (\S+)/)).origin;
-    const response = await fetch(`${origin}/oauth/authorize?${new URLSearchParams({ client_id: field(out, /client id (\S+),/), redirect_uri: 'http://127.0.0.1:9999/callback', response_type: 'code', code_challenge: pkce().challenge, code_challenge_method: 'S256' })}`, { redirect: 'manual' });
+    const response = await fetch(
+      `${origin}/oauth/authorize?${new URLSearchParams({ client_id: field(out, /client id (\S+),/), redirect_uri: 'http://127.0.0.1:9999/callback', response_type: 'code', code_challenge: pkce().challenge, code_challenge_method: 'S256' })}`,
+      { redirect: 'manual' },
+    );
     expect(response.status).toBe(400);
   });
 });

@@ -11,7 +11,11 @@ afterAll(() => forge.stop());
 afterEach(() => forge.reset());
 
 const get = (path: string, headers: Record<string, string>, method = 'GET', body?: unknown) =>
-  fetch(`${forge.apiUrl}${path}`, { method, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  fetch(`${forge.apiUrl}${path}`, {
+    method,
+    headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
 const pat = (token: string) => ({ 'PRIVATE-TOKEN': token });
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const body = async (res: Response): Promise<any> => res.json();
@@ -57,7 +61,11 @@ describe('fine-grained tokens', () => {
 
   test('self shows the grant; without Personal Access Token: Read it is refused', async () => {
     const self = await get('/personal_access_tokens/self', pat(TOKENS.fineGrainedReader));
-    expect(await self.json()).toMatchObject({ scopes: ['granular'], granular: true, granular_scopes: [{ permissions: expect.arrayContaining(['read_issue']) }] });
+    expect(await self.json()).toMatchObject({
+      scopes: ['granular'],
+      granular: true,
+      granular_scopes: [{ permissions: expect.arrayContaining(['read_issue']) }],
+    });
     expect((await get('/personal_access_tokens/self', pat(TOKENS.fineGrainedWriter))).status).toBe(403);
   });
 });

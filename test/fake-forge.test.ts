@@ -4,8 +4,12 @@ import { setupServer } from 'msw/node';
 import { ForgeControl, SEED, TOKENS, fakeForgeHandlers, seedModel, startFakeForge, type FakeForge } from './support/fake-forge';
 
 let forge: FakeForge;
-beforeAll(async () => { forge = await startFakeForge(); });
-afterAll(async () => { await forge.stop(); });
+beforeAll(async () => {
+  forge = await startFakeForge();
+});
+afterAll(async () => {
+  await forge.stop();
+});
 beforeEach(() => forge.reset());
 
 type Opts = { token?: string | null; method?: string; json?: unknown; form?: Record<string, string>; headers?: Record<string, string> };
@@ -13,8 +17,14 @@ async function api(path: string, o: Opts = {}) {
   const headers = new Headers(o.headers);
   if (o.token !== null && !headers.has('job-token') && !headers.has('authorization')) headers.set('PRIVATE-TOKEN', o.token ?? TOKENS.maintainer);
   let body: string | undefined;
-  if (o.json !== undefined) { headers.set('content-type', 'application/json'); body = JSON.stringify(o.json); }
-  if (o.form) { headers.set('content-type', 'application/x-www-form-urlencoded'); body = new URLSearchParams(o.form).toString(); }
+  if (o.json !== undefined) {
+    headers.set('content-type', 'application/json');
+    body = JSON.stringify(o.json);
+  }
+  if (o.form) {
+    headers.set('content-type', 'application/x-www-form-urlencoded');
+    body = new URLSearchParams(o.form).toString();
+  }
   const res = await fetch(forge.apiUrl + path, { method: o.method ?? (body ? 'POST' : 'GET'), headers, body });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
@@ -53,7 +63,10 @@ describe('projects', () => {
   test('PUT default_branch', async () => {
     expect((await api(P, { method: 'PUT', json: { default_branch: 'develop' } })).body.default_branch).toBe('develop');
     expect(forge.model.projects.get(42)!.default_branch).toBe('develop');
-    expect(await api(P, { method: 'PUT', form: { default_branch: 'ghost' } })).toMatchObject({ status: 400, body: { message: 'Could not set the default branch' } });
+    expect(await api(P, { method: 'PUT', form: { default_branch: 'ghost' } })).toMatchObject({
+      status: 400,
+      body: { message: 'Could not set the default branch' },
+    });
     expect((await api(P, { method: 'PUT', json: { default_branch: 'main' }, token: TOKENS.developer })).status).toBe(403);
     expect((await api(P, { method: 'PUT', json: {} })).status).toBe(400);
   });
@@ -95,7 +108,8 @@ describe('branches', () => {
     const release = await api(`${P}/repository/branches`, { json: { branch: 'release/2.0', ref: 'main' } });
     expect(release.body.protected).toBe(true);
     const cases: [unknown, number, unknown][] = [
-      [{ ref: 'main' }, 400, { error: 'branch is missing' }], [{ branch: 'x' }, 400, { error: 'ref is missing' }],
+      [{ ref: 'main' }, 400, { error: 'branch is missing' }],
+      [{ branch: 'x' }, 400, { error: 'ref is missing' }],
       [{ branch: 'main', ref: 'main' }, 400, { message: 'Branch already exists' }],
       [{ branch: 'x', ref: 'ghost' }, 400, { message: 'Invalid reference name: ghost' }],
       [{ branch: 'has space', ref: 'main' }, 400, { message: 'Branch name is invalid' }],
@@ -121,20 +135,38 @@ describe('protected branches', () => {
     expect((await api(PB)).body.map((r: { name: string }) => r.name)).toEqual(['main', 'release/*']);
     expect((await api(`${PB}?search=rel`)).body).toHaveLength(1);
     const w = (await api(`${PB}/release%2F%2A`)).body;
-    expect(w).toMatchObject({ name: 'release/*', push_access_levels: [{ access_level: 0, access_level_description: 'No one', user_id: null, group_id: null }],
-      merge_access_levels: [{ access_level: 40 }], allow_force_push: false });
+    expect(w).toMatchObject({
+      name: 'release/*',
+      push_access_levels: [{ access_level: 0, access_level_description: 'No one', user_id: null, group_id: null }],
+      merge_access_levels: [{ access_level: 40 }],
+      allow_force_push: false,
+    });
     expect((await api(`${PB}/release%2F*`)).body).toEqual(w);
     expect(await api(`${PB}/develop`)).toMatchObject({ status: 404, body: { message: '404 Not found' } });
   });
   test('protect', async () => {
     const r = await api(PB, { json: { name: 'develop', merge_access_level: 30, allow_force_push: true } });
-    expect(r).toMatchObject({ status: 201, body: { name: 'develop', push_access_levels: [{ access_level: 40 }], merge_access_levels: [{ access_level: 30 }],
-      unprotect_access_levels: [{ access_level: 40 }], allow_force_push: true } });
+    expect(r).toMatchObject({
+      status: 201,
+      body: {
+        name: 'develop',
+        push_access_levels: [{ access_level: 40 }],
+        merge_access_levels: [{ access_level: 30 }],
+        unprotect_access_levels: [{ access_level: 40 }],
+        allow_force_push: true,
+      },
+    });
     expect((await api(`${P}/repository/branches/develop`)).body).toMatchObject({ protected: true, developers_can_merge: true, developers_can_push: false });
     expect(await api(PB, { form: { name: 'develop' } })).toMatchObject({ status: 409, body: { message: "Protected branch 'develop' already exists" } });
-    expect(await api(PB, { json: { name: 'x', push_access_level: 20 } })).toMatchObject({ status: 400, body: { error: 'push_access_level does not have a valid value' } });
+    expect(await api(PB, { json: { name: 'x', push_access_level: 20 } })).toMatchObject({
+      status: 400,
+      body: { error: 'push_access_level does not have a valid value' },
+    });
     // NO_ACCESS is not among UnprotectAccessLevel's allowed levels (EE): nobody could unprotect the rule.
-    expect(await api(PB, { json: { name: 'x', unprotect_access_level: 0 } })).toMatchObject({ status: 400, body: { error: 'unprotect_access_level does not have a valid value' } });
+    expect(await api(PB, { json: { name: 'x', unprotect_access_level: 0 } })).toMatchObject({
+      status: 400,
+      body: { error: 'unprotect_access_level does not have a valid value' },
+    });
     expect((await api(PB, { json: {} })).body).toEqual({ error: 'name is missing' });
     expect((await api(PB, { json: { name: 'y' }, token: TOKENS.developer })).status).toBe(403);
   });
@@ -148,7 +180,10 @@ describe('protected branches', () => {
     const r = await api(`${PB}/main`, { method: 'PATCH', json: arr });
     expect(r.body.push_access_levels.map((e: { access_level: number }) => e.access_level)).toEqual([40, 30]);
     const id = r.body.push_access_levels[0].id;
-    const f = new URLSearchParams([['allowed_to_push[][id]', String(id)], ['allowed_to_push[][_destroy]', 'true']]);
+    const f = new URLSearchParams([
+      ['allowed_to_push[][id]', String(id)],
+      ['allowed_to_push[][_destroy]', 'true'],
+    ]);
     const r2 = await fetch(`${forge.apiUrl}${PB}/main`, { method: 'PATCH', body: f, headers: { 'private-token': TOKENS.maintainer } });
     expect(((await r2.json()) as { push_access_levels: unknown[] }).push_access_levels).toEqual([expect.objectContaining({ access_level: 30 })]);
   });
@@ -195,8 +230,13 @@ describe('commits', () => {
   });
   test('get by sha, short sha, encoded branch and tag', async () => {
     const head = (await api(`${C}/${SEED.headSha}`)).body;
-    expect(head).toMatchObject({ id: SEED.headSha, short_id: SEED.headSha.slice(0, 8), stats: { total: 2 }, status: 'running',
-      last_pipeline: { id: 2002, status: 'running', ref: 'main' } });
+    expect(head).toMatchObject({
+      id: SEED.headSha,
+      short_id: SEED.headSha.slice(0, 8),
+      stats: { total: 2 },
+      status: 'running',
+      last_pipeline: { id: 2002, status: 'running', ref: 'main' },
+    });
     expect((await api(`${C}/${SEED.headSha.slice(0, 7)}?stats=false`)).body.stats).toBeUndefined();
     expect((await api(`${C}/feature%2Flogin`)).body.id).toBe(SEED.featureShas[1]);
     expect((await api(`${C}/v1.0.0`)).body).toMatchObject({ id: SEED.tagSha, status: null, last_pipeline: null });
@@ -292,8 +332,9 @@ describe('control surface', () => {
     const server = setupServer(...fakeForgeHandlers('http://gitlab.test/api/v4', seedModel(), control.hooks));
     server.listen({ onUnhandledRequest: 'bypass' });
     try {
-      const r = await fetch('http://gitlab.test/api/v4/projects/acme%2Fplatform%2Fapi/repository/branches/feature%2Flogin',
-        { headers: { 'private-token': TOKENS.guest } });
+      const r = await fetch('http://gitlab.test/api/v4/projects/acme%2Fplatform%2Fapi/repository/branches/feature%2Flogin', {
+        headers: { 'private-token': TOKENS.guest },
+      });
       expect([r.status, ((await r.json()) as { name: string }).name]).toEqual([200, 'feature/login']);
       expect(control.requests[0].path).toBe('/api/v4/projects/acme%2Fplatform%2Fapi/repository/branches/feature%2Flogin');
     } finally {

@@ -63,7 +63,7 @@ async function answer(response: Response, p: Pair, sessionId?: string): Promise<
     if (!opened.ok) throw new Error('the answer carries a session id that does not open');
     // Sealed a moment apart, the two may be issued in different seconds.
     const { iat, ...payload } = opened.payload;
-    if (typeof iat !== 'number') throw new Error('the answer\'s session id has no issue time');
+    if (typeof iat !== 'number') throw new Error("the answer's session id has no issue time");
     session = payload;
   }
   if (p.mode === 'stateful' && sid !== null && sid !== sessionId) throw new Error(`the answer carries another session's id: ${sid}`);
@@ -104,7 +104,8 @@ async function both(p: Pair, body: unknown, headers: Record<string, string>, sid
 }
 
 /** The tool_call and tool_call_failed log lines without what varies from run to run. */
-const toolLines = (entries: Record<string, unknown>[]) => entries.filter((e) => String(e.event).startsWith('tool_call')).map(({ time, ms, upstream_ms, request_id, session, ...rest }) => rest);
+const toolLines = (entries: Record<string, unknown>[]) =>
+  entries.filter((e) => String(e.event).startsWith('tool_call')).map(({ time, ms, upstream_ms, request_id, session, ...rest }) => rest);
 
 const call = (id: string | number, params: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method: 'tools/call', params });
 const project = String(SEED.project);
@@ -150,7 +151,10 @@ const NEAR_MISSES: { label: string; body: unknown; headers?: Record<string, stri
 ];
 
 test('the predicate leaves every non-call to the SDK', () => {
-  const request = new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } });
+  const request = new Request('http://localhost/mcp', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+  });
   expect(plainLegacyToolCall(request, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).toBeUndefined();
   expect(plainLegacyToolCall(request, call(1, BRANCH))).toEqual({ id: 1, params: BRANCH as never });
 });
@@ -165,7 +169,11 @@ for (const mode of ['stateless', 'stateful'] as const) {
         const sids = credentials === 'token' ? undefined : await sessions(p);
         const headers = { ...(credentials !== 'session' && { 'Private-Token': TOKEN }), ...c.headers };
         const message = call(c.id, c.params);
-        const request = new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(message) });
+        const request = new Request('http://localhost/mcp', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+          body: JSON.stringify(message),
+        });
         expect(isPlainLegacyRequest(request, message)).toBe(true);
         expect(plainLegacyToolCall(request, message)).toEqual({ id: c.id, params: c.params as never });
         const { fast, sdk } = await both(p, message, headers, sids);
@@ -222,12 +230,14 @@ for (const mode of ['stateless', 'stateful'] as const) {
       expect(toolLines(p.logs.fast())).toEqual(toolLines(p.logs.sdk()));
     });
 
-    test('after the lane\'s checks: no credential, a session id that does not open and a forge-refused token are answered before it', async () => {
+    test("after the lane's checks: no credential, a session id that does not open and a forge-refused token are answered before it", async () => {
       const p = await pair(mode);
       expect((await rpc(p.fast, call(1, BRANCH))).status).toBe(401);
       expect((await rpc(p.fast, call(2, BRANCH), { 'mcp-session-id': 'v1.sid.forged' })).status).toBe(404);
       const sids = await sessions(p);
-      expect((await rpc(p.fast, call(3, BRANCH), { 'Private-Token': 'glpat-revoked-0000000000000', 'mcp-session-id': sids.fast })).status).toBe(mode === 'stateless' ? 401 : 200);
+      expect((await rpc(p.fast, call(3, BRANCH), { 'Private-Token': 'glpat-revoked-0000000000000', 'mcp-session-id': sids.fast })).status).toBe(
+        mode === 'stateless' ? 401 : 200,
+      );
       expect(p.taken()).toBe(mode === 'stateless' ? 0 : 1);
     });
   });
@@ -264,7 +274,11 @@ describe('every legacy POST ends, on both paths', () => {
       const forgeHeld = startHeldForge();
       let now = 1_000_000;
       let taken = 0;
-      const app = apps.on(forgeHeld.apiUrl, { MAX_SESSIONS: '1', ...overrides }, { now: () => now, fastToolCall: path.fastToolCall, onFastToolCall: () => taken++ });
+      const app = apps.on(
+        forgeHeld.apiUrl,
+        { MAX_SESSIONS: '1', ...overrides },
+        { now: () => now, fastToolCall: path.fastToolCall, onFastToolCall: () => taken++ },
+      );
       return { app, forge: forgeHeld, taken: () => taken, advance: (ms: number) => (now += ms) };
     };
     /** heldApp with a session opened by raw requests, whose request ids the test chooses. */
@@ -284,7 +298,10 @@ describe('every legacy POST ends, on both paths', () => {
       try {
         const busy = await connect(h.app, { 'Private-Token': TOKEN });
         const cancel = new AbortController();
-        const pending = busy.client.callTool({ name: 'get_branch', arguments: { project_id: '1', branch_name: 'main' } }, { signal: cancel.signal, ...(path.progress && { onprogress: () => {} }) });
+        const pending = busy.client.callTool(
+          { name: 'get_branch', arguments: { project_id: '1', branch_name: 'main' } },
+          { signal: cancel.signal, ...(path.progress && { onprogress: () => {} }) },
+        );
         await h.forge.called;
         cancel.abort('the user pressed Esc');
         await expect(pending).rejects.toThrow();
@@ -350,7 +367,9 @@ describe('every legacy POST ends, on both paths', () => {
         await s.forge.called;
         const reused = await s.post(s.callBody(7));
         expect(reused.status).toBe(400);
-        expect(await reused.json()).toMatchObject({ error: { code: -32600, message: 'Invalid Request: a request id of this session is in use by a request still being answered' } });
+        expect(await reused.json()).toMatchObject({
+          error: { code: -32600, message: 'Invalid Request: a request id of this session is in use by a request still being answered' },
+        });
         // A batch (2025-03-26) naming one id twice is refused alike.
         expect((await s.post([s.callBody(9), { jsonrpc: '2.0', id: 9, method: 'ping' }])).status).toBe(400);
         s.forge.release();

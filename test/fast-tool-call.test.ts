@@ -49,7 +49,8 @@ async function both(p: FastPathPair, body: unknown, headers: Record<string, stri
 }
 
 /** The tool_call and tool_call_failed log lines without what varies from run to run. */
-const toolLines = (entries: Record<string, unknown>[]) => entries.filter((e) => String(e.event).startsWith('tool_call')).map(({ time, ms, upstream_ms, request_id, ...rest }) => rest);
+const toolLines = (entries: Record<string, unknown>[]) =>
+  entries.filter((e) => String(e.event).startsWith('tool_call')).map(({ time, ms, upstream_ms, request_id, ...rest }) => rest);
 
 const project = String(SEED.project);
 const VALID: { label: string; id: string | number; params: Record<string, unknown>; meta?: Record<string, unknown> }[] = [
@@ -62,7 +63,15 @@ const VALID: { label: string; id: string | number; params: Record<string, unknow
   { label: 'list_todos, no arguments', id: 11, params: { name: 'list_todos' } },
   { label: 'get_issue, arguments {}', id: 12, params: { name: 'get_issue', arguments: {} } },
   { label: 'unknown tool (-32602)', id: 13, params: { name: 'no_such_tool', arguments: {} } },
-  { label: 'clientInfo and empty capabilities', id: 14, params: { name: 'get_branch', arguments: { project_id: project, branch_name: 'main' } }, meta: { 'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1', title: 'C' }, 'io.modelcontextprotocol/clientCapabilities': { roots: {}, elicitation: {} } } },
+  {
+    label: 'clientInfo and empty capabilities',
+    id: 14,
+    params: { name: 'get_branch', arguments: { project_id: project, branch_name: 'main' } },
+    meta: {
+      'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1', title: 'C' },
+      'io.modelcontextprotocol/clientCapabilities': { roots: {}, elicitation: {} },
+    },
+  },
   { label: 'a string id that JSON escapes', id: 'q"\\é\n', params: { name: 'get_issue', arguments: { project_id: project, issue_iid: 1 } } },
   { label: 'charset in Content-Type', id: 15, params: { name: 'get_branch', arguments: { project_id: project, branch_name: 'main' } } },
 ];
@@ -75,7 +84,11 @@ describe('plain calls: taken, and answered as the SDK answers them', () => {
       if (c.meta) message.params._meta = { ...message.params._meta, ...c.meta } as typeof message.params._meta;
       const headers = { ...modernHeaders(message), 'Private-Token': TOKEN, ...(c.id === 15 && { 'content-type': 'application/json; charset=utf-8' }) };
       // Plain, and modern by the SDK's own classification, which the prelude skips for it.
-      const request = new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(message) });
+      const request = new Request('http://localhost/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(message),
+      });
       expect(plainModernToolCall(request, message)).toBeDefined();
       expect(await isLegacyRequest(request, message)).toBe(false);
       const { fast, sdk } = await both(p, message, headers);
@@ -135,7 +148,7 @@ describe('plain calls: taken, and answered as the SDK answers them', () => {
     expect(fast).toEqual(sdk);
   });
 
-  test('after the lane\'s checks: a missing credential and the rate limit are answered before it', async () => {
+  test("after the lane's checks: a missing credential and the rate limit are answered before it", async () => {
     const p = pair({ MAX_REQUESTS_PER_MINUTE: '1' });
     const message = modernMessage(1, 'tools/call', { name: 'get_branch', arguments: { project_id: project, branch_name: 'main' } });
     const noCredential = await answer(await rpc(p.fast, message, modernHeaders(message)));
@@ -148,7 +161,8 @@ describe('plain calls: taken, and answered as the SDK answers them', () => {
 });
 
 const BRANCH = { name: 'get_branch', arguments: { project_id: project, branch_name: 'main' } };
-const base = () => modernMessage(31, 'tools/call', BRANCH) as Record<string, unknown> & { params: Record<string, unknown> & { _meta: Record<string, unknown> } };
+const base = () =>
+  modernMessage(31, 'tools/call', BRANCH) as Record<string, unknown> & { params: Record<string, unknown> & { _meta: Record<string, unknown> } };
 const baseHeaders = () => ({ ...modernHeaders(modernMessage(31, 'tools/call', BRANCH)), 'Private-Token': TOKEN });
 const withMeta = (meta: Record<string, unknown>) => {
   const m = base();
@@ -166,18 +180,53 @@ const NEAR_MISSES: { label: string; body: () => unknown; headers: () => Record<s
   { label: 'Mcp-Method in another case', body: base, headers: () => ({ ...baseHeaders(), 'mcp-method': 'Tools/Call' }), status: 400 },
   { label: 'Mcp-Name missing', body: base, headers: () => without(baseHeaders(), 'mcp-name'), status: 400 },
   { label: 'Mcp-Name mismatched', body: base, headers: () => ({ ...baseHeaders(), 'mcp-name': 'get_issue' }), status: 400 },
-  { label: 'Mcp-Name base64-encoded (valid: the SDK serves it)', body: base, headers: () => ({ ...baseHeaders(), 'mcp-name': `=?base64?${btoa('get_branch')}?=` }), status: 200 },
+  {
+    label: 'Mcp-Name base64-encoded (valid: the SDK serves it)',
+    body: base,
+    headers: () => ({ ...baseHeaders(), 'mcp-name': `=?base64?${btoa('get_branch')}?=` }),
+    status: 200,
+  },
   { label: 'Mcp-Name base64 of another name', body: base, headers: () => ({ ...baseHeaders(), 'mcp-name': `=?base64?${btoa('get_issue')}?=` }), status: 400 },
-  { label: 'envelope names another version', body: () => withMeta({ ...ENVELOPE, 'io.modelcontextprotocol/protocolVersion': 'v999.0.0' }), headers: () => ({ ...baseHeaders(), 'mcp-protocol-version': 'v999.0.0' }), status: 400 },
-  { label: 'envelope version differs from the header', body: () => withMeta({ ...ENVELOPE, 'io.modelcontextprotocol/protocolVersion': '2025-11-25' }), headers: baseHeaders, status: 400 },
-  { label: 'clientCapabilities missing', body: () => withMeta({ 'io.modelcontextprotocol/protocolVersion': MODERN_VERSION }), headers: baseHeaders, status: 400 },
-  { label: 'clientCapabilities not an object', body: () => withMeta({ ...ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': 'all' }), headers: baseHeaders, status: 400 },
-  { label: 'clientCapabilities with content (valid: the SDK serves it)', body: () => withMeta({ ...ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } }), headers: baseHeaders, status: 200 },
+  {
+    label: 'envelope names another version',
+    body: () => withMeta({ ...ENVELOPE, 'io.modelcontextprotocol/protocolVersion': 'v999.0.0' }),
+    headers: () => ({ ...baseHeaders(), 'mcp-protocol-version': 'v999.0.0' }),
+    status: 400,
+  },
+  {
+    label: 'envelope version differs from the header',
+    body: () => withMeta({ ...ENVELOPE, 'io.modelcontextprotocol/protocolVersion': '2025-11-25' }),
+    headers: baseHeaders,
+    status: 400,
+  },
+  {
+    label: 'clientCapabilities missing',
+    body: () => withMeta({ 'io.modelcontextprotocol/protocolVersion': MODERN_VERSION }),
+    headers: baseHeaders,
+    status: 400,
+  },
+  {
+    label: 'clientCapabilities not an object',
+    body: () => withMeta({ ...ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': 'all' }),
+    headers: baseHeaders,
+    status: 400,
+  },
+  {
+    label: 'clientCapabilities with content (valid: the SDK serves it)',
+    body: () => withMeta({ ...ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } }),
+    headers: baseHeaders,
+    status: 200,
+  },
   { label: 'progressToken in _meta (valid: the SDK serves it)', body: () => withMeta({ ...ENVELOPE, progressToken: 'p1' }), headers: baseHeaders, status: 200 },
   { label: 'no _meta at all', body: () => ({ jsonrpc: '2.0', id: 31, method: 'tools/call', params: BRANCH }), headers: baseHeaders, status: 400 },
   { label: 'batch of one', body: () => [base()], headers: baseHeaders, status: 400 },
   { label: 'notification (no id)', body: () => ({ ...base(), id: undefined }), headers: baseHeaders, status: 202 },
-  { label: 'another method (tools/list)', body: () => ({ ...base(), method: 'tools/list', params: { _meta: ENVELOPE } }), headers: () => ({ ...without(baseHeaders(), 'mcp-name'), 'mcp-method': 'tools/list' }), status: 200 },
+  {
+    label: 'another method (tools/list)',
+    body: () => ({ ...base(), method: 'tools/list', params: { _meta: ENVELOPE } }),
+    headers: () => ({ ...without(baseHeaders(), 'mcp-name'), 'mcp-method': 'tools/list' }),
+    status: 200,
+  },
   { label: 'id null', body: () => ({ ...base(), id: null }), headers: baseHeaders },
   { label: 'id a fraction', body: () => ({ ...base(), id: 1.5 }), headers: baseHeaders },
   { label: 'jsonrpc 1.0', body: () => ({ ...base(), jsonrpc: '1.0' }), headers: baseHeaders },
@@ -185,9 +234,22 @@ const NEAR_MISSES: { label: string; body: () => unknown; headers: () => Record<s
   { label: 'arguments an array', body: () => ({ ...base(), params: { ...base().params, arguments: [1] } }), headers: baseHeaders, status: 200 },
   // The SDK's parse of the arguments (zod) leaves out a member named __proto__ and serves the call;
   // the plain path would pass it to the tool's validation, which refuses it as no parameter.
-  { label: 'an argument named __proto__', body: () => ({ ...base(), params: { ...base().params, arguments: JSON.parse(`{"project_id":"${project}","branch_name":"main","__proto__":{"search":"x"}}`) } }), headers: baseHeaders, status: 200 },
+  {
+    label: 'an argument named __proto__',
+    body: () => ({
+      ...base(),
+      params: { ...base().params, arguments: JSON.parse(`{"project_id":"${project}","branch_name":"main","__proto__":{"search":"x"}}`) },
+    }),
+    headers: baseHeaders,
+    status: 200,
+  },
   { label: 'name not a string', body: () => ({ ...base(), params: { ...base().params, name: 7 } }), headers: () => without(baseHeaders(), 'mcp-name') },
-  { label: 'name with a space (header cannot mirror it plainly)', body: () => ({ ...base(), params: { ...base().params, name: 'get branch' } }), headers: () => ({ ...baseHeaders(), 'mcp-name': 'get branch' }), status: 200 },
+  {
+    label: 'name with a space (header cannot mirror it plainly)',
+    body: () => ({ ...base(), params: { ...base().params, name: 'get branch' } }),
+    headers: () => ({ ...baseHeaders(), 'mcp-name': 'get branch' }),
+    status: 200,
+  },
   { label: 'Content-Type text/plain', body: base, headers: () => ({ ...baseHeaders(), 'content-type': 'text/plain' }), status: 415 },
 ];
 

@@ -59,7 +59,9 @@ test('four 300 MB forge answers: each call answered with upstream naming FORGE_M
     await Bun.sleep(200);
     after = await rss();
   }
-  console.log(`server RSS before ${mb(before)} MB, highest seen during the calls ${mb(peak)} MB, after ${mb(after)} MB (${after >= before ? '+' : ''}${mb(after - before)} MB); most the forge wrote for one answer: ${mb(peakWritten)} MB`);
+  console.log(
+    `server RSS before ${mb(before)} MB, highest seen during the calls ${mb(peak)} MB, after ${mb(after)} MB (${after >= before ? '+' : ''}${mb(after - before)} MB); most the forge wrote for one answer: ${mb(peakWritten)} MB`,
+  );
   for (const outcome of outcomes) {
     expect(outcome.kind).toBe('upstream');
     expect(outcome.message).toContain('FORGE_MAX_RESPONSE_BYTES (16777216 bytes)');

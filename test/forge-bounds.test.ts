@@ -80,7 +80,11 @@ describe('FORGE_MAX_RESPONSE_BYTES (D30)', () => {
 
   test('a Content-Length beside Transfer-Encoding: chunked is not trusted', async () => {
     const payload = `[${'1,'.repeat(MiB)}1]`;
-    const forge = raw('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\ntransfer-encoding: chunked', `${payload.length.toString(16)}\r\n${payload}\r\n0\r\n\r\n`, 'hang');
+    const forge = raw(
+      'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\ntransfer-encoding: chunked',
+      `${payload.length.toString(16)}\r\n${payload}\r\n0\r\n\r\n`,
+      'hang',
+    );
     const error = await failure(client(forge.apiUrl).json(GET));
     expect(error.kind).toBe('upstream');
     expect(error.message).toContain('FORGE_MAX_RESPONSE_BYTES');
@@ -88,7 +92,9 @@ describe('FORGE_MAX_RESPONSE_BYTES (D30)', () => {
 
   test.each([true, false])('an error body is read only in part and the status still decides the kind (declared: %p)', async (declare) => {
     const forge = await huge({ bytes: 256 * MiB, declare, status: 500, contentType: 'text/plain' });
-    const error = await failure(client(forge.apiUrl, { maxResponseBytes: 512 * MiB }).json({ method: 'POST', path: '/projects/1/issues', body: { title: 'x' } }));
+    const error = await failure(
+      client(forge.apiUrl, { maxResponseBytes: 512 * MiB }).json({ method: 'POST', path: '/projects/1/issues', body: { title: 'x' } }),
+    );
     expect([error.kind, error.status]).toEqual(['upstream', 500]);
     // A body of spaces has no words: the status line stands in for them.
     expect(error.message).toBe('500 Internal Server Error');
@@ -200,8 +206,20 @@ describe('error pages become one plain line (no markup reaches the agent)', () =
 
   test.each([
     ['GitLab 502 page: its title', 502, 'text/html; charset=utf-8', GITLAB_502, 'GitLab is not responding (502)'],
-    ['a page without a title: its text, script and style dropped', 500, 'text/html', '<html><head><script>alert("x")</script></head><body><style>p{}</style><p>We&#39;re sorry,\n\n   something   went <b>wrong</b>.</p><!-- secret --></body></html>', "We're sorry, something went wrong ."],
-    ['HTML sent as text/plain is still read as HTML', 503, 'text/plain', '<html><title>Maintenance</title><body><script>x()</script></body></html>', 'Maintenance'],
+    [
+      'a page without a title: its text, script and style dropped',
+      500,
+      'text/html',
+      '<html><head><script>alert("x")</script></head><body><style>p{}</style><p>We&#39;re sorry,\n\n   something   went <b>wrong</b>.</p><!-- secret --></body></html>',
+      "We're sorry, something went wrong .",
+    ],
+    [
+      'HTML sent as text/plain is still read as HTML',
+      503,
+      'text/plain',
+      '<html><title>Maintenance</title><body><script>x()</script></body></html>',
+      'Maintenance',
+    ],
     ['a script that never closes hides everything after it', 500, 'text/html', '<p>Oops</p><script>steal()', 'Oops'],
   ])('%s', async (_, status, contentType, body, message) => {
     const forge = answering(() => new Response(body, { status, headers: { 'content-type': contentType } }));
@@ -210,7 +228,9 @@ describe('error pages become one plain line (no markup reaches the agent)', () =
   });
 
   test('plain text is collapsed to one line of at most 200 characters', async () => {
-    const forge = answering(() => new Response(`first line\n\n\tsecond\u200b line ${'word '.repeat(500)}`, { status: 400, headers: { 'content-type': 'text/plain' } }));
+    const forge = answering(
+      () => new Response(`first line\n\n\tsecond\u200b line ${'word '.repeat(500)}`, { status: 400, headers: { 'content-type': 'text/plain' } }),
+    );
     const error = await failure(client(forge.apiUrl).json({ method: 'POST', path: '/projects/1/issues', body: {} }));
     expect(error.kind).toBe('validation');
     expect(error.message).toStartWith('first line second line word word');
@@ -296,13 +316,19 @@ describe('through the server: every one is a tool result, never a JSON-RPC error
   });
 
   test('a thread whose notes are not all records (null, a string) is passed on as sent, not a JSON-RPC error', async () => {
-    const forge = answering(() => Response.json([{ id: 'd1', individual_note: false, notes: [null, '..', { id: 7, body: 'kept', author: { id: 1, username: 'maria', avatar_url: 'x' } }] }]));
+    const forge = answering(() =>
+      Response.json([
+        { id: 'd1', individual_note: false, notes: [null, '..', { id: 7, body: 'kept', author: { id: 1, username: 'maria', avatar_url: 'x' } }] },
+      ]),
+    );
     const app = createApp(testConfig(forge.apiUrl));
     const session = await connect(app, { 'Private-Token': TOKENS.maintainer });
     try {
       const result = await session.call('list_issue_discussions', { project_id: '1', issue_iid: 1 });
       expect(result.isError).toBeFalsy();
-      expect((result.structuredContent as { items: unknown[] }).items).toEqual([{ id: 'd1', individual_note: false, notes: [null, '..', { id: 7, body: 'kept', author: { id: 1, username: 'maria' } }] }]);
+      expect((result.structuredContent as { items: unknown[] }).items).toEqual([
+        { id: 'd1', individual_note: false, notes: [null, '..', { id: 7, body: 'kept', author: { id: 1, username: 'maria' } }] },
+      ]);
     } finally {
       await session.close();
       await app.close();
@@ -322,7 +348,10 @@ describe('through the server: every one is a tool result, never a JSON-RPC error
 
   test('a 200 nested too deeply for the runtime to parse or print → upstream, not an internal error', async () => {
     const forge = answering(() => new Response(`${'['.repeat(200_000)}${']'.repeat(200_000)}`, { headers: { 'content-type': 'application/json' } }));
-    for (const [tool, args] of [['list_commits', { project_id: '1' }], ['get_branch', { project_id: '1', branch_name: 'main' }]] as const) {
+    for (const [tool, args] of [
+      ['list_commits', { project_id: '1' }],
+      ['get_branch', { project_id: '1', branch_name: 'main' }],
+    ] as const) {
       expect(await call(forge.apiUrl, tool, args)).toMatchObject({ kind: 'upstream', status: 200, message: expect.stringContaining('nested too deeply') });
     }
   });
@@ -345,13 +374,24 @@ describe('through the server: every one is a tool result, never a JSON-RPC error
       return Response.json([{ diff: `page ${page}` }], { headers: { 'x-page': String(page), 'x-next-page': String(page + 1) } });
     });
     const started = Date.now();
-    const error = await call(forge.apiUrl, 'get_commit_diff', { project_id: '1', sha: 'abc123', full_diff: true }, { FORGE_REQUEST_TIMEOUT_MS: '1000', FORGE_TOOL_TIMEOUT_MS: '1000' });
+    const error = await call(
+      forge.apiUrl,
+      'get_commit_diff',
+      { project_id: '1', sha: 'abc123', full_diff: true },
+      { FORGE_REQUEST_TIMEOUT_MS: '1000', FORGE_TOOL_TIMEOUT_MS: '1000' },
+    );
     expect(error).toMatchObject({ kind: 'timeout', message: 'the tool call did not finish within FORGE_TOOL_TIMEOUT_MS (1000 ms)' });
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
   test('an HTML error page reaches the agent as its title', async () => {
-    const forge = answering(() => new Response('<html><head><title>Something went wrong (500)</title><script>evil()</script></head></html>', { status: 500, headers: { 'content-type': 'text/html' } }));
+    const forge = answering(
+      () =>
+        new Response('<html><head><title>Something went wrong (500)</title><script>evil()</script></head></html>', {
+          status: 500,
+          headers: { 'content-type': 'text/html' },
+        }),
+    );
     const error = await call(forge.apiUrl, 'get_branch', { project_id: '1', branch_name: 'main' });
     expect(error).toMatchObject({ kind: 'upstream', status: 500, message: 'Something went wrong (500)' });
   });

@@ -25,7 +25,9 @@ describe('credentials', () => {
     ['job', 'job-token', TOKENS.job],
   ] as const)('%s credentials go in the %s header', async (kind, header, value) => {
     // A job token reaches only some endpoints (D38): a merge request list is one of them.
-    await client(kind === 'job' ? TOKENS.job : TOKENS.maintainer, kind).json(kind === 'job' ? { method: 'GET', path: `/projects/${SEED.project}/merge_requests` } : getProject);
+    await client(kind === 'job' ? TOKENS.job : TOKENS.maintainer, kind).json(
+      kind === 'job' ? { method: 'GET', path: `/projects/${SEED.project}/merge_requests` } : getProject,
+    );
     expect(forge.requests[0].headers.get(header)).toBe(value);
   });
 
@@ -40,7 +42,12 @@ describe('error kinds (D17)', () => {
     [400, { error: 'title is missing' }, 'validation', 'title is missing'],
     [400, { message: { title: ['has already been taken'], base: ['is bad'] } }, 'validation', 'title has already been taken; is bad'],
     // A list of sentences (e.g. a refused protected branch's full_messages) reads as the sentences, not "0 a; 1 b".
-    [422, { message: ['Name has already been taken', 'Push access levels is invalid'] }, 'validation', 'Name has already been taken; Push access levels is invalid'],
+    [
+      422,
+      { message: ['Name has already been taken', 'Push access levels is invalid'] },
+      'validation',
+      'Name has already been taken; Push access levels is invalid',
+    ],
     [403, { message: '403 Forbidden' }, 'permission', '403 Forbidden'],
     [404, { message: '404 Project Not Found' }, 'not_found', '404 Project Not Found'],
     [409, { message: 'Issue(s) already assigned' }, 'conflict', 'Issue(s) already assigned'],
@@ -78,7 +85,12 @@ describe('retries (D18)', () => {
   });
 
   test('a Retry-After longer than the timeout is not waited for: rate_limited with retry_after', async () => {
-    forge.failNext({ method: 'GET', status: 429, headers: { 'Retry-After': '120' }, body: { message: { error: 'This endpoint has been requested too many times. Try again later.' } } });
+    forge.failNext({
+      method: 'GET',
+      status: 429,
+      headers: { 'Retry-After': '120' },
+      body: { message: { error: 'This endpoint has been requested too many times. Try again later.' } },
+    });
     const started = Date.now();
     const error = await failure(client(TOKENS.maintainer, 'private', 2000).json(getProject));
     expect(Date.now() - started).toBeLessThan(1000);
@@ -113,7 +125,9 @@ describe('retries (D18)', () => {
     const port = flaky.port;
     // The first server dies mid-request; a second one on the same port answers the retry.
     const endpoint = createEndpoint(`http://127.0.0.1:${port}/api/v4`, { rejectUnauthorized: true, timeoutMs: 5000 });
-    const second = new Promise<ReturnType<typeof Bun.serve>>((resolve) => setTimeout(() => resolve(Bun.serve({ hostname: '127.0.0.1', port, fetch: () => Response.json({ id: 2 }) })), 50));
+    const second = new Promise<ReturnType<typeof Bun.serve>>((resolve) =>
+      setTimeout(() => resolve(Bun.serve({ hostname: '127.0.0.1', port, fetch: () => Response.json({ id: 2 }) })), 50),
+    );
     const result = await new ForgeClient(endpoint, { kind: 'private', token: TOKENS.maintainer }).json<{ id: number }>({ method: 'GET', path: '/x' });
     expect(result.id).toBe(2);
     (await second).stop(true);
@@ -123,7 +137,10 @@ describe('retries (D18)', () => {
 describe('timeouts', () => {
   test('a forge slower than FORGE_REQUEST_TIMEOUT_MS → timeout', async () => {
     const slow = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Promise<Response>((r) => setTimeout(() => r(Response.json({})), 2000)) });
-    const c = new ForgeClient(createEndpoint(`http://127.0.0.1:${slow.port}/api/v4`, { rejectUnauthorized: true, timeoutMs: 300 }), { kind: 'private', token: TOKENS.maintainer });
+    const c = new ForgeClient(createEndpoint(`http://127.0.0.1:${slow.port}/api/v4`, { rejectUnauthorized: true, timeoutMs: 300 }), {
+      kind: 'private',
+      token: TOKENS.maintainer,
+    });
     const started = Date.now();
     const error = await failure(c.json({ method: 'GET', path: '/projects/1' }));
     expect(error.kind).toBe('timeout');
@@ -145,7 +162,10 @@ describe('redirects', () => {
         return new Response(null, { status: 302, headers: { location: `http://127.0.0.1:${target.port}/x` } });
       },
     });
-    const c = new ForgeClient(createEndpoint(`http://127.0.0.1:${origin.port}/api/v4`, { rejectUnauthorized: true, timeoutMs: 2000 }), { kind: 'private', token: TOKENS.maintainer });
+    const c = new ForgeClient(createEndpoint(`http://127.0.0.1:${origin.port}/api/v4`, { rejectUnauthorized: true, timeoutMs: 2000 }), {
+      kind: 'private',
+      token: TOKENS.maintainer,
+    });
     expect(await c.json<{ id: number }>({ method: 'GET', path: '/projects/old' })).toEqual({ id: 7 });
     expect((await failure(c.json({ method: 'GET', path: '/elsewhere' }))).kind).toBe('upstream');
     origin.stop(true);

@@ -18,9 +18,18 @@ const credential = { kind: 'private' as const, token: 'glpat-instance-test-00000
 
 describe('instanceFrom', () => {
   test.each([
-    [{ version: '16.7.0', enterprise: false }, { edition: 'ce', version: { major: 16, minor: 7 }, versionText: '16.7.0' }],
-    [{ version: '17.6.0-ee', enterprise: true }, { edition: 'ee', version: { major: 17, minor: 6 }, versionText: '17.6.0-ee' }],
-    [{ version: '17.7.0-pre', enterprise: true }, { edition: 'ee', version: { major: 17, minor: 7 }, versionText: '17.7.0-pre' }],
+    [
+      { version: '16.7.0', enterprise: false },
+      { edition: 'ce', version: { major: 16, minor: 7 }, versionText: '16.7.0' },
+    ],
+    [
+      { version: '17.6.0-ee', enterprise: true },
+      { edition: 'ee', version: { major: 17, minor: 6 }, versionText: '17.6.0-ee' },
+    ],
+    [
+      { version: '17.7.0-pre', enterprise: true },
+      { edition: 'ee', version: { major: 17, minor: 7 }, versionText: '17.7.0-pre' },
+    ],
     // /version of a release before `enterprise`: the -ee suffix tells an EE build; no suffix tells nothing.
     [{ version: '15.1.2-ee' }, { edition: 'ee', version: { major: 15, minor: 1 }, versionText: '15.1.2-ee' }],
     [{ version: '15.1.2' }, { edition: null, version: { major: 15, minor: 1 }, versionText: '15.1.2' }],
@@ -43,8 +52,13 @@ describe('InstanceDirectory', () => {
     expect(hanging.requests()).toBe(1);
   });
 
-  test('an endless body is abandoned at the probe\'s small limit', async () => {
-    const flooding = forge(() => new Response(new ReadableStream({ pull: (c) => c.enqueue(new TextEncoder().encode('{"version":"'.padEnd(65536, 'x'))) }), { headers: { 'content-type': 'application/json' } }));
+  test("an endless body is abandoned at the probe's small limit", async () => {
+    const flooding = forge(
+      () =>
+        new Response(new ReadableStream({ pull: (c) => c.enqueue(new TextEncoder().encode('{"version":"'.padEnd(65536, 'x'))) }), {
+          headers: { 'content-type': 'application/json' },
+        }),
+    );
     const directory = new InstanceDirectory();
     expect(await directory.lookup(createEndpoint(flooding.apiUrl, { rejectUnauthorized: true, timeoutMs: 5000 }), credential)).toBe(UNKNOWN_INSTANCE);
   });

@@ -6,16 +6,19 @@ import { createForgeUrlPolicy } from '../src/auth/forge-url';
 import { loggableHost } from '../src/auth/loggable-host';
 import { normalizeApiUrl } from '../src/forge/api-url';
 
-const policy = createForgeUrlPolicy(['https://gitlab.example.com/api/v4', 'http://127.0.0.1:18080/api/v4', 'https://tls.example:443/api/v4'], [
-  'git.corp.example:8443',
-  'Other.Example',
-  'http://[::1]:9000',
-  'plain.example:80',
-  'http://legacy.example:8080',
-  'HTTPS://explicit.example/',
-  'padded.example:0443',
-  'tls-port.example:443',
-]);
+const policy = createForgeUrlPolicy(
+  ['https://gitlab.example.com/api/v4', 'http://127.0.0.1:18080/api/v4', 'https://tls.example:443/api/v4'],
+  [
+    'git.corp.example:8443',
+    'Other.Example',
+    'http://[::1]:9000',
+    'plain.example:80',
+    'http://legacy.example:8080',
+    'HTTPS://explicit.example/',
+    'padded.example:0443',
+    'tls-port.example:443',
+  ],
+);
 
 export const HOSTILE_URLS: [string, string][] = [
   ['https://gitlab.example.com@evil.example', 'userinfo: the real host is evil.example'],

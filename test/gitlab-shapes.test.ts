@@ -27,8 +27,14 @@ const NEWER: Record<string, Record<string, JsonType[]>> = {
   // lib/api/entities/note.rb: internal, imported/imported_from, noteable_iid, commands_changes, confidential,
   // project_id; resolved_at of a resolvable note.
   Note: {
-    internal: ['boolean'], imported: ['boolean'], imported_from: ['string'], noteable_iid: ['number'], commands_changes: ['object'],
-    confidential: ['boolean'], resolved_at: ['string', 'null'], project_id: ['number'],
+    internal: ['boolean'],
+    imported: ['boolean'],
+    imported_from: ['string'],
+    noteable_iid: ['number'],
+    commands_changes: ['object'],
+    confidential: ['boolean'],
+    resolved_at: ['string', 'null'],
+    project_id: ['number'],
   },
   // lib/api/entities/award_emoji.rb: url (custom emoji).
   AwardEmoji: { url: ['string', 'null'] },
@@ -40,16 +46,27 @@ const NEWER: Record<string, Record<string, JsonType[]>> = {
   // lib/api/entities/todo.rb: updated_at; an Issue target is presented with Entities::Issue (fields below).
   Todo: { updated_at: ['string'] },
   TodoTarget: {
-    ...ISSUE, closed_at: ['string', 'null'], closed_by: ['object', 'null'], discussion_locked: ['boolean', 'null'], issue_type: ['string'],
-    merge_requests_count: ['number'], references: ['object'],
+    ...ISSUE,
+    closed_at: ['string', 'null'],
+    closed_by: ['object', 'null'],
+    discussion_locked: ['boolean', 'null'],
+    issue_type: ['string'],
+    merge_requests_count: ['number'],
+    references: ['object'],
   },
   // lib/api/entities/label_basic.rb: description_html; lib/api/entities/push_event_payload.rb: ref_count;
   // lib/api/entities/blob.rb: path.
   Label: { description_html: ['string'] },
   'ContributionEvent.PushData': { ref_count: ['number', 'null'] },
   Blob: { path: ['string'] },
-  User: USER, 'ContributionEvent.Author': USER,
-  BasicUser: USER, IssueAssignee: USER, IssueAuthor: USER, IssueCloser: USER, 'Note.Author': USER, 'AwardEmoji.User': USER,
+  User: USER,
+  'ContributionEvent.Author': USER,
+  BasicUser: USER,
+  IssueAssignee: USER,
+  IssueAuthor: USER,
+  IssueCloser: USER,
+  'Note.Author': USER,
+  'AwardEmoji.User': USER,
 };
 /** Where go-gitlab's Go type cannot be null but GitLab sends null (Go reads null as the zero value). */
 const NULLABLE: Record<string, string[]> = {
@@ -124,10 +141,14 @@ const RECORDS: [string, string, () => Promise<string>][] = [
   ['award emoji', 'AwardEmoji', async () => `${I}/award_emoji`],
   ['note award emoji', 'AwardEmoji', async () => `${I}/notes/${ISSUE_SEED.replyNote}/award_emoji`],
   ['linked issues', 'Issue', async () => `${I}/links`],
-  ['an issue link', 'IssueLink', async () => {
-    const links = (await get(`${I}/links`)) as { issue_link_id: number }[];
-    return `${I}/links/${links[0].issue_link_id}`;
-  }],
+  [
+    'an issue link',
+    'IssueLink',
+    async () => {
+      const links = (await get(`${I}/links`)) as { issue_link_id: number }[];
+      return `${I}/links/${links[0].issue_link_id}`;
+    },
+  ],
   ['to-dos', 'Todo', async () => '/todos?state=done'],
   ['a project with licence and statistics', 'Project', async () => `/projects/${SEED.project}?license=true&statistics=true`],
   ['a fork', 'Project', async () => `/projects/${SEED.fork.project}`],
@@ -159,5 +180,25 @@ describe.each(EDITIONS)('the fake forge (%s) returns records GitLab has', (editi
 
 test('the fixture covers every entity the fake forge is checked for, from a named client release', () => {
   expect(shapes.source).toContain('golang-github-xanzy-go-gitlab-dev 0.73.1');
-  for (const root of ['Issue', 'Milestone', 'Branch', 'ProtectedBranch', 'Commit', 'Discussion', 'AwardEmoji', 'IssueLink', 'Todo', 'Project', 'Group', 'Namespace', 'ProjectMember', 'GroupMember', 'User', 'ContributionEvent', 'Label', 'Blob']) expect(STRUCTS[root]).toBeDefined();
+  for (const root of [
+    'Issue',
+    'Milestone',
+    'Branch',
+    'ProtectedBranch',
+    'Commit',
+    'Discussion',
+    'AwardEmoji',
+    'IssueLink',
+    'Todo',
+    'Project',
+    'Group',
+    'Namespace',
+    'ProjectMember',
+    'GroupMember',
+    'User',
+    'ContributionEvent',
+    'Label',
+    'Blob',
+  ])
+    expect(STRUCTS[root]).toBeDefined();
 });

@@ -30,7 +30,13 @@ async function helm(...args: string[]) {
 async function template(values: string[], set: string[] = []): Promise<Obj[]> {
   const r = await helm('template', 'demo', CHART, '--namespace', 'tools', ...values, ...set);
   if (r.code !== 0) throw new Error(r.stderr);
-  return Bun.YAML.parse(r.stdout.split(/^---$/m).filter((d) => d.trim()).map((d) => `---${d}`).join('\n')) as Obj[];
+  return Bun.YAML.parse(
+    r.stdout
+      .split(/^---$/m)
+      .filter((d) => d.trim())
+      .map((d) => `---${d}`)
+      .join('\n'),
+  ) as Obj[];
 }
 
 function one(objs: Obj[], kind: string, name = 'demo-forge-mcp'): Obj {

@@ -81,19 +81,21 @@ describe('routes', () => {
     ['/mcp-old', 404, '/mcp-old'],
     ['/MCP', 404, '/MCP'],
     ['/mcp?', 200, '/mcp?'],
-    ["/mcp?q…q (8,000 characters)", 200, `/mcp?${'q'.repeat(8_000)}`],
+    ['/mcp?q…q (8,000 characters)', 200, `/mcp?${'q'.repeat(8_000)}`],
     ['/mcp/../mcp', 200, '/mcp/../mcp'],
     ['/x/../mcp', 200, '/x/../mcp'],
     ['//mcp', 404, '//mcp'],
     ['/%6Dcp', 404, '/%6Dcp'],
     ['/mcp%2F', 404, '/mcp%2F'],
     ['/mcp;x', 404, '/mcp;x'],
-])('POST %s answers %d (/mcp itself bypasses the router; its neighbours do not reach it)', async (_, status, path) => {
-    const response = await makeApp().handle(new Request(`http://localhost${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': TOKEN },
-      body: JSON.stringify(INITIALIZE),
-    }));
+  ])('POST %s answers %d (/mcp itself bypasses the router; its neighbours do not reach it)', async (_, status, path) => {
+    const response = await makeApp().handle(
+      new Request(`http://localhost${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': TOKEN },
+        body: JSON.stringify(INITIALIZE),
+      }),
+    );
     expect(response.status).toBe(status);
     if (status === 200) expect(response.headers.get('mcp-session-id')).toBeTruthy();
   });
@@ -120,7 +122,7 @@ describe('remote authorization', () => {
     ['an Authorization of another scheme', { Authorization: `Token ${TOKEN}` }],
     ['a bare token in Authorization', { Authorization: TOKEN }],
     ['an empty Authorization', { Authorization: '' }],
-  ])('initialize with %s → 401 with SPEC\'s text', async (_, headers) => {
+  ])("initialize with %s → 401 with SPEC's text", async (_, headers) => {
     await expectRefusedInitialize(headers, 'Bearer', 'Missing Authorization or Private-Token header');
   });
 
@@ -133,8 +135,12 @@ describe('remote authorization', () => {
     ['an empty Private-Token', { 'Private-Token': '' }],
     ['19 characters', { 'Private-Token': 'x'.repeat(19) }],
     ['dots', { 'Private-Token': '..' }],
-  ])('initialize with %s → 401: SPEC\'s text, then that the token is too short', async (_, headers) => {
-    await expectRefusedInitialize(headers, 'Bearer', 'Missing Authorization or Private-Token header. The token is too short: at least 20 characters are needed.');
+  ])("initialize with %s → 401: SPEC's text, then that the token is too short", async (_, headers) => {
+    await expectRefusedInitialize(
+      headers,
+      'Bearer',
+      'Missing Authorization or Private-Token header. The token is too short: at least 20 characters are needed.',
+    );
   });
 
   // D23: a value this server sealed is never a forge token; it is refused, and no forge sees it.
@@ -145,7 +151,11 @@ describe('remote authorization', () => {
     ['an OAuth access token as a bearer', { Authorization: `Bearer v1.at.${'A'.repeat(40)}` }],
     ['a refresh token as a bearer, padded', { Authorization: `Bearer   v1.rt.${'A'.repeat(40)}  ` }],
   ])('initialize with %s → 401 invalid_token, nothing sent to the forge', async (_, headers) => {
-    await expectRefusedInitialize(headers, 'Bearer error="invalid_token"', 'Authentication required: the credential is a value this server issued (a session id, a download or OAuth token), not a forge token; it was not sent to the forge');
+    await expectRefusedInitialize(
+      headers,
+      'Bearer error="invalid_token"',
+      'Authentication required: the credential is a value this server issued (a session id, a download or OAuth token), not a forge token; it was not sent to the forge',
+    );
   });
 
   test('a token that only looks sealed (another prefix, inside the token) is sent on as it is', async () => {
@@ -162,8 +172,8 @@ describe('remote authorization', () => {
     ['Private-Token', { 'Private-Token': TOKEN }, 'GET /api/v4/user'],
     ['Authorization: Bearer', { Authorization: `Bearer ${TOKEN}` }, 'GET /api/v4/user'],
     ['JOB-TOKEN', { 'JOB-TOKEN': TOKENS.job }, 'GET /api/v4/job'],
-    ['Private-Token beside an ingress\'s Basic Authorization', { 'Private-Token': TOKEN, Authorization: 'Basic aW5ncmVzczpzZWNyZXQ=' }, 'GET /api/v4/user'],
-    ['JOB-TOKEN beside an ingress\'s Basic Authorization', { 'JOB-TOKEN': TOKENS.job, Authorization: 'Basic aW5ncmVzczpzZWNyZXQ=' }, 'GET /api/v4/job'],
+    ["Private-Token beside an ingress's Basic Authorization", { 'Private-Token': TOKEN, Authorization: 'Basic aW5ncmVzczpzZWNyZXQ=' }, 'GET /api/v4/user'],
+    ["JOB-TOKEN beside an ingress's Basic Authorization", { 'JOB-TOKEN': TOKENS.job, Authorization: 'Basic aW5ncmVzczpzZWNyZXQ=' }, 'GET /api/v4/job'],
   ])('initialize with %s opens a session once the forge accepted the token', async (_, headers, check) => {
     const app = makeApp();
     await openSession(app, headers as Record<string, string>);
@@ -215,7 +225,11 @@ describe('sessions', () => {
     expect(JSON.stringify(fat.params).length).toBeGreaterThan(65_536);
     const refused = await rpc(app, fat, { 'Private-Token': TOKEN });
     expect(refused.status).toBe(400);
-    expect(await refused.json()).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: "Invalid params: an initialize's params may take at most 65536 bytes of JSON" } });
+    expect(await refused.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32602, message: "Invalid params: an initialize's params may take at most 65536 bytes of JSON" },
+    });
     expect(app.sessions.size).toBe(0);
     const usual = await rpc(app, INITIALIZE, { 'Private-Token': TOKEN });
     expect(usual.status).toBe(200);
@@ -231,17 +245,36 @@ describe('sessions', () => {
     const started = performance.now();
     const refused = await rpc(app, body, { 'Private-Token': TOKEN });
     expect(refused.status).toBe(400);
-    expect(await refused.json()).toEqual({ jsonrpc: '2.0', id: 8, error: { code: -32602, message: "Invalid params: an initialize's params may take at most 65536 bytes of JSON" } });
+    expect(await refused.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 8,
+      error: { code: -32602, message: "Invalid params: an initialize's params may take at most 65536 bytes of JSON" },
+    });
     expect(performance.now() - started).toBeLessThan(500);
     expect(app.sessions.size).toBe(0);
     // Nested deep within the limit: opens, as before.
-    const nested = { ...INITIALIZE, params: { ...INITIALIZE.params, capabilities: { experimental: { x: JSON.parse(`${'{"a":'.repeat(5_000)}{}${'}'.repeat(5_000)}`) } } } };
+    const nested = {
+      ...INITIALIZE,
+      params: { ...INITIALIZE.params, capabilities: { experimental: { x: JSON.parse(`${'{"a":'.repeat(5_000)}{}${'}'.repeat(5_000)}`) } } },
+    };
     expect((await rpc(app, nested, { 'Private-Token': TOKEN })).status).toBe(200);
     expect(app.sessions.size).toBe(1);
   });
 
   test('the params are measured as their JSON text, exactly', () => {
-    const values = [null, 7, -0, 1.5e300, 'é\n"\\', '', [], {}, [1, [2, {}]], { a: { b: [null, true, 'q'] }, 'k"': [] }, JSON.parse('{"__proto__":{"a":1},"b":[[],[[]]]}')];
+    const values = [
+      null,
+      7,
+      -0,
+      1.5e300,
+      'é\n"\\',
+      '',
+      [],
+      {},
+      [1, [2, {}]],
+      { a: { b: [null, true, 'q'] }, 'k"': [] },
+      JSON.parse('{"__proto__":{"a":1},"b":[[],[[]]]}'),
+    ];
     for (const value of values) {
       const length = JSON.stringify(value).length;
       expect([value, jsonLongerThan(value, length), jsonLongerThan(value, length - 1)]).toEqual([value, false, true]);
@@ -316,7 +349,9 @@ describe('sessions', () => {
       const id = await openSession(app);
       // Bun.serve sends a streamed answer's headers with its first chunk: without one, this fetch
       // would not resolve until the session's first notification (none comes here).
-      const response = await fetch(`http://127.0.0.1:${server.port}/mcp`, { headers: { 'mcp-session-id': id, accept: 'text/event-stream', 'mcp-protocol-version': '2025-06-18' } });
+      const response = await fetch(`http://127.0.0.1:${server.port}/mcp`, {
+        headers: { 'mcp-session-id': id, accept: 'text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      });
       expect([response.status, response.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
       const first = await response.body!.getReader().read();
       expect(new TextDecoder().decode(first.value)).toBe(': stream opened\n\n');
@@ -325,7 +360,6 @@ describe('sessions', () => {
       server.stop(true);
     }
   });
-
 
   test('the SDK client connects, lists tools and closes its session', async () => {
     const app = makeApp();
@@ -410,7 +444,9 @@ describe('session slots (D7): only tokens the forge accepted hold one', () => {
     const app = makeApp({}, { logger: capture.logger });
     fail();
     await openSession(app, { 'Private-Token': madeUp(7) });
-    expect(capture.entries().filter((e) => e.event === 'credential_check_unavailable')).toEqual([expect.objectContaining({ level: 'warn', credential: 'private' })]);
+    expect(capture.entries().filter((e) => e.event === 'credential_check_unavailable')).toEqual([
+      expect.objectContaining({ level: 'warn', credential: 'private' }),
+    ]);
     // Not cached: the next initialize asks again, and the forge's refusal is final.
     expect((await rpc(app, INITIALIZE, { 'Private-Token': madeUp(7) })).status).toBe(401);
     expect(checks()).toBe(2);
@@ -585,7 +621,11 @@ describe('malformed input', () => {
   test('a client that does not accept JSON and SSE → 406 from the transport', async () => {
     const app = makeApp();
     const response = await app.handle(
-      new Request(MCP_URL, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/html', 'Private-Token': TOKEN }, body: JSON.stringify(INITIALIZE) }),
+      new Request(MCP_URL, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/html', 'Private-Token': TOKEN },
+        body: JSON.stringify(INITIALIZE),
+      }),
     );
     expect(response.status).toBe(406);
     expect(app.sessions.size).toBe(0);
@@ -629,22 +669,31 @@ describe('origin check (DNS rebinding)', () => {
     ['an empty Host', 'HTTP/1.1', 'Host: \r\n'],
     ['a Host that is no host', 'HTTP/1.1', 'Host: bad host\r\n'],
     ['no Host at all (HTTP/1.0)', 'HTTP/1.0', ''],
-  ])('%s is refused in each path\'s own shape over a socket: JSON-RPC on /mcp and below, {error} elsewhere (D6, D12)', async (_, version, host) => {
+  ])("%s is refused in each path's own shape over a socket: JSON-RPC on /mcp and below, {error} elsewhere (D6, D12)", async (_, version, host) => {
     const app = makeApp();
     const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (request, s) => app.handle(request, s.requestIP(request)?.address) });
     try {
       const send = async (method: string, path: string) => {
-        const socket = await Bun.connect({ hostname: '127.0.0.1', port: server.port as number, socket: { data: (_s, chunk) => void (answer += chunk.toString()), open() {}, close: () => closed() } });
+        const socket = await Bun.connect({
+          hostname: '127.0.0.1',
+          port: server.port as number,
+          socket: { data: (_s, chunk) => void (answer += chunk.toString()), open() {}, close: () => closed() },
+        });
         let answer = '';
         let closed: () => void = () => {};
         const done = new Promise<void>((resolve) => (closed = resolve));
         const body = method === 'POST' ? JSON.stringify(INITIALIZE) : '';
-        socket.write(`${method} ${path} ${version}\r\n${host}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nPrivate-Token: ${TOKEN}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+        socket.write(
+          `${method} ${path} ${version}\r\n${host}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nPrivate-Token: ${TOKEN}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+        );
         await done;
         return { status: Number(answer.split(' ')[1]), body: JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) };
       };
       for (const path of ['/mcp', '/mcp/readonly']) {
-        expect(await send('POST', path)).toEqual({ status: 403, body: { jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: Host not allowed' }, id: null } });
+        expect(await send('POST', path)).toEqual({
+          status: 403,
+          body: { jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: Host not allowed' }, id: null },
+        });
       }
       expect(await send('GET', '/healthz')).toEqual({ status: 403, body: { error: 'Forbidden: Host not allowed' } });
     } finally {
@@ -654,19 +703,54 @@ describe('origin check (DNS rebinding)', () => {
 
   test('the narrowed endpoints (/mcp/readonly, D34) refuse a foreign Origin as /mcp does', async () => {
     const app = makeApp();
-    const response = await app.handle(new Request('http://localhost/mcp/readonly', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': TOKEN, Origin: 'http://evil.example.com' }, body: JSON.stringify(INITIALIZE) }));
+    const response = await app.handle(
+      new Request('http://localhost/mcp/readonly', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'Private-Token': TOKEN,
+          Origin: 'http://evil.example.com',
+        },
+        body: JSON.stringify(INITIALIZE),
+      }),
+    );
     expect(response.status).toBe(403);
     expect((await errorOf(response)).message).toBe('Forbidden: Origin not allowed');
   });
 
   // Every header a request to /mcp may carry: credentials, the revisions' headers, D8's forge URL, D34's policy.
-  const REQUEST_HEADERS = ['authorization', 'private-token', 'job-token', 'content-type', 'accept', 'mcp-session-id', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'last-event-id', 'x-forge-api-url', 'x-mcp-toolsets', 'x-mcp-tools', 'x-mcp-exclude-tools', 'x-mcp-readonly'];
+  const REQUEST_HEADERS = [
+    'authorization',
+    'private-token',
+    'job-token',
+    'content-type',
+    'accept',
+    'mcp-session-id',
+    'mcp-protocol-version',
+    'mcp-method',
+    'mcp-name',
+    'last-event-id',
+    'x-forge-api-url',
+    'x-mcp-toolsets',
+    'x-mcp-tools',
+    'x-mcp-exclude-tools',
+    'x-mcp-readonly',
+  ];
 
   test.each(['/mcp', '/mcp/readonly', '/mcp/x/issues'])('a CORS preflight to %s from an allowed origin allows every header /mcp reads', async (path) => {
     const app = makeApp();
-    const response = await app.handle(new Request(`http://localhost${path}`, { method: 'OPTIONS', headers: { Origin: 'http://localhost:6274', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': REQUEST_HEADERS.join(', ') } }));
+    const response = await app.handle(
+      new Request(`http://localhost${path}`, {
+        method: 'OPTIONS',
+        headers: { Origin: 'http://localhost:6274', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': REQUEST_HEADERS.join(', ') },
+      }),
+    );
     expect(response.status).toBe(204);
-    const allowed = response.headers.get('access-control-allow-headers')!.split(',').map((h) => h.trim().toLowerCase());
+    const allowed = response.headers
+      .get('access-control-allow-headers')!
+      .split(',')
+      .map((h) => h.trim().toLowerCase());
     expect(REQUEST_HEADERS.filter((h) => !allowed.includes(h))).toEqual([]);
     expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:6274');
   });

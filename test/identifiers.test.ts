@@ -15,10 +15,41 @@ import { baselineArguments, isDotSegment, pathParametersOf, templatesOf, withinT
 
 /** Values that are, or can turn into, an empty, "." or ".." segment somewhere between the agent and GitLab. */
 const HOSTILE = [
-  '.', '..', 'a/../..', '../x', 'x/..', './x', 'x/.', 'a/./b',
-  '%2e%2e', '%2E', '%2e', '.%2e', '%2E.', '..%2f', '..%2F', '%2e%2e%2f', '%2e%2e%2F..', '%252e%252e', 'a%2F..%2Fb',
-  '..\\x', 'x\\..', '\u2024', '\u2024\u2024', '\uFF0E', '\uFF0E\uFF0E', '\uFF0E\uFF0E\uFF0Fx',
-  '', ' ', '   ', '\t', 'a//b', '/x', 'x/', 'a\u0000b', 'a\nb',
+  '.',
+  '..',
+  'a/../..',
+  '../x',
+  'x/..',
+  './x',
+  'x/.',
+  'a/./b',
+  '%2e%2e',
+  '%2E',
+  '%2e',
+  '.%2e',
+  '%2E.',
+  '..%2f',
+  '..%2F',
+  '%2e%2e%2f',
+  '%2e%2e%2F..',
+  '%252e%252e',
+  'a%2F..%2Fb',
+  '..\\x',
+  'x\\..',
+  '\u2024',
+  '\u2024\u2024',
+  '\uFF0E',
+  '\uFF0E\uFF0E',
+  '\uFF0E\uFF0E\uFF0Fx',
+  '',
+  ' ',
+  '   ',
+  '\t',
+  'a//b',
+  '/x',
+  'x/',
+  'a\u0000b',
+  'a\nb',
 ];
 
 // variables is never part of `all` (D13): named so its tools are attacked too.
@@ -71,7 +102,9 @@ describe('the identifier rule (src/forge/encode.ts)', () => {
   test('the messages say what is wrong', () => {
     expect(identifierProblem('')).toBe('must not be empty');
     expect(identifierProblem('  ')).toBe('must not be empty');
-    expect(identifierProblem('..')).toBe('must not be "." or ".." nor contain a "." or ".." part between slashes (percent-encoded or look-alike dots included)');
+    expect(identifierProblem('..')).toBe(
+      'must not be "." or ".." nor contain a "." or ".." part between slashes (percent-encoded or look-alike dots included)',
+    );
     expect(identifierProblem('a//b')).toBe('must not have an empty part between slashes (a leading, trailing or double "/")');
     expect(identifierProblem('a\u0000b')).toBe('must not contain control characters');
   });
@@ -166,7 +199,10 @@ describe('an artifact path: one segment per part, each checked', () => {
   ])('%p is sent as …/artifacts/%s', async (artifact_path, sent) => {
     const c = await h.as();
     await c.call('get_job_artifact_file', { project_id: SEED.projectPath, job_id: 1006, artifact_path });
-    const path = h.upstream().at(-1)!.replace(/^GET \/api\/v4\/projects\/[^/]+\/jobs\/1006\/artifacts\//, '');
+    const path = h
+      .upstream()
+      .at(-1)!
+      .replace(/^GET \/api\/v4\/projects\/[^/]+\/jobs\/1006\/artifacts\//, '');
     expect(path).toBe(sent);
     expect(path.split('/').some(isDotSegment)).toBe(false);
   });
@@ -184,8 +220,9 @@ describe('project and group ids: every form reaches GitLab as GitLab reads it, d
     ['acme%252Fplatform', 'acme%252Fplatform'],
     ['42', '42'],
   ])('project_id %p → /projects/%s/…', (value, segment) => {
-    expect(fillPath('/projects/{project_id}/repository/files/{file_path}', { project_id: value, file_path: 'docs/100%2Fdone.md' }))
-      .toBe(`/projects/${segment}/repository/files/docs%2F100%252Fdone.md`);
+    expect(fillPath('/projects/{project_id}/repository/files/{file_path}', { project_id: value, file_path: 'docs/100%2Fdone.md' })).toBe(
+      `/projects/${segment}/repository/files/docs%2F100%252Fdone.md`,
+    );
     expect(fillPath('/groups/{group_id}/milestones', { group_id: value })).toBe(`/groups/${segment}/milestones`);
   });
 
@@ -207,9 +244,16 @@ describe('project and group ids: every form reaches GitLab as GitLab reads it, d
   });
 
   // Project ids a tool sends in its body rather than its path (create_issue_link's target_project_id).
-  const bodyIds = ALL_TOOLS.flatMap((tool) => Object.keys(tool.input.properties)
-    .filter((name) => /(?:^|_)(?:project|group)_id$/.test(name) && !pathParametersOf(tool).includes(name) && (tool.input.properties[name] as { identifier?: boolean }).identifier)
-    .map((name) => [tool.name, name, tool] as const));
+  const bodyIds = ALL_TOOLS.flatMap((tool) =>
+    Object.keys(tool.input.properties)
+      .filter(
+        (name) =>
+          /(?:^|_)(?:project|group)_id$/.test(name) &&
+          !pathParametersOf(tool).includes(name) &&
+          (tool.input.properties[name] as { identifier?: boolean }).identifier,
+      )
+      .map((name) => [tool.name, name, tool] as const),
+  );
 
   test('the tools that send a project id in a body are known', () => {
     expect(bodyIds.map(([tool, name]) => `${tool}.${name}`)).toEqual(['create_issue_link.target_project_id']);
@@ -221,8 +265,9 @@ describe('project and group ids: every form reaches GitLab as GitLab reads it, d
       const before = h.forge.requests.length;
       const result = await client.call(tool.name, { ...baselineArguments(tool), [parameter]: value });
       const label = `${tool.name} ${parameter}=${JSON.stringify(value)}`;
-      expect([label, result.isError && toolError(result).kind, toolError(result).message.startsWith(`${parameter}: `), h.forge.requests.slice(before)])
-        .toEqual([label, 'validation', true, []]);
+      expect([label, result.isError && toolError(result).kind, toolError(result).message.startsWith(`${parameter}: `), h.forge.requests.slice(before)]).toEqual(
+        [label, 'validation', true, []],
+      );
     }
   });
 });
@@ -273,7 +318,7 @@ describe('the critical cases of D31', () => {
 
 // D26: a branch name, ref or file path without `/` but with `%2F` arrives encoded. URL paths always
 // decoded it; queries and bodies now read it the same, so a name is one name wherever it is sent.
-describe("names with their slashes %2F-encoded: the same name in a path, a query and a body", () => {
+describe('names with their slashes %2F-encoded: the same name in a path, a query and a body', () => {
   const P = String(SEED.project);
   test('a branch created, read and deleted as feature%2Fnew is feature/new every time', async () => {
     const c = await h.as();
@@ -297,7 +342,7 @@ describe("names with their slashes %2F-encoded: the same name in a path, a query
     expect(h.upstream().at(-1)).toBe(`GET /api/v4/projects/${P}/repository/branches/docs%2F100%252Fdone`);
   });
 
-  test('push_files reads each action\'s paths so too: created as docs%2Fnew.md, the file is docs/new.md', async () => {
+  test("push_files reads each action's paths so too: created as docs%2Fnew.md, the file is docs/new.md", async () => {
     const c = await h.as();
     const files = [
       { file_path: 'docs%2Fnew.md', content: 'new' },
@@ -308,7 +353,11 @@ describe("names with their slashes %2F-encoded: the same name in a path, a query
     structured(await c.call('push_files', { project_id: P, branch: 'feature%2Fdocs', start_branch: 'main', commit_message: 'Docs', files }));
     const body = h.forge.requests.at(-1)!.body as { branch: string; actions: { file_path: string; previous_path?: string }[] };
     expect(body.branch).toBe('feature/docs');
-    expect(body.actions.map((a) => [a.file_path, a.previous_path])).toEqual([['docs/new.md', undefined], ['docs/moved.md', 'README.md'], ['docs/100%2Fdone.md', undefined]]);
+    expect(body.actions.map((a) => [a.file_path, a.previous_path])).toEqual([
+      ['docs/new.md', undefined],
+      ['docs/moved.md', 'README.md'],
+      ['docs/100%2Fdone.md', undefined],
+    ]);
     const read = structured<{ content: string }>(await c.call('get_file_contents', { project_id: P, file_path: 'docs/new.md', ref: 'feature/docs' }));
     expect(read.content).toBe('new');
     // The caller's arguments are left as they were sent.
@@ -317,7 +366,15 @@ describe("names with their slashes %2F-encoded: the same name in a path, a query
 
   test('push_files: one path written plain and %2F-encoded is one path, named twice → refused, nothing sent', async () => {
     const c = await h.as();
-    const result = await c.call('push_files', { project_id: P, branch: 'main', commit_message: 'Twice', files: [{ file_path: 'docs/a.md', content: 'a' }, { file_path: 'docs%2Fa.md', content: 'b' }] });
+    const result = await c.call('push_files', {
+      project_id: P,
+      branch: 'main',
+      commit_message: 'Twice',
+      files: [
+        { file_path: 'docs/a.md', content: 'a' },
+        { file_path: 'docs%2Fa.md', content: 'b' },
+      ],
+    });
     expect(toolError(result).kind).toBe('validation');
     expect(toolError(result).message).toBe('files[1].file_path: docs/a.md is already changed by files[0]; one action per path');
     expect(h.upstream()).toEqual([]);
@@ -361,7 +418,12 @@ describe('wiki slugs and tag names with slashes: one segment, encoded once', () 
 
   test.each(['guides/../../../issues', 'guides/%2e%2e/x', '..%2F..%2Fissues', 'a/./b'])('slug or tag %p is refused, nothing sent', async (value) => {
     const c = await h.as();
-    for (const [tool, name] of [['get_wiki_page', 'slug'], ['delete_wiki_page', 'slug'], ['delete_tag', 'tag_name'], ['delete_release', 'tag_name']]) {
+    for (const [tool, name] of [
+      ['get_wiki_page', 'slug'],
+      ['delete_wiki_page', 'slug'],
+      ['delete_tag', 'tag_name'],
+      ['delete_release', 'tag_name'],
+    ]) {
       expect(toolError(await c.call(tool, { project_id: String(SEED.project), [name]: value })).kind).toBe('validation');
     }
     expect(h.upstream()).toEqual([]);

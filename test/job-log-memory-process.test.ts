@@ -52,10 +52,11 @@ function startLogForge(): Promise<LogForge> {
       const port = (server.address() as { port: number }).port;
       resolve({
         apiUrl: `http://127.0.0.1:${port}/api/v4`,
-        stop: () => new Promise<void>((done) => {
-          server.closeAllConnections?.();
-          server.close(() => done());
-        }),
+        stop: () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections?.();
+            server.close(() => done());
+          }),
       });
     });
   });
@@ -65,7 +66,14 @@ let forge: LogForge;
 let server: Started;
 beforeAll(async () => {
   forge = await startLogForge();
-  server = await startServer({ REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: 'pipelines', MAX_REQUESTS_PER_MINUTE: '10000', FORGE_REQUEST_TIMEOUT_MS: '120000', FORGE_TOOL_TIMEOUT_MS: '200000' });
+  server = await startServer({
+    REMOTE_AUTHORIZATION: 'true',
+    FORGE_API_URL: forge.apiUrl,
+    FORGE_TOOLSETS: 'pipelines',
+    MAX_REQUESTS_PER_MINUTE: '10000',
+    FORGE_REQUEST_TIMEOUT_MS: '120000',
+    FORGE_TOOL_TIMEOUT_MS: '200000',
+  });
 });
 afterAll(async () => {
   await server?.stop();
@@ -113,8 +121,18 @@ test('8 tails of a 100 MB log, 16 and 32 wide ones of a 30 MB log: RSS growth bo
   // The widest window (1,000 lines 5,000 from the end: 6 MB of line slots each), 32 at once: the
   // process-wide budget (JOB_LOG_MEMORY_BYTES, 64 MiB by default) lets a few run at a time.
   const wide32 = await tails(session, 32, 30, { limit: 1000, offset: 5000 });
-  const line = (name: string, r: { before: number; peak: number; growth: number }) => `${name}: RSS ${mb(r.before)} → peak ${mb(r.peak)} MB (+${mb(r.growth)} MB)`;
-  console.log([`after warm-up: RSS ${mb(start)} MB`, line(`8 × ${CONTROL} MB (control)`, control8), line('8 × 100 MB', huge8), line(`16 × ${CONTROL} MB (control)`, control16), line('16 × 30 MB', huge16), line('32 × 30 MB, limit 1000 offset 5000', wide32)].join('\n'));
+  const line = (name: string, r: { before: number; peak: number; growth: number }) =>
+    `${name}: RSS ${mb(r.before)} → peak ${mb(r.peak)} MB (+${mb(r.growth)} MB)`;
+  console.log(
+    [
+      `after warm-up: RSS ${mb(start)} MB`,
+      line(`8 × ${CONTROL} MB (control)`, control8),
+      line('8 × 100 MB', huge8),
+      line(`16 × ${CONTROL} MB (control)`, control16),
+      line('16 × 30 MB', huge16),
+      line('32 × 30 MB, limit 1000 offset 5000', wide32),
+    ].join('\n'),
+  );
   // The runtime's fetch alone grows the process by ~50 MB for eight concurrent streams that keep
   // nothing (bench/README.md), so the bounds are that floor and the 64 MiB budget, with room for a
   // loaded machine.

@@ -20,7 +20,7 @@ function objects(value: unknown, found: Record<string, unknown>[] = []): Record<
 }
 
 describe.each(kinds)('lean %s', (kind) => {
-  test('drops null and empty values, presentation fields and users\' extras', () => {
+  test("drops null and empty values, presentation fields and users' extras", () => {
     const text = JSON.stringify(lean(kind));
     expect(text).not.toContain(':null');
     expect(text).not.toContain(':[]');
@@ -32,7 +32,7 @@ describe.each(kinds)('lean %s', (kind) => {
     for (const o of objects(lean(kind)).slice(own)) if ('username' in o) expect(Object.keys(o).sort()).toEqual(['id', 'name', 'username']);
   });
 
-  test('is at most 60% of the forge\'s JSON', () => {
+  test("is at most 60% of the forge's JSON", () => {
     const size = JSON.stringify(lean(kind)).length;
     const forge = JSON.stringify(GITLAB_RECORDS[kind]).length;
     // A milestone, a blame range and a diff are mostly what an agent reads; a burndown event has nothing but a null to drop.
@@ -40,7 +40,12 @@ describe.each(kinds)('lean %s', (kind) => {
     // note is its text and the diff position (SHAs and lines) it sits on. A code hit is its lines (search_code keeps only
     // the matching ones: bench/result-size.ts). A wiki page is its content, like a file; a release link is its id, name,
     // URL and permanent URL (only the type `other` and a repeated URL drop).
-    if (!['burndown_event', 'blame_range', 'diff', 'milestone', 'mr_diff', 'file', 'mr_version', 'draft_note', 'code_hit', 'wiki_page', 'release_link'].includes(kind)) expect(size / forge).toBeLessThanOrEqual(0.6);
+    if (
+      !['burndown_event', 'blame_range', 'diff', 'milestone', 'mr_diff', 'file', 'mr_version', 'draft_note', 'code_hit', 'wiki_page', 'release_link'].includes(
+        kind,
+      )
+    )
+      expect(size / forge).toBeLessThanOrEqual(0.6);
     else expect(size).toBeLessThan(forge);
   });
 });
@@ -48,15 +53,32 @@ describe.each(kinds)('lean %s', (kind) => {
 describe('what an agent acts on is kept', () => {
   test('issue', () => {
     expect(lean('issue')).toMatchObject({
-      id: 1042, iid: 42, project_id: 5, title: expect.any(String), description: expect.stringContaining('Steps:'), state: 'opened',
-      labels: ['bug', 'auth'], milestone: { id: 12, iid: 3, title: 'v2.4', state: 'active', web_url: expect.any(String) },
-      author: { id: 1, username: 'maria', name: 'Maria Jones' }, assignees: [{ id: 2, username: 'dev', name: 'Dev Eloper' }],
-      due_date: '2026-02-20', web_url: expect.stringContaining('/issues/42'), user_notes_count: 3, merge_requests_count: 1,
+      id: 1042,
+      iid: 42,
+      project_id: 5,
+      title: expect.any(String),
+      description: expect.stringContaining('Steps:'),
+      state: 'opened',
+      labels: ['bug', 'auth'],
+      milestone: { id: 12, iid: 3, title: 'v2.4', state: 'active', web_url: expect.any(String) },
+      author: { id: 1, username: 'maria', name: 'Maria Jones' },
+      assignees: [{ id: 2, username: 'dev', name: 'Dev Eloper' }],
+      due_date: '2026-02-20',
+      web_url: expect.stringContaining('/issues/42'),
+      user_notes_count: 3,
+      merge_requests_count: 1,
     });
   });
   test('commit: the message only when it says more than the title; dates once when equal', () => {
     const c = lean('commit');
-    expect(c).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{40}$/), title: expect.any(String), author_name: 'Dev Eloper', stats: { total: 4 }, status: 'success', last_pipeline: { id: 9001, status: 'success' } });
+    expect(c).toMatchObject({
+      id: expect.stringMatching(/^[0-9a-f]{40}$/),
+      title: expect.any(String),
+      author_name: 'Dev Eloper',
+      stats: { total: 4 },
+      status: 'success',
+      last_pipeline: { id: 9001, status: 'success' },
+    });
     expect(c.message).toContain('Closes #42');
     expect(c).not.toHaveProperty('committed_date');
     expect(RECORD_KINDS.commit.lean({ id: 'a', title: 'One line', message: 'One line\n' })).toEqual({ id: 'a', title: 'One line' });
@@ -64,22 +86,69 @@ describe('what an agent acts on is kept', () => {
   test('note, discussion, branch, protected branch, todo, status, merge request', () => {
     expect(lean('note')).toMatchObject({ id: 3001, body: expect.any(String), author: { username: 'dev' }, resolvable: true, resolved: false });
     expect((lean('discussion').notes as unknown[]).length).toBe(2);
-    expect(lean('branch')).toMatchObject({ name: 'fix/sso-expiry', commit: { id: expect.any(String), title: expect.any(String) }, protected: false, merged: false, can_push: true, default: false });
+    expect(lean('branch')).toMatchObject({
+      name: 'fix/sso-expiry',
+      commit: { id: expect.any(String), title: expect.any(String) },
+      protected: false,
+      merged: false,
+      can_push: true,
+      default: false,
+    });
     expect(lean('protected_branch')).toMatchObject({ name: 'main', push_access_levels: [{ access_level: 40 }], allow_force_push: false });
-    expect(lean('todo')).toMatchObject({ id: 102, action_name: 'assigned', state: 'pending', target: { iid: 42, title: expect.any(String) }, project: { path_with_namespace: 'acme/platform' } });
+    expect(lean('todo')).toMatchObject({
+      id: 102,
+      action_name: 'assigned',
+      state: 'pending',
+      target: { iid: 42, title: expect.any(String) },
+      project: { path_with_namespace: 'acme/platform' },
+    });
     expect(lean('commit_status')).toMatchObject({ name: 'lint', status: 'success', pipeline_id: 9001 });
-    expect(lean('merge_request')).toMatchObject({ iid: 17, source_branch: 'fix/sso-expiry', target_branch: 'main', detailed_merge_status: 'mergeable', reviewers: [{ username: 'maria' }] });
+    expect(lean('merge_request')).toMatchObject({
+      iid: 17,
+      source_branch: 'fix/sso-expiry',
+      target_branch: 'main',
+      detailed_merge_status: 'mergeable',
+      reviewers: [{ username: 'maria' }],
+    });
   });
   test('tag, release, release link, wiki page', () => {
-    expect(lean('tag')).toEqual({ name: 'v2.4.0', commit_sha: (GITLAB_RECORDS.tag.commit as { id: string }).id,
-      commit_title: expect.any(String), message: 'Release v2.4.0', protected: true, release: true, created_at: expect.any(String) });
-    expect(lean('release')).toMatchObject({ tag_name: 'v2.4.0', name: 'Release v2.4.0', commit_sha: expect.any(String), milestones: [{ id: 12, title: 'v2.4' }],
-      links: [{ id: 1, direct_asset_path: '/bin/api-linux-amd64-1.tar.gz', link_type: 'package' }, { id: 2 }], web_url: 'https://gitlab.example.com/acme/platform/-/releases/v2.4.0' });
+    expect(lean('tag')).toEqual({
+      name: 'v2.4.0',
+      commit_sha: (GITLAB_RECORDS.tag.commit as { id: string }).id,
+      commit_title: expect.any(String),
+      message: 'Release v2.4.0',
+      protected: true,
+      release: true,
+      created_at: expect.any(String),
+    });
+    expect(lean('release')).toMatchObject({
+      tag_name: 'v2.4.0',
+      name: 'Release v2.4.0',
+      commit_sha: expect.any(String),
+      milestones: [{ id: 12, title: 'v2.4' }],
+      links: [{ id: 1, direct_asset_path: '/bin/api-linux-amd64-1.tar.gz', link_type: 'package' }, { id: 2 }],
+      web_url: 'https://gitlab.example.com/acme/platform/-/releases/v2.4.0',
+    });
     expect(JSON.stringify(lean('release'))).not.toContain('archive');
-    expect(lean('release_link')).toEqual({ id: 1, name: 'api-linux-amd64-1', url: 'https://downloads.example.com/api/v2.4.0/api-linux-amd64-1.tar.gz', direct_asset_path: '/bin/api-linux-amd64-1.tar.gz', link_type: 'package' });
-    expect(RECORD_KINDS.release_link.lean({ id: 3, name: 'n', url: 'https://x.test/a', direct_asset_url: 'https://x.test/a', link_type: 'other' })).toEqual({ id: 3, name: 'n', url: 'https://x.test/a' });
+    expect(lean('release_link')).toEqual({
+      id: 1,
+      name: 'api-linux-amd64-1',
+      url: 'https://downloads.example.com/api/v2.4.0/api-linux-amd64-1.tar.gz',
+      direct_asset_path: '/bin/api-linux-amd64-1.tar.gz',
+      link_type: 'package',
+    });
+    expect(RECORD_KINDS.release_link.lean({ id: 3, name: 'n', url: 'https://x.test/a', direct_asset_url: 'https://x.test/a', link_type: 'other' })).toEqual({
+      id: 3,
+      name: 'n',
+      url: 'https://x.test/a',
+    });
     expect(lean('wiki_page')).toEqual({ slug: 'guides/deploy-runbook', content: expect.stringMatching(/^# Deploy runbook/) });
-    expect(RECORD_KINDS.wiki_page.lean({ slug: 'home', title: 'Start here', format: 'asciidoc', content: 'a<!-- hidden -->b\u200B' })).toEqual({ slug: 'home', title: 'Start here', format: 'asciidoc', content: 'ab' });
+    expect(RECORD_KINDS.wiki_page.lean({ slug: 'home', title: 'Start here', format: 'asciidoc', content: 'a<!-- hidden -->b\u200B' })).toEqual({
+      slug: 'home',
+      title: 'Start here',
+      format: 'asciidoc',
+      content: 'ab',
+    });
   });
   test('a projection never fails on a record missing its fields', () => {
     for (const kind of kinds) expect(() => RECORD_KINDS[kind].lean({})).not.toThrow();

@@ -94,8 +94,11 @@ describe('against a real server process', () => {
     await exercise(await open({ handle: (r) => fetch(r) }, `${server.url}/mcp`), version, lane);
   });
 
-  test('the server\'s metrics count both lanes', async () => {
-    const metrics = (await (await fetch(`${server.url}/metrics.json`)).json()) as { requestsByLane: { modern: number; legacy: number }; activeSessions: number };
+  test("the server's metrics count both lanes", async () => {
+    const metrics = (await (await fetch(`${server.url}/metrics.json`)).json()) as {
+      requestsByLane: { modern: number; legacy: number };
+      activeSessions: number;
+    };
     expect(metrics.requestsByLane.modern).toBeGreaterThan(0);
     expect(metrics.requestsByLane.legacy).toBeGreaterThan(0);
     expect(metrics.activeSessions).toBe(0);

@@ -2,12 +2,9 @@
 // legacy lane's HTTP tests (http.test.ts, stateless.test.ts, dynamic-url.test.ts, pool.test.ts)
 // plus what the revision itself asks of a tools-only server. Every request stands alone: it
 // carries its credential, no session id is issued or read, and errors carry the request's id.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { createApp, type ForgeApp } from '../src/app';
-import type { Logger } from '../src/logging/logger';
-import { sealerFromConfig } from '../src/sealing/from-config';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
+import type { ForgeApp } from '../src/app';
 import { MESSAGES } from '../src/web/errors';
-import { testConfig } from './support/config';
 import { useApps } from './support/apps';
 import { capturingLogger } from './support/log-capture';
 import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
@@ -51,7 +48,10 @@ describe('requests stand alone', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toStartWith('application/json');
     expect(response.headers.get('mcp-session-id')).toBeNull();
-    const body = (await response.json()) as { id: string; result: { structuredContent: { name: string }; resultType: string; _meta: Record<string, { name: string }> } };
+    const body = (await response.json()) as {
+      id: string;
+      result: { structuredContent: { name: string }; resultType: string; _meta: Record<string, { name: string }> };
+    };
     expect(body.id).toBe('call-1');
     expect(body.result.structuredContent.name).toBe('main');
     expect(body.result.resultType).toBe('complete');
@@ -79,7 +79,9 @@ describe('requests stand alone', () => {
     await modernRpc(app, 3, 'tools/call', { name: 'list_branches', arguments: { project_id: String(SEED.project) } }, { 'JOB-TOKEN': TOKENS.job });
     // Each credential is checked (D38: GET /user and what the token may do; GET /job), then used.
     expect(forge.requests.map((r) => r.headers.get('private-token') ?? r.headers.get('authorization') ?? r.headers.get('job-token'))).toEqual([
-      ...Array(3).fill(TOKENS.developer), ...Array(3).fill(`Bearer ${TOKENS.guest}`), ...Array(2).fill(TOKENS.job),
+      ...Array(3).fill(TOKENS.developer),
+      ...Array(3).fill(`Bearer ${TOKENS.guest}`),
+      ...Array(2).fill(TOKENS.job),
     ]);
   });
 
@@ -97,7 +99,7 @@ describe('requests stand alone', () => {
   });
 });
 
-describe('server/discover and the revision\'s own checks', () => {
+describe("server/discover and the revision's own checks", () => {
   test('server/discover names 2026-07-28, the tools capability, the instructions and public cache hints', async () => {
     const response = await modernRpc(makeApp(), 'd', 'server/discover', {}, { 'Private-Token': TOKEN });
     expect(response.status).toBe(200);
@@ -108,22 +110,29 @@ describe('server/discover and the revision\'s own checks', () => {
     expect(result).toMatchObject({ ttlMs: 3_600_000, cacheScope: 'public' });
   });
 
-  test('tools/list carries cache hints (public: the list is the deployment\'s, the same for every caller); the legacy lane\'s carries none', async () => {
+  test("tools/list carries cache hints (public: the list is the deployment's, the same for every caller); the legacy lane's carries none", async () => {
     const app = makeApp();
-    const modern = (await (await modernRpc(app, 1, 'tools/list', {}, { 'Private-Token': TOKEN })).json()) as { result: { tools: unknown[]; ttlMs: number; cacheScope: string } };
+    const modern = (await (await modernRpc(app, 1, 'tools/list', {}, { 'Private-Token': TOKEN })).json()) as {
+      result: { tools: unknown[]; ttlMs: number; cacheScope: string };
+    };
     expect(modern.result).toMatchObject({ ttlMs: 300_000, cacheScope: 'public' });
     expect(modern.result.tools).toEqual(app.catalog.listResult.tools);
     const sid = (await rpc(app, INITIALIZE, { 'Private-Token': TOKEN })).headers.get('mcp-session-id')!;
-    const legacy = (await (await rpc(app, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': sid })).json()) as { result: Record<string, unknown> };
+    const legacy = (await (await rpc(app, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': sid })).json()) as {
+      result: Record<string, unknown>;
+    };
     expect(legacy.result.ttlMs).toBeUndefined();
     expect(legacy.result.cacheScope).toBeUndefined();
   });
 
-  test.each(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'prompts/list', 'no/such/method'])('%s → 404 with -32601 and the id', async (method) => {
-    const response = await modernRpc(makeApp(), 'm-7', method, method === 'logging/setLevel' ? { level: 'info' } : {}, { 'Private-Token': TOKEN });
-    expect(response.status).toBe(404);
-    expect((await errorOf(response, 'm-7')).code).toBe(-32601);
-  });
+  test.each(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'prompts/list', 'no/such/method'])(
+    '%s → 404 with -32601 and the id',
+    async (method) => {
+      const response = await modernRpc(makeApp(), 'm-7', method, method === 'logging/setLevel' ? { level: 'info' } : {}, { 'Private-Token': TOKEN });
+      expect(response.status).toBe(404);
+      expect((await errorOf(response, 'm-7')).code).toBe(-32601);
+    },
+  );
 
   test.each([
     ['Mcp-Method missing', { 'mcp-method': '' }],
@@ -171,7 +180,10 @@ describe('server/discover and the revision\'s own checks', () => {
 
   test('a non-JSON Content-Type → 415 with the id (the prelude has read the body the SDK answers without)', async () => {
     const app = makeApp();
-    for (const [id, method, params] of [[15, 'tools/list', {}], ['call-15', 'tools/call', getBranch()]] as const) {
+    for (const [id, method, params] of [
+      [15, 'tools/list', {}],
+      ['call-15', 'tools/call', getBranch()],
+    ] as const) {
       const message = modernMessage(id, method, params);
       for (const contentType of ['text/plain', 'application/x-www-form-urlencoded']) {
         const response = await rpc(app, message, { ...modernHeaders(message), 'Private-Token': TOKEN, 'content-type': contentType });
@@ -188,7 +200,9 @@ describe('GET and DELETE → 405', () => {
   test.each(['GET', 'DELETE'])('%s naming 2026-07-28 → 405 Allow: POST, with or without a credential', async (method) => {
     const app = makeApp();
     for (const headers of [{}, { 'Private-Token': TOKEN }, { 'Private-Token': TOKEN, 'mcp-session-id': 'x' }] as Record<string, string>[]) {
-      const response = await app.handle(new Request(MCP_URL, { method, headers: { 'mcp-protocol-version': MODERN_VERSION, accept: 'text/event-stream', ...headers } }));
+      const response = await app.handle(
+        new Request(MCP_URL, { method, headers: { 'mcp-protocol-version': MODERN_VERSION, accept: 'text/event-stream', ...headers } }),
+      );
       expect(response.status).toBe(405);
       expect(response.headers.get('allow')).toBe('POST');
       expect((await errorOf(response, null)).code).toBe(-32000);
@@ -196,13 +210,21 @@ describe('GET and DELETE → 405', () => {
   });
 });
 
-describe('authentication (SPEC\'s statuses and texts, D6), with the request id', () => {
+describe("authentication (SPEC's statuses and texts, D6), with the request id", () => {
   test.each([
     ['no credentials', {}, 'Missing Authorization or Private-Token header'],
     ['a non-bearer Authorization', { Authorization: `Basic ${TOKEN}` }, 'Missing Authorization or Private-Token header'],
     ['an empty Authorization', { Authorization: '' }, 'Missing Authorization or Private-Token header'],
-    ['a short Private-Token', { 'Private-Token': 'short-token' }, 'Missing Authorization or Private-Token header. The token is too short: at least 20 characters are needed.'],
-    ['a bearer of spaces', { Authorization: `Bearer ${' '.repeat(30)}` }, 'Missing Authorization or Private-Token header. The token is too short: at least 20 characters are needed.'],
+    [
+      'a short Private-Token',
+      { 'Private-Token': 'short-token' },
+      'Missing Authorization or Private-Token header. The token is too short: at least 20 characters are needed.',
+    ],
+    [
+      'a bearer of spaces',
+      { Authorization: `Bearer ${' '.repeat(30)}` },
+      'Missing Authorization or Private-Token header. The token is too short: at least 20 characters are needed.',
+    ],
     ['an empty JOB-TOKEN', { 'JOB-TOKEN': '' }, 'Missing Authorization or Private-Token header. The token is too short: at least 20 characters are needed.'],
   ])('%s → 401', async (_, headers, text) => {
     for (const id of [21, 'str-id']) {
@@ -224,13 +246,19 @@ describe('authentication (SPEC\'s statuses and texts, D6), with the request id',
       const response = await modernRpc(makeApp(), id, 'tools/call', getBranch(), headers as Record<string, string>);
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
-      expect((await errorOf(response, id)).message).toBe('Authentication required: the credential is a value this server issued (a session id, a download or OAuth token), not a forge token; it was not sent to the forge');
+      expect((await errorOf(response, id)).message).toBe(
+        'Authentication required: the credential is a value this server issued (a session id, a download or OAuth token), not a forge token; it was not sent to the forge',
+      );
     }
     expect(forge.requests).toEqual([]);
   });
 
   test('a notification without a credential → 401 without an id', async () => {
-    const response = await rpc(makeApp(), { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, _meta: modernMessage(0, 'x').params._meta } }, { 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': 'notifications/cancelled' });
+    const response = await rpc(
+      makeApp(),
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, _meta: modernMessage(0, 'x').params._meta } },
+      { 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': 'notifications/cancelled' },
+    );
     expect(response.status).toBe(401);
     await errorOf(response, null);
   });
@@ -257,7 +285,14 @@ describe('rate limits (D10): per client IP and per credential', () => {
 
   test('per client IP: the fourth request in a minute → 429 with Retry-After, counted before the body is read', async () => {
     const app = makeApp(behindProxy);
-    const from = (ip: string, token: string, id: number) => modernRpc(app, id, 'tools/list', {}, token === TOKENS.job ? { 'JOB-TOKEN': token, 'X-Forwarded-For': ip } : { 'Private-Token': token, 'X-Forwarded-For': ip });
+    const from = (ip: string, token: string, id: number) =>
+      modernRpc(
+        app,
+        id,
+        'tools/list',
+        {},
+        token === TOKENS.job ? { 'JOB-TOKEN': token, 'X-Forwarded-For': ip } : { 'Private-Token': token, 'X-Forwarded-For': ip },
+      );
     for (let i = 0; i < 3; i++) expect((await from('10.0.0.1', [TOKENS.maintainer, TOKENS.developer, TOKENS.guest][i], i)).status).toBe(200);
     const refused = await from('10.0.0.1', TOKENS.job, 9);
     expect(refused.status).toBe(429);
@@ -268,7 +303,8 @@ describe('rate limits (D10): per client IP and per credential', () => {
 
   test('per credential: one token from many addresses → 429 with the id; another token goes on', async () => {
     const app = makeApp(behindProxy);
-    for (let i = 0; i < 3; i++) expect((await modernRpc(app, i, 'tools/list', {}, { 'Private-Token': TOKEN, 'X-Forwarded-For': `10.0.1.${i}` })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await modernRpc(app, i, 'tools/list', {}, { 'Private-Token': TOKEN, 'X-Forwarded-For': `10.0.1.${i}` })).status).toBe(200);
     const refused = await modernRpc(app, 'over', 'tools/list', {}, { 'Private-Token': TOKEN, 'X-Forwarded-For': '10.0.1.9' });
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBeTruthy();
@@ -293,7 +329,11 @@ describe('rate limits (D10): per client IP and per credential', () => {
 
 describe('capacity (D7): the pool', () => {
   test('FORGE_POOL_MAX_SIZE=1: a request for another forge while the only client is busy → 503 with the id', async () => {
-    const slow = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Promise<Response>((r) => setTimeout(() => r(Response.json({ name: 'main' })), 400)) });
+    const slow = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch: () => new Promise<Response>((r) => setTimeout(() => r(Response.json({ name: 'main' })), 400)),
+    });
     const app = makeApp({ ENABLE_DYNAMIC_API_URL: 'true', FORGE_ALLOWED_HOSTS: `http://127.0.0.1:${slow.port}`, FORGE_POOL_MAX_SIZE: '1' });
     const pending = modernRpc(app, 1, 'tools/call', getBranch(), { 'Private-Token': TOKEN, 'X-Forge-API-URL': `http://127.0.0.1:${slow.port}` });
     await Bun.sleep(100);
@@ -346,7 +386,7 @@ describe('origin and host (D12)', () => {
     if (status === 403) expect((await errorOf(legacy, null)).message).toBe('Forbidden: Host not allowed');
   });
 
-  test('refusals made before the body is read carry id null, not the unread body\'s id (D27)', async () => {
+  test("refusals made before the body is read carry id null, not the unread body's id (D27)", async () => {
     const app = makeApp({ MCP_TRUST_PROXY: '1', MAX_REQUESTS_PER_MINUTE: '1', MAX_REQUEST_BODY_BYTES: '2048' });
     const refusals: [number, Record<string, string>][] = [
       [403, { Host: 'evil.example.com' }],
@@ -374,25 +414,45 @@ describe('body limits', () => {
   test('a declared body over MAX_REQUEST_BODY_BYTES → 413 before reading it', async () => {
     const message = modernMessage(1, 'tools/list');
     const response = await makeApp({ MAX_REQUEST_BODY_BYTES: '2048' }).handle(
-      new Request(MCP_URL, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...modernHeaders(message), 'Private-Token': TOKEN, 'content-length': '999999' }, body: JSON.stringify(message) }),
+      new Request(MCP_URL, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...modernHeaders(message),
+          'Private-Token': TOKEN,
+          'content-length': '999999',
+        },
+        body: JSON.stringify(message),
+      }),
     );
     expect(response.status).toBe(413);
   });
 
   test('a tools/call whose arguments grow past the limit → 413, nothing sent to the forge', async () => {
-    const response = await modernRpc(makeApp({ MAX_REQUEST_BODY_BYTES: '2048' }), 1, 'tools/call', { name: 'get_branch', arguments: { project_id: '1', branch_name: 'x'.repeat(4096) } }, { 'Private-Token': TOKEN });
+    const response = await modernRpc(
+      makeApp({ MAX_REQUEST_BODY_BYTES: '2048' }),
+      1,
+      'tools/call',
+      { name: 'get_branch', arguments: { project_id: '1', branch_name: 'x'.repeat(4096) } },
+      { 'Private-Token': TOKEN },
+    );
     expect(response.status).toBe(413);
     expect(forge.requests).toEqual([]);
   });
 
   test('invalid JSON → 400 parse error without an id (the body never parsed)', async () => {
-    const response = await rpc(makeApp(), '{"jsonrpc":"2.0","id":5,', { 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': 'tools/list', 'Private-Token': TOKEN });
+    const response = await rpc(makeApp(), '{"jsonrpc":"2.0","id":5,', {
+      'mcp-protocol-version': MODERN_VERSION,
+      'mcp-method': 'tools/list',
+      'Private-Token': TOKEN,
+    });
     expect(response.status).toBe(400);
     expect((await errorOf(response, null)).code).toBe(-32700);
   });
 });
 
-describe('a body that is no JSON-RPC message, sent with a legacy session id: the session\'s lane answers it', () => {
+describe("a body that is no JSON-RPC message, sent with a legacy session id: the session's lane answers it", () => {
   const NOT_MESSAGES: [string, unknown][] = [
     ['null', null],
     ['a string', 'abc'],
@@ -408,7 +468,11 @@ describe('a body that is no JSON-RPC message, sent with a legacy session id: the
     for (const app of [makeApp(), await statelessApp()]) {
       const sid = (await rpc(app, INITIALIZE, { 'Private-Token': TOKEN })).headers.get('mcp-session-id')!;
       forge.reset();
-      for (const headers of [{ 'mcp-session-id': sid }, { 'mcp-session-id': sid, 'mcp-protocol-version': MODERN_VERSION }, { 'mcp-session-id': sid, 'Private-Token': TOKEN }] as Record<string, string>[]) {
+      for (const headers of [
+        { 'mcp-session-id': sid },
+        { 'mcp-session-id': sid, 'mcp-protocol-version': MODERN_VERSION },
+        { 'mcp-session-id': sid, 'Private-Token': TOKEN },
+      ] as Record<string, string>[]) {
         const response = await send(app, body, headers);
         expect(response.status).toBe(400);
         expect(response.headers.get('www-authenticate')).toBeNull();
@@ -418,20 +482,23 @@ describe('a body that is no JSON-RPC message, sent with a legacy session id: the
       expect(unknown.status).toBe(404);
       expect((await errorOf(unknown, null)).message).toBe('Session not found');
       // The credential check (D7) and what it asks of a token it took (D38) are not a tool's request.
-    expect(forge.requests.filter((r) => !r.path.endsWith('/user') && !r.path.endsWith('/personal_access_tokens/self'))).toEqual([]);
+      expect(forge.requests.filter((r) => !r.path.endsWith('/user') && !r.path.endsWith('/personal_access_tokens/self'))).toEqual([]);
     }
   });
 
-  test.each(NOT_MESSAGES)('%s without a session id: no credential → 401 (docs/spec.md\'s row, the challenge clients discover by), a credential → 400 -32600', async (_, body) => {
-    const app = makeApp();
-    const refused = await send(app, body, {});
-    expect(refused.status).toBe(401);
-    expect(refused.headers.get('www-authenticate')).toBe('Bearer');
-    const invalid = await send(app, body, { 'Private-Token': TOKEN });
-    expect(invalid.status).toBe(400);
-    expect(((await invalid.json()) as { error: { code: number } }).error.code).toBe(-32600);
-    expect(forge.requests).toEqual([]);
-  });
+  test.each(NOT_MESSAGES)(
+    "%s without a session id: no credential → 401 (docs/spec.md's row, the challenge clients discover by), a credential → 400 -32600",
+    async (_, body) => {
+      const app = makeApp();
+      const refused = await send(app, body, {});
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toBe('Bearer');
+      const invalid = await send(app, body, { 'Private-Token': TOKEN });
+      expect(invalid.status).toBe(400);
+      expect(((await invalid.json()) as { error: { code: number } }).error.code).toBe(-32600);
+      expect(forge.requests).toEqual([]);
+    },
+  );
 
   test('a body that is no JSON at all, with a live legacy session id and no credential → 400 parse error (-32700) without an id', async () => {
     const app = makeApp();
@@ -452,17 +519,28 @@ describe('dynamic forge URL: each request names its own', () => {
     expect((await modernRpc(app, 1, 'tools/call', getBranch(), { 'Private-Token': TOKEN, 'X-Forge-API-URL': two.apiUrl })).status).toBe(200);
     expect((await modernRpc(app, 2, 'tools/call', getBranch('develop'), { 'Private-Token': TOKEN })).status).toBe(200);
     // Each forge checks the token for itself (D7, D38), then serves the call.
-    expect(two.requests.map((r) => r.path)).toEqual(['/api/v4/user', '/api/v4/personal_access_tokens/self', `/api/v4/projects/${SEED.project}/repository/branches/main`]);
-    expect(forge.requests.map((r) => r.path)).toEqual(['/api/v4/user', '/api/v4/personal_access_tokens/self', `/api/v4/projects/${SEED.project}/repository/branches/develop`]);
+    expect(two.requests.map((r) => r.path)).toEqual([
+      '/api/v4/user',
+      '/api/v4/personal_access_tokens/self',
+      `/api/v4/projects/${SEED.project}/repository/branches/main`,
+    ]);
+    expect(forge.requests.map((r) => r.path)).toEqual([
+      '/api/v4/user',
+      '/api/v4/personal_access_tokens/self',
+      `/api/v4/projects/${SEED.project}/repository/branches/develop`,
+    ]);
   });
 
-  test.each(['http://evil.example.com/api/v4', 'ftp://127.0.0.1/api/v4', 'x'.repeat(5000), 'http://user:pw@127.0.0.1/api/v4'])('%p → 400 "Invalid custom API URL provided" with the id; the token goes nowhere', async (url) => {
-    const response = await modernRpc(dynamic(), 'u', 'tools/call', getBranch(), { 'Private-Token': TOKEN, 'X-Forge-API-URL': url });
-    expect(response.status).toBe(400);
-    expect((await errorOf(response, 'u')).message).toBe('Invalid custom API URL provided');
-    expect(forge.requests).toEqual([]);
-    expect(two.requests).toEqual([]);
-  });
+  test.each(['http://evil.example.com/api/v4', 'ftp://127.0.0.1/api/v4', 'x'.repeat(5000), 'http://user:pw@127.0.0.1/api/v4'])(
+    '%p → 400 "Invalid custom API URL provided" with the id; the token goes nowhere',
+    async (url) => {
+      const response = await modernRpc(dynamic(), 'u', 'tools/call', getBranch(), { 'Private-Token': TOKEN, 'X-Forge-API-URL': url });
+      expect(response.status).toBe(400);
+      expect((await errorOf(response, 'u')).message).toBe('Invalid custom API URL provided');
+      expect(forge.requests).toEqual([]);
+      expect(two.requests).toEqual([]);
+    },
+  );
 });
 
 describe('metrics count both lanes', () => {
@@ -498,8 +576,16 @@ describe('stateless mode: nothing sealed on the modern lane', () => {
     const app = await statelessApp();
     const sid = (await rpc(app, INITIALIZE, { 'Private-Token': TOKEN })).headers.get('mcp-session-id')!;
     // An ingress's Basic Authorization is no credential of ours either.
-    for (const headers of [{}, { 'mcp-session-id': sid }, { Authorization: 'Basic aW5ncmVzczpzZWNyZXQ=' }, { Authorization: 'Basic aW5ncmVzczpzZWNyZXQ=', 'mcp-session-id': sid }] as Record<string, string>[]) {
-      for (const [id, method, params] of [['a', 'tools/call', getBranch()], ['b', 'tools/list', {}]] as const) {
+    for (const headers of [
+      {},
+      { 'mcp-session-id': sid },
+      { Authorization: 'Basic aW5ncmVzczpzZWNyZXQ=' },
+      { Authorization: 'Basic aW5ncmVzczpzZWNyZXQ=', 'mcp-session-id': sid },
+    ] as Record<string, string>[]) {
+      for (const [id, method, params] of [
+        ['a', 'tools/call', getBranch()],
+        ['b', 'tools/list', {}],
+      ] as const) {
         const response = await modernRpc(app, id, method, params, headers);
         expect(response.status).toBe(401);
         expect(response.headers.get('www-authenticate')).toBe('Bearer');

@@ -32,9 +32,19 @@ async function accessToken(base = served.url, scope?: string): Promise<string> {
 const getMain = { name: 'get_branch', arguments: { project_id: String(SEED.project), branch_name: 'main' } };
 const createBranch = { name: 'create_branch', arguments: { project_id: String(SEED.project), branch: 'feature-x', ref: 'main' } };
 
-function modern(base: string, headers: Record<string, string>, id: number | string = 1, method = 'tools/call', params: Record<string, unknown> = getMain): Promise<Response> {
+function modern(
+  base: string,
+  headers: Record<string, string>,
+  id: number | string = 1,
+  method = 'tools/call',
+  params: Record<string, unknown> = getMain,
+): Promise<Response> {
   const message = modernMessage(id, method, params);
-  return fetch(`${base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...modernHeaders(message), ...headers }, body: JSON.stringify(message) });
+  return fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...modernHeaders(message), ...headers },
+    body: JSON.stringify(message),
+  });
 }
 
 const prm = (response: Response) => `${new URL(response.url).origin}/.well-known/oauth-protected-resource/mcp`;
@@ -50,7 +60,7 @@ async function expect401(response: Response, id: unknown, message: string, error
 const INVALID_TOKEN = 'Authentication required: the access token is invalid or expired; refresh it or sign in again';
 
 describe('bearer tokens on the modern lane', () => {
-  test('this server\'s token is opened locally: no forge check, each request acts with the forge token inside', async () => {
+  test("this server's token is opened locally: no forge check, each request acts with the forge token inside", async () => {
     const token = await accessToken();
     for (let i = 0; i < 3; i++) {
       const response = await modern(served.url, { Authorization: `Bearer ${token}` }, i);
@@ -81,7 +91,7 @@ describe('bearer tokens on the modern lane', () => {
     expect(((await response.json()) as { result: { isError?: boolean } }).result.isError).toBeFalsy();
   });
 
-  test('a 401 GitLab gives a token it still takes (approving twice) stays the tool\'s permission error with the id', async () => {
+  test("a 401 GitLab gives a token it still takes (approving twice) stays the tool's permission error with the id", async () => {
     const everyTool = await serveOAuth(forge, { now, env: { FORGE_TOOLSETS: 'all' } });
     try {
       resetForge(forge, everyTool);
@@ -104,7 +114,9 @@ describe('bearer tokens on the modern lane', () => {
 
   test('a read_api token lists only read tools, privately cached; a write tool gets the step-up 403 with the id (D29)', async () => {
     const readToken = await accessToken(served.url, 'read_api');
-    const listed = (await (await modern(served.url, { Authorization: `Bearer ${readToken}` }, 'l', 'tools/list', {})).json()) as { result: { tools: { name: string }[]; cacheScope: string; ttlMs: number } };
+    const listed = (await (await modern(served.url, { Authorization: `Bearer ${readToken}` }, 'l', 'tools/list', {})).json()) as {
+      result: { tools: { name: string }[]; cacheScope: string; ttlMs: number };
+    };
     const names = listed.result.tools.map((t) => t.name);
     expect(names).toContain('get_branch');
     expect(names).not.toContain('create_branch');
@@ -115,7 +127,9 @@ describe('bearer tokens on the modern lane', () => {
     expect(((await refused.json()) as { id: unknown }).id).toBe('w');
     expect(forge.requests).toEqual([]);
     const apiToken = await accessToken(served.url, 'api');
-    const full = (await (await modern(served.url, { Authorization: `Bearer ${apiToken}` }, 'l', 'tools/list', {})).json()) as { result: { tools: { name: string }[]; cacheScope: string } };
+    const full = (await (await modern(served.url, { Authorization: `Bearer ${apiToken}` }, 'l', 'tools/list', {})).json()) as {
+      result: { tools: { name: string }[]; cacheScope: string };
+    };
     expect(full.result.tools.map((t) => t.name)).toContain('create_branch');
     expect(full.result.cacheScope).toBe('private');
   });
@@ -127,7 +141,11 @@ describe('bearer tokens on the modern lane', () => {
 
   test('stateless: a sealed session id is no credential on the modern lane', async () => {
     const token = await accessToken(stateless.url);
-    const init = await fetch(`${stateless.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', Authorization: `Bearer ${token}` }, body: JSON.stringify(INITIALIZE) });
+    const init = await fetch(`${stateless.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', Authorization: `Bearer ${token}` },
+      body: JSON.stringify(INITIALIZE),
+    });
     const sid = init.headers.get('mcp-session-id')!;
     expect(sid).toStartWith('v1.sid.');
     await expect401(await modern(stateless.url, { 'mcp-session-id': sid }, 3), 3, 'Authentication required');
@@ -136,7 +154,8 @@ describe('bearer tokens on the modern lane', () => {
 
   test.each(['GET', 'DELETE'])('%s naming 2026-07-28: the bearer check first (401), then 405', async (method) => {
     const token = await accessToken(stateless.url);
-    const send = (headers: Record<string, string>) => fetch(`${stateless.url}/mcp`, { method, headers: { 'mcp-protocol-version': MODERN_VERSION, accept: 'text/event-stream', ...headers } });
+    const send = (headers: Record<string, string>) =>
+      fetch(`${stateless.url}/mcp`, { method, headers: { 'mcp-protocol-version': MODERN_VERSION, accept: 'text/event-stream', ...headers } });
     await expect401(await send({}), null, 'Authentication required');
     await expect401(await send({ Authorization: 'Bearer not-a-forge-token-0000000000' }), null, INVALID_TOKEN, 'invalid_token');
     const allowed = await send({ Authorization: `Bearer ${token}` });

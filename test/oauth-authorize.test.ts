@@ -72,7 +72,9 @@ describe('client and redirect URI', () => {
   test('a non-loopback registered URI on another port is refused', async () => {
     for (const s of [served, stateless]) {
       const id = await registerClient(s.url, ['https://app.example.com/cb']);
-      await expectUnregistered(await get(authorizeUrl(s.url, { client_id: id, redirect_uri: 'https://app.example.com:8443/cb', code_challenge: pkce().challenge })));
+      await expectUnregistered(
+        await get(authorizeUrl(s.url, { client_id: id, redirect_uri: 'https://app.example.com:8443/cb', code_challenge: pkce().challenge })),
+      );
     }
     expect(forge.requests).toEqual([]);
   });
@@ -112,7 +114,7 @@ describe('request errors go back to the registered redirect URI (RFC 6749 §4.1.
     expect(forge.requests).toEqual([]);
   });
 
-  test('resource naming this server\'s /mcp is accepted in any spelling of its scheme and host', async () => {
+  test("resource naming this server's /mcp is accepted in any spelling of its scheme and host", async () => {
     const id = await registerClient(served.url);
     for (const resource of [`${served.url}/mcp`, `${served.url.replace('http://', 'HTTP://')}/mcp`]) {
       const response = await get(authorizeUrl(served.url, { client_id: id, code_challenge: pkce().challenge, resource }));
@@ -131,7 +133,9 @@ describe('request errors go back to the registered redirect URI (RFC 6749 §4.1.
     ['another path', '/mcp/x'],
   ])('resource naming %s → invalid_target back to the client', async (_, suffix) => {
     const id = await registerClient(served.url);
-    const response = await get(authorizeUrl(served.url, { client_id: id, code_challenge: pkce().challenge, state: 'st-r', resource: `${served.url}${suffix}` }));
+    const response = await get(
+      authorizeUrl(served.url, { client_id: id, code_challenge: pkce().challenge, state: 'st-r', resource: `${served.url}${suffix}` }),
+    );
     expect(response.status).toBe(302);
     const location = new URL(response.headers.get('location')!);
     expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
@@ -150,17 +154,20 @@ function withAgain(url: string, name: string, value: string): string {
 }
 
 describe('a parameter sent more than once (RFC 6749 §3.1)', () => {
-  test.each(['client_id', 'redirect_uri'])('%s twice, even with the same value → 400 invalid_request naming it, no redirect, nothing sent to the forge', async (name) => {
-    for (const s of [served, stateless]) {
-      const id = await registerClient(s.url);
-      const url = authorizeUrl(s.url, { client_id: id, code_challenge: pkce().challenge, state: 'st-2' });
-      const response = await get(withAgain(url, name, new URL(url).searchParams.get(name)!));
-      expect(response.status).toBe(400);
-      expect(response.headers.get('location')).toBeNull();
-      expect(await response.json()).toEqual({ error: 'invalid_request', error_description: `${name} must not be included more than once` });
-    }
-    expect(forge.requests).toEqual([]);
-  });
+  test.each(['client_id', 'redirect_uri'])(
+    '%s twice, even with the same value → 400 invalid_request naming it, no redirect, nothing sent to the forge',
+    async (name) => {
+      for (const s of [served, stateless]) {
+        const id = await registerClient(s.url);
+        const url = authorizeUrl(s.url, { client_id: id, code_challenge: pkce().challenge, state: 'st-2' });
+        const response = await get(withAgain(url, name, new URL(url).searchParams.get(name)!));
+        expect(response.status).toBe(400);
+        expect(response.headers.get('location')).toBeNull();
+        expect(await response.json()).toEqual({ error: 'invalid_request', error_description: `${name} must not be included more than once` });
+      }
+      expect(forge.requests).toEqual([]);
+    },
+  );
 
   test.each([
     ['response_type', 'code'],
@@ -261,7 +268,11 @@ describe('the consent page (D24)', () => {
   });
 
   test('an unnamed client is shown as such', async () => {
-    const response = await fetch(`${served.url}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT] }) });
+    const response = await fetch(`${served.url}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: [REDIRECT] }),
+    });
     const { client_id } = (await response.json()) as { client_id: string };
     const html = await (await get(authorizeUrl(served.url, { client_id, code_challenge: pkce().challenge }))).text();
     expect(html).toContain('An unnamed application');
@@ -269,7 +280,7 @@ describe('the consent page (D24)', () => {
 });
 
 describe('MCP_OAUTH_CONSENT=false', () => {
-  test('redirects straight to the forge with this server\'s client id, own PKCE pair, callback and state', async () => {
+  test("redirects straight to the forge with this server's client id, own PKCE pair, callback and state", async () => {
     const id = await registerClient(direct.url);
     const client = pkce();
     const response = await get(authorizeUrl(direct.url, { client_id: id, code_challenge: client.challenge, state: 'st-9' }));
@@ -278,7 +289,13 @@ describe('MCP_OAUTH_CONSENT=false', () => {
     const location = new URL(response.headers.get('location')!);
     expect(`${location.origin}${location.pathname}`).toBe(`${new URL(forge.apiUrl).origin}/oauth/authorize`);
     const q = Object.fromEntries(location.searchParams);
-    expect(q).toMatchObject({ client_id: FORGE_APP_ID, redirect_uri: `${direct.url}/callback`, response_type: 'code', scope: 'api', code_challenge_method: 'S256' });
+    expect(q).toMatchObject({
+      client_id: FORGE_APP_ID,
+      redirect_uri: `${direct.url}/callback`,
+      response_type: 'code',
+      scope: 'api',
+      code_challenge_method: 'S256',
+    });
     expect(q.code_challenge).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(q.code_challenge).not.toBe(client.challenge);
     expect(q.state).not.toContain('st-9');

@@ -66,7 +66,7 @@ async function openSession(base: string, token: string): Promise<string> {
   return response.headers.get('mcp-session-id')!;
 }
 
-describe('this server\'s own access tokens (D23)', () => {
+describe("this server's own access tokens (D23)", () => {
   test('open a session without asking the forge; tool calls go out with the forge token inside, never ours', async () => {
     const token = await accessToken();
     expect(token).toStartWith('v1.at.');
@@ -101,10 +101,19 @@ describe('this server\'s own access tokens (D23)', () => {
 
   test.each([
     ['a refresh token used as an access token', async () => (await ownTokens(served.url)).refresh_token!],
-    ['a tampered access token', async () => { const t = await accessToken(); return `${t.slice(0, -4)}${t.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`; }],
+    [
+      'a tampered access token',
+      async () => {
+        const t = await accessToken();
+        return `${t.slice(0, -4)}${t.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`;
+      },
+    ],
     ['a long access token', async () => `v1.at.${'A'.repeat(12_000)}`],
     ['a malformed access token', async () => 'v1.at.not*base64url*at*all'],
-    ['a sealed session id', async () => (await mcp(stateless.url, { Authorization: `Bearer ${await accessToken(stateless.url)}` })).headers.get('mcp-session-id')!],
+    [
+      'a sealed session id',
+      async () => (await mcp(stateless.url, { Authorization: `Bearer ${await accessToken(stateless.url)}` })).headers.get('mcp-session-id')!,
+    ],
   ])('%s → 401 invalid_token, nothing sent to the forge', async (_, make) => {
     const value = await make();
     forge.requests.length = 0;
@@ -138,7 +147,9 @@ describe('this server\'s own access tokens (D23)', () => {
   });
 
   test('a sealed token is never sent to another forge: X-Forge-API-URL naming another allowed forge → 400 (D23, D8)', async () => {
-    const dynamic = await serveOAuth(forge, { env: { REMOTE_AUTHORIZATION: 'true', ENABLE_DYNAMIC_API_URL: 'true', FORGE_ALLOWED_HOSTS: 'other-forge.example' } });
+    const dynamic = await serveOAuth(forge, {
+      env: { REMOTE_AUTHORIZATION: 'true', ENABLE_DYNAMIC_API_URL: 'true', FORGE_ALLOWED_HOSTS: 'other-forge.example' },
+    });
     try {
       resetForge(forge, dynamic);
       const token = (await ownTokens(dynamic.url)).access_token;
@@ -171,7 +182,7 @@ describe('this server\'s own access tokens (D23)', () => {
     expect(((await response.json()) as { result: { isError?: boolean } }).result.isError).toBeFalsy();
   });
 
-  test('a 401 GitLab gives a token it still takes (approving twice) stays the tool\'s permission error, not a 401 challenge', async () => {
+  test("a 401 GitLab gives a token it still takes (approving twice) stays the tool's permission error, not a 401 challenge", async () => {
     const everyTool = await serveOAuth(forge, { now, env: { FORGE_TOOLSETS: 'all' } });
     try {
       resetForge(forge, everyTool);
@@ -198,7 +209,7 @@ describe('this server\'s own access tokens (D23)', () => {
   });
 
   // ee/app/services/ee/merge_requests/approval_service.rb: without `approval_password` the approval is refused, 401.
-  test('a project that requires the approver\'s password: its 401 is the tool\'s permission error naming the password, not a token challenge', async () => {
+  test("a project that requires the approver's password: its 401 is the tool's permission error naming the password, not a token challenge", async () => {
     const everyTool = await serveOAuth(forge, { now, env: { FORGE_TOOLSETS: 'all' } });
     try {
       resetForge(forge, everyTool);
@@ -208,7 +219,9 @@ describe('this server\'s own access tokens (D23)', () => {
       const approve = call('approve_merge_request', { project_id: String(SEED.project), merge_request_iid: 1 });
       const response = await mcp(everyTool.url, { Authorization: `Bearer ${token}`, 'mcp-session-id': session }, approve);
       expect(response.status).toBe(200);
-      const result = ((await response.json()) as { result: { isError?: boolean; structuredContent: { error: { kind: string; status: number; message: string } } } }).result;
+      const result = (
+        (await response.json()) as { result: { isError?: boolean; structuredContent: { error: { kind: string; status: number; message: string } } } }
+      ).result;
       expect(result.isError).toBe(true);
       expect(result.structuredContent.error).toMatchObject({ kind: 'permission', status: 401 });
       expect(result.structuredContent.error.message).toContain('requires approvers to confirm with their GitLab password');
@@ -318,7 +331,7 @@ describe('other credentials', () => {
     expect(forge.requests.map((r) => r.path)).toEqual(check.endsWith('/job') ? [check] : [check, '/api/v4/personal_access_tokens/self']);
   });
 
-  test('this server\'s own access token or session id sent as Private-Token or JOB-TOKEN is refused, never sent to the forge (D23)', async () => {
+  test("this server's own access token or session id sent as Private-Token or JOB-TOKEN is refused, never sent to the forge (D23)", async () => {
     const token = await accessToken();
     await expectInvalidToken(await mcp(served.url, { 'Private-Token': token }));
     await expectInvalidToken(await mcp(served.url, { 'JOB-TOKEN': token }));

@@ -13,7 +13,16 @@ import { authorizeUrl, pkce, redeem, registerClient, type Pkce } from './support
 setDefaultTimeout(60_000);
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 let forge: FakeForge;
 let served: ServedOAuth;
@@ -61,7 +70,9 @@ async function consentPage(name = 'Cursor'): Promise<{ page: Page; clientId: str
   const clientId = await registerClient(served.url, [redirectUri()], name);
   const p = pkce();
   const page = await context.newPage();
-  const response = await page.goto(authorizeUrl(served.url, { client_id: clientId, redirect_uri: redirectUri(), code_challenge: p.challenge, state: 'browser-state' }));
+  const response = await page.goto(
+    authorizeUrl(served.url, { client_id: clientId, redirect_uri: redirectUri(), code_challenge: p.challenge, state: 'browser-state' }),
+  );
   expect(response?.status()).toBe(200);
   return { page, clientId, p };
 }
@@ -79,7 +90,13 @@ describe('consent in Chromium', () => {
     expect(await page.locator('h1').innerText()).toBe('Signed in');
     const [landing] = landings;
     expect(landing.searchParams.get('state')).toBe('browser-state');
-    const response = await redeem(served.url, { grant_type: 'authorization_code', code: landing.searchParams.get('code')!, client_id: clientId, redirect_uri: redirectUri(), code_verifier: p.verifier });
+    const response = await redeem(served.url, {
+      grant_type: 'authorization_code',
+      code: landing.searchParams.get('code')!,
+      client_id: clientId,
+      redirect_uri: redirectUri(),
+      code_verifier: p.verifier,
+    });
     expect(response.status).toBe(200);
     const { access_token } = (await response.json()) as { access_token: string };
     // This server's own token (D23), around the one forge token issued.
@@ -112,7 +129,9 @@ describe('consent in Chromium', () => {
   test('a consent form auto-posted from another site is refused', async () => {
     // The attacker fetches a consent page for their own client and has the victim's browser post it.
     const clientId = await registerClient(served.url, ['https://attacker.example/cb'], 'Trusted Editor');
-    const html = await (await fetch(authorizeUrl(served.url, { client_id: clientId, redirect_uri: 'https://attacker.example/cb', code_challenge: pkce().challenge }))).text();
+    const html = await (
+      await fetch(authorizeUrl(served.url, { client_id: clientId, redirect_uri: 'https://attacker.example/cb', code_challenge: pkce().challenge }))
+    ).text();
     const consent = /name="consent" value="([^"]+)"/.exec(html)![1];
     evilHtml = `<form id="f" method="post" action="${served.url}/consent"><input type="hidden" name="consent" value="${consent}"><input type="hidden" name="decision" value="approve"></form><script>document.getElementById('f').submit()</script>`;
     const page = await context.newPage();

@@ -112,7 +112,7 @@ describe('state', () => {
     await expectUnknownState(await browser.request(url.href));
   });
 
-  test('the forge\'s return in a browser other than the one that approved → 400, no exchange', async () => {
+  test("the forge's return in a browser other than the one that approved → 400, no exchange", async () => {
     // Someone approves their own client and sends the forge link on to a victim.
     const { callback } = await upToCallback(served.url);
     const victim = new TinyBrowser();
@@ -121,17 +121,20 @@ describe('state', () => {
     expect(tokenRequests()).toEqual([]);
   });
 
-  test.each(['memory', 'stateless'])('a forge error with an unknown or expired state → 400 "Unknown or expired state parameter", no redirect (%s)', async (mode) => {
-    const base = mode === 'memory' ? served.url : stateless.url;
-    await expectUnknownState(await fetch(`${base}/callback?error=access_denied&state=made-up-state`, { redirect: 'manual' }));
-    await expectUnknownState(await fetch(`${base}/callback?error=access_denied`, { redirect: 'manual' }));
-    const { browser, callback } = await upToCallback(base);
-    const url = new URL(callback);
-    url.searchParams.delete('code');
-    url.searchParams.set('error', 'access_denied');
-    clock = 601_000;
-    await expectUnknownState(await browser.request(url.href));
-  });
+  test.each(['memory', 'stateless'])(
+    'a forge error with an unknown or expired state → 400 "Unknown or expired state parameter", no redirect (%s)',
+    async (mode) => {
+      const base = mode === 'memory' ? served.url : stateless.url;
+      await expectUnknownState(await fetch(`${base}/callback?error=access_denied&state=made-up-state`, { redirect: 'manual' }));
+      await expectUnknownState(await fetch(`${base}/callback?error=access_denied`, { redirect: 'manual' }));
+      const { browser, callback } = await upToCallback(base);
+      const url = new URL(callback);
+      url.searchParams.delete('code');
+      url.searchParams.set('error', 'access_denied');
+      clock = 601_000;
+      await expectUnknownState(await browser.request(url.href));
+    },
+  );
 
   test('a state is used once (memory mode)', async () => {
     const { browser, callback } = await upToCallback(served.url);
@@ -141,20 +144,28 @@ describe('state', () => {
 });
 
 describe('forge answers', () => {
-  test.each(['memory', 'stateless'])('the user denies access at the forge → access_denied, the client\'s state and iss at its redirect URI (%s)', async (mode) => {
-    const base = mode === 'memory' ? served.url : stateless.url;
-    forge.oauth.denyNext = true;
-    const id = await registerClient(base);
-    const browser = new TinyBrowser();
-    const landing = await browser.signIn(authorizeUrl(base, { client_id: id, code_challenge: pkce().challenge, state: 'st-deny' }), REDIRECT);
-    expect(`${landing.url.origin}${landing.url.pathname}`).toBe(REDIRECT);
-    expect(Object.fromEntries(landing.url.searchParams)).toEqual({ error: 'access_denied', error_description: 'The forge did not authorize access: access_denied', state: 'st-deny', iss: base });
-    // The forge's own description is not passed on.
-    expect(landing.url.href).not.toContain('resource owner');
-    // The consent cookie is cleared, and nothing was exchanged at the forge.
-    expect([...(browser.cookies.get('127.0.0.1') ?? new Map()).keys()]).toEqual([]);
-    expect(tokenRequests()).toEqual([]);
-  });
+  test.each(['memory', 'stateless'])(
+    "the user denies access at the forge → access_denied, the client's state and iss at its redirect URI (%s)",
+    async (mode) => {
+      const base = mode === 'memory' ? served.url : stateless.url;
+      forge.oauth.denyNext = true;
+      const id = await registerClient(base);
+      const browser = new TinyBrowser();
+      const landing = await browser.signIn(authorizeUrl(base, { client_id: id, code_challenge: pkce().challenge, state: 'st-deny' }), REDIRECT);
+      expect(`${landing.url.origin}${landing.url.pathname}`).toBe(REDIRECT);
+      expect(Object.fromEntries(landing.url.searchParams)).toEqual({
+        error: 'access_denied',
+        error_description: 'The forge did not authorize access: access_denied',
+        state: 'st-deny',
+        iss: base,
+      });
+      // The forge's own description is not passed on.
+      expect(landing.url.href).not.toContain('resource owner');
+      // The consent cookie is cleared, and nothing was exchanged at the forge.
+      expect([...(browser.cookies.get('127.0.0.1') ?? new Map()).keys()]).toEqual([]);
+      expect(tokenRequests()).toEqual([]);
+    },
+  );
 
   test('a client that sent no state gets the error without one', async () => {
     const { browser, callback } = await upToCallbackWithoutState(served.url);
@@ -164,47 +175,64 @@ describe('forge answers', () => {
     const response = await browser.request(url.href);
     expect(response.status).toBe(302);
     const location = new URL(response.headers.get('location')!);
-    expect(Object.fromEntries(location.searchParams)).toEqual({ error: 'access_denied', error_description: 'The forge did not authorize access: access_denied', iss: served.url });
+    expect(Object.fromEntries(location.searchParams)).toEqual({
+      error: 'access_denied',
+      error_description: 'The forge did not authorize access: access_denied',
+      iss: served.url,
+    });
   });
 
-  test.each(['invalid_request', 'unauthorized_client', 'unsupported_response_type', 'invalid_scope', 'server_error', 'temporarily_unavailable'])('the forge\'s RFC 6749 error %s is passed on to the client', async (code) => {
-    const { browser, callback } = await upToCallback(served.url);
-    const url = new URL(callback);
-    url.searchParams.delete('code');
-    url.searchParams.set('error', code);
-    const response = await browser.request(url.href);
-    expect(response.status).toBe(302);
-    const location = new URL(response.headers.get('location')!);
-    expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
-    expect(location.searchParams.get('error')).toBe(code);
-    expect(location.searchParams.get('state')).toBe('st-cb');
-    expect(location.searchParams.get('iss')).toBe(served.url);
-    // The state is spent.
-    expect((await browser.request(url.href)).status).toBe(400);
-  });
-
-  test.each(['memory', 'stateless'])('the forge refuses the code exchange → server_error at the client\'s redirect URI, without the forge\'s text (%s)', async (mode) => {
-    const base = mode === 'memory' ? served.url : stateless.url;
-    const { browser, callback } = await upToCallback(base);
-    forge.failNext({ pathIncludes: '/oauth/token', status: 400, body: { error: 'invalid_grant', error_description: 'The provided authorization grant is invalid <b>forge text</b>' } });
-    const location = await expectClientError(await browser.request(callback), base, 'server_error', 'The forge refused the authorization code');
-    expect(location.href).not.toContain('invalid_grant');
-    expect(location.href).not.toContain('forge%20text');
-    // This sign-in is over (state spent, consent cookie cleared): the client starts a new one.
-    await expectUnknownState(await browser.request(callback));
-  });
-
-  test.each(['memory', 'stateless'])('a redirect from the forge with neither code nor error → server_error at the client\'s redirect URI, nothing exchanged (%s)', async (mode) => {
-    const base = mode === 'memory' ? served.url : stateless.url;
-    for (const code of [undefined, '']) {
-      const { browser, callback } = await upToCallback(base);
+  test.each(['invalid_request', 'unauthorized_client', 'unsupported_response_type', 'invalid_scope', 'server_error', 'temporarily_unavailable'])(
+    "the forge's RFC 6749 error %s is passed on to the client",
+    async (code) => {
+      const { browser, callback } = await upToCallback(served.url);
       const url = new URL(callback);
       url.searchParams.delete('code');
-      if (code !== undefined) url.searchParams.set('code', code);
-      await expectClientError(await browser.request(url.href), base, 'server_error', 'The forge sent no authorization code');
-    }
-    expect(tokenRequests()).toEqual([]);
-  });
+      url.searchParams.set('error', code);
+      const response = await browser.request(url.href);
+      expect(response.status).toBe(302);
+      const location = new URL(response.headers.get('location')!);
+      expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+      expect(location.searchParams.get('error')).toBe(code);
+      expect(location.searchParams.get('state')).toBe('st-cb');
+      expect(location.searchParams.get('iss')).toBe(served.url);
+      // The state is spent.
+      expect((await browser.request(url.href)).status).toBe(400);
+    },
+  );
+
+  test.each(['memory', 'stateless'])(
+    "the forge refuses the code exchange → server_error at the client's redirect URI, without the forge's text (%s)",
+    async (mode) => {
+      const base = mode === 'memory' ? served.url : stateless.url;
+      const { browser, callback } = await upToCallback(base);
+      forge.failNext({
+        pathIncludes: '/oauth/token',
+        status: 400,
+        body: { error: 'invalid_grant', error_description: 'The provided authorization grant is invalid <b>forge text</b>' },
+      });
+      const location = await expectClientError(await browser.request(callback), base, 'server_error', 'The forge refused the authorization code');
+      expect(location.href).not.toContain('invalid_grant');
+      expect(location.href).not.toContain('forge%20text');
+      // This sign-in is over (state spent, consent cookie cleared): the client starts a new one.
+      await expectUnknownState(await browser.request(callback));
+    },
+  );
+
+  test.each(['memory', 'stateless'])(
+    "a redirect from the forge with neither code nor error → server_error at the client's redirect URI, nothing exchanged (%s)",
+    async (mode) => {
+      const base = mode === 'memory' ? served.url : stateless.url;
+      for (const code of [undefined, '']) {
+        const { browser, callback } = await upToCallback(base);
+        const url = new URL(callback);
+        url.searchParams.delete('code');
+        if (code !== undefined) url.searchParams.set('code', code);
+        await expectClientError(await browser.request(url.href), base, 'server_error', 'The forge sent no authorization code');
+      }
+      expect(tokenRequests()).toEqual([]);
+    },
+  );
 
   test.each([
     ['shorter than any forge code', 'abc'],
@@ -212,7 +240,7 @@ describe('forge answers', () => {
     ['spaces', 'a code with spaces in it'],
     ['control characters', `${'a'.repeat(20)}\u0000\r\n`],
     ['non-ASCII characters', `${'a'.repeat(20)}é\u202E`],
-  ])('a code with %s is never relayed to the forge: server_error at the client\'s redirect URI', async (_, junk) => {
+  ])("a code with %s is never relayed to the forge: server_error at the client's redirect URI", async (_, junk) => {
     const { browser, callback } = await upToCallback(served.url);
     const url = new URL(callback);
     url.searchParams.set('code', junk);
@@ -220,7 +248,7 @@ describe('forge answers', () => {
     expect(tokenRequests()).toEqual([]);
   });
 
-  test('an error code that is not RFC 6749\'s reaches the client as server_error; no text from the address is passed on', async () => {
+  test("an error code that is not RFC 6749's reaches the client as server_error; no text from the address is passed on", async () => {
     const { browser, callback } = await upToCallback(served.url);
     const url = new URL(callback);
     url.searchParams.delete('code');
@@ -231,27 +259,42 @@ describe('forge answers', () => {
     expect(response.status).toBe(302);
     const location = new URL(response.headers.get('location')!);
     expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
-    expect(Object.fromEntries(location.searchParams)).toEqual({ error: 'server_error', error_description: 'The forge did not authorize access', state: 'st-cb', iss: served.url });
+    expect(Object.fromEntries(location.searchParams)).toEqual({
+      error: 'server_error',
+      error_description: 'The forge did not authorize access',
+      state: 'st-cb',
+      iss: served.url,
+    });
     expect(tokenRequests()).toEqual([]);
   });
 
-  test('a forge token answer over 64 KB is not read: temporarily_unavailable at the client\'s redirect URI, no code', async () => {
+  test("a forge token answer over 64 KB is not read: temporarily_unavailable at the client's redirect URI, no code", async () => {
     const { browser, callback } = await upToCallback(served.url);
     forge.failNext({ pathIncludes: '/oauth/token', status: 200, body: { access_token: 'forge-token', token_type: 'Bearer', padding: 'x'.repeat(100 * 1024) } });
-    const location = await expectClientError(await browser.request(callback), served.url, 'temporarily_unavailable', 'The forge could not be reached to complete the sign-in; try again');
+    const location = await expectClientError(
+      await browser.request(callback),
+      served.url,
+      'temporarily_unavailable',
+      'The forge could not be reached to complete the sign-in; try again',
+    );
     expect(location.href).not.toContain('forge-token');
   });
 
-  test('a forge token answer without an access token → server_error at the client\'s redirect URI', async () => {
+  test("a forge token answer without an access token → server_error at the client's redirect URI", async () => {
     const { browser, callback } = await upToCallback(served.url);
     forge.failNext({ pathIncludes: '/oauth/token', status: 200, body: { token_type: 'Bearer' } });
     await expectClientError(await browser.request(callback), served.url, 'server_error', 'The forge refused the authorization code');
   });
 
-  test.each([500, 502, 503, 504])('the forge fails (%i) → temporarily_unavailable at the client\'s redirect URI', async (status) => {
+  test.each([500, 502, 503, 504])("the forge fails (%i) → temporarily_unavailable at the client's redirect URI", async (status) => {
     const { browser, callback } = await upToCallback(served.url);
     forge.failNext({ pathIncludes: '/oauth/token', status, body: { error: 'server_error', error_description: 'forge text' } });
-    const location = await expectClientError(await browser.request(callback), served.url, 'temporarily_unavailable', 'The forge could not be reached to complete the sign-in; try again');
+    const location = await expectClientError(
+      await browser.request(callback),
+      served.url,
+      'temporarily_unavailable',
+      'The forge could not be reached to complete the sign-in; try again',
+    );
     expect(location.href).not.toContain('forge%20text');
   });
 });
@@ -276,29 +319,37 @@ describe('a forge that cannot be reached or does not answer', () => {
     };
   }
 
-  test.each(['unreachable', 'not answering in time'])('%s → temporarily_unavailable at the client\'s redirect URI, a warning naming the reason, no code or state in the log', async (kind) => {
-    const silent = await listener();
-    if (kind === 'unreachable') await silent.close();
-    const { logger, lines, entries } = capturingLogger();
-    const app = await serveOAuth(forge, { logger, apiUrl: `http://127.0.0.1:${silent.port}/api/v4`, env: { FORGE_REQUEST_TIMEOUT_MS: '300' } });
-    try {
-      const { browser, toForge } = await upToForge(app.url);
-      expect(toForge.port).toBe(String(silent.port));
-      // What the forge would have sent back, had it answered: a well-formed code and our state.
-      const code = 'f'.repeat(64);
-      const state = toForge.searchParams.get('state')!;
-      const callback = `${app.url}/callback?${new URLSearchParams({ code, state })}`;
-      await expectClientError(await browser.request(callback), app.url, 'temporarily_unavailable', 'The forge could not be reached to complete the sign-in; try again');
-      const warning = entries().find((e) => e.event === 'oauth_forge_token_failed')!;
-      expect(warning).toMatchObject({ level: 'warn', grant: 'authorization_code', status: 0, error: 'unreachable', reason: 'forge unavailable' });
-      const log = lines.join('');
-      expect(log).not.toContain(code);
-      expect(log).not.toContain(state);
-    } finally {
-      await app.stop();
-      if (kind !== 'unreachable') await silent.close();
-    }
-  });
+  test.each(['unreachable', 'not answering in time'])(
+    "%s → temporarily_unavailable at the client's redirect URI, a warning naming the reason, no code or state in the log",
+    async (kind) => {
+      const silent = await listener();
+      if (kind === 'unreachable') await silent.close();
+      const { logger, lines, entries } = capturingLogger();
+      const app = await serveOAuth(forge, { logger, apiUrl: `http://127.0.0.1:${silent.port}/api/v4`, env: { FORGE_REQUEST_TIMEOUT_MS: '300' } });
+      try {
+        const { browser, toForge } = await upToForge(app.url);
+        expect(toForge.port).toBe(String(silent.port));
+        // What the forge would have sent back, had it answered: a well-formed code and our state.
+        const code = 'f'.repeat(64);
+        const state = toForge.searchParams.get('state')!;
+        const callback = `${app.url}/callback?${new URLSearchParams({ code, state })}`;
+        await expectClientError(
+          await browser.request(callback),
+          app.url,
+          'temporarily_unavailable',
+          'The forge could not be reached to complete the sign-in; try again',
+        );
+        const warning = entries().find((e) => e.event === 'oauth_forge_token_failed')!;
+        expect(warning).toMatchObject({ level: 'warn', grant: 'authorization_code', status: 0, error: 'unreachable', reason: 'forge unavailable' });
+        const log = lines.join('');
+        expect(log).not.toContain(code);
+        expect(log).not.toContain(state);
+      } finally {
+        await app.stop();
+        if (kind !== 'unreachable') await silent.close();
+      }
+    },
+  );
 });
 
 describe('warnings', () => {
@@ -310,8 +361,16 @@ describe('warnings', () => {
       const cases: [string, (callback: URL) => void, Record<string, unknown>][] = [
         ['no code', (url) => url.searchParams.delete('code'), { event: 'oauth_callback_refused', reason: 'no code' }],
         ['malformed code', (url) => url.searchParams.set('code', 'short'), { event: 'oauth_callback_refused', reason: 'malformed code' }],
-        ['forge refused', () => forge.failNext({ pathIncludes: '/oauth/token', status: 400, body: { error: 'invalid_grant' } }), { event: 'oauth_forge_token_failed', status: 400, error: 'invalid_grant', reason: 'forge refused the code' }],
-        ['forge failed', () => forge.failNext({ pathIncludes: '/oauth/token', status: 503 }), { event: 'oauth_forge_token_failed', status: 503, reason: 'forge unavailable' }],
+        [
+          'forge refused',
+          () => forge.failNext({ pathIncludes: '/oauth/token', status: 400, body: { error: 'invalid_grant' } }),
+          { event: 'oauth_forge_token_failed', status: 400, error: 'invalid_grant', reason: 'forge refused the code' },
+        ],
+        [
+          'forge failed',
+          () => forge.failNext({ pathIncludes: '/oauth/token', status: 503 }),
+          { event: 'oauth_forge_token_failed', status: 503, reason: 'forge unavailable' },
+        ],
       ];
       const codes: string[] = [];
       for (const [, change, expected] of cases) {
@@ -331,7 +390,7 @@ describe('warnings', () => {
 });
 
 describe('success', () => {
-  test('the client gets its state and a proxy code; the forge code was exchanged with this server\'s verifier', async () => {
+  test("the client gets its state and a proxy code; the forge code was exchanged with this server's verifier", async () => {
     const { browser, callback, forgeChallenge } = await upToCallback(served.url);
     const response = await browser.request(callback);
     expect(response.status).toBe(302);

@@ -52,7 +52,12 @@ function newDocuments(limits = CIMD_LIMITS): MetadataDocuments {
   });
 }
 
-const doc = (path: string, extra: Record<string, unknown> = {}) => ({ client_id: `${base}${path}`, client_name: 'Loop Client', redirect_uris: ['http://127.0.0.1/callback'], ...extra });
+const doc = (path: string, extra: Record<string, unknown> = {}) => ({
+  client_id: `${base}${path}`,
+  client_name: 'Loop Client',
+  redirect_uris: ['http://127.0.0.1/callback'],
+  ...extra,
+});
 const serveJson = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   routes.set(path, () => new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json', ...headers } }));
 const refusal = async (path: string) => {
@@ -61,7 +66,7 @@ const refusal = async (path: string) => {
   return result.ok ? undefined : result.reason;
 };
 
-test('the limits are D28\'s: 5 s and 64 KB', () => {
+test("the limits are D28's: 5 s and 64 KB", () => {
   expect(CIMD_LIMITS).toEqual({ timeoutMs: 5_000, maxBytes: 65_536 });
 });
 
@@ -130,16 +135,20 @@ describe('refused documents', () => {
     expect(await refusal('/html')).toBe('the client metadata document is not JSON');
   });
 
-  test.each([['an array', []], ['a string', 'x'], ['null', null]])('JSON but %s', async (_, body) => {
+  test.each([
+    ['an array', []],
+    ['a string', 'x'],
+    ['null', null],
+  ])('JSON but %s', async (_, body) => {
     serveJson('/notobject.json', body);
     expect(await refusal('/notobject.json')).toBe('the client metadata document is not a JSON object');
   });
 
   test('for another client_id (another path, or a near miss)', async () => {
     serveJson('/other.json', doc('/different.json'));
-    expect(await refusal('/other.json')).toBe('the client metadata document\'s client_id is not the URL it was fetched from');
+    expect(await refusal('/other.json')).toBe("the client metadata document's client_id is not the URL it was fetched from");
     serveJson('/slash.json', { ...doc('/slash.json'), client_id: `${base}/slash.json/` });
-    expect(await refusal('/slash.json')).toBe('the client metadata document\'s client_id is not the URL it was fetched from');
+    expect(await refusal('/slash.json')).toBe("the client metadata document's client_id is not the URL it was fetched from");
     expect(outcomes).toEqual(['refused', 'refused']);
   });
 
@@ -147,19 +156,21 @@ describe('refused documents', () => {
     serveJson('/nouris.json', doc('/nouris.json', { redirect_uris: [] }));
     expect(await refusal('/nouris.json')).toBe('the client metadata document has no redirect_uris');
     serveJson('/httpuri.json', doc('/httpuri.json', { redirect_uris: ['http://app.example/cb'] }));
-    expect(await refusal('/httpuri.json')).toBe('the client metadata document\'s redirect_uris[0] http is allowed only for loopback addresses (localhost, 127.0.0.1, [::1]); use https');
+    expect(await refusal('/httpuri.json')).toBe(
+      "the client metadata document's redirect_uris[0] http is allowed only for loopback addresses (localhost, 127.0.0.1, [::1]); use https",
+    );
   });
 
   test('a redirect elsewhere is not followed', async () => {
     serveJson('/target.json', doc('/moved.json'));
     routes.set('/moved.json', () => new Response(null, { status: 302, headers: { location: `${base}/target.json` } }));
-    expect(await refusal('/moved.json')).toBe('the client metadata document\'s URL answered with a redirect (HTTP 302); redirects are not followed');
+    expect(await refusal('/moved.json')).toBe("the client metadata document's URL answered with a redirect (HTTP 302); redirects are not followed");
     expect(hits.get('/target.json')).toBeUndefined();
     expect(outcomes).toEqual(['refused']);
   });
 
   test('an error status', async () => {
-    expect(await refusal('/missing.json')).toBe('the client metadata document\'s URL answered HTTP 404');
+    expect(await refusal('/missing.json')).toBe("the client metadata document's URL answered HTTP 404");
     expect(outcomes).toEqual(['failed']);
   });
 
@@ -231,7 +242,13 @@ describe('caching', () => {
   });
 
   test('remembered failures are bounded (MAX_CACHED_DOCUMENTS by default): past it the oldest is forgotten', async () => {
-    const few = new MetadataDocuments({ allowLoopback: true, cache: new MemoryDocumentCache(now), logger: createLogger('error', () => {}), now, maxFailures: 3 });
+    const few = new MetadataDocuments({
+      allowLoopback: true,
+      cache: new MemoryDocumentCache(now),
+      logger: createLogger('error', () => {}),
+      now,
+      maxFailures: 3,
+    });
     routes.set('/gone.json', () => new Response('no', { status: 404 }));
     for (let i = 0; i <= 3; i++) await few.resolve(`${base}/gone.json?n=${i}`);
     expect(hits.get('/gone.json')).toBe(4);

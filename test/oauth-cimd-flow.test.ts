@@ -74,7 +74,7 @@ async function expectUnregistered(response: Response) {
 }
 
 describe('the consent page', () => {
-  test('names the document\'s host prominently, and the name from the document', async () => {
+  test("names the document's host prominently, and the name from the document", async () => {
     const clientId = publish('/agent.json', [REDIRECT], { client_name: 'Loop\u200B Agent' });
     const response = await authorize(served.url, clientId);
     expect(response.status).toBe(200);
@@ -120,7 +120,7 @@ describe('redirect URIs of a document', () => {
     const clientId = publish('/plain.json', ['http://app.example/cb']);
     await expectRefused(
       await authorize(served.url, clientId, 'http://app.example/cb'),
-      'the client metadata document\'s redirect_uris[0] http is allowed only for loopback addresses (localhost, 127.0.0.1, [::1]); use https',
+      "the client metadata document's redirect_uris[0] http is allowed only for loopback addresses (localhost, 127.0.0.1, [::1]); use https",
     );
   });
 });
@@ -128,12 +128,12 @@ describe('redirect URIs of a document', () => {
 describe('unusable documents at /authorize: D22\'s 400 "Unregistered redirect_uri" saying why, never a redirect', () => {
   test('a document for another client_id', async () => {
     const clientId = publish('/liar.json', [REDIRECT], { client_id: `${docBase}/someone-else.json` });
-    await expectRefused(await authorize(served.url, clientId), 'the client metadata document\'s client_id is not the URL it was fetched from');
+    await expectRefused(await authorize(served.url, clientId), "the client metadata document's client_id is not the URL it was fetched from");
     expect(forge.requests).toEqual([]);
   });
 
   test('a document that is not there', async () => {
-    await expectRefused(await authorize(stateless.url, `${docBase}/nothing.json`), 'the client metadata document\'s URL answered HTTP 404');
+    await expectRefused(await authorize(stateless.url, `${docBase}/nothing.json`), "the client metadata document's URL answered HTTP 404");
   });
 
   test('a document that is not JSON, or on a host that cannot be reached', async () => {
@@ -174,7 +174,9 @@ describe('a whole sign-in with a metadata-document client id', () => {
       const tokens = (await response.json()) as { access_token: string; token_type: string };
       expect(tokens.token_type).toBe('Bearer');
 
-      const transport = new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}` } } });
+      const transport = new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}` } },
+      });
       const client = new Client({ name: 'cimd-e2e', version: '1.0.0' });
       await client.connect(transport);
       expect((await client.listTools()).tools.length).toBeGreaterThan(0);

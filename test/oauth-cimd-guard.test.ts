@@ -63,7 +63,15 @@ describe('hosts', () => {
   });
 
   test('a name that does not resolve is refused', async () => {
-    expect(await checkHost('nowhere.example', async () => { throw new Error('ENOTFOUND'); }, false)).toEqual({ ok: false, reason: 'its host name does not resolve' });
+    expect(
+      await checkHost(
+        'nowhere.example',
+        async () => {
+          throw new Error('ENOTFOUND');
+        },
+        false,
+      ),
+    ).toEqual({ ok: false, reason: 'its host name does not resolve' });
     expect(await checkHost('nowhere.example', async () => [], false)).toEqual({ ok: false, reason: 'its host name does not resolve' });
   });
 });
@@ -134,7 +142,9 @@ describe('fetching goes to the checked address only', () => {
     const { documents, connections } = setup(addresses);
     const result = await documents.resolve(id);
     expect(result.ok).toBe(false);
-    expect(!result.ok && result.reason).toMatch(/^the client metadata document cannot be fetched: its host resolves to an? [a-z -]+ address, which this server does not fetch from$/);
+    expect(!result.ok && result.reason).toMatch(
+      /^the client metadata document cannot be fetched: its host resolves to an? [a-z -]+ address, which this server does not fetch from$/,
+    );
     expect(connections).toEqual([]);
   });
 

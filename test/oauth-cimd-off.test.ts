@@ -42,7 +42,13 @@ describe('OAUTH_CIMD_ENABLED=false', () => {
   });
 
   test('a URL client_id at /authorize is invalid_client naming the setting; nothing redirects', async () => {
-    const query = new URLSearchParams({ client_id: DOCUMENT, redirect_uri: 'http://127.0.0.1:33418/callback', response_type: 'code', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' });
+    const query = new URLSearchParams({
+      client_id: DOCUMENT,
+      redirect_uri: 'http://127.0.0.1:33418/callback',
+      response_type: 'code',
+      code_challenge: 'x'.repeat(43),
+      code_challenge_method: 'S256',
+    });
     const response = await fetch(`${off.url}/authorize?${query}`, { redirect: 'manual' });
     expect(response.status).toBe(400);
     const body = (await response.json()) as { error: string; error_description: string };

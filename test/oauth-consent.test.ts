@@ -60,13 +60,18 @@ describe('decisions', () => {
     expect(response.headers.getSetCookie()[0]).toMatch(/^forge-mcp-auth-[^=]+=[^;]+; Path=\/; Max-Age=600/);
   });
 
-  test('Deny sends access_denied with the client\'s state to its redirect URI, nothing to the forge', async () => {
+  test("Deny sends access_denied with the client's state to its redirect URI, nothing to the forge", async () => {
     const { browser, form } = await consentShown();
     const response = await browser.submitConsent(form, 'deny');
     expect(response.status).toBe(302);
     const location = new URL(response.headers.get('location')!);
     expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
-    expect(Object.fromEntries(location.searchParams)).toEqual({ error: 'access_denied', error_description: 'The user denied access', state: 'st-c', iss: served.url });
+    expect(Object.fromEntries(location.searchParams)).toEqual({
+      error: 'access_denied',
+      error_description: 'The user denied access',
+      state: 'st-c',
+      iss: served.url,
+    });
     expect(response.headers.getSetCookie()[0]).toContain('Max-Age=0');
     expect(forge.requests).toEqual([]);
   });
@@ -89,7 +94,11 @@ describe('decisions', () => {
 
   test('an unknown decision is refused', async () => {
     const { browser, form } = await consentShown();
-    const response = await browser.request(form.action, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: form.origin }, body: `consent=${encodeURIComponent(form.consent)}&decision=maybe` });
+    const response = await browser.request(form.action, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: form.origin },
+      body: `consent=${encodeURIComponent(form.consent)}&decision=maybe`,
+    });
     expect(response.status).toBe(400);
   });
 });

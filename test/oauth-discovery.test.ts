@@ -18,18 +18,21 @@ afterAll(async () => {
 });
 
 describe('protected resource metadata (RFC 9728)', () => {
-  test.each(['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp'])('%s names /mcp and this server as its authorization server', async (path) => {
-    const response = await fetch(`${served.url}${path}`);
-    expect(response.status).toBe(200);
-    expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    expect(await response.json()).toEqual({
-      resource: `${served.url}/mcp`,
-      authorization_servers: [served.url],
-      scopes_supported: ['read_api', 'api'],
-      bearer_methods_supported: ['header'],
-      resource_name: 'Forge Tool Server',
-    });
-  });
+  test.each(['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp'])(
+    '%s names /mcp and this server as its authorization server',
+    async (path) => {
+      const response = await fetch(`${served.url}${path}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(await response.json()).toEqual({
+        resource: `${served.url}/mcp`,
+        authorization_servers: [served.url],
+        scopes_supported: ['read_api', 'api'],
+        bearer_methods_supported: ['header'],
+        resource_name: 'Forge Tool Server',
+      });
+    },
+  );
 });
 
 describe('authorization server metadata (RFC 8414)', () => {
@@ -60,8 +63,14 @@ describe('authorization server metadata (RFC 8414)', () => {
       const prm = (await (await fetch(`${readOnly.url}/.well-known/oauth-protected-resource`)).json()) as { scopes_supported: string[] };
       expect(as.scopes_supported).toEqual(['read_api', 'api']);
       expect(prm.scopes_supported).toEqual(['read_api', 'api']);
-      const response = await fetch(`${readOnly.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(INITIALIZE) });
-      expect(response.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${readOnly.url}/.well-known/oauth-protected-resource/mcp", scope="read_api"`);
+      const response = await fetch(`${readOnly.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(INITIALIZE),
+      });
+      expect(response.headers.get('www-authenticate')).toBe(
+        `Bearer resource_metadata="${readOnly.url}/.well-known/oauth-protected-resource/mcp", scope="read_api"`,
+      );
     } finally {
       await readOnly.stop();
     }
@@ -69,7 +78,10 @@ describe('authorization server metadata (RFC 8414)', () => {
 
   test('browser-based clients may call the public endpoints cross-origin (preflight)', async () => {
     for (const path of ['/register', '/token', '/.well-known/oauth-authorization-server']) {
-      const response = await fetch(`${served.url}${path}`, { method: 'OPTIONS', headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' } });
+      const response = await fetch(`${served.url}${path}`, {
+        method: 'OPTIONS',
+        headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' },
+      });
       expect(response.status).toBe(204);
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
       expect(response.headers.get('access-control-allow-headers')).toContain('Content-Type');

@@ -21,7 +21,14 @@ afterAll(() => forge.stop());
 
 function authorize(params: Record<string, string>) {
   const url = new URL(`${origin}/oauth/authorize`);
-  url.search = new URLSearchParams({ client_id: APP.uid, redirect_uri: APP.redirectUris[0], response_type: 'code', state: 's1', scope: 'api', ...params }).toString();
+  url.search = new URLSearchParams({
+    client_id: APP.uid,
+    redirect_uri: APP.redirectUris[0],
+    response_type: 'code',
+    state: 's1',
+    scope: 'api',
+    ...params,
+  }).toString();
   return fetch(url, { redirect: 'manual' });
 }
 
@@ -34,11 +41,18 @@ async function code(challenge: string): Promise<string> {
 }
 
 const token = (params: Record<string, string>) =>
-  fetch(`${origin}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: APP.uid, ...params }).toString() });
+  fetch(`${origin}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ client_id: APP.uid, ...params }).toString(),
+  });
 
 describe('authorize', () => {
   test('an unregistered redirect URI or client gets an error page, never a redirect', async () => {
-    for (const response of [await authorize({ redirect_uri: 'http://127.0.0.1:9/other', code_challenge: pkce().challenge }), await authorize({ client_id: 'nope', code_challenge: pkce().challenge })]) {
+    for (const response of [
+      await authorize({ redirect_uri: 'http://127.0.0.1:9/other', code_challenge: pkce().challenge }),
+      await authorize({ client_id: 'nope', code_challenge: pkce().challenge }),
+    ]) {
       expect(response.status).toBeGreaterThanOrEqual(400);
       expect(response.headers.get('location')).toBeNull();
     }
@@ -46,7 +60,9 @@ describe('authorize', () => {
 
   test('a public application must use PKCE; an unknown scope is refused', async () => {
     expect(new URL((await authorize({})).headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
-    expect(new URL((await authorize({ code_challenge: pkce().challenge, scope: 'sudo' })).headers.get('location')!).searchParams.get('error')).toBe('invalid_scope');
+    expect(new URL((await authorize({ code_challenge: pkce().challenge, scope: 'sudo' })).headers.get('location')!).searchParams.get('error')).toBe(
+      'invalid_scope',
+    );
   });
 });
 
@@ -59,7 +75,13 @@ describe('token', () => {
     expect(response.status).toBe(200);
     const tokens = (await response.json()) as { access_token: string; refresh_token: string; token_type: string; expires_in: number; scope: string };
     expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: 7200, scope: 'api' });
-    expect(((await (await token({ grant_type: 'authorization_code', code: c, redirect_uri: APP.redirectUris[0], code_verifier: p.verifier })).json()) as { error: string }).error).toBe('invalid_grant');
+    expect(
+      (
+        (await (await token({ grant_type: 'authorization_code', code: c, redirect_uri: APP.redirectUris[0], code_verifier: p.verifier })).json()) as {
+          error: string;
+        }
+      ).error,
+    ).toBe('invalid_grant');
     const user = await fetch(`${forge.apiUrl}/user`, { headers: { Authorization: `Bearer ${tokens.access_token}` } });
     expect(user.status).toBe(200);
     const info = await fetch(`${origin}/oauth/token/info`, { headers: { Authorization: `Bearer ${tokens.access_token}` } });
@@ -68,7 +90,9 @@ describe('token', () => {
 
   test('refresh rotates the pair; an expired access token is refused by the API but refreshable', async () => {
     const p = pkce();
-    const first = (await (await token({ grant_type: 'authorization_code', code: await code(p.challenge), redirect_uri: APP.redirectUris[0], code_verifier: p.verifier })).json()) as { access_token: string; refresh_token: string };
+    const first = (await (
+      await token({ grant_type: 'authorization_code', code: await code(p.challenge), redirect_uri: APP.redirectUris[0], code_verifier: p.verifier })
+    ).json()) as { access_token: string; refresh_token: string };
     forge.oauth.expire(first.access_token);
     expect((await fetch(`${forge.apiUrl}/user`, { headers: { Authorization: `Bearer ${first.access_token}` } })).status).toBe(401);
     const second = (await (await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token })).json()) as { access_token: string };
@@ -84,6 +108,9 @@ describe('token', () => {
     const refused = await token({ grant_type: 'authorization_code', code: c, redirect_uri: APP.redirectUris[0], code_verifier: p.verifier });
     expect(refused.status).toBe(401);
     expect(((await refused.json()) as { error: string }).error).toBe('invalid_client');
-    expect((await token({ grant_type: 'authorization_code', code: c, redirect_uri: APP.redirectUris[0], code_verifier: p.verifier, client_secret: 's3cret' })).status).toBe(200);
+    expect(
+      (await token({ grant_type: 'authorization_code', code: c, redirect_uri: APP.redirectUris[0], code_verifier: p.verifier, client_secret: 's3cret' }))
+        .status,
+    ).toBe(200);
   });
 });

@@ -58,7 +58,7 @@ const getMain = { name: 'get_branch', arguments: { project_id: String(SEED.proje
 const call = (client: Client, request: { name: string; arguments: Record<string, unknown> }) => client.callTool(request) as Promise<CallToolResult>;
 
 describe('the SDK client signs in and calls a tool', () => {
-  test('with the consent page: the client holds this server\'s token, the tool runs with the forge token sealed in it (D23)', async () => {
+  test("with the consent page: the client holds this server's token, the tool runs with the forge token sealed in it (D23)", async () => {
     const served = await serve({ env: { FORGE_TOOLSETS: 'all' } });
     const { provider, client } = await signInWithSdk(served);
     expect(provider.browser.visited.some((u) => u.startsWith(`${served.url}/consent`))).toBe(true);
@@ -113,11 +113,16 @@ describe('the SDK client signs in and calls a tool', () => {
     expect(after.access_token).toStartWith('v1.at.');
     const [forgeAfter] = forge.oauth.accessTokens;
     expect(forgeAfter).not.toBe(forgeBefore);
-    expect(forge.requests.filter((r) => r.path.endsWith('/repository/branches/main')).at(-1)!.headers.get('authorization')).toBe(`Bearer ${forgeAfter}`);
+    expect(
+      forge.requests
+        .filter((r) => r.path.endsWith('/repository/branches/main'))
+        .at(-1)!
+        .headers.get('authorization'),
+    ).toBe(`Bearer ${forgeAfter}`);
     await client.close();
   });
 
-  test('a signed-in user without access to the project gets the forge\'s refusal as a tool error', async () => {
+  test("a signed-in user without access to the project gets the forge's refusal as a tool error", async () => {
     const served = await serve();
     forge.oauth.userId = 3; // the guest
     const { client } = await signInWithSdk(served);
@@ -127,28 +132,31 @@ describe('the SDK client signs in and calls a tool', () => {
   });
 });
 
-describe('the registration\'s lifetime and the refresh token\'s (D23)', () => {
+describe("the registration's lifetime and the refresh token's (D23)", () => {
   const DAY = 86_400_000;
 
-  test.each(['stateful', 'stateless'])('%s: a day after sign-in, past the registration\'s lifetime, the SDK refreshes and the call succeeds, with no new registration or sign-in', async (mode) => {
-    const served = await serve(mode === 'stateless' ? { env: { OAUTH_STATELESS_MODE: 'true' } } : {});
-    const { provider, client } = await signInWithSdk(served);
-    await client.close();
-    const { client_id: clientId } = provider.clientInformation()!;
-    const signInStarted = provider.authorizationUrl;
-    const before = provider.tokens()!;
-    // The access token (one hour) and the registration (OAUTH_STATELESS_CLIENT_TTL_SECONDS, one day)
-    // have run out. The client connects again, so one request meets the expired token and the SDK
-    // refreshes once.
-    clock = DAY + 60_000;
-    const again = connectWith(served, provider);
-    await again.connect();
-    expect(structured<{ name: string }>(await call(again.client, getMain)).name).toBe('main');
-    expect(provider.tokens()!.refresh_token).not.toBe(before.refresh_token);
-    expect(provider.clientInformation()!.client_id).toBe(clientId);
-    expect(provider.authorizationUrl).toBe(signInStarted);
-    await again.client.close();
-  });
+  test.each(['stateful', 'stateless'])(
+    "%s: a day after sign-in, past the registration's lifetime, the SDK refreshes and the call succeeds, with no new registration or sign-in",
+    async (mode) => {
+      const served = await serve(mode === 'stateless' ? { env: { OAUTH_STATELESS_MODE: 'true' } } : {});
+      const { provider, client } = await signInWithSdk(served);
+      await client.close();
+      const { client_id: clientId } = provider.clientInformation()!;
+      const signInStarted = provider.authorizationUrl;
+      const before = provider.tokens()!;
+      // The access token (one hour) and the registration (OAUTH_STATELESS_CLIENT_TTL_SECONDS, one day)
+      // have run out. The client connects again, so one request meets the expired token and the SDK
+      // refreshes once.
+      clock = DAY + 60_000;
+      const again = connectWith(served, provider);
+      await again.connect();
+      expect(structured<{ name: string }>(await call(again.client, getMain)).name).toBe('main');
+      expect(provider.tokens()!.refresh_token).not.toBe(before.refresh_token);
+      expect(provider.clientInformation()!.client_id).toBe(clientId);
+      expect(provider.authorizationUrl).toBe(signInStarted);
+      await again.client.close();
+    },
+  );
 
   test('stateful with OAUTH_STATELESS_SECRET: after a restart, which forgets the registration, the SDK refreshes and the call succeeds', async () => {
     const served = await serve({ env: { OAUTH_STATELESS_SECRET: SECRET } });

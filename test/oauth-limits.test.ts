@@ -58,7 +58,8 @@ async function register(served: ServedOAuth, ip: string, name = 'Editor'): Promi
   return ((await response.json()) as { client_id: string }).client_id;
 }
 
-const authorizePath = (served: ServedOAuth, clientId: string) => authorizeUrl(served.url, { client_id: clientId, code_challenge: pkce().challenge, state: 'st' });
+const authorizePath = (served: ServedOAuth, clientId: string) =>
+  authorizeUrl(served.url, { client_id: clientId, code_challenge: pkce().challenge, state: 'st' });
 
 describe('a flood from one address leaves everyone else alone', () => {
   test('/register flooded for several windows: a client registered earlier from another address still signs in', async () => {
@@ -144,7 +145,11 @@ describe('429 per client IP on every sign-in endpoint', () => {
   });
 
   test('/token: RFC 6749 body with Retry-After and CORS, before the body is read', async () => {
-    const grant = { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=refresh_token&client_id=x&refresh_token=y' };
+    const grant = {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=refresh_token&client_id=x&refresh_token=y',
+    };
     // An unknown client named in the body: 400 invalid_client (RFC 6749 §5.2) while under the limit.
     for (let i = 0; i < 2; i++) expect((await from(small, FLOODER, '/token', grant)).status).toBe(400);
     const refused = await from(small, FLOODER, '/token', grant);
@@ -156,7 +161,8 @@ describe('429 per client IP on every sign-in endpoint', () => {
 
   test('/callback and /consent: a page saying so, with Retry-After', async () => {
     for (const path of ['/callback?state=x&code=y', '/consent']) {
-      const init = path === '/consent' ? { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'consent=x&decision=approve' } : {};
+      const init =
+        path === '/consent' ? { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'consent=x&decision=approve' } : {};
       for (let i = 0; i < 2; i++) expect((await from(small, FLOODER, path, init)).status).toBe(400);
       const refused = await from(small, FLOODER, path, init);
       expect(refused.status).toBe(429);
@@ -195,7 +201,12 @@ describe('429 per client IP on every sign-in endpoint', () => {
 
 describe('IPv6 clients count by their /64 (D10)', () => {
   /** The n-th address of one /64: a new interface id each time, spelled in turn in several ways. */
-  const inFlooders64 = (n: number) => [`2001:db8:f1:d::${n.toString(16)}`, `2001:DB8:F1:D:0:0:${(n >> 16).toString(16)}:${(n & 0xffff).toString(16)}`, `2001:db8:f1:d:${(n & 0xff).toString(16)}::${(n >> 8).toString(16)}%eth0`][n % 3];
+  const inFlooders64 = (n: number) =>
+    [
+      `2001:db8:f1:d::${n.toString(16)}`,
+      `2001:DB8:F1:D:0:0:${(n >> 16).toString(16)}:${(n & 0xffff).toString(16)}`,
+      `2001:db8:f1:d:${(n & 0xff).toString(16)}::${(n >> 8).toString(16)}%eth0`,
+    ][n % 3];
 
   test('30 registrations from one /64, a new address each, pass a limit of 5 a minute only 5 times; the next /64 is another client', async () => {
     const statuses: number[] = [];
@@ -208,7 +219,7 @@ describe('IPv6 clients count by their /64 (D10)', () => {
     expect((await from(five, '::ffff:c633:6407', '/register', registration('Editor'))).status).toBe(429);
   });
 
-  test('registrations from one /64 under new addresses, past the whole store, never push out another client\'s', async () => {
+  test("registrations from one /64 under new addresses, past the whole store, never push out another client's", async () => {
     const victimId = await register(flooded, VICTIM, 'Victim Editor');
     const v6VictimId = await register(flooded, '2001:db8:77:1::5', 'Neighbour Editor');
     let created = 0;
@@ -221,7 +232,10 @@ describe('IPv6 clients count by their /64 (D10)', () => {
       }
       clock += 60_000;
     }
-    for (const [id, name] of [[victimId, 'Victim Editor'], [v6VictimId, 'Neighbour Editor']]) {
+    for (const [id, name] of [
+      [victimId, 'Victim Editor'],
+      [v6VictimId, 'Neighbour Editor'],
+    ]) {
       const page = await from(flooded, VICTIM, authorizePath(flooded, id));
       expect(page.status).toBe(200);
       expect(await page.text()).toContain(`<strong>${name}</strong>`);

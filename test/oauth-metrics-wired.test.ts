@@ -88,7 +88,11 @@ async function moved(base: string, action: () => Promise<unknown>): Promise<Coun
   await action();
   const [afterJson, afterText] = [await jsonCounters(base), (await textCounters(base)).counters];
   const delta = (before: Counters, after: Counters) =>
-    Object.fromEntries(Object.entries(after).filter(([k, n]) => n !== (before[k] ?? 0)).map(([k, n]) => [k, n - (before[k] ?? 0)]));
+    Object.fromEntries(
+      Object.entries(after)
+        .filter(([k, n]) => n !== (before[k] ?? 0))
+        .map(([k, n]) => [k, n - (before[k] ?? 0)]),
+    );
   const fromJson = delta(beforeJson, afterJson);
   expect(delta(beforeText, afterText)).toEqual(fromJson);
   return fromJson;
@@ -128,9 +132,11 @@ describe('OAuth counters moved by requests', () => {
     expect(await moved(served.url, async () => expect((await signIn(served.url, { clientId, decision: 'approve' })).landing.code).toBeString())).toEqual({
       'authorizations.approved': 1,
     });
-    expect(await moved(served.url, async () => expect((await signIn(served.url, { clientId, decision: 'deny' })).landing.error).toBe('access_denied'))).toEqual({
-      'authorizations.denied': 1,
-    });
+    expect(await moved(served.url, async () => expect((await signIn(served.url, { clientId, decision: 'deny' })).landing.error).toBe('access_denied'))).toEqual(
+      {
+        'authorizations.denied': 1,
+      },
+    );
   });
 
   test('consent: with MCP_OAUTH_CONSENT=false the straight redirect counts as approved', async () => {
@@ -149,12 +155,14 @@ describe('OAuth counters moved by requests', () => {
     expect(await moved(served.url, async () => expect((await redeem(served.url, codeGrant(s, { code_verifier: badVerifier }))).status).toBe(400))).toEqual({
       'tokenGrants.refused': 1,
     });
-    expect(await moved(served.url, async () => {
-      const response = await redeem(served.url, codeGrant(s));
-      expect(response.status).toBe(200);
-      const body = (await response.json()) as { access_token: string; refresh_token: string };
-      secrets.push(body.access_token, body.refresh_token);
-    })).toEqual({ 'tokenGrants.ok': 1 });
+    expect(
+      await moved(served.url, async () => {
+        const response = await redeem(served.url, codeGrant(s));
+        expect(response.status).toBe(200);
+        const body = (await response.json()) as { access_token: string; refresh_token: string };
+        secrets.push(body.access_token, body.refresh_token);
+      }),
+    ).toEqual({ 'tokenGrants.ok': 1 });
   });
 
   test('refreshes: ok, ok again for a repeat within its grace period (the same pair, D23), then refused when the same refresh token is replayed after it', async () => {
@@ -162,11 +170,13 @@ describe('OAuth counters moved by requests', () => {
     secrets.push(tokens.clientId, tokens.access_token, tokens.refresh_token!);
     const grant = refreshGrant(tokens.clientId, tokens.refresh_token!);
     for (let i = 0; i < 2; i++) {
-      expect(await moved(served.url, async () => {
-        const response = await redeem(served.url, grant);
-        expect(response.status).toBe(200);
-        secrets.push(((await response.json()) as { refresh_token: string }).refresh_token);
-      })).toEqual({ 'tokenRefreshes.ok': 1 });
+      expect(
+        await moved(served.url, async () => {
+          const response = await redeem(served.url, grant);
+          expect(response.status).toBe(200);
+          secrets.push(((await response.json()) as { refresh_token: string }).refresh_token);
+        }),
+      ).toEqual({ 'tokenRefreshes.ok': 1 });
     }
     clock += REFRESH_REUSE_GRACE_MS + 1;
     expect(await moved(served.url, async () => expect((await redeem(served.url, grant)).status).toBe(400))).toEqual({ 'tokenRefreshes.refused': 1 });
@@ -183,10 +193,12 @@ describe('OAuth counters moved by requests', () => {
     });
     // The access token once it has run out.
     clock = (tokens.expires_in + 1) * 1000;
-    expect(await moved(served.url, async () => {
-      expect((await mcp(served.url, tokens.access_token)).status).toBe(401);
-      expect((await mcp(served.url, tokens.access_token)).status).toBe(401);
-    })).toEqual({ 'bearerRefusals.expired': 2 });
+    expect(
+      await moved(served.url, async () => {
+        expect((await mcp(served.url, tokens.access_token)).status).toBe(401);
+        expect((await mcp(served.url, tokens.access_token)).status).toBe(401);
+      }),
+    ).toEqual({ 'bearerRefusals.expired': 2 });
     // A valid one counts nothing.
     clock = 0;
     expect(await moved(served.url, async () => expect((await mcp(served.url, tokens.access_token)).status).toBe(200))).toEqual({});
@@ -197,8 +209,11 @@ describe('OAuth counters moved by requests', () => {
       const { lines } = await textCounters(base);
       const text = lines.join('\n');
       for (const secret of secrets) expect(text).not.toContain(secret);
-      const labels = new Set(lines.flatMap((l) => [.../="([^"]*)"/g.exec(l) ?? []].slice(1)));
-      for (const label of labels) expect(['ok', 'refused', 'failed', 'approved', 'denied', 'malformed', 'invalid', 'expired', 'audience', 'not_access_token', 'not_ours']).toContain(label);
+      const labels = new Set(lines.flatMap((l) => [...(/="([^"]*)"/g.exec(l) ?? [])].slice(1)));
+      for (const label of labels)
+        expect(['ok', 'refused', 'failed', 'approved', 'denied', 'malformed', 'invalid', 'expired', 'audience', 'not_access_token', 'not_ours']).toContain(
+          label,
+        );
     }
     expect(secrets.length).toBeGreaterThan(10);
   });

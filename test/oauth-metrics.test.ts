@@ -66,6 +66,7 @@ describe('OAuth counters', () => {
       'forge_mcp_oauth_token_refreshes_total{outcome="refused"} 1',
       'forge_mcp_oauth_bearer_refusals_total{reason="expired"} 2',
       'forge_mcp_oauth_bearer_refusals_total{reason="audience"} 1',
-    ]) expect(t).toContain(`\n${line}\n`);
+    ])
+      expect(t).toContain(`\n${line}\n`);
   });
 });

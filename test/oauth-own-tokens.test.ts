@@ -22,7 +22,10 @@ describe('issue', () => {
     expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'api' });
     // Neither as written nor in any part read as base64url. (A random ciphertext holds `fff` by
     // chance about once in a few hundred issues; sixteen in a row, never.)
-    const readable = [JSON.stringify(body), ...[body.access_token, body.refresh_token!].flatMap((token) => token.split('.')).map((part) => Buffer.from(part, 'base64url').toString('latin1'))];
+    const readable = [
+      JSON.stringify(body),
+      ...[body.access_token, body.refresh_token!].flatMap((token) => token.split('.')).map((part) => Buffer.from(part, 'base64url').toString('latin1')),
+    ];
     for (const text of readable) {
       expect(text).not.toContain('f'.repeat(16));
       expect(text).not.toContain('r'.repeat(16));
@@ -64,7 +67,11 @@ describe('open', () => {
     expect(await t.openAccess('v1.at.%%%')).toEqual({ ok: false, reason: 'malformed' });
     const flipped = body.access_token.slice(0, -2) + (body.access_token.endsWith('AA') ? 'BB' : 'AA');
     expect(await t.openAccess(flipped)).toEqual({ ok: false, reason: 'invalid' });
-    const other = new OwnTokens(Sealer.create({ secret: Buffer.alloc(32, 1).toString('base64url'), ttlSeconds: { cid: 1, ps: 1, pc: 1, sid: 1, dl: 1 }, now: clock }), { resource: RESOURCE, accessTtlSeconds: 3600, refreshTtlSeconds: 60 }, clock);
+    const other = new OwnTokens(
+      Sealer.create({ secret: Buffer.alloc(32, 1).toString('base64url'), ttlSeconds: { cid: 1, ps: 1, pc: 1, sid: 1, dl: 1 }, now: clock }),
+      { resource: RESOURCE, accessTtlSeconds: 3600, refreshTtlSeconds: 60 },
+      clock,
+    );
     expect(await other.openAccess(body.access_token)).toEqual({ ok: false, reason: 'invalid' });
   });
 

@@ -9,7 +9,14 @@ afterAll(async () => {
   await Promise.all(started.map((s) => s.stop()));
 });
 
-const OAUTH = { FORGE_MCP_OAUTH: 'true', MCP_SERVER_URL: 'https://mcp.example.com', FORGE_OAUTH_CLIENT_ID: 'app-uid', FORGE_OAUTH_CLIENT_SECRET: 'app-secret-never-logged', FORGE_API_URL: 'https://gitlab.example.com', LOG_LEVEL: 'debug' };
+const OAUTH = {
+  FORGE_MCP_OAUTH: 'true',
+  MCP_SERVER_URL: 'https://mcp.example.com',
+  FORGE_OAUTH_CLIENT_ID: 'app-uid',
+  FORGE_OAUTH_CLIENT_SECRET: 'app-secret-never-logged',
+  FORGE_API_URL: 'https://gitlab.example.com',
+  LOG_LEVEL: 'debug',
+};
 
 describe('bun run src/index.ts in OAuth mode', () => {
   test.each([
@@ -20,12 +27,22 @@ describe('bun run src/index.ts in OAuth mode', () => {
     started.push(server);
     const metadata = (await (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).json()) as { issuer: string };
     expect(metadata.issuer).toBe('https://mcp.example.com');
-    const response = await fetch(`${server.url}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: ['http://localhost:8787/callback'] }) });
+    const response = await fetch(`${server.url}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: ['http://localhost:8787/callback'] }),
+    });
     expect(response.status).toBe(201);
     expect(((await response.json()) as { client_id: string }).client_id).toMatch(clientIdShape);
-    const challenge = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    const challenge = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{}',
+    });
     expect(challenge.status).toBe(401);
-    expect(challenge.headers.get('www-authenticate')).toBe('Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp", scope="api"');
+    expect(challenge.headers.get('www-authenticate')).toBe(
+      'Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp", scope="api"',
+    );
     expect(server.stderr()).not.toContain('app-secret-never-logged');
   });
 

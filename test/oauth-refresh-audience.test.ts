@@ -21,14 +21,20 @@ beforeAll(async () => {
 beforeEach(() => resetForge(forge, first, second));
 afterAll(() => stopAll(forge, first, second));
 
-const forgeRefreshes = () => forge.requests.filter((r) => r.path === '/oauth/token' && (r.body as Record<string, string>).grant_type === 'refresh_token').length;
+const forgeRefreshes = () =>
+  forge.requests.filter((r) => r.path === '/oauth/token' && (r.body as Record<string, string>).grant_type === 'refresh_token').length;
 
 describe('a refresh token redeems only at the deployment that issued it', () => {
   test('issued by the first: refused by the second as issued for another server, then redeemed by the first', async () => {
     expect(first.url).not.toBe(second.url);
     const tokens = await ownTokens(first.url);
     const before = forgeRefreshes();
-    await expectError(await redeem(second.url, refreshGrant(tokens.clientId, tokens.refresh_token!)), 400, 'invalid_grant', 'the refresh token was issued for another server: sign in again');
+    await expectError(
+      await redeem(second.url, refreshGrant(tokens.clientId, tokens.refresh_token!)),
+      400,
+      'invalid_grant',
+      'the refresh token was issued for another server: sign in again',
+    );
     expect(forgeRefreshes()).toBe(before);
     const response = await redeem(first.url, refreshGrant(tokens.clientId, tokens.refresh_token!));
     expect(response.status).toBe(200);

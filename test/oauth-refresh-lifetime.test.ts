@@ -14,7 +14,19 @@ import { Sealer } from '../src/sealing/sealer';
 import { testConfig } from './support/config';
 import type { FakeForge } from './support/fake-forge';
 import { SECRET, oauthEnv, resetForge, serveOAuth, type ServedOAuth, useOAuthServers } from './support/fake-oauth-harness';
-import { authorizeUrl, codeGrant, expectError, ownTokens, pkce, redeem, REDIRECT, refreshGrant, registerClient, signIn, type TokenBody } from './support/fake-oauth-steps';
+import {
+  authorizeUrl,
+  codeGrant,
+  expectError,
+  ownTokens,
+  pkce,
+  redeem,
+  REDIRECT,
+  refreshGrant,
+  registerClient,
+  signIn,
+  type TokenBody,
+} from './support/fake-oauth-steps';
 import { INITIALIZE } from './support/mcp-client';
 
 let forge: FakeForge;
@@ -53,7 +65,7 @@ async function expectUsable(base: string, accessToken: string) {
 
 const forgeTokenRequests = () => forge.requests.filter((r) => r.path === '/oauth/token');
 
-describe.each(['stateful', 'stateless'])('%s: past the registration\'s lifetime', (mode) => {
+describe.each(['stateful', 'stateless'])("%s: past the registration's lifetime", (mode) => {
   // The servers start in beforeAll, after the tests are collected.
   const served = () => (mode === 'stateful' ? memory : stateless);
   test('the refresh token still refreshes, and the pair it returns works and refreshes again, for as long as the refresh tokens live', async () => {
@@ -77,7 +89,9 @@ describe.each(['stateful', 'stateless'])('%s: past the registration\'s lifetime'
     const first = await ownTokens(served().url);
     clock = PAST_CLIENT_TTL;
     await refreshed(served().url, first.clientId, first.refresh_token!);
-    const response = await fetch(authorizeUrl(served().url, { client_id: first.clientId, code_challenge: pkce().challenge, state: 's' }), { redirect: 'manual' });
+    const response = await fetch(authorizeUrl(served().url, { client_id: first.clientId, code_challenge: pkce().challenge, state: 's' }), {
+      redirect: 'manual',
+    });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error_description: string }).error_description).toBe('Unregistered redirect_uri');
   });
@@ -98,7 +112,12 @@ describe.each(['stateful', 'stateless'])('%s: past the registration\'s lifetime'
     const first = await ownTokens(served().url);
     clock = 30 * DAY + 1_000;
     forge.requests.length = 0;
-    await expectError(await redeem(served().url, refreshGrant(first.clientId, first.refresh_token!)), 400, 'invalid_client', 'register again (the refresh token has expired');
+    await expectError(
+      await redeem(served().url, refreshGrant(first.clientId, first.refresh_token!)),
+      400,
+      'invalid_client',
+      'register again (the refresh token has expired',
+    );
     expect(forgeTokenRequests()).toEqual([]);
   });
 
@@ -115,8 +134,11 @@ describe.each(['stateful', 'stateless'])('%s: past the registration\'s lifetime'
     }
   });
 
-  test('the authorization_code grant still holds the registration\'s lifetime: a code redeemed after it → invalid_client', async () => {
-    const short = await serveOAuth(forge, { now, env: { ...(mode === 'stateless' ? { OAUTH_STATELESS_MODE: 'true' } : {}), OAUTH_STATELESS_CLIENT_TTL_SECONDS: '60' } });
+  test("the authorization_code grant still holds the registration's lifetime: a code redeemed after it → invalid_client", async () => {
+    const short = await serveOAuth(forge, {
+      now,
+      env: { ...(mode === 'stateless' ? { OAUTH_STATELESS_MODE: 'true' } : {}), OAUTH_STATELESS_CLIENT_TTL_SECONDS: '60' },
+    });
     try {
       resetForge(forge, short);
       const s = await signIn(short.url);
@@ -133,8 +155,15 @@ describe('stateless: the client id of a refresh must still carry a valid signatu
   /** A refresh token sealed with this deployment's secret, as /token would issue it, bound to `clientId`. */
   async function sealedRefreshToken(clientId: string): Promise<string> {
     const config = testConfig(forge.apiUrl, oauthEnv(forge, stateless.url, { OAUTH_STATELESS_MODE: 'true' }));
-    const tokens = new OwnTokens(sealerFromConfig(config, now), { resource: `${stateless.url}/mcp`, accessTtlSeconds: 3600, refreshTtlSeconds: 2_592_000 }, now);
-    const pair = await tokens.issue({ apiUrl: config.forgeApiUrls[0], scope: 'api', clientId }, { access_token: 'a'.repeat(64), token_type: 'Bearer', refresh_token: 'b'.repeat(64) });
+    const tokens = new OwnTokens(
+      sealerFromConfig(config, now),
+      { resource: `${stateless.url}/mcp`, accessTtlSeconds: 3600, refreshTtlSeconds: 2_592_000 },
+      now,
+    );
+    const pair = await tokens.issue(
+      { apiUrl: config.forgeApiUrls[0], scope: 'api', clientId },
+      { access_token: 'a'.repeat(64), token_type: 'Bearer', refresh_token: 'b'.repeat(64) },
+    );
     return pair.refresh_token!;
   }
 
@@ -153,7 +182,11 @@ describe('stateless: the client id of a refresh must still carry a valid signatu
     // Another first character of the signature (the last one carries bits that are ignored).
     const dot = genuine.lastIndexOf('.');
     const forged = `${genuine.slice(0, dot + 1)}${genuine[dot + 1] === 'A' ? 'B' : 'A'}${genuine.slice(dot + 2)}`;
-    const otherSecret = await Sealer.create({ secret: Buffer.alloc(32, 9).toString('base64url'), ttlSeconds: { cid: 86400, ps: 600, pc: 120, sid: 3600, dl: 300 }, now });
+    const otherSecret = await Sealer.create({
+      secret: Buffer.alloc(32, 9).toString('base64url'),
+      ttlSeconds: { cid: 86400, ps: 600, pc: 120, sid: 3600, dl: 300 },
+      now,
+    });
     const foreign = await otherSecret.seal('cid', { r: [REDIRECT] });
     for (const clientId of [forged, foreign]) {
       const refreshToken = await sealedRefreshToken(clientId);
@@ -167,7 +200,7 @@ describe('stateless: the client id of a refresh must still carry a valid signatu
     }
   });
 
-  test('a refresh on another replica than the sign-in, past the registration\'s lifetime', async () => {
+  test("a refresh on another replica than the sign-in, past the registration's lifetime", async () => {
     const first = await ownTokens(stateless.url);
     stateless.route = () => 1;
     clock = PAST_CLIENT_TTL;
@@ -206,7 +239,12 @@ describe('stateful with OAUTH_STATELESS_SECRET: a restart loses the registration
       resetForge(forge, ephemeral);
       const first = await ownTokens(ephemeral.url);
       await ephemeral.restart();
-      await expectError(await redeem(ephemeral.url, refreshGrant(first.clientId, first.refresh_token!)), 400, 'invalid_client', 'register again (the refresh token is invalid');
+      await expectError(
+        await redeem(ephemeral.url, refreshGrant(first.clientId, first.refresh_token!)),
+        400,
+        'invalid_client',
+        'register again (the refresh token is invalid',
+      );
     } finally {
       await ephemeral.stop();
     }

@@ -56,7 +56,8 @@ beforeEach(() => {
   shared.route = (request) => Number(request.headers.get('x-replica') ?? 0);
 });
 afterEach(() => {
-  for (const r of forge.requests) for (const v of Object.values((r.body as Record<string, unknown>) ?? {})) if (typeof v === 'string' && v.length >= 20) secrets.add(v);
+  for (const r of forge.requests)
+    for (const v of Object.values((r.body as Record<string, unknown>) ?? {})) if (typeof v === 'string' && v.length >= 20) secrets.add(v);
 });
 afterAll(async () => {
   await Promise.all([stateful, stateless, shared, ...extra].map((s) => s?.stop()));
@@ -68,7 +69,12 @@ afterAll(async () => {
  * Two refreshes with one grant, the second sent while the forge holds the first's exchange (to the
  * replicas named, for a store-sharing deployment): both answers, once the forge has answered.
  */
-async function secondWhileFirstInFlight(at: ServedOAuth, grant: Record<string, string>, replicas: [number, number] | [] = [], pauseMs = 50): Promise<[Response, Response]> {
+async function secondWhileFirstInFlight(
+  at: ServedOAuth,
+  grant: Record<string, string>,
+  replicas: [number, number] | [] = [],
+  pauseMs = 50,
+): Promise<[Response, Response]> {
   const held = gate.holdNextRefresh();
   const a = token(at, grant, replicas[0]);
   await held.arrived;
@@ -90,7 +96,11 @@ async function signedIn(served: ServedOAuth, options: { scope?: string } = {}): 
 /** POST /token, to replica `replica` of a store-sharing deployment when given. */
 function token(served: ServedOAuth, params: Record<string, string>, replica?: number): Promise<Response> {
   if (replica === undefined) return redeem(served.url, params);
-  return fetch(`${served.url}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-replica': String(replica) }, body: new URLSearchParams(params).toString() });
+  return fetch(`${served.url}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-replica': String(replica) },
+    body: new URLSearchParams(params).toString(),
+  });
 }
 
 async function pair(response: Response): Promise<TokenBody> {
@@ -98,7 +108,8 @@ async function pair(response: Response): Promise<TokenBody> {
   return keep((await response.json()) as TokenBody);
 }
 
-const forgeRefreshes = () => forge.requests.filter((r) => r.path === '/oauth/token' && (r.body as Record<string, string>).grant_type === 'refresh_token').length;
+const forgeRefreshes = () =>
+  forge.requests.filter((r) => r.path === '/oauth/token' && (r.body as Record<string, string>).grant_type === 'refresh_token').length;
 const events = (name: string) => log.entries().filter((e) => e.event === name);
 
 async function until(what: string, check: () => boolean): Promise<void> {
@@ -283,7 +294,11 @@ describe.each(['stateful', 'stateless'])('%s: the same refresh token sent twice'
   test('while the first is in flight and the forge refuses it: the repeat gets the same refusal', async () => {
     const first = await signedIn(served());
     const grant = refreshGrant(first.clientId, first.refresh_token!);
-    forge.failNext({ pathIncludes: '/oauth/token', status: 400, body: { error: 'invalid_grant', error_description: 'The provided authorization grant is invalid' } });
+    forge.failNext({
+      pathIncludes: '/oauth/token',
+      status: 400,
+      body: { error: 'invalid_grant', error_description: 'The provided authorization grant is invalid' },
+    });
     const [a, b] = await secondWhileFirstInFlight(served(), grant);
     const [one, two] = [a, b];
     expect([one.status, two.status]).toEqual([400, 400]);
@@ -397,7 +412,7 @@ describe('replicas sharing a store (REDIS_URL, D37)', () => {
     expect(events('oauth_refresh_repeated').at(-1)).toMatchObject({ within: 'exchange' });
   });
 
-  test('while one replica exchanges it and the forge refuses: the other replica\'s repeat is refused too', async () => {
+  test("while one replica exchanges it and the forge refuses: the other replica's repeat is refused too", async () => {
     const first = await signedIn(shared);
     const grant = refreshGrant(first.clientId, first.refresh_token!);
     forge.failNext({ pathIncludes: '/oauth/token', status: 400, body: { error: 'invalid_grant', error_description: 'revoked' } });
@@ -406,7 +421,7 @@ describe('replicas sharing a store (REDIS_URL, D37)', () => {
     await expectError(b, 400, 'invalid_grant', 'already used');
   });
 
-  test('the store keeps the answer sealed under the token\'s hash, for the grace period only', async () => {
+  test("the store keeps the answer sealed under the token's hash, for the grace period only", async () => {
     const first = await signedIn(shared);
     const one = await pair(await token(shared, refreshGrant(first.clientId, first.refresh_token!), 0));
     const raw = await redis.client();
@@ -426,7 +441,13 @@ describe('what is remembered', () => {
   const sealer = Sealer.create({ secret: Buffer.alloc(32, 4).toString('base64url'), ttlSeconds: { cid: 1, ps: 1, pc: 1, sid: 1, dl: 1 } });
   const answer = (n: number, issuedAt: number): Answered => ({
     request: { clientId: `client-${n}`, scope: undefined, resources: [] },
-    body: { access_token: `v1.at.access-token-${n}-${'x'.repeat(40)}`, refresh_token: `v1.rt.refresh-token-${n}-${'y'.repeat(40)}`, token_type: 'Bearer', expires_in: 3600, scope: 'api' },
+    body: {
+      access_token: `v1.at.access-token-${n}-${'x'.repeat(40)}`,
+      refresh_token: `v1.rt.refresh-token-${n}-${'y'.repeat(40)}`,
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope: 'api',
+    },
     issuedAt,
   });
 
@@ -442,7 +463,7 @@ describe('what is remembered', () => {
     expect(await reuse.recall(keys[2])).toBeUndefined();
   });
 
-  test('is sealed and keyed by the token\'s hash: the store holds no token, and an answer moved to another key does not open there', async () => {
+  test("is sealed and keyed by the token's hash: the store holds no token, and an answer moved to another key does not open there", async () => {
     const t = 1_000_000;
     const store = new MemoryStore({ maxEntries: 10, now: () => t });
     const reuse = new RefreshReuse<unknown>(sealer, () => t, { store });

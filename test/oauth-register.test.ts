@@ -27,8 +27,8 @@ describe('accepted redirect URIs', () => {
     ['loopback http (localhost)', 'http://localhost:8787/callback'],
     ['loopback http (127.0.0.1)', 'http://127.0.0.1:33418/callback'],
     ['loopback http ([::1])', 'http://[::1]:33418/callback'],
-    ['Cursor\'s private-use scheme', 'cursor://anysphere.cursor-mcp/oauth/callback'],
-    ['VS Code\'s private-use scheme', 'vscode://vscode.github-authentication/did-authenticate'],
+    ["Cursor's private-use scheme", 'cursor://anysphere.cursor-mcp/oauth/callback'],
+    ["VS Code's private-use scheme", 'vscode://vscode.github-authentication/did-authenticate'],
     ['a reverse-domain scheme', 'com.example.app:/oauth2redirect'],
   ])('%s', async (_, uri) => {
     const response = await register(served.url, { client_name: 'Editor', redirect_uris: [uri] });
@@ -99,7 +99,8 @@ describe('refused registrations', () => {
 
 describe('client_name', () => {
   test('invisible and bidirectional characters (D36) are removed from the name kept and answered', async () => {
-    const hidden = '\u200B\u200C\u200D\u200E\u200F\u202A\u202B\u202C\u202D\u202E\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\uFEFF\u{E0001}\u{E0041}\u{E007F}';
+    const hidden =
+      '\u200B\u200C\u200D\u200E\u200F\u202A\u202B\u202C\u202D\u202E\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\uFEFF\u{E0001}\u{E0041}\u{E007F}';
     for (const base of [served.url, stateless.url]) {
       const response = await register(base, { client_name: `Cur${hidden}sor\u202Eedoc`, redirect_uris: ['https://app.example.com/cb'] });
       expect(response.status).toBe(201);
@@ -140,7 +141,9 @@ describe('stateless mode', () => {
   test('a name sealed into a client id before names were cleaned is shown without invisible characters', async () => {
     const sealer = await Sealer.create({ secret: SECRET, ttlSeconds: { cid: 86400, ps: 600, pc: 120, sid: 3600, dl: 900 } });
     const old = await sealer.seal('cid', { r: ['https://old.example/cb'], n: 'Tr\u200Busted \u202Eedit\u2069\u{E0020}' });
-    const html = await (await fetch(authorizeUrl(stateless.url, { client_id: old, redirect_uri: 'https://old.example/cb', code_challenge: pkce().challenge }))).text();
+    const html = await (
+      await fetch(authorizeUrl(stateless.url, { client_id: old, redirect_uri: 'https://old.example/cb', code_challenge: pkce().challenge }))
+    ).text();
     expect(html).toContain('<strong>Trusted edit</strong>');
     expect(html).not.toMatch(/[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/u);
   });
@@ -163,7 +166,9 @@ describe('stateless mode', () => {
     expect(client_id).toStartWith('v1.cid.');
     const payload = JSON.parse(Buffer.from(client_id.split('.')[2], 'base64url').toString());
     expect(payload).toMatchObject({ r: ['cursor://anysphere.cursor-mcp/oauth/callback'], n: 'Cursor' });
-    const page = await fetch(authorizeUrl(stateless.url, { client_id, redirect_uri: 'cursor://anysphere.cursor-mcp/oauth/callback', code_challenge: pkce().challenge }));
+    const page = await fetch(
+      authorizeUrl(stateless.url, { client_id, redirect_uri: 'cursor://anysphere.cursor-mcp/oauth/callback', code_challenge: pkce().challenge }),
+    );
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<strong>Cursor</strong>');
   });
@@ -172,7 +177,10 @@ describe('stateless mode', () => {
     const { client_id } = (await (await register(stateless.url, { redirect_uris: ['https://good.example/cb'] })).json()) as { client_id: string };
     const [v, kind, , mac] = client_id.split('.');
     const forged = `${v}.${kind}.${Buffer.from(JSON.stringify({ r: ['https://evil.example/cb'], iat: Math.floor(Date.now() / 1000) })).toString('base64url')}.${mac}`;
-    const response = await fetch(authorizeUrl(stateless.url, { client_id: forged, redirect_uri: 'https://evil.example/cb', code_challenge: pkce().challenge }), { redirect: 'manual' });
+    const response = await fetch(
+      authorizeUrl(stateless.url, { client_id: forged, redirect_uri: 'https://evil.example/cb', code_challenge: pkce().challenge }),
+      { redirect: 'manual' },
+    );
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: 'invalid_request', error_description: 'Unregistered redirect_uri' });
   });
@@ -190,7 +198,10 @@ describe('rate limit', () => {
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(await refused.json()).toEqual({ error: 'temporarily_unavailable', error_description: 'Rate limit exceeded' });
       // Another address (behind a trusted proxy it would be the forwarded one) is not affected.
-      const other = await limited.apps[0].handle(new Request(`${limited.url}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }), '10.0.0.9');
+      const other = await limited.apps[0].handle(
+        new Request(`${limited.url}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+        '10.0.0.9',
+      );
       expect(other.status).toBe(201);
     } finally {
       await limited.stop();

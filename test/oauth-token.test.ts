@@ -12,7 +12,7 @@ import { ReplayGuard } from '../src/oauth/replay-guard';
 import { tokenHandler } from '../src/oauth/token';
 import { MemoryVault, SealedVault } from '../src/oauth/vault';
 import { createLogger } from '../src/logging/logger';
-import { type FakeForge } from './support/fake-forge';
+import type { FakeForge } from './support/fake-forge';
 import { ACCESS_TOKEN_LIFETIME } from './support/fake-oauth';
 import { FORGE_APP_ID, resetForge, serveOAuth, type ServedOAuth, useOAuthServers } from './support/fake-oauth-harness';
 import { codeGrant, ownTokens, pkce, redeem, REDIRECT, refreshGrant, registerClient, signIn, type TokenBody } from './support/fake-oauth-steps';
@@ -47,7 +47,7 @@ async function expectError(response: Response, status: number, error: string, de
 }
 
 describe('authorization_code', () => {
-  test('hands out this server\'s own tokens, never the forge\'s (D23; form-encoded request)', async () => {
+  test("hands out this server's own tokens, never the forge's (D23; form-encoded request)", async () => {
     const s = await signIn(served.url);
     const response = await redeem(served.url, codeGrant(s));
     expect(response.status).toBe(200);
@@ -67,7 +67,12 @@ describe('authorization_code', () => {
   });
 
   test('the scope asked for at /authorize is the scope granted, and the forge was asked for it (D29)', async () => {
-    for (const [asked, granted] of [['read_api', 'read_api'], ['read_api api', 'api'], ['openid', 'api'], [undefined, 'api']] as const) {
+    for (const [asked, granted] of [
+      ['read_api', 'read_api'],
+      ['read_api api', 'api'],
+      ['openid', 'api'],
+      [undefined, 'api'],
+    ] as const) {
       forge.requests.length = 0;
       const tokens = await ownTokens(served.url, { scope: asked });
       expect(tokens.scope).toBe(granted);
@@ -110,7 +115,12 @@ describe('authorization_code', () => {
 
   test('redirect_uri must repeat the one of the authorization request', async () => {
     const s = await signIn(served.url);
-    await expectError(await redeem(served.url, codeGrant(s, { redirect_uri: 'http://127.0.0.1:1/other' })), 400, 'invalid_grant', 'redirect_uri does not match');
+    await expectError(
+      await redeem(served.url, codeGrant(s, { redirect_uri: 'http://127.0.0.1:1/other' })),
+      400,
+      'invalid_grant',
+      'redirect_uri does not match',
+    );
     const { redirect_uri: _, ...without } = codeGrant(s);
     await expectError(await redeem(served.url, without), 400, 'invalid_grant', 'redirect_uri does not match');
     expect((await redeem(served.url, codeGrant(s))).status).toBe(200);
@@ -122,7 +132,7 @@ describe('authorization_code', () => {
     await expectError(await redeem(served.url, codeGrant(s)), 400, 'invalid_grant', 'invalid or expired');
   });
 
-  test('the access token never outlives the forge token: expires_in counts down from the forge\'s answer while the code waited', async () => {
+  test("the access token never outlives the forge token: expires_in counts down from the forge's answer while the code waited", async () => {
     const long = await serveOAuth(forge, { now, env: { OAUTH_ACCESS_TOKEN_TTL_SECONDS: '86400' } });
     try {
       resetForge(forge, long);
@@ -142,7 +152,7 @@ describe('authorization_code', () => {
     expect((await redeem(served.url, codeGrant(s, { resource: `${served.url}/mcp` }))).status).toBe(200);
   });
 
-  test('resource naming the base URL or /mcp/ is not this server\'s resource either (D29): invalid_target, the code still works', async () => {
+  test("resource naming the base URL or /mcp/ is not this server's resource either (D29): invalid_target, the code still works", async () => {
     const s = await signIn(served.url);
     for (const resource of [served.url, `${served.url}/`, `${served.url}/mcp/`, `${served.url}/mcp?x=1`]) {
       await expectError(await redeem(served.url, codeGrant(s, { resource })), 400, 'invalid_target', `resource must be ${served.url}/mcp`);
@@ -157,7 +167,7 @@ describe('authorization_code', () => {
     await expectError(await redeem(replicas.url, codeGrant(s)), 400, 'invalid_grant', 'already used');
   });
 
-  test('stateless: a v1.pc. code respelled (its last character\'s unused bits changed) is no second code', async () => {
+  test("stateless: a v1.pc. code respelled (its last character's unused bits changed) is no second code", async () => {
     const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
     let s = await signIn(replicas.url);
     let respelled: string[] = [];
@@ -167,7 +177,9 @@ describe('authorization_code', () => {
       const code = s.landing.code!;
       const body = code.slice(code.lastIndexOf('.') + 1);
       const bytes = Buffer.from(body, 'base64url');
-      respelled = [...ALPHABET].map((c) => code.slice(0, -1) + c).filter((v) => v !== code && Buffer.from(v.slice(v.lastIndexOf('.') + 1), 'base64url').equals(bytes));
+      respelled = [...ALPHABET]
+        .map((c) => code.slice(0, -1) + c)
+        .filter((v) => v !== code && Buffer.from(v.slice(v.lastIndexOf('.') + 1), 'base64url').equals(bytes));
     }
     expect(respelled.length).toBeGreaterThan(0);
     expect((await redeem(replicas.url, codeGrant(s))).status).toBe(200);
@@ -212,8 +224,18 @@ describe('request errors', () => {
 
   test('missing code or code_verifier', async () => {
     const id = await registerClient(served.url);
-    await expectError(await redeem(served.url, { grant_type: 'authorization_code', client_id: id, code_verifier: pkce().verifier, redirect_uri: REDIRECT }), 400, 'invalid_request', 'code is required');
-    await expectError(await redeem(served.url, { grant_type: 'authorization_code', client_id: id, code: 'abc', redirect_uri: REDIRECT }), 400, 'invalid_request', 'code_verifier is required');
+    await expectError(
+      await redeem(served.url, { grant_type: 'authorization_code', client_id: id, code_verifier: pkce().verifier, redirect_uri: REDIRECT }),
+      400,
+      'invalid_request',
+      'code is required',
+    );
+    await expectError(
+      await redeem(served.url, { grant_type: 'authorization_code', client_id: id, code: 'abc', redirect_uri: REDIRECT }),
+      400,
+      'invalid_request',
+      'code_verifier is required',
+    );
   });
 
   test('client_id may come in HTTP Basic', async () => {
@@ -221,7 +243,10 @@ describe('request errors', () => {
     const { client_id, ...params } = codeGrant(s);
     const response = await fetch(`${served.url}/token`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${encodeURIComponent(client_id)}:`).toString('base64')}` },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${encodeURIComponent(client_id)}:`).toString('base64')}`,
+      },
       body: new URLSearchParams(params).toString(),
     });
     expect(response.status).toBe(200);
@@ -245,7 +270,10 @@ describe('request errors', () => {
 
   test('an unknown client in HTTP Basic → 401 invalid_client with WWW-Authenticate: Basic (RFC 6749 §5.2), for either grant', async () => {
     const basic = `Basic ${Buffer.from(`${encodeURIComponent('nobody')}:`).toString('base64')}`;
-    const grants: Record<string, string>[] = [{ grant_type: 'authorization_code', code: 'c', code_verifier: pkce().verifier }, { grant_type: 'refresh_token', refresh_token: 'v1.rt.x' }];
+    const grants: Record<string, string>[] = [
+      { grant_type: 'authorization_code', code: 'c', code_verifier: pkce().verifier },
+      { grant_type: 'refresh_token', refresh_token: 'v1.rt.x' },
+    ];
     for (const params of grants) {
       const response = await fetch(`${served.url}/token`, {
         method: 'POST',
@@ -261,25 +289,40 @@ describe('request errors', () => {
 
   test('an unsupported body type and malformed JSON', async () => {
     await expectError(await fetch(`${served.url}/token`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }), 415, 'invalid_request');
-    await expectError(await fetch(`${served.url}/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' }), 400, 'invalid_request');
+    await expectError(
+      await fetch(`${served.url}/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' }),
+      400,
+      'invalid_request',
+    );
   });
 });
 
 describe('a parameter sent more than once (RFC 6749 §3.2)', () => {
   const form = (pairs: [string, string][]) =>
-    fetch(`${served.url}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(pairs).toString() });
+    fetch(`${served.url}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(pairs).toString(),
+    });
   /** A JSON object with members written in order, repeats included (JSON.stringify cannot). */
   const json = (pairs: [string, string][]) =>
-    fetch(`${served.url}/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{${pairs.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}` });
+    fetch(`${served.url}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `{${pairs.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`,
+    });
 
-  test.each(['grant_type', 'client_id', 'code', 'code_verifier', 'redirect_uri'])('%s twice in the code grant → 400 invalid_request naming it, form or JSON; the code still works', async (name) => {
-    const s = await signIn(served.url);
-    const pairs = Object.entries(codeGrant(s));
-    const twice: [string, string][] = [...pairs, [name, pairs.find(([k]) => k === name)![1]]];
-    for (const send of [form, json]) await expectError(await send(twice), 400, 'invalid_request', `${name} must not be included more than once`);
-    expect(forge.requests.filter((r) => r.path === '/oauth/token').length).toBe(1); // the sign-in's own exchange
-    expect((await form(pairs)).status).toBe(200);
-  });
+  test.each(['grant_type', 'client_id', 'code', 'code_verifier', 'redirect_uri'])(
+    '%s twice in the code grant → 400 invalid_request naming it, form or JSON; the code still works',
+    async (name) => {
+      const s = await signIn(served.url);
+      const pairs = Object.entries(codeGrant(s));
+      const twice: [string, string][] = [...pairs, [name, pairs.find(([k]) => k === name)![1]]];
+      for (const send of [form, json]) await expectError(await send(twice), 400, 'invalid_request', `${name} must not be included more than once`);
+      expect(forge.requests.filter((r) => r.path === '/oauth/token').length).toBe(1); // the sign-in's own exchange
+      expect((await form(pairs)).status).toBe(200);
+    },
+  );
 
   test.each(['refresh_token', 'scope'])('%s twice in the refresh grant → 400 invalid_request naming it; the refresh token still works', async (name) => {
     const first = await ownTokens(served.url);
@@ -294,7 +337,7 @@ describe('a parameter sent more than once (RFC 6749 §3.2)', () => {
   test('a repeated JSON member is seen whatever sits between (nested objects, escaped quotes)', async () => {
     const s = await signIn(served.url);
     const grant = codeGrant(s);
-    const body = `{"grant_type":"authorization_code","extra":{"code":"x\\\"}","list":[1,{"a":"]"}]},"code":${JSON.stringify(grant.code)},"client_id":${JSON.stringify(grant.client_id)},"code":"other","code_verifier":${JSON.stringify(grant.code_verifier)},"redirect_uri":${JSON.stringify(grant.redirect_uri)}}`;
+    const body = `{"grant_type":"authorization_code","extra":{"code":"x\\"}","list":[1,{"a":"]"}]},"code":${JSON.stringify(grant.code)},"client_id":${JSON.stringify(grant.client_id)},"code":"other","code_verifier":${JSON.stringify(grant.code_verifier)},"redirect_uri":${JSON.stringify(grant.redirect_uri)}}`;
     expect(() => JSON.parse(body)).not.toThrow();
     const response = await fetch(`${served.url}/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     await expectError(response, 400, 'invalid_request', 'code must not be included more than once');
@@ -306,7 +349,12 @@ describe('a parameter sent more than once (RFC 6749 §3.2)', () => {
   test('resource may come more than once (RFC 8707), but each must name this server (D29)', async () => {
     const s = await signIn(served.url);
     const pairs = Object.entries(codeGrant(s));
-    await expectError(await form([...pairs, ['resource', `${served.url}/mcp`], ['resource', 'https://other.example/mcp']]), 400, 'invalid_target', `resource must be ${served.url}/mcp`);
+    await expectError(
+      await form([...pairs, ['resource', `${served.url}/mcp`], ['resource', 'https://other.example/mcp']]),
+      400,
+      'invalid_target',
+      `resource must be ${served.url}/mcp`,
+    );
     expect((await form([...pairs, ['resource', `${served.url}/mcp`], ['resource', `${served.url}/mcp`]])).status).toBe(200);
   });
 
@@ -322,7 +370,12 @@ describe('a JSON parameter that is not a string (RFC 6749 parameters are strings
   test('resource as an array naming another server → 400 invalid_request naming resource, not a token for the other server (D29); the code still works', async () => {
     const s = await signIn(served.url);
     const before = tokenRequests();
-    await expectError(await redeem(served.url, { ...codeGrant(s), resource: ['https://evil.example/mcp'] } as unknown as Record<string, string>, true), 400, 'invalid_request', 'resource must be a string, not an array');
+    await expectError(
+      await redeem(served.url, { ...codeGrant(s), resource: ['https://evil.example/mcp'] } as unknown as Record<string, string>, true),
+      400,
+      'invalid_request',
+      'resource must be a string, not an array',
+    );
     expect(tokenRequests()).toBe(before);
     expect((await redeem(served.url, codeGrant(s), true)).status).toBe(200);
   });
@@ -330,28 +383,52 @@ describe('a JSON parameter that is not a string (RFC 6749 parameters are strings
   test('scope as a number in a refresh → 400 invalid_request naming scope; nothing sent to the forge, the refresh token still works', async () => {
     const first = await ownTokens(served.url, { scope: 'read_api' });
     forge.requests.length = 0;
-    await expectError(await redeem(served.url, { ...refreshGrant(first.clientId, first.refresh_token!), scope: 5 } as unknown as Record<string, string>, true), 400, 'invalid_request', 'scope must be a string, not a number');
+    await expectError(
+      await redeem(served.url, { ...refreshGrant(first.clientId, first.refresh_token!), scope: 5 } as unknown as Record<string, string>, true),
+      400,
+      'invalid_request',
+      'scope must be a string, not a number',
+    );
     expect(forge.requests).toEqual([]);
     const again = await redeem(served.url, refreshGrant(first.clientId, first.refresh_token!), true);
     expect(again.status).toBe(200);
     expect(((await again.json()) as TokenBody).scope).toBe('read_api');
   });
 
-  test.each(['grant_type', 'client_id', 'code', 'code_verifier', 'redirect_uri', 'resource'])('%s as a number, boolean, null, array or object → 400 invalid_request naming it, in both modes; the code still works', async (name) => {
-    for (const base of [served.url, replicas.url]) {
-      const s = await signIn(base);
-      const grant = codeGrant(s) as Record<string, unknown>;
-      for (const [value, type] of [[42, 'a number'], [true, 'a boolean'], [null, 'null'], [[grant[name] ?? `${base}/mcp`], 'an array'], [{ value: grant[name] ?? `${base}/mcp` }, 'an object']] as const) {
-        await expectError(await redeem(base, { ...grant, [name]: value } as unknown as Record<string, string>, true), 400, 'invalid_request', `${name} must be a string, not ${type}`);
+  test.each(['grant_type', 'client_id', 'code', 'code_verifier', 'redirect_uri', 'resource'])(
+    '%s as a number, boolean, null, array or object → 400 invalid_request naming it, in both modes; the code still works',
+    async (name) => {
+      for (const base of [served.url, replicas.url]) {
+        const s = await signIn(base);
+        const grant = codeGrant(s) as Record<string, unknown>;
+        for (const [value, type] of [
+          [42, 'a number'],
+          [true, 'a boolean'],
+          [null, 'null'],
+          [[grant[name] ?? `${base}/mcp`], 'an array'],
+          [{ value: grant[name] ?? `${base}/mcp` }, 'an object'],
+        ] as const) {
+          await expectError(
+            await redeem(base, { ...grant, [name]: value } as unknown as Record<string, string>, true),
+            400,
+            'invalid_request',
+            `${name} must be a string, not ${type}`,
+          );
+        }
+        expect((await redeem(base, codeGrant(s), true)).status).toBe(200);
       }
-      expect((await redeem(base, codeGrant(s), true)).status).toBe(200);
-    }
-  });
+    },
+  );
 
   test.each(['refresh_token', 'scope'])('%s as an array in a refresh → 400 invalid_request naming it; the refresh token still works', async (name) => {
     const first = await ownTokens(served.url);
     const grant = refreshGrant(first.clientId, first.refresh_token!, { scope: 'api' }) as Record<string, unknown>;
-    await expectError(await redeem(served.url, { ...grant, [name]: [grant[name]] } as unknown as Record<string, string>, true), 400, 'invalid_request', `${name} must be a string, not an array`);
+    await expectError(
+      await redeem(served.url, { ...grant, [name]: [grant[name]] } as unknown as Record<string, string>, true),
+      400,
+      'invalid_request',
+      `${name} must be a string, not an array`,
+    );
     expect((await redeem(served.url, refreshGrant(first.clientId, first.refresh_token!), true)).status).toBe(200);
   });
 
@@ -363,7 +440,7 @@ describe('a JSON parameter that is not a string (RFC 6749 parameters are strings
 });
 
 describe('refresh_token', () => {
-  test('refreshes the forge token server-side with this server\'s application and issues a new pair; the used one is refused (replay)', async () => {
+  test("refreshes the forge token server-side with this server's application and issues a new pair; the used one is refused (replay)", async () => {
     const first = await ownTokens(served.url);
     const forgeBefore = forge.oauth.accessTokens[0];
     const response = await redeem(served.url, refreshGrant(first.clientId, first.refresh_token!));
@@ -396,18 +473,26 @@ describe('refresh_token', () => {
     ['read_api', 'read_api write_repository'],
     ['api', 'api openid'],
     ['api', 'sudo'],
-  ])('granted %s, a refresh asking for scope "%s" (more than granted) → 400 invalid_scope (RFC 6749 §6); nothing sent to the forge, the refresh token still works', async (granted, asked) => {
-    const first = await ownTokens(served.url, { scope: granted });
-    expect(first.scope).toBe(granted);
-    forge.requests.length = 0;
-    for (const asJson of [false, true]) {
-      await expectError(await redeem(served.url, refreshGrant(first.clientId, first.refresh_token!, { scope: asked }), asJson), 400, 'invalid_scope', 'scope may only name what was granted');
-    }
-    expect(forge.requests).toEqual([]);
-    const again = await redeem(served.url, refreshGrant(first.clientId, first.refresh_token!));
-    expect(again.status).toBe(200);
-    expect(((await again.json()) as TokenBody).scope).toBe(granted);
-  });
+  ])(
+    'granted %s, a refresh asking for scope "%s" (more than granted) → 400 invalid_scope (RFC 6749 §6); nothing sent to the forge, the refresh token still works',
+    async (granted, asked) => {
+      const first = await ownTokens(served.url, { scope: granted });
+      expect(first.scope).toBe(granted);
+      forge.requests.length = 0;
+      for (const asJson of [false, true]) {
+        await expectError(
+          await redeem(served.url, refreshGrant(first.clientId, first.refresh_token!, { scope: asked }), asJson),
+          400,
+          'invalid_scope',
+          'scope may only name what was granted',
+        );
+      }
+      expect(forge.requests).toEqual([]);
+      const again = await redeem(served.url, refreshGrant(first.clientId, first.refresh_token!));
+      expect(again.status).toBe(200);
+      expect(((await again.json()) as TokenBody).scope).toBe(granted);
+    },
+  );
 
   test('a refresh may name the scope granted, or less: an api grant refreshed for read_api gets a read_api access token, and its new refresh token keeps api (RFC 6749 §6)', async () => {
     const first = await ownTokens(served.url);
@@ -436,7 +521,11 @@ describe('refresh_token', () => {
     const first = await ownTokens(served.url);
     forge.requests.length = 0;
     await expectError(await redeem(served.url, refreshGrant(first.clientId, first.access_token)), 400, 'invalid_grant', 'not issued by this server');
-    await expectError(await redeem(served.url, refreshGrant(first.clientId, first.refresh_token!, { resource: 'https://other.example' })), 400, 'invalid_target');
+    await expectError(
+      await redeem(served.url, refreshGrant(first.clientId, first.refresh_token!, { resource: 'https://other.example' })),
+      400,
+      'invalid_target',
+    );
     expect(forge.requests).toEqual([]);
   });
 
@@ -454,7 +543,7 @@ describe('refresh_token', () => {
     }
   });
 
-  test('upgrade path: the forge\'s own refresh token from the old behaviour is refused here (sign in again)', async () => {
+  test("upgrade path: the forge's own refresh token from the old behaviour is refused here (sign in again)", async () => {
     const s = await signIn(served.url);
     await redeem(served.url, codeGrant(s));
     const forgeRefresh = 'a'.repeat(64);
@@ -491,7 +580,12 @@ describe('refresh_token', () => {
     const id = await registerClient(served.url);
     forge.requests.length = 0;
     for (const asJson of [false, true]) {
-      await expectError(await redeem(served.url, { grant_type: 'refresh_token', client_id: id, refresh_token: junk }, asJson), 400, 'invalid_grant', 'not issued by this server');
+      await expectError(
+        await redeem(served.url, { grant_type: 'refresh_token', client_id: id, refresh_token: junk }, asJson),
+        400,
+        'invalid_grant',
+        'not issued by this server',
+      );
     }
     expect(forge.requests.filter((r) => r.path === '/oauth/token')).toEqual([]);
   });
@@ -499,14 +593,23 @@ describe('refresh_token', () => {
   test('an empty or 100 KB refresh token never reaches the forge either', async () => {
     const id = await registerClient(served.url);
     forge.requests.length = 0;
-    await expectError(await redeem(served.url, { grant_type: 'refresh_token', client_id: id, refresh_token: '' }), 400, 'invalid_request', 'refresh_token is required');
+    await expectError(
+      await redeem(served.url, { grant_type: 'refresh_token', client_id: id, refresh_token: '' }),
+      400,
+      'invalid_request',
+      'refresh_token is required',
+    );
     await expectError(await redeem(served.url, { grant_type: 'refresh_token', client_id: id, refresh_token: 'a'.repeat(100 * 1024) }), 413, 'invalid_request');
     expect(forge.requests.filter((r) => r.path === '/oauth/token')).toEqual([]);
   });
 
   test('a forge answer larger than a token answer can be is not read: 502, nothing passed on', async () => {
     const first = await ownTokens(served.url);
-    forge.failNext({ pathIncludes: '/oauth/token', status: 200, body: { access_token: 'padded-forge-token', token_type: 'Bearer', padding: 'x'.repeat(200 * 1024) } });
+    forge.failNext({
+      pathIncludes: '/oauth/token',
+      status: 200,
+      body: { access_token: 'padded-forge-token', token_type: 'Bearer', padding: 'x'.repeat(200 * 1024) },
+    });
     const response = await redeem(served.url, refreshGrant(first.clientId, first.refresh_token!));
     await expectError(response, 502, 'temporarily_unavailable');
   });
@@ -544,19 +647,44 @@ describe('the replay cache (SPEC stateless rule 5)', () => {
     let t = Math.floor(Date.now() / 1000) * 1000;
     const lines: string[] = [];
     const clients = new MemoryClients(86400, () => t);
-    const sealer = Sealer.create({ secret: Buffer.alloc(32, 5).toString('base64url'), ttlSeconds: { cid: 86400, ps: 600, pc: 120, sid: 1, dl: 1 }, now: () => t });
+    const sealer = Sealer.create({
+      secret: Buffer.alloc(32, 5).toString('base64url'),
+      ttlSeconds: { cid: 86400, ps: 600, pc: 120, sid: 1, dl: 1 },
+      now: () => t,
+    });
     const vault = new SealedVault(await sealer, { consent: 600, state: 600, code: 120 });
     const settings = { resource: 'http://x/mcp', serverUrl: 'http://x', forgeApiUrl: 'https://forge.example/api/v4' };
     const tokens = new OwnTokens(sealer, { resource: settings.resource, accessTtlSeconds: 3600, refreshTtlSeconds: 86400 }, () => t);
     const handle = tokenHandler({
-      settings, clients, vault, guard: new ReplayGuard(() => t), refreshGuard: new ReplayGuard(() => t), reuse: new RefreshReuse(sealer, () => t), tokens,
-      forge: { refresh: async () => ({ ok: false, status: 0, error: 'x', description: 'x' }) }, logger: createLogger('debug', (line) => lines.push(line)), now: () => t,
+      settings,
+      clients,
+      vault,
+      guard: new ReplayGuard(() => t),
+      refreshGuard: new ReplayGuard(() => t),
+      reuse: new RefreshReuse(sealer, () => t),
+      tokens,
+      forge: { refresh: async () => ({ ok: false, status: 0, error: 'x', description: 'x' }) },
+      logger: createLogger('debug', (line) => lines.push(line)),
+      now: () => t,
     });
     const client = await clients.register([REDIRECT], 'c', '10.0.0.1');
     const p = pkce();
-    const code = await vault.put('code', { c: client.clientId, r: REDIRECT, rp: true, cc: p.challenge, sc: 'api', t: { access_token: 'forge-token', token_type: 'Bearer' }, at: 0 });
+    const code = await vault.put('code', {
+      c: client.clientId,
+      r: REDIRECT,
+      rp: true,
+      cc: p.challenge,
+      sc: 'api',
+      t: { access_token: 'forge-token', token_type: 'Bearer' },
+      at: 0,
+    });
     t += 120_500;
-    const response = await handle(new Request('http://x/token', { method: 'POST', body: new URLSearchParams({ grant_type: 'authorization_code', client_id: client.clientId, code, code_verifier: p.verifier, redirect_uri: REDIRECT }) }));
+    const response = await handle(
+      new Request('http://x/token', {
+        method: 'POST',
+        body: new URLSearchParams({ grant_type: 'authorization_code', client_id: client.clientId, code, code_verifier: p.verifier, redirect_uri: REDIRECT }),
+      }),
+    );
     await expectError(response, 400, 'invalid_grant', 'the authorization code is invalid or expired');
     expect(lines.join('\n')).not.toContain('oauth_code_replayed');
   });
@@ -570,14 +698,35 @@ describe('the replay cache (SPEC stateless rule 5)', () => {
     const sealer = Sealer.create({ secret: Buffer.alloc(32, 5).toString('base64url'), ttlSeconds: { cid: 1, ps: 1, pc: 1, sid: 1, dl: 1 }, now: () => t });
     const tokens = new OwnTokens(sealer, { resource: settings.resource, accessTtlSeconds: 3600, refreshTtlSeconds: 86400 }, () => t);
     const refreshGuard = new ReplayGuard(() => t);
-    const handle = tokenHandler({ settings, clients, vault, guard, refreshGuard, reuse: new RefreshReuse(sealer, () => t), tokens, forge: { refresh: async () => ({ ok: false, status: 0, error: 'x', description: 'x' }) }, logger: silentLogger, now: () => t });
+    const handle = tokenHandler({
+      settings,
+      clients,
+      vault,
+      guard,
+      refreshGuard,
+      reuse: new RefreshReuse(sealer, () => t),
+      tokens,
+      forge: { refresh: async () => ({ ok: false, status: 0, error: 'x', description: 'x' }) },
+      logger: silentLogger,
+      now: () => t,
+    });
     const client = await clients.register([REDIRECT], 'c', '10.0.0.1');
     const p = pkce();
-    const put = () => vault.put('code', { c: client.clientId, r: REDIRECT, rp: true, cc: p.challenge, sc: 'api', t: { access_token: 'forge-token', token_type: 'Bearer' }, at: 0 }, '10.0.0.1');
+    const put = () =>
+      vault.put(
+        'code',
+        { c: client.clientId, r: REDIRECT, rp: true, cc: p.challenge, sc: 'api', t: { access_token: 'forge-token', token_type: 'Bearer' }, at: 0 },
+        '10.0.0.1',
+      );
     const first = await put();
     const second = await put();
     const request = (code: string) =>
-      handle(new Request('http://x/token', { method: 'POST', body: new URLSearchParams({ grant_type: 'authorization_code', client_id: client.clientId, code, code_verifier: p.verifier, redirect_uri: REDIRECT }) }));
+      handle(
+        new Request('http://x/token', {
+          method: 'POST',
+          body: new URLSearchParams({ grant_type: 'authorization_code', client_id: client.clientId, code, code_verifier: p.verifier, redirect_uri: REDIRECT }),
+        }),
+      );
     expect((await request(first)).status).toBe(200);
     await expectError(await request(second), 503, 'temporarily_unavailable', 'try again');
     t += 121_000;

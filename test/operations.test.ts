@@ -24,7 +24,17 @@ const text = async (app: ForgeApp) => (await app.handle(new Request('http://loca
 describe('/metrics.json', () => {
   test('has every SPEC field with its type', async () => {
     const m = await json(makeApp({ MAX_SESSIONS: '7', SESSION_TIMEOUT_SECONDS: '90', MAX_REQUESTS_PER_MINUTE: '33' }));
-    for (const field of ['activeSessions', 'totalSessions', 'expiredSessions', 'authFailures', 'requestsProcessed', 'rejectedByRateLimit', 'rejectedByCapacity', 'authenticatedSessions', 'uptime']) {
+    for (const field of [
+      'activeSessions',
+      'totalSessions',
+      'expiredSessions',
+      'authFailures',
+      'requestsProcessed',
+      'rejectedByRateLimit',
+      'rejectedByCapacity',
+      'authenticatedSessions',
+      'uptime',
+    ]) {
       expect(typeof m[field]).toBe('number');
     }
     for (const field of ['rss', 'heapTotal', 'heapUsed', 'external']) expect(m.memoryUsage[field]).toBeGreaterThan(0);
@@ -81,7 +91,7 @@ describe('/metrics.json', () => {
   });
 });
 
-test('stateless mode reports the sealed ids\' inactivity timeout as the session timeout', async () => {
+test("stateless mode reports the sealed ids' inactivity timeout as the session timeout", async () => {
   const secret = { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 7).toString('base64url'), SESSION_TIMEOUT_SECONDS: '900' };
   const statelessApp = (overrides: Record<string, string>) => makeApp.sealed(overrides);
   expect((await json(await statelessApp({ ...secret, OAUTH_STATELESS_SESSION_TTL_SECONDS: '5' }))).config.sessionTimeoutSeconds).toBe(5);
@@ -89,7 +99,12 @@ test('stateless mode reports the sealed ids\' inactivity timeout as the session 
 });
 
 test('OAuth mode counts as callers bringing their own credentials', async () => {
-  const app = makeApp({ REMOTE_AUTHORIZATION: 'false', FORGE_MCP_OAUTH: 'true', MCP_SERVER_URL: 'http://localhost:3002', FORGE_OAUTH_CLIENT_ID: 'forge-app-id' });
+  const app = makeApp({
+    REMOTE_AUTHORIZATION: 'false',
+    FORGE_MCP_OAUTH: 'true',
+    MCP_SERVER_URL: 'http://localhost:3002',
+    FORGE_OAUTH_CLIENT_ID: 'forge-app-id',
+  });
   expect((await json(app)).config.remoteAuthEnabled).toBe(true);
 });
 
@@ -123,14 +138,33 @@ describe('rate limits', () => {
   test('per client IP: the request over the limit gets 429 "Rate limit exceeded" with Retry-After; a new window lets it through', async () => {
     let now = 60_000 * 1000 + 15_000; // 15 s into a window
     const app = makeApp({ MAX_REQUESTS_PER_MINUTE: '3' }, { now: () => now });
-    const send = () => app.handle(new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': TOKENS.maintainer }, body: JSON.stringify(INITIALIZE) }), '10.1.1.1');
+    const send = () =>
+      app.handle(
+        new Request('http://localhost/mcp', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': TOKENS.maintainer },
+          body: JSON.stringify(INITIALIZE),
+        }),
+        '10.1.1.1',
+      );
     for (let i = 0; i < 3; i++) expect((await send()).status).toBe(200);
     const refused = await send();
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('45');
     expect(((await refused.json()) as { error: { message: string } }).error.message).toBe('Rate limit exceeded');
     // Another address is not affected.
-    expect((await app.handle(new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': TOKENS.maintainer }, body: JSON.stringify(INITIALIZE) }), '10.2.2.2')).status).toBe(200);
+    expect(
+      (
+        await app.handle(
+          new Request('http://localhost/mcp', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': TOKENS.maintainer },
+            body: JSON.stringify(INITIALIZE),
+          }),
+          '10.2.2.2',
+        )
+      ).status,
+    ).toBe(200);
     now += 45_000;
     expect((await send()).status).toBe(200);
     expect((await json(app)).rejectedByRateLimit).toBe(1);
@@ -149,7 +183,19 @@ describe('rate limits', () => {
 
   test('MCP_TRUST_PROXY=true: the entry the one proxy appended counts, whatever the client wrote to its left', async () => {
     const post = (app: ForgeApp, xff: string) =>
-      app.handle(new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': TOKENS.maintainer, 'X-Forwarded-For': xff }, body: JSON.stringify(INITIALIZE) }), '127.0.0.1');
+      app.handle(
+        new Request('http://localhost/mcp', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'Private-Token': TOKENS.maintainer,
+            'X-Forwarded-For': xff,
+          },
+          body: JSON.stringify(INITIALIZE),
+        }),
+        '127.0.0.1',
+      );
     const trusting = makeApp({ MAX_REQUESTS_PER_MINUTE: '1', MCP_TRUST_PROXY: 'true' });
     expect((await post(trusting, '203.0.113.1')).status).toBe(200);
     // The client forges a fresh leftmost entry each time; the proxy (nginx, ALB, Envoy) appends the real one.
@@ -162,15 +208,24 @@ describe('rate limits', () => {
   });
 
   test('IPv6: 30 requests from one /64 with a new interface id each are one client; IPv4-mapped counts as the IPv4 address (D10)', async () => {
-    const init = () => ({ method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': TOKENS.maintainer }, body: JSON.stringify(INITIALIZE) });
+    const init = () => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': TOKENS.maintainer },
+      body: JSON.stringify(INITIALIZE),
+    });
     const app = makeApp({ MAX_REQUESTS_PER_MINUTE: '5' }, { now: () => 60_000 * 1000 });
     const statuses: number[] = [];
-    for (let i = 0; i < 30; i++) statuses.push((await app.handle(new Request('http://localhost/mcp', init()), `2001:db8:66:1:${((i * 4099) % 65536).toString(16)}:${i}::${(i * 31).toString(16)}`)).status);
+    for (let i = 0; i < 30; i++)
+      statuses.push(
+        (await app.handle(new Request('http://localhost/mcp', init()), `2001:db8:66:1:${((i * 4099) % 65536).toString(16)}:${i}::${(i * 31).toString(16)}`))
+          .status,
+      );
     expect(statuses.filter((status) => status === 200)).toHaveLength(5);
     expect(statuses.slice(5).every((status) => status === 429)).toBe(true);
     // The next /64 is another client; so is an IPv4 address, whose mapped spelling is the same one.
     expect((await app.handle(new Request('http://localhost/mcp', init()), '2001:db8:66:2::1')).status).toBe(200);
-    for (let i = 0; i < 5; i++) expect((await app.handle(new Request('http://localhost/mcp', init()), i % 2 ? '203.0.113.9' : '::ffff:203.0.113.9')).status).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await app.handle(new Request('http://localhost/mcp', init()), i % 2 ? '203.0.113.9' : '::ffff:203.0.113.9')).status).toBe(200);
     expect((await app.handle(new Request('http://localhost/mcp', init()), '::FFFF:cb00:7109')).status).toBe(429);
   });
 
@@ -190,7 +245,8 @@ describe('rate limits', () => {
     expect(testConfig('https://gitlab.example.com', { MCP_TRUST_PROXY: 'false' }).trustedProxies).toBe(0);
     expect(testConfig('https://gitlab.example.com', { MCP_TRUST_PROXY: '3' }).trustedProxies).toBe(3);
     expect(testConfig('https://gitlab.example.com').trustedProxies).toBe(0);
-    for (const bad of ['yes', '-1', '100', '1.5']) expect(() => testConfig('https://gitlab.example.com', { MCP_TRUST_PROXY: bad })).toThrow(/MCP_TRUST_PROXY: must be true, false or a number/);
+    for (const bad of ['yes', '-1', '100', '1.5'])
+      expect(() => testConfig('https://gitlab.example.com', { MCP_TRUST_PROXY: bad })).toThrow(/MCP_TRUST_PROXY: must be true, false or a number/);
   });
 
   test('per session: one session cannot exceed the limit even from many addresses', async () => {
@@ -198,20 +254,32 @@ describe('rate limits', () => {
     const init = await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer, 'X-Forwarded-For': '198.51.100.1' });
     const sid = init.headers.get('mcp-session-id')!;
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) statuses.push((await rpc(app, { jsonrpc: '2.0', id: 10 + i, method: 'ping' }, { 'mcp-session-id': sid, 'X-Forwarded-For': `198.51.100.${10 + i}` })).status);
+    for (let i = 0; i < 4; i++)
+      statuses.push(
+        (await rpc(app, { jsonrpc: '2.0', id: 10 + i, method: 'ping' }, { 'mcp-session-id': sid, 'X-Forwarded-For': `198.51.100.${10 + i}` })).status,
+      );
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
 
   describe('batches (D10): limits count JSON-RPC messages, not HTTP requests', () => {
     const INIT_2025_03_26 = { ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion: '2025-03-26' } };
-    const toolCall = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_branch', arguments: { project_id: String(SEED.project), branch_name: 'main' } } });
+    const toolCall = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'get_branch', arguments: { project_id: String(SEED.project), branch_name: 'main' } },
+    });
     const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
 
     test('per client IP: a batch of 100 tools/call under a limit of 3 is refused whole, and nothing reaches the forge', async () => {
       const app = makeApp({ MAX_REQUESTS_PER_MINUTE: '3' });
       const sid = (await rpc(app, INIT_2025_03_26, { 'Private-Token': TOKENS.maintainer })).headers.get('mcp-session-id')!;
       const upstreamBefore = forge.requests.length;
-      const refused = await rpc(app, Array.from({ length: 100 }, (_, i) => toolCall(10 + i)), { 'mcp-session-id': sid });
+      const refused = await rpc(
+        app,
+        Array.from({ length: 100 }, (_, i) => toolCall(10 + i)),
+        { 'mcp-session-id': sid },
+      );
       expect(refused.status).toBe(429);
       expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
       expect(((await refused.json()) as { error: { message: string } }).error.message).toBe('Rate limit exceeded');
@@ -236,7 +304,7 @@ describe('rate limits', () => {
     test.each([
       ['in a session', true],
       ['without a session id', false],
-    ])('an empty batch [] %s → 400 with JSON-RPC\'s invalid request error', async (_, inSession) => {
+    ])("an empty batch [] %s → 400 with JSON-RPC's invalid request error", async (_, inSession) => {
       const app = makeApp();
       const headers: Record<string, string> = { 'Private-Token': TOKENS.maintainer };
       if (inSession) headers['mcp-session-id'] = (await rpc(app, INIT_2025_03_26, headers)).headers.get('mcp-session-id')!;

@@ -6,9 +6,18 @@ import { isLegacyRequest } from '@modelcontextprotocol/server';
 import { isPlainLegacyRequest } from '../src/http/lane';
 
 const post = (body: unknown, headers: Record<string, string> = {}) =>
-  new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+  new Request('http://localhost/mcp', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(body),
+  });
 
-const INIT = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+};
 const CALL = { jsonrpc: '2.0', id: 'a-1', method: 'tools/call', params: { name: 'get_issue', arguments: { project_id: '42', issue_iid: 1 } } };
 const LIST = { jsonrpc: '2.0', id: 3, method: 'tools/list' };
 

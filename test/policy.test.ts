@@ -35,7 +35,10 @@ function deployment(overrides: Record<string, string>): ForgeApp {
 
 const AUTH = { 'Private-Token': TOKENS.maintainer };
 const P = String(SEED.project);
-const names = (filter: (t: (typeof ALL_TOOLS)[number]) => boolean) => ALL_TOOLS.filter(filter).map((t) => t.name).sort();
+const names = (filter: (t: (typeof ALL_TOOLS)[number]) => boolean) =>
+  ALL_TOOLS.filter(filter)
+    .map((t) => t.name)
+    .sort();
 
 async function listed(app: ForgeApp, lane: Lane, headers: Record<string, string> = {}, path = ''): Promise<string[]> {
   const c = await connect(app, { ...AUTH, ...headers }, `${MCP_URL}${path}`, { lane });
@@ -50,7 +53,10 @@ async function called(app: ForgeApp, lane: Lane, name: string, args: Record<stri
   const c = await connect(app, { ...AUTH, ...headers }, `${MCP_URL}${path}`, { lane });
   try {
     forge.requests.length = 0;
-    return await c.call(name, args).then((r) => ({ result: r, thrown: undefined }), (e: Error) => ({ result: undefined, thrown: e.message }));
+    return await c.call(name, args).then(
+      (r) => ({ result: r, thrown: undefined }),
+      (e: Error) => ({ result: undefined, thrown: e.message }),
+    );
   } finally {
     await c.close();
   }
@@ -67,7 +73,13 @@ describe.each(['legacy', 'modern'] as Lane[])('tools/list on the %s lane', (lane
     ['no policy', ALL, {}, '', names(() => true)],
     ['X-MCP-Toolsets', ALL, { 'X-MCP-Toolsets': 'issues' }, '', inGroups(['issues'])],
     ['X-MCP-Tools', ALL, { 'X-MCP-Tools': 'get_issue, list_issues' }, '', ['get_issue', 'list_issues']],
-    ['X-MCP-Exclude-Tools', ALL, { 'X-MCP-Exclude-Tools': 'delete_issue,delete_branch' }, '', names((t) => !['delete_issue', 'delete_branch'].includes(t.name))],
+    [
+      'X-MCP-Exclude-Tools',
+      ALL,
+      { 'X-MCP-Exclude-Tools': 'delete_issue,delete_branch' },
+      '',
+      names((t) => !['delete_issue', 'delete_branch'].includes(t.name)),
+    ],
     ['X-MCP-Readonly', ALL, { 'X-MCP-Readonly': 'true' }, '', names((t) => t.mode === 'read')],
     ['/mcp/readonly', ALL, {}, '/readonly', names((t) => t.mode === 'read')],
     ['/mcp/x/issues,branches', ALL, {}, '/x/issues,branches', inGroups(['issues', 'branches'])],
@@ -75,12 +87,30 @@ describe.each(['legacy', 'modern'] as Lane[])('tools/list on the %s lane', (lane
     ['path and header intersect', ALL, { 'X-MCP-Toolsets': 'issues,milestones' }, '/x/issues,branches', inGroups(['issues'])],
     ['path and header with nothing in common: no tools', ALL, { 'X-MCP-Toolsets': 'milestones' }, '/x/issues', []],
     // Widening attempts: each gets at most what the deployment allows.
-    ['read-only deployment + X-MCP-Tools naming a write tool', { ...ALL, FORGE_READ_ONLY_MODE: 'true' }, { 'X-MCP-Tools': 'create_issue,get_issue' }, '', ['get_issue']],
-    ['read-only deployment + X-MCP-Readonly: false', { ...ALL, FORGE_READ_ONLY_MODE: 'true' }, { 'X-MCP-Readonly': 'false' }, '', names((t) => t.mode === 'read')],
+    [
+      'read-only deployment + X-MCP-Tools naming a write tool',
+      { ...ALL, FORGE_READ_ONLY_MODE: 'true' },
+      { 'X-MCP-Tools': 'create_issue,get_issue' },
+      '',
+      ['get_issue'],
+    ],
+    [
+      'read-only deployment + X-MCP-Readonly: false',
+      { ...ALL, FORGE_READ_ONLY_MODE: 'true' },
+      { 'X-MCP-Readonly': 'false' },
+      '',
+      names((t) => t.mode === 'read'),
+    ],
     ['branches deployment + X-MCP-Toolsets: issues', { FORGE_TOOLSETS: 'branches' }, { 'X-MCP-Toolsets': 'issues' }, '', []],
     ['branches deployment + /mcp/x/issues,branches', { FORGE_TOOLSETS: 'branches' }, {}, '/x/issues,branches', inGroups(['branches'])],
     ['branches deployment + X-MCP-Tools naming issue tools', { FORGE_TOOLSETS: 'branches' }, { 'X-MCP-Tools': 'get_issue,get_branch' }, '', ['get_branch']],
-    ['issues deployment + every header at once', { FORGE_TOOLSETS: 'issues' }, { 'X-MCP-Toolsets': 'issues,branches,milestones', 'X-MCP-Readonly': 'false', 'X-MCP-Exclude-Tools': 'get_issue' }, '/x/issues,branches', names((t) => t.group === 'issues' && t.name !== 'get_issue')],
+    [
+      'issues deployment + every header at once',
+      { FORGE_TOOLSETS: 'issues' },
+      { 'X-MCP-Toolsets': 'issues,branches,milestones', 'X-MCP-Readonly': 'false', 'X-MCP-Exclude-Tools': 'get_issue' },
+      '/x/issues,branches',
+      names((t) => t.group === 'issues' && t.name !== 'get_issue'),
+    ],
   ];
   test.each(matrix)('%s', async (_, settings, headers, path, expected) => {
     const got = await listed(deployment(settings), lane, headers, path);
@@ -97,7 +127,11 @@ describe.each(['legacy', 'modern'] as Lane[])('tools/call on the %s lane', (lane
     const out = await called(app, lane, 'get_issue', { project_id: P, issue_iid: 1 }, { 'X-MCP-Toolsets': 'branches' });
     expect(out.thrown ?? JSON.stringify(out.result)).toContain('Unknown tool: get_issue');
     const ro = await called(app, lane, 'create_issue', { project_id: P, title: 'x' }, { 'X-MCP-Readonly': 'true' });
-    expect(toolError(ro.result!)).toEqual({ kind: 'permission', status: null, message: 'create_issue changes data and this request is read-only (X-MCP-Readonly or a /readonly path)' });
+    expect(toolError(ro.result!)).toEqual({
+      kind: 'permission',
+      status: null,
+      message: 'create_issue changes data and this request is read-only (X-MCP-Readonly or a /readonly path)',
+    });
     const path = await called(app, lane, 'delete_branch', { project_id: P, branch_name: 'main' }, {}, '/x/branches/readonly');
     expect(toolError(path.result!).kind).toBe('permission');
     expect(forge.requests.filter((r) => r.path !== '/api/v4/user')).toEqual([]);
@@ -131,9 +165,13 @@ describe('refusals: 400 naming the header or path, on both lanes', () => {
   ];
   test.each(cases)('%s', async (_, headers, path, message) => {
     const app = deployment(ALL);
-    const legacy = await app.handle(new Request(`${MCP_URL}${path}`, {
-      method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...AUTH, ...headers }, body: JSON.stringify(INITIALIZE),
-    }));
+    const legacy = await app.handle(
+      new Request(`${MCP_URL}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...AUTH, ...headers },
+        body: JSON.stringify(INITIALIZE),
+      }),
+    );
     expect(legacy.status).toBe(400);
     expect(((await legacy.json()) as { error: { message: string } }).error.message).toBe(message);
     if (path === '') {
@@ -157,17 +195,32 @@ describe('legacy sessions keep the policy of their initialize', () => {
     const init = await rpc(app, INITIALIZE, { ...AUTH, 'X-MCP-Readonly': 'true', 'X-MCP-Toolsets': 'issues' });
     const sid = init.headers.get('mcp-session-id')!;
     await rpc(app, { jsonrpc: '2.0', method: 'notifications/initialized' }, { ...AUTH, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' });
-    const list = await rpc(app, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18', 'X-MCP-Toolsets': 'branches,issues,milestones' });
+    const list = await rpc(
+      app,
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18', 'X-MCP-Toolsets': 'branches,issues,milestones' },
+    );
     const tools = ((await list.json()) as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name).sort();
     expect(tools).toEqual(reads(['issues']));
   });
 
   test('stateless mode seals the policy into the session id', async () => {
-    const app = createApp(testConfig(forge.apiUrl, { ...ALL, OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 7).toString('base64url') }), {
-      sealer: await (await import('../src/sealing/from-config')).sealerFromConfig(testConfig(forge.apiUrl, { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 7).toString('base64url') })),
-    });
+    const app = createApp(
+      testConfig(forge.apiUrl, { ...ALL, OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 7).toString('base64url') }),
+      {
+        sealer: await (await import('../src/sealing/from-config')).sealerFromConfig(
+          testConfig(forge.apiUrl, { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 7).toString('base64url') }),
+        ),
+      },
+    );
     apps.set('stateless', app);
-    const init = await app.handle(new Request(`${MCP_URL}/x/branches/readonly`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...AUTH }, body: JSON.stringify(INITIALIZE) }));
+    const init = await app.handle(
+      new Request(`${MCP_URL}/x/branches/readonly`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...AUTH },
+        body: JSON.stringify(INITIALIZE),
+      }),
+    );
     const sid = init.headers.get('mcp-session-id')!;
     const list = await rpc(app, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' });
     expect(((await list.json()) as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name).sort()).toEqual(reads(['branches']));
@@ -175,7 +228,7 @@ describe('legacy sessions keep the policy of their initialize', () => {
 });
 
 describe('modern lane cache hints', () => {
-  test('a narrowed tools/list is private; the deployment\'s own is public', async () => {
+  test("a narrowed tools/list is private; the deployment's own is public", async () => {
     const app = deployment(ALL);
     const narrowed = (await (await modernRpc(app, 1, 'tools/list', {}, { ...AUTH, 'X-MCP-Readonly': 'true' })).json()) as { result: { cacheScope: string } };
     expect(narrowed.result.cacheScope).toBe('private');
@@ -187,7 +240,13 @@ describe('modern lane cache hints', () => {
     let taken = 0;
     const app = createApp(testConfig(forge.apiUrl, ALL), { onFastToolCall: () => taken++ });
     apps.set('fast', app);
-    const response = await modernRpc(app, 'c', 'tools/call', { name: 'create_issue', arguments: { project_id: P, title: 'x' } }, { ...AUTH, 'X-MCP-Readonly': 'true' });
+    const response = await modernRpc(
+      app,
+      'c',
+      'tools/call',
+      { name: 'create_issue', arguments: { project_id: P, title: 'x' } },
+      { ...AUTH, 'X-MCP-Readonly': 'true' },
+    );
     const body = (await response.json()) as { result: { isError: boolean; structuredContent: { error: { kind: string } } } };
     expect(taken).toBe(1);
     expect(body.result.isError).toBe(true);
@@ -209,14 +268,34 @@ describe('a read_api token (D29) with policy headers', () => {
     const c = await connect({ handle: (r) => fetch(new Request(r.url.replace(MCP_URL, `${served.url}/mcp`), r)) }, headers, MCP_URL, { lane: 'modern' });
     expect((await c.client.listTools()).tools.map((t) => t.name)).toEqual(['get_branch']);
     await c.close();
-    const message = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_branch', arguments: { project_id: P, branch: 'x', ref: 'main' }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } };
-    const refused = await fetch(`${served.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'create_branch', ...headers }, body: JSON.stringify(message) });
+    const message = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'create_branch',
+        arguments: { project_id: P, branch: 'x', ref: 'main' },
+        _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} },
+      },
+    };
+    const refused = await fetch(`${served.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'create_branch',
+        ...headers,
+      },
+      body: JSON.stringify(message),
+    });
     expect(refused.status).toBe(403);
   });
 });
 
 describe('policy catalogs', () => {
-  test('one per distinct policy, built from the deployment\'s entries, bounded', () => {
+  test("one per distinct policy, built from the deployment's entries, bounded", () => {
     const base = deployment(ALL).catalog;
     const catalogs = new PolicyCatalogs(base, 2);
     const a = catalogs.for('r');

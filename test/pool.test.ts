@@ -83,11 +83,18 @@ describe('keyed by origin (D7)', () => {
 
   test('through the server: three path variants with slow requests in flight hold one slot; another origin still gets one; logs name origins', async () => {
     const forge = await startFakeForge();
-    const slow = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Promise<Response>((r) => setTimeout(() => r(Response.json({ id: 1, username: 'maria', name: 'main' })), 400)) });
+    const slow = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch: () => new Promise<Response>((r) => setTimeout(() => r(Response.json({ id: 1, username: 'maria', name: 'main' })), 400)),
+    });
     const capture = capturingLogger();
     let now = Date.now();
     const slowOrigin = `http://127.0.0.1:${slow.port}`;
-    const app = createApp(testConfig(forge.apiUrl, { ENABLE_DYNAMIC_API_URL: 'true', FORGE_ALLOWED_HOSTS: slowOrigin, FORGE_POOL_MAX_SIZE: '3' }), { logger: capture.logger, now: () => now });
+    const app = createApp(testConfig(forge.apiUrl, { ENABLE_DYNAMIC_API_URL: 'true', FORGE_ALLOWED_HOSTS: slowOrigin, FORGE_POOL_MAX_SIZE: '3' }), {
+      logger: capture.logger,
+      now: () => now,
+    });
     const variants = [slowOrigin, `${slowOrigin}/x`, `${slowOrigin}/group/gitlab`];
     const sessions = await Promise.all(variants.map((url) => connect(app, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': url })));
     const pending = sessions.map((s) => s.call('get_branch', { project_id: '1', branch_name: 'main' }));
@@ -100,7 +107,10 @@ describe('keyed by origin (D7)', () => {
     expect(metrics).toMatchObject({ poolSize: 2, rejectedByCapacity: 0 });
     now += 300_001; // FORGE_POOL_IDLE_TIMEOUT's default, passed
     expect(app.pool.sweep()).toBe(2);
-    const evicted = capture.entries().filter((e) => e.event === 'pool_evicted').map((e) => `${e.reason} ${e.origin}`);
+    const evicted = capture
+      .entries()
+      .filter((e) => e.event === 'pool_evicted')
+      .map((e) => `${e.reason} ${e.origin}`);
     expect(evicted.sort()).toEqual([`idle ${new URL(forge.apiUrl).origin}`, `idle ${slowOrigin}`].sort());
     await Promise.all([...sessions, other].map((s) => s.close()));
     await app.close();
@@ -135,7 +145,11 @@ describe('through the server', () => {
     // Idle again: the default forge's client replaces it.
     const other = await connect(app, { 'Private-Token': TOKENS.maintainer });
     structured(await other.call('get_branch', { project_id: String(SEED.project), branch_name: 'main' }));
-    const metrics = (await (await app.handle(new Request('http://localhost/metrics.json'))).json()) as { poolSize: number; poolEvictions: number; rejectedByCapacity: number };
+    const metrics = (await (await app.handle(new Request('http://localhost/metrics.json'))).json()) as {
+      poolSize: number;
+      poolEvictions: number;
+      rejectedByCapacity: number;
+    };
     expect(metrics).toMatchObject({ poolSize: 1, poolEvictions: 1, rejectedByCapacity: 1 });
   });
 });
@@ -150,7 +164,10 @@ describe('TLS and proxies', () => {
   afterAll(() => https.stop());
 
   const get = (options: Parameters<typeof createEndpoint>[1], apiUrl = https.url) =>
-    new ForgeClient(createEndpoint(apiUrl, options), { kind: 'private', token: TOKENS.maintainer }).json<{ name: string }>({ method: 'GET', path: '/projects/1/repository/branches/main' });
+    new ForgeClient(createEndpoint(apiUrl, options), { kind: 'private', token: TOKENS.maintainer }).json<{ name: string }>({
+      method: 'GET',
+      path: '/projects/1/repository/branches/main',
+    });
 
   test('a self-signed forge is refused without its CA', async () => {
     const error = await get(OPTIONS).catch((e) => e);
@@ -184,7 +201,11 @@ describe('TLS and proxies', () => {
     // The proxy records the first request of each connection it carries: the credential check of
     // initialize (D7); get_branch followed on that same kept-alive connection through the proxy.
     expect(proxy.seen).toEqual([`GET ${forge.apiUrl}/user`]);
-    expect(forge.requests.map((r) => r.path)).toEqual(['/api/v4/user', '/api/v4/personal_access_tokens/self', `/api/v4/projects/${SEED.project}/repository/branches/main`]);
+    expect(forge.requests.map((r) => r.path)).toEqual([
+      '/api/v4/user',
+      '/api/v4/personal_access_tokens/self',
+      `/api/v4/projects/${SEED.project}/repository/branches/main`,
+    ]);
     await session.close();
     await app.close();
     await proxy.stop();

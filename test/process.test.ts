@@ -21,7 +21,11 @@ describe('start-up refusals (exit 2, one line naming the setting)', () => {
     [{ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true' }, ['--max-sessions=-1'], 'MAX_SESSIONS'],
     [{ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true' }, ['--bogus=1'], '--bogus'],
     [{ REMOTE_AUTHORIZATION: 'true' }, [], 'STREAMABLE_HTTP'],
-    [{ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: 'dG9vLXNob3J0' }, [], 'OAUTH_STATELESS_SECRET'],
+    [
+      { STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: 'dG9vLXNob3J0' },
+      [],
+      'OAUTH_STATELESS_SECRET',
+    ],
     [{ STREAMABLE_HTTP: 'true' }, [], 'FORGE_PERSONAL_ACCESS_TOKEN'],
     [{ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', FORGE_CA_CERT_PATH: '/nonexistent/ca.pem' }, [], 'FORGE_CA_CERT_PATH'],
     [{ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', PORT: '0', HOST: '999.1.1.1' }, [], 'HOST'],
@@ -59,7 +63,12 @@ describe('start-up refusals (exit 2, one line naming the setting)', () => {
     const taken = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('taken') });
     try {
       // The ignored static token is logged as a warning before the port is tried (src/index.ts).
-      const { code, stderr } = await runToExit([], { STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', FORGE_PERSONAL_ACCESS_TOKEN: TOKENS.maintainer, PORT: String(taken.port) });
+      const { code, stderr } = await runToExit([], {
+        STREAMABLE_HTTP: 'true',
+        REMOTE_AUTHORIZATION: 'true',
+        FORGE_PERSONAL_ACCESS_TOKEN: TOKENS.maintainer,
+        PORT: String(taken.port),
+      });
       expect(code).toBe(2);
       const lines = stderr.trim().split('\n');
       expect(lines).toHaveLength(2);
@@ -78,7 +87,12 @@ describe('start-up refusals (exit 2, one line naming the setting)', () => {
   test('a static token given with REMOTE_AUTHORIZATION=true is not silently ignored: a warning at start-up', async () => {
     const server = await startServer({ REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: forge.apiUrl, FORGE_PERSONAL_ACCESS_TOKEN: TOKENS.maintainer });
     try {
-      const warning = server.stderr().split('\n').filter(Boolean).map((line) => JSON.parse(line)).find((line) => line.event === 'setting_ignored');
+      const warning = server
+        .stderr()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+        .find((line) => line.event === 'setting_ignored');
       expect(warning).toMatchObject({ level: 'warn', warning: expect.stringContaining('FORGE_PERSONAL_ACCESS_TOKEN is ignored') });
       expect(server.stderr()).not.toContain(TOKENS.maintainer);
     } finally {
@@ -111,7 +125,11 @@ describe('HTTP server on a real port', () => {
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     expect(metrics).toContain('forge_mcp_tool_calls_total{tool="get_branch",outcome="ok"} 1');
     expect(metrics).toContain('forge_mcp_sessions_total 1');
-    const refused = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'Private-Token': 'short', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    const refused = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'Private-Token': 'short', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{}',
+    });
     expect(refused.status).toBe(401);
 
     expect(await server.stop('SIGTERM')).toBe(0);
@@ -124,7 +142,11 @@ describe('HTTP server on a real port', () => {
   });
 
   test('a request in flight when SIGTERM arrives still gets its answer', async () => {
-    const slow = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Promise<Response>((r) => setTimeout(() => r(Response.json({ name: 'main', commit: {} })), 800)) });
+    const slow = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch: () => new Promise<Response>((r) => setTimeout(() => r(Response.json({ name: 'main', commit: {} })), 800)),
+    });
     const server = await startServer({ REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: `http://127.0.0.1:${slow.port}/api/v4` });
     const session = await connect({ handle: (r) => fetch(r) }, { 'Private-Token': TOKENS.maintainer }, `${server.url}/mcp`);
     const pending = session.call('get_branch', { project_id: '1', branch_name: 'main' });
@@ -156,14 +178,25 @@ test('HOST=0.0.0.0: requests without a Host header reach /mcp, its narrowed path
   const server = await startServer({ HOST: '0.0.0.0', REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: forge.apiUrl });
   try {
     const port = Number(new URL(server.url).port);
-    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     for (const path of ['/mcp', '/mcp/readonly', '/mcp/x/issues']) {
-      const answer = await rawExchange(port, `POST ${path} HTTP/1.0\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nPrivate-Token: ${TOKENS.maintainer}\r\nContent-Length: ${initialize.length}\r\n\r\n${initialize}`);
+      const answer = await rawExchange(
+        port,
+        `POST ${path} HTTP/1.0\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nPrivate-Token: ${TOKENS.maintainer}\r\nContent-Length: ${initialize.length}\r\n\r\n${initialize}`,
+      );
       expect({ path, status: answer.status }).toEqual({ path, status: 200 });
       expect(answer.head.toLowerCase()).toContain('mcp-session-id:');
       expect(answer.body).toContain('"protocolVersion":"2025-06-18"');
     }
-    const emptyHost = await rawExchange(port, `POST /mcp HTTP/1.1\r\nHost:\r\nConnection: close\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nPrivate-Token: ${TOKENS.maintainer}\r\nContent-Length: ${initialize.length}\r\n\r\n${initialize}`);
+    const emptyHost = await rawExchange(
+      port,
+      `POST /mcp HTTP/1.1\r\nHost:\r\nConnection: close\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nPrivate-Token: ${TOKENS.maintainer}\r\nContent-Length: ${initialize.length}\r\n\r\n${initialize}`,
+    );
     expect(emptyHost.status).toBe(200);
     const download = await rawExchange(port, 'GET /downloads/attachment?project_id=1&secret=x&filename=a.txt HTTP/1.0\r\n\r\n');
     expect(download.status).toBe(400);
@@ -182,7 +215,8 @@ test('a body declared over MAX_REQUEST_BODY_BYTES: the JSON-RPC 413, or past the
   const server = await startServer({ REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: forge.apiUrl, MAX_REQUEST_BODY_BYTES: '1024' });
   try {
     const port = Number(new URL(server.url).port);
-    const head = (length: number) => `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nPrivate-Token: ${TOKENS.maintainer}\r\nContent-Length: ${length}\r\n\r\n{"jsonrpc":`;
+    const head = (length: number) =>
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nPrivate-Token: ${TOKENS.maintainer}\r\nContent-Length: ${length}\r\n\r\n{"jsonrpc":`;
     const near = await rawExchange(port, head(2048).replace('HTTP/1.1\r\n', 'HTTP/1.1\r\nConnection: close\r\n'));
     expect(near.status).toBe(413);
     expect(JSON.parse(near.body).error.message).toBe('Payload Too Large: request body exceeds 1024 bytes');

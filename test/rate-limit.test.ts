@@ -4,7 +4,8 @@
 import { describe, expect, test } from 'bun:test';
 import { FixedWindowLimiter } from '../src/web/rate-limit';
 
-const decide = (limiter: FixedWindowLimiter, key: string, count = 1) => limiter.hit(key, count) as { allowed: boolean; firstRefusal?: boolean; retryAfter: number };
+const decide = (limiter: FixedWindowLimiter, key: string, count = 1) =>
+  limiter.hit(key, count) as { allowed: boolean; firstRefusal?: boolean; retryAfter: number };
 
 describe('in memory', () => {
   test('decides at once, without a promise', () => {

@@ -67,7 +67,10 @@ test('conformance scenarios on both lanes and MCP Inspector CLI calls all pass',
   clearTimeout(timer);
   if (code !== 0) console.error(stdout, stderr);
   expect(code).toBe(0);
-  const passed = stdout.split('\n').filter((line) => line.startsWith('PASS  ')).map((line) => line.split('  ')[1]);
+  const passed = stdout
+    .split('\n')
+    .filter((line) => line.startsWith('PASS  '))
+    .map((line) => line.split('  ')[1]);
   expect(passed).toEqual(runNames());
   expect(stdout).not.toContain('FAIL');
 }, 240_000);

@@ -67,7 +67,11 @@ const json = async (response: Response) => (await response.json()) as Record<str
 /** A 2026-07-28 tools/call (no session) as client `ip`, with our own access token. */
 let rpcId = 0;
 function toolCall(accessToken: string, ip: string): Promise<Response> {
-  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' } };
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
+  };
   return fetch(`${base}/mcp`, {
     method: 'POST',
     headers: {
@@ -79,7 +83,12 @@ function toolCall(accessToken: string, ip: string): Promise<Response> {
       'mcp-method': 'tools/call',
       'mcp-name': 'get_issue',
     },
-    body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method: 'tools/call', params: { name: 'get_issue', arguments: { project_id: String(SEED.project), issue_iid: '1' }, _meta: meta } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: ++rpcId,
+      method: 'tools/call',
+      params: { name: 'get_issue', arguments: { project_id: String(SEED.project), issue_iid: '1' }, _meta: meta },
+    }),
   });
 }
 
@@ -164,7 +173,9 @@ describe('three stateless replicas sharing one store', () => {
     secrets.push(a.access_token, a.refresh_token!);
     expect(b.access_token).toBe(a.access_token);
     expect(b.refresh_token).toBe(a.refresh_token);
-    expect(forge.requests.filter((r) => r.path === '/oauth/token' && (r.body as Record<string, string>).grant_type === 'refresh_token').length).toBe(refreshesBefore + 1);
+    expect(forge.requests.filter((r) => r.path === '/oauth/token' && (r.body as Record<string, string>).grant_type === 'refresh_token').length).toBe(
+      refreshesBefore + 1,
+    );
   });
 
   test('MAX_REQUESTS_PER_MINUTE is global: over it across the three replicas → 429', async () => {
@@ -226,7 +237,7 @@ describe('three stateless replicas sharing one store', () => {
     expect(replicas.some((r) => r.stderr().includes('"event":"store_available"'))).toBe(true);
   });
 
-  test('an attack on the store\'s contents: no code or token in clear, a TTL on every key', async () => {
+  test("an attack on the store's contents: no code or token in clear, a TTL on every key", async () => {
     const raw = await redis.client();
     // Some keys from after the restart, and fill it once more so every kind of key is there.
     const tokens = await tokensFrom(replicas[0]);

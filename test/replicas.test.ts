@@ -46,7 +46,11 @@ function roundRobin(backends: Started[]) {
 }
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+  fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(body),
+  });
 const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
 
 describe('three replicas, one secret', () => {
@@ -77,7 +81,9 @@ describe('three replicas, one secret', () => {
   test('tampered and foreign ids → 404 on every replica; with credentials → served', async () => {
     const sid = (await post(replicas[0].url, INITIALIZE, { 'Private-Token': TOKENS.maintainer })).headers.get('mcp-session-id')!;
     const tampered = sid.slice(0, 20) + (sid[20] === 'A' ? 'B' : 'A') + sid.slice(21);
-    const foreign = (await post((await replica({ OAUTH_STATELESS_SECRET: S2 })).url, INITIALIZE, { 'Private-Token': TOKENS.maintainer })).headers.get('mcp-session-id')!;
+    const foreign = (await post((await replica({ OAUTH_STATELESS_SECRET: S2 })).url, INITIALIZE, { 'Private-Token': TOKENS.maintainer })).headers.get(
+      'mcp-session-id',
+    )!;
     for (const r of replicas) {
       expect((await post(r.url, ping(3), { 'mcp-session-id': tampered })).status).toBe(404);
       expect((await post(r.url, ping(4), { 'mcp-session-id': foreign })).status).toBe(404);

@@ -40,16 +40,28 @@ describe.each(['modern', 'legacy'] as const)('a review on the %s lane', (lane) =
       expect(app_ts?.diff).toContain('+  server.use(login);');
 
       // 3. A comment on the added line 7 of the new file.
-      const thread = structured<Rec>(await agent.call('create_merge_request_thread', {
-        project_id: project, merge_request_iid: mr!.iid, body: 'Should login run before the error handler?', position: { new_path: MR_SEED.appFile, new_line: 7 },
-      }));
+      const thread = structured<Rec>(
+        await agent.call('create_merge_request_thread', {
+          project_id: project,
+          merge_request_iid: mr!.iid,
+          body: 'Should login run before the error handler?',
+          position: { new_path: MR_SEED.appFile, new_line: 7 },
+        }),
+      );
       expect(thread.notes[0].position).toMatchObject({ new_path: MR_SEED.appFile, new_line: 7 });
 
       // 4. An answer in the thread someone else opened.
       const threads = structured<{ items: Rec[] }>(await agent.call('mr_discussions', { project_id: project, merge_request_iid: mr!.iid }));
       const existing = threads.items.find((t) => t.notes.some((n: Rec) => n.id === MR_SEED.diffNote));
       expect(existing).toBeDefined();
-      const reply = structured<Rec>(await agent.call('create_merge_request_discussion_note', { project_id: project, merge_request_iid: mr!.iid, discussion_id: existing!.id, body: 'Agreed, done in the next push.' }));
+      const reply = structured<Rec>(
+        await agent.call('create_merge_request_discussion_note', {
+          project_id: project,
+          merge_request_iid: mr!.iid,
+          discussion_id: existing!.id,
+          body: 'Agreed, done in the next push.',
+        }),
+      );
       expect(reply.body).toBe('Agreed, done in the next push.');
 
       // 5. Approve exactly the head that was reviewed.
@@ -63,7 +75,9 @@ describe.each(['modern', 'legacy'] as const)('a review on the %s lane', (lane) =
       const pipelines = structured<{ items: Rec[] }>(await agent.call('list_merge_request_pipelines', { project_id: project, merge_request_iid: mr!.iid }));
       const failedPipeline = pipelines.items.find((p) => p.status === 'failed');
       expect(failedPipeline).toBeDefined();
-      const jobs = structured<{ items: Rec[] }>(await agent.call('list_pipeline_jobs', { project_id: project, pipeline_id: failedPipeline!.id, scope: 'failed' }));
+      const jobs = structured<{ items: Rec[] }>(
+        await agent.call('list_pipeline_jobs', { project_id: project, pipeline_id: failedPipeline!.id, scope: 'failed' }),
+      );
       expect(jobs.items.map((j) => j.name)).toEqual(['unit-tests']);
       const log = structured<Rec>(await agent.call('get_pipeline_job_output', { project_id: project, job_id: jobs.items[0].id, limit: 20 }));
       const text = JSON.stringify(log);

@@ -12,9 +12,13 @@ const HEADERS = { 'content-type': 'application/json', accept: 'application/json,
 async function legacySession(server: Server) {
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => 'canary', enableJsonResponse: true });
   await server.connect(transport);
-  const post = (body: unknown, request = new Request('http://localhost/mcp', { method: 'POST', headers: { ...HEADERS, 'mcp-session-id': 'canary' }, body: JSON.stringify(body) })) =>
-    transport.handleRequest(request, { parsedBody: body });
-  await transport.handleRequest(new Request('http://localhost/mcp', { method: 'POST', headers: HEADERS, body: JSON.stringify(INITIALIZE) }), { parsedBody: INITIALIZE });
+  const post = (
+    body: unknown,
+    request = new Request('http://localhost/mcp', { method: 'POST', headers: { ...HEADERS, 'mcp-session-id': 'canary' }, body: JSON.stringify(body) }),
+  ) => transport.handleRequest(request, { parsedBody: body });
+  await transport.handleRequest(new Request('http://localhost/mcp', { method: 'POST', headers: HEADERS, body: JSON.stringify(INITIALIZE) }), {
+    parsedBody: INITIALIZE,
+  });
   return post;
 }
 
@@ -31,11 +35,19 @@ describe('the request context rides on the web Request (mcp/request-context.ts)'
     };
     const post = await legacySession(build());
     const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'x', arguments: {} } };
-    const legacyRequest = new Request('http://localhost/mcp', { method: 'POST', headers: { ...HEADERS, 'mcp-session-id': 'canary' }, body: JSON.stringify(call) });
+    const legacyRequest = new Request('http://localhost/mcp', {
+      method: 'POST',
+      headers: { ...HEADERS, 'mcp-session-id': 'canary' },
+      body: JSON.stringify(call),
+    });
     expect((await post(call, legacyRequest)).status).toBe(200);
 
     const message = modernMessage(3, 'tools/call', { name: 'x', arguments: {} });
-    const modernRequest = new Request('http://localhost/mcp', { method: 'POST', headers: { ...HEADERS, ...modernHeaders(message) }, body: JSON.stringify(message) });
+    const modernRequest = new Request('http://localhost/mcp', {
+      method: 'POST',
+      headers: { ...HEADERS, ...modernHeaders(message) },
+      body: JSON.stringify(message),
+    });
     expect((await createMcpHandler(build, { legacy: 'reject', responseMode: 'auto' }).fetch(modernRequest, { parsedBody: message })).status).toBe(200);
     // If this fails, the per-request context no longer reaches handlers: src/mcp/request-context.ts.
     expect(seen[0]).toBe(legacyRequest);
@@ -43,8 +55,8 @@ describe('the request context rides on the web Request (mcp/request-context.ts)'
   });
 });
 
-describe('fallbackRequestHandler (the legacy lane\'s tools/call, src/mcp/server.ts)', () => {
-  test('gets the raw request, unvalidated, and its result is passed on without the SDK\'s result validation', async () => {
+describe("fallbackRequestHandler (the legacy lane's tools/call, src/mcp/server.ts)", () => {
+  test("gets the raw request, unvalidated, and its result is passed on without the SDK's result validation", async () => {
     let got: unknown;
     const server = new Server({ name: 'canary', version: '1' }, { capabilities: { tools: {} } });
     server.fallbackRequestHandler = async (request) => {

@@ -14,10 +14,14 @@ const sealer = Sealer.create({ secret: SECRET, ttlSeconds: { cid: 1, ps: 1, pc: 
 const sessions = async (audience = 'https://mcp.example.com', allowed = [FORGE]) =>
   new SealedSessions(await sealer, { audience, forgeAllowed: (url) => allowed.includes(url), now: clock });
 
-const granted: Caller = { credential: { kind: 'bearer', token: 'forge-token-from-an-access-token' }, apiUrl: FORGE, grant: { scope: 'read_api', expiresAt: nowMs / 1000 + 60 } };
+const granted: Caller = {
+  credential: { kind: 'bearer', token: 'forge-token-from-an-access-token' },
+  apiUrl: FORGE,
+  grant: { scope: 'read_api', expiresAt: nowMs / 1000 + 60 },
+};
 const plain: Caller = { credential: { kind: 'private', token: 'glpat-plain-token-000000' }, apiUrl: FORGE };
 
-test('an id opens as what was sealed, its access token\'s end included', async () => {
+test("an id opens as what was sealed, its access token's end included", async () => {
   const s = await sessions();
   expect(await s.open(await s.issue(granted))).toMatchObject({ credential: granted.credential, apiUrl: FORGE, grant: granted.grant });
   expect(await s.open(await s.issue(plain))).toMatchObject({ credential: plain.credential, apiUrl: FORGE });
@@ -45,7 +49,7 @@ test('another deployment, or one that may not call the forge, does not open it',
   expect(await (await sessions('https://mcp.example.com', ['https://other-forge.example/api/v4'])).open(sid)).toBeUndefined();
 });
 
-test('an id claiming a grant without the token\'s end, or an end without a grant, does not open', async () => {
+test("an id claiming a grant without the token's end, or an end without a grant, does not open", async () => {
   const s = await sealer;
   const bound = await sessions();
   const base = { k: 'bearer', t: 'forge-token-from-an-access-token', u: FORGE, g: 'tag', a: 'https://mcp.example.com' };

@@ -219,7 +219,9 @@ describe('only the canonical spelling opens', () => {
   /** Other texts that decode to the same bytes as `value` (its last character's unused bits changed). */
   function respellings(value: string): string[] {
     const bytes = Buffer.from(value.slice(value.lastIndexOf('.') + 1), 'base64url');
-    return [...ALPHABET].map((c) => value.slice(0, -1) + c).filter((v) => v !== value && Buffer.from(v.slice(v.lastIndexOf('.') + 1), 'base64url').equals(bytes));
+    return [...ALPHABET]
+      .map((c) => value.slice(0, -1) + c)
+      .filter((v) => v !== value && Buffer.from(v.slice(v.lastIndexOf('.') + 1), 'base64url').equals(bytes));
   }
 
   test.each(KINDS)('%s: a respelling of a sealed value is malformed', async (kind) => {

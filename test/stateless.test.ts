@@ -28,7 +28,12 @@ function statelessApp(overrides: Record<string, string> = {}) {
   return apps.sealed({ OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: SECRET, SESSION_TIMEOUT_SECONDS: '600', ...overrides }, { now: () => now });
 }
 
-const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_branch', arguments: { project_id: String(SEED.project), branch_name: 'main' } } });
+const call = (id: number) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'get_branch', arguments: { project_id: String(SEED.project), branch_name: 'main' } },
+});
 const messageOf = async (r: Response) => ((await r.json()) as { error: { message: string } }).error.message;
 
 describe('sealed session ids', () => {
@@ -64,12 +69,14 @@ describe('sealed session ids', () => {
   test('the v2 SDK client runs a whole session on the legacy lane while every answer carries a fresh id', async () => {
     const app = await statelessApp();
     const issued: string[] = [];
-    const watching = { handle: async (request: Request) => {
-      const response = await app.handle(request);
-      const sid = response.headers.get('mcp-session-id');
-      if (sid) issued.push(sid);
-      return response;
-    } };
+    const watching = {
+      handle: async (request: Request) => {
+        const response = await app.handle(request);
+        const sid = response.headers.get('mcp-session-id');
+        if (sid) issued.push(sid);
+        return response;
+      },
+    };
     const session = await connect(watching, { 'Private-Token': TOKENS.maintainer });
     expect(session.client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
     for (const branch of ['main', 'develop', 'main']) {
@@ -101,10 +108,13 @@ describe('sealed session ids', () => {
     ['malformed', () => 'not-a-sealed-id'],
     ['a stateful UUID', () => crypto.randomUUID()],
     ['tampered', (sid: string) => sid.slice(0, -3) + (sid.endsWith('AAA') ? 'BBB' : 'AAA')],
-    ['sealed under another key', async () => {
-      const other = await sealerFromConfig(testConfig(forge.apiUrl, { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: OTHER_SECRET }), () => now);
-      return other!.seal('sid', { k: 'private', t: TOKENS.maintainer, u: forge.apiUrl, g: 'x' });
-    }],
+    [
+      'sealed under another key',
+      async () => {
+        const other = await sealerFromConfig(testConfig(forge.apiUrl, { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: OTHER_SECRET }), () => now);
+        return other!.seal('sid', { k: 'private', t: TOKENS.maintainer, u: forge.apiUrl, g: 'x' });
+      },
+    ],
   ])('%s id without credentials → 404 "Session not found"; with live credentials → served and re-issued', async (_, make) => {
     const app = await statelessApp();
     const good = (await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer })).headers.get('mcp-session-id')!;
@@ -182,7 +192,7 @@ describe('refusals', () => {
     expect(forge.requests.filter((r) => r.path === '/api/v4/job')).toHaveLength(1);
   });
 
-  test('an empty batch [] → 400 with JSON-RPC\'s invalid request error', async () => {
+  test("an empty batch [] → 400 with JSON-RPC's invalid request error", async () => {
     const response = await rpc(await statelessApp(), [], { 'Private-Token': TOKENS.maintainer });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request: an empty batch holds no message' }, id: null });
@@ -197,43 +207,57 @@ describe('refusals', () => {
   });
 
   describe('OAuth mode: GET and DELETE are authenticated before their 405 (D9)', () => {
-    const oauthApp = () => statelessApp({ REMOTE_AUTHORIZATION: 'false', FORGE_MCP_OAUTH: 'true', MCP_SERVER_URL: 'https://mcp.example.org', FORGE_OAUTH_CLIENT_ID: 'forge-app-id' });
-    const send = (app: ForgeApp, method: string, headers: Record<string, string>) => app.handle(new Request(MCP_URL, { method, headers: { accept: 'text/event-stream', ...headers } }));
+    const oauthApp = () =>
+      statelessApp({
+        REMOTE_AUTHORIZATION: 'false',
+        FORGE_MCP_OAUTH: 'true',
+        MCP_SERVER_URL: 'https://mcp.example.org',
+        FORGE_OAUTH_CLIENT_ID: 'forge-app-id',
+      });
+    const send = (app: ForgeApp, method: string, headers: Record<string, string>) =>
+      app.handle(new Request(MCP_URL, { method, headers: { accept: 'text/event-stream', ...headers } }));
 
     test.each(['GET', 'DELETE'])('%s without a credential or a session id → 401 "Authentication required" with the OAuth challenge', async (method) => {
       const app = await oauthApp();
       for (const headers of [{}, { 'mcp-session-id': '' }] as Record<string, string>[]) {
         const response = await send(app, method, headers);
         expect(response.status).toBe(401);
-        expect(response.headers.get('www-authenticate')).toBe('Bearer resource_metadata="https://mcp.example.org/.well-known/oauth-protected-resource/mcp", scope="api"');
+        expect(response.headers.get('www-authenticate')).toBe(
+          'Bearer resource_metadata="https://mcp.example.org/.well-known/oauth-protected-resource/mcp", scope="api"',
+        );
         expect(await messageOf(response)).toBe('Authentication required');
       }
     });
 
-    test.each(['GET', 'DELETE'])('%s with a malformed, forged or expired id and no credential → 404 "Session not found", as a POST (rule 3)', async (method) => {
-      const app = await oauthApp();
-      const sid = (await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer })).headers.get('mcp-session-id')!;
-      now += 601_000; // past SESSION_TIMEOUT_SECONDS: expired
-      try {
-        for (const id of ['v1.sid.forged', '..', 'x'.repeat(4000), sid]) {
-          const response = await send(app, method, { 'mcp-session-id': id });
-          expect(response.status).toBe(404);
-          expect(await messageOf(response)).toBe('Session not found');
-          const post = await rpc(app, call(9), { 'mcp-session-id': id });
-          expect(post.status).toBe(404);
+    test.each(['GET', 'DELETE'])(
+      '%s with a malformed, forged or expired id and no credential → 404 "Session not found", as a POST (rule 3)',
+      async (method) => {
+        const app = await oauthApp();
+        const sid = (await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer })).headers.get('mcp-session-id')!;
+        now += 601_000; // past SESSION_TIMEOUT_SECONDS: expired
+        try {
+          for (const id of ['v1.sid.forged', '..', 'x'.repeat(4000), sid]) {
+            const response = await send(app, method, { 'mcp-session-id': id });
+            expect(response.status).toBe(404);
+            expect(await messageOf(response)).toBe('Session not found');
+            const post = await rpc(app, call(9), { 'mcp-session-id': id });
+            expect(post.status).toBe(404);
+          }
+        } finally {
+          now -= 601_000;
         }
-      } finally {
-        now -= 601_000;
-      }
-    });
+      },
+    );
 
     test.each([
       ['Private-Token', { 'Private-Token': 'short' }],
       ['bearer', { Authorization: 'Bearer short' }],
-    ])('a short %s → 401 with the OAuth challenge: SPEC\'s text, then that the token is too short', async (_, headers) => {
+    ])("a short %s → 401 with the OAuth challenge: SPEC's text, then that the token is too short", async (_, headers) => {
       const response = await rpc(await oauthApp(), INITIALIZE, headers as Record<string, string>);
       expect(response.status).toBe(401);
-      expect(response.headers.get('www-authenticate')).toBe('Bearer resource_metadata="https://mcp.example.org/.well-known/oauth-protected-resource/mcp", scope="api"');
+      expect(response.headers.get('www-authenticate')).toBe(
+        'Bearer resource_metadata="https://mcp.example.org/.well-known/oauth-protected-resource/mcp", scope="api"',
+      );
       expect(await messageOf(response)).toBe('Missing Authorization or Private-Token header. The token is too short: at least 20 characters are needed.');
       expect(forge.requests).toEqual([]);
     });
@@ -270,7 +294,11 @@ describe('an id opens only where it was sealed (session/sealed-session.ts)', () 
     // Same public URL, but its only forge is another one: the id's forge is not one it may call.
     const otherForge = await startFakeForge();
     try {
-      const sameUrl = await apps.sealedOn(otherForge.apiUrl, { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: SECRET, MCP_SERVER_URL: 'https://mcp-a.example.com' }, { now: () => now });
+      const sameUrl = await apps.sealedOn(
+        otherForge.apiUrl,
+        { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: SECRET, MCP_SERVER_URL: 'https://mcp-a.example.com' },
+        { now: () => now },
+      );
       forge.reset();
       for (const app of [elsewhere, sameUrl]) {
         const response = await rpc(app, call(3), { 'mcp-session-id': sid });

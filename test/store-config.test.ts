@@ -53,7 +53,15 @@ describe('REDIS_URL refused at start-up', () => {
   });
 
   test('good values pass: password, user, database number, TLS, IPv6', () => {
-    for (const value of ['redis://cache', 'redis://cache:6379', 'redis://:p@cache:6379/0', 'redis://user:p%40ss@cache:6380/15', 'rediss://:p@cache.example.com:6380/2', 'redis://[::1]:6379/', 'redis://127.0.0.1:6379/']) {
+    for (const value of [
+      'redis://cache',
+      'redis://cache:6379',
+      'redis://:p@cache:6379/0',
+      'redis://user:p%40ss@cache:6380/15',
+      'rediss://:p@cache.example.com:6380/2',
+      'redis://[::1]:6379/',
+      'redis://127.0.0.1:6379/',
+    ]) {
       expect(loadConfig({ ...HTTP_REMOTE, REDIS_URL: value }).REDIS_URL).toBe(value);
     }
   });
@@ -85,7 +93,11 @@ describe('the server with and without REDIS_URL', () => {
   test('with a store: ready, logged without its password; without: memory, ready', async () => {
     const redis = await startRedis({ password: 'hunter2-store-password' });
     try {
-      const withStore = await startServer({ ...HTTP_REMOTE, FORGE_API_URL: 'http://127.0.0.1:9/api/v4', REDIS_URL: `redis://:hunter2-store-password@127.0.0.1:${redis.port}/1` });
+      const withStore = await startServer({
+        ...HTTP_REMOTE,
+        FORGE_API_URL: 'http://127.0.0.1:9/api/v4',
+        REDIS_URL: `redis://:hunter2-store-password@127.0.0.1:${redis.port}/1`,
+      });
       started.push(withStore);
       const ready = await fetch(`${withStore.url}/readyz`);
       expect(ready.status).toBe(200);
@@ -105,7 +117,12 @@ describe('the server with and without REDIS_URL', () => {
   });
 
   test('a store that cannot be reached at start: the server still starts, /readyz says 503, /healthz 200', async () => {
-    const server = await startServer({ ...HTTP_REMOTE, FORGE_API_URL: 'http://127.0.0.1:9/api/v4', REDIS_URL: 'redis://127.0.0.1:9/0', REDIS_TIMEOUT_MS: '200' });
+    const server = await startServer({
+      ...HTTP_REMOTE,
+      FORGE_API_URL: 'http://127.0.0.1:9/api/v4',
+      REDIS_URL: 'redis://127.0.0.1:9/0',
+      REDIS_TIMEOUT_MS: '200',
+    });
     started.push(server);
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     const ready = await fetch(`${server.url}/readyz`);

@@ -104,7 +104,7 @@ describe.each(subjects)('the %s store', (_, make) => {
     expect(await s.store.get(k)).toBeUndefined();
   });
 
-  test('deleteIfEqual releases only the holder\'s value', async () => {
+  test("deleteIfEqual releases only the holder's value", async () => {
     const k = key('hold');
     await s.store.setIfAbsent(k, 'pending:mine', 60_000);
     expect(await s.store.deleteIfEqual(k, 'pending:theirs')).toBe(false);
@@ -159,7 +159,13 @@ describe('Redis failures surface as StoreUnavailableError, and the same store ob
   test('killed: calls fail at once; restarted: calls succeed again without a new store', async () => {
     const own = await startRedis();
     const states: string[] = [];
-    const store = new RedisStore({ url: own.url, timeoutMs: 1000, probeEveryMs: 0, reconnectEveryMs: 50, events: { state: (up, reason) => states.push(up ? 'up' : `down:${reason}`) } });
+    const store = new RedisStore({
+      url: own.url,
+      timeoutMs: 1000,
+      probeEveryMs: 0,
+      reconnectEveryMs: 50,
+      events: { state: (up, reason) => states.push(up ? 'up' : `down:${reason}`) },
+    });
     opened.push(store);
     try {
       expect(await store.setIfAbsent('k', 'v', 60_000)).toBe(true);
@@ -171,7 +177,10 @@ describe('Redis failures surface as StoreUnavailableError, and the same store ob
       let value: string | undefined | Error = new Error('not yet');
       for (let i = 0; i < 100 && value instanceof Error; i++) {
         await Bun.sleep(60);
-        value = await store.setIfAbsent('k', 'after', 60_000).then(() => store.get('k'), (e: Error) => e);
+        value = await store.setIfAbsent('k', 'after', 60_000).then(
+          () => store.get('k'),
+          (e: Error) => e,
+        );
       }
       expect(value).toBe('after'); // an empty server after the restart
       expect(states[0]).toMatch(/^down:/);

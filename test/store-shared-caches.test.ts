@@ -31,7 +31,13 @@ function replica(shared: boolean): ForgeApp {
 }
 
 const initialize = (app: ForgeApp) =>
-  app.handle(new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': TOKENS.maintainer }, body: JSON.stringify(INITIALIZE) }));
+  app.handle(
+    new Request('http://localhost/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': TOKENS.maintainer },
+      body: JSON.stringify(INITIALIZE),
+    }),
+  );
 const userChecks = () => forge.requests.filter((r) => r.path === '/api/v4/user').length;
 
 describe('the credential check cache (D7) across replicas', () => {
@@ -49,7 +55,13 @@ describe('the credential check cache (D7) across replicas', () => {
     // The username names audit lines (D35); the time the forge was asked ends the answer on every replica.
     const record = JSON.parse(String(await raw.send('GET', [keys[0]])));
     // With what the token may do (D38) and who it acts as (whoami, D39): never the token, never its scopes.
-    expect(record).toEqual({ verdict: 'accepted', username: 'maria', token: { kind: 'personal', canWrite: true }, identity: { id: expect.any(Number), username: 'maria', name: 'Maria Rossi', state: 'active', bot: false }, at: expect.any(Number) });
+    expect(record).toEqual({
+      verdict: 'accepted',
+      username: 'maria',
+      token: { kind: 'personal', canWrite: true },
+      identity: { id: expect.any(Number), username: 'maria', name: 'Maria Rossi', state: 'active', bot: false },
+      at: expect.any(Number),
+    });
     expect(record.at).toBeGreaterThanOrEqual(started);
     expect(record.at).toBeLessThanOrEqual(Date.now());
     expect(Number(await raw.send('PTTL', [keys[0]]))).toBeGreaterThan(0);

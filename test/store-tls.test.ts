@@ -49,7 +49,23 @@ function openssl(args: string[]): void {
 
 /** A self-signed CA in `dir`: `<name>.crt` and `<name>.key`. */
 function makeCa(name: string): void {
-  openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.crt`, '-days', '1', '-subj', `/CN=${name} (throwaway test CA)`]);
+  openssl([
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    `${name}.key`,
+    '-out',
+    `${name}.crt`,
+    '-days',
+    '1',
+    '-subj',
+    `/CN=${name} (throwaway test CA)`,
+  ]);
 }
 
 /** A port nothing listens on right now. */
@@ -62,7 +78,12 @@ function freePort(): number {
 
 /** A client of our own (not the product's) for looking at what the server holds, over TLS. */
 async function rawClient(): Promise<RedisClient> {
-  const c = new RedisClient(`rediss://:${PASSWORD}@127.0.0.1:${tlsPort}`, { tls: { ca: [caPem] }, autoReconnect: false, enableOfflineQueue: false, connectionTimeout: 1000 });
+  const c = new RedisClient(`rediss://:${PASSWORD}@127.0.0.1:${tlsPort}`, {
+    tls: { ca: [caPem] },
+    autoReconnect: false,
+    enableOfflineQueue: false,
+    connectionTimeout: 1000,
+  });
   await c.connect();
   raws.push(c);
   return c;
@@ -76,7 +97,12 @@ function config(env: Record<string, string>) {
 function storesFor(env: Record<string, string>) {
   const c = config(env);
   const captured = capturingLogger();
-  const s = storesFromConfig(c, { logger: captured.logger, metrics: new Metrics(), caCert: c.FORGE_CA_CERT_PATH ? readFileSync(c.FORGE_CA_CERT_PATH, 'utf8') : undefined, probeEveryMs: 0 });
+  const s = storesFromConfig(c, {
+    logger: captured.logger,
+    metrics: new Metrics(),
+    caCert: c.FORGE_CA_CERT_PATH ? readFileSync(c.FORGE_CA_CERT_PATH, 'utf8') : undefined,
+    probeEveryMs: 0,
+  });
   stores.push(s);
   return { stores: s, lines: captured.lines };
 }
@@ -87,9 +113,41 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'forge-mcp-redis-tls-'));
   makeCa('ca');
   makeCa('other-ca');
-  openssl(['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost']);
-  writeFileSync(join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n');
-  openssl(['x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.crt', '-days', '1', '-extfile', 'server.ext']);
+  openssl([
+    'req',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    'server.key',
+    '-out',
+    'server.csr',
+    '-subj',
+    '/CN=localhost',
+  ]);
+  writeFileSync(
+    join(dir, 'server.ext'),
+    'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n',
+  );
+  openssl([
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.crt',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'server.crt',
+    '-days',
+    '1',
+    '-extfile',
+    'server.ext',
+  ]);
   caPath = join(dir, 'ca.crt');
   otherCaPath = join(dir, 'other-ca.crt');
   caPem = readFileSync(caPath, 'utf8');
@@ -97,7 +155,31 @@ beforeAll(async () => {
   // TLS only (--port 0), no client certificates, a password, no persistence.
   tlsPort = freePort();
   redisProc = Bun.spawn(
-    ['redis-server', '--port', '0', '--tls-port', String(tlsPort), '--bind', '127.0.0.1', '--tls-cert-file', join(dir, 'server.crt'), '--tls-key-file', join(dir, 'server.key'), '--tls-ca-cert-file', caPath, '--tls-auth-clients', 'no', '--requirepass', PASSWORD, '--save', '', '--appendonly', 'no', '--dir', dir],
+    [
+      'redis-server',
+      '--port',
+      '0',
+      '--tls-port',
+      String(tlsPort),
+      '--bind',
+      '127.0.0.1',
+      '--tls-cert-file',
+      join(dir, 'server.crt'),
+      '--tls-key-file',
+      join(dir, 'server.key'),
+      '--tls-ca-cert-file',
+      caPath,
+      '--tls-auth-clients',
+      'no',
+      '--requirepass',
+      PASSWORD,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+    ],
     { stdout: 'ignore', stderr: 'ignore', stdin: 'ignore' },
   );
   let up = false;
@@ -192,7 +274,10 @@ describe('rediss:// with FORGE_CA_CERT_PATH', () => {
 describe('rediss:// attacks: unavailable, bounded, no secret shown', () => {
   async function expectUnavailable(env: Record<string, string>, secret: string) {
     const { stores: s, lines } = storesFor({ REDIS_TIMEOUT_MS: '300', ...env });
-    const error = await s.open(10).setIfAbsent('k', 'v', 60_000).catch((e: unknown) => e);
+    const error = await s
+      .open(10)
+      .setIfAbsent('k', 'v', 60_000)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreUnavailableError);
     expect(String((error as Error).message)).not.toContain(secret);
     const readiness = await s.readiness();

@@ -9,9 +9,13 @@ import { findInvisible } from '../src/text/invisible';
 const MB = 1_000_000;
 
 describe('closingReferences', () => {
-  test('GitLab\'s default pattern: keywords, colons, lists, paths, URLs, external ids; not other words or case', () => {
+  test("GitLab's default pattern: keywords, colons, lists, paths, URLs, external ids; not other words or case", () => {
     expect(closingReferences('Closes #12\nAlso fixes group/proj#3 and #4, #5')).toEqual(['#12', 'group/proj#3', '#4', '#5']);
-    expect(closingReferences('Closing: https://gitlab.example/a/b/-/issues/9', 'Implements JIRA-12', 'Resolves issue #7')).toEqual(['https://gitlab.example/a/b/-/issues/9', 'JIRA-12', '#7']);
+    expect(closingReferences('Closing: https://gitlab.example/a/b/-/issues/9', 'Implements JIRA-12', 'Resolves issue #7')).toEqual([
+      'https://gitlab.example/a/b/-/issues/9',
+      'JIRA-12',
+      '#7',
+    ]);
     expect(closingReferences('See #4; encloses #5; prefix #6; CLOSES #8', undefined, '')).toEqual([]);
   });
 
@@ -26,7 +30,8 @@ describe('closingReferences', () => {
 
 describe('stripHiddenMarkdown', () => {
   test('a megabyte of unclosed titles, link openers and definitions comes back as it was', () => {
-    for (const text of [`[x](u "${'a'.repeat(MB)}`, '](a'.repeat(MB / 3), `[x](${'a('.repeat(MB / 2)}`, '['.repeat(MB)]) expect(stripHiddenMarkdown(text)).toBe(text);
+    for (const text of [`[x](u "${'a'.repeat(MB)}`, '](a'.repeat(MB / 3), `[x](${'a('.repeat(MB / 2)}`, '['.repeat(MB)])
+      expect(stripHiddenMarkdown(text)).toBe(text);
     // A title never closed on its line is no definition (CommonMark): shown, so kept.
     const unclosed = '[a]: /u "x\n'.repeat(MB / 10);
     expect(stripHiddenMarkdown(unclosed)).toBe(unclosed);

@@ -6,17 +6,41 @@ import { describe, expect, test } from 'bun:test';
 import { findInvisible, hasInvisible, stripInvisible } from '../src/text/invisible';
 
 /** PropList.txt, Bidi_Control. */
-const BIDI_CONTROL: [number, number][] = [[0x061c, 0x061c], [0x200e, 0x200f], [0x202a, 0x202e], [0x2066, 0x2069]];
+const BIDI_CONTROL: [number, number][] = [
+  [0x061c, 0x061c],
+  [0x200e, 0x200f],
+  [0x202a, 0x202e],
+  [0x2066, 0x2069],
+];
 /** DerivedCoreProperties.txt, Default_Ignorable_Code_Point (U+00AD left out on purpose). */
 const DEFAULT_IGNORABLE: [number, number][] = [
-  [0x034f, 0x034f], [0x061c, 0x061c], [0x115f, 0x1160], [0x17b4, 0x17b5], [0x180b, 0x180d], [0x180e, 0x180e], [0x180f, 0x180f],
-  [0x200b, 0x200f], [0x202a, 0x202e], [0x2060, 0x2064], [0x2065, 0x2065], [0x2066, 0x206f], [0x3164, 0x3164], [0xfe00, 0xfe0f],
-  [0xfeff, 0xfeff], [0xffa0, 0xffa0], [0xfff0, 0xfff8], [0x1bca0, 0x1bca3], [0x1d173, 0x1d17a], [0xe0000, 0xe0fff],
+  [0x034f, 0x034f],
+  [0x061c, 0x061c],
+  [0x115f, 0x1160],
+  [0x17b4, 0x17b5],
+  [0x180b, 0x180d],
+  [0x180e, 0x180e],
+  [0x180f, 0x180f],
+  [0x200b, 0x200f],
+  [0x202a, 0x202e],
+  [0x2060, 0x2064],
+  [0x2065, 0x2065],
+  [0x2066, 0x206f],
+  [0x3164, 0x3164],
+  [0xfe00, 0xfe0f],
+  [0xfeff, 0xfeff],
+  [0xffa0, 0xffa0],
+  [0xfff0, 0xfff8],
+  [0x1bca0, 0x1bca3],
+  [0x1d173, 0x1d17a],
+  [0xe0000, 0xe0fff],
 ];
 const RANGES = [...BIDI_CONTROL, ...DEFAULT_IGNORABLE];
 const inSet = (c: number) => RANGES.some(([from, to]) => c >= from && c <= to);
 const every = RANGES.flatMap(([from, to]) => Array.from({ length: to - from + 1 }, (_, i) => String.fromCodePoint(from + i)));
-const neighbours = RANGES.flatMap(([from, to]) => [from - 1, to + 1]).filter((c) => !inSet(c)).map((c) => String.fromCodePoint(c));
+const neighbours = RANGES.flatMap(([from, to]) => [from - 1, to + 1])
+  .filter((c) => !inSet(c))
+  .map((c) => String.fromCodePoint(c));
 
 describe('stripInvisible', () => {
   test('removes each of the set, alone and between letters', () => {
@@ -60,7 +84,11 @@ describe('stripInvisible', () => {
 describe('findInvisible', () => {
   test('counts them and names their lines and code points', () => {
     expect(findInvisible('plain\ntext')).toBeUndefined();
-    expect(findInvisible('ok\nif (isAdmin\u202E \u2066) {\nok\n\u200Dx\u200D')).toEqual({ count: 4, lines: [2, 4], characters: ['U+202E', 'U+2066', 'U+200D'] });
+    expect(findInvisible('ok\nif (isAdmin\u202E \u2066) {\nok\n\u200Dx\u200D')).toEqual({
+      count: 4,
+      lines: [2, 4],
+      characters: ['U+202E', 'U+2066', 'U+200D'],
+    });
     expect(findInvisible('\u061C', 10)).toEqual({ count: 1, lines: [10], characters: ['U+061C'] });
   });
 });

@@ -46,7 +46,11 @@ describe('each kind of credential', () => {
   test('an OAuth access token: its scopes from /oauth/token/info', async () => {
     forge.oauth.apps.set('app-1', { uid: 'app-1', redirectUris: ['http://127.0.0.1/cb'], scopes: ['read_api'] });
     // Issue a token through the provider's own exchange.
-    const issued = (forge.oauth as unknown as { issue(app: unknown, userId: number, scope: string): Response }).issue(forge.oauth.apps.get('app-1'), 1, 'read_api');
+    const issued = (forge.oauth as unknown as { issue(app: unknown, userId: number, scope: string): Response }).issue(
+      forge.oauth.apps.get('app-1'),
+      1,
+      'read_api',
+    );
     const { access_token } = (await issued.json()) as { access_token: string };
     const got = await checked({ kind: 'bearer', token: access_token });
     expect(got).toMatchObject({ verdict: 'accepted', username: 'maria', profile: { kind: 'oauth', canWrite: false, needs: 'the `api` scope' } });
@@ -68,7 +72,11 @@ describe('each kind of credential', () => {
   });
 
   test('a forge URL that is a web page accepts nothing', async () => {
-    const page = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('<!doctype html><title>Sign in</title>', { headers: { 'content-type': 'text/html' } }) });
+    const page = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch: () => new Response('<!doctype html><title>Sign in</title>', { headers: { 'content-type': 'text/html' } }),
+    });
     try {
       const checks = new CredentialChecks({ introspect: true });
       const at = createEndpoint(`http://127.0.0.1:${page.port}/api/v4`, { rejectUnauthorized: true, timeoutMs: 2000 });

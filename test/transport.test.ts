@@ -73,7 +73,9 @@ describe('a result that cannot be serialized', () => {
     expect(body.error.code).toBe(-32603);
     expect(pendingEntries(stateful.sessions.use(sid)!.transport)).toBe(0);
     await pingMany(stateful, sid, 3); // the session goes on serving
-    expect(capture.entries().filter((e) => e.event === 'tool_call_failed')).toEqual([expect.objectContaining({ level: 'error', tool: 'get_branch', error: 'TypeError' })]);
+    expect(capture.entries().filter((e) => e.event === 'tool_call_failed')).toEqual([
+      expect.objectContaining({ level: 'error', tool: 'get_branch', error: 'TypeError' }),
+    ]);
     expect(capture.lines.join('')).not.toContain(TOKEN);
     await stateful.close();
   });
@@ -99,26 +101,43 @@ describe('a result that cannot be serialized', () => {
     const legacyServer = build();
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
     await legacyServer.connect(transport);
-    const legacy = transport.handleRequest(new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(CALL) }));
+    const legacy = transport.handleRequest(
+      new Request('http://localhost/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(CALL),
+      }),
+    );
     await expect(answeredWithin(legacy, 300)).rejects.toThrow('not answered');
 
     const modern = createMcpHandler(build, { legacy: 'reject', responseMode: 'auto', onerror: () => {} });
     const message = modernMessage(8, 'tools/call', { name: 'get_branch', arguments: {} });
     const controller = new AbortController();
-    const pending = modern.fetch(new Request('http://localhost/mcp', { method: 'POST', signal: controller.signal, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...modernHeaders(message) }, body: JSON.stringify(message) }));
+    const pending = modern.fetch(
+      new Request('http://localhost/mcp', {
+        method: 'POST',
+        signal: controller.signal,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...modernHeaders(message) },
+        body: JSON.stringify(message),
+      }),
+    );
     await expect(answeredWithin(pending, 300)).rejects.toThrow('not answered');
     controller.abort();
     await legacyServer.close();
   });
 });
 
-describe('what the SDK refuses is the client\'s fault', () => {
+describe("what the SDK refuses is the client's fault", () => {
   test('logged at debug, not as an error', async () => {
     const capture = capturingLogger();
     const refusing = createApp(testConfig('http://127.0.0.1:9/api/v4'), { logger: capture.logger });
     const init = await rpc(refusing, INITIALIZE, { 'Private-Token': TOKEN });
     const sid = init.headers.get('mcp-session-id')!;
-    const refused = await rpc(refusing, { jsonrpc: '2.0', id: 2, method: 'ping' }, { 'mcp-session-id': sid, 'Private-Token': TOKEN, 'mcp-protocol-version': '1999-01-01' });
+    const refused = await rpc(
+      refusing,
+      { jsonrpc: '2.0', id: 2, method: 'ping' },
+      { 'mcp-session-id': sid, 'Private-Token': TOKEN, 'mcp-protocol-version': '1999-01-01' },
+    );
     expect(refused.status).toBe(400);
     const events = capture.entries().filter((e) => String(e.event).startsWith('mcp_'));
     expect(events).toEqual([expect.objectContaining({ level: 'debug', event: 'mcp_request_refused' })]);

@@ -50,7 +50,10 @@ setTimeout(() => {
   const child = Bun.spawn(['bun', '-e', script], { stdout: 'ignore', stderr: 'pipe' });
   const stderr = await new Response(child.stderr).text();
   expect(await child.exited).not.toBe(0);
-  const events = stderr.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line).event);
+  const events = stderr
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line).event);
   // 'third' waited for the end of a turn that never came: a killed process runs no exit handler.
   expect(events).toEqual(['first', 'second']);
 });

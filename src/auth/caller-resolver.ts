@@ -7,7 +7,7 @@ import type { ForgeUrlPolicy } from './forge-url';
 import { loggableHost } from './loggable-host';
 
 /** The forge a request names in X-Forge-API-URL, when the deployment lets callers choose one. */
-export type ForgeUrlLookup = { status: 'none' } | { status: 'invalid'; host: string } | { status: 'ok'; apiUrl: string };
+type ForgeUrlLookup = { status: 'none' } | { status: 'invalid'; host: string } | { status: 'ok'; apiUrl: string };
 
 const NO_URL: ForgeUrlLookup = { status: 'none' };
 const SEALED_BEARER: CallerLookup = { status: 'invalid', reason: 'sealed_value' };

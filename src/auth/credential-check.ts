@@ -26,16 +26,16 @@ import { storeKey, type SharedStore } from '../store/store';
 import { originOf } from '../forge/url-parts';
 import { checkedProfile, kindOfRefusal, profileFrom, readProfile, type ProfileSources, type TokenProfile } from './token-profile';
 
-export type CredentialVerdict = 'accepted' | 'rejected' | 'unknown';
+type CredentialVerdict = 'accepted' | 'rejected' | 'unknown';
 
-export const CREDENTIAL_CHECK_TTL_MS = 5 * 60_000;
+const CREDENTIAL_CHECK_TTL_MS = 5 * 60_000;
 export const CREDENTIAL_CHECK_MAX_ENTRIES = 10_000;
 /** How long a check that could not answer ('unknown') keeps an audit line from asking again. */
-export const UNKNOWN_USERNAME_TTL_MS = 30_000;
+const UNKNOWN_USERNAME_TTL_MS = 30_000;
 
 type FetchLike = (input: string, init: RequestInit & Record<string, unknown>) => Promise<Response>;
 
-export interface CredentialCheckOptions {
+interface CredentialCheckOptions {
   now?: () => number;
   ttlMs?: number;
   maxEntries?: number;
@@ -51,7 +51,7 @@ export interface CredentialCheckOptions {
 
 /** What is kept per credential (JSON in the store; a shared store's record is checked, not trusted). */
 /** Who a personal or OAuth token acts as, from GET /user's answer (whoami answers from it, issue 36). */
-export interface Identity {
+interface Identity {
   id: number;
   username: string;
   name: string;
@@ -193,9 +193,10 @@ export class CredentialChecks {
     const key = keyOf(credential, endpoint);
     const asked = await this.askUser(credential, endpoint);
     const before = this.known(key);
-    const answer: Answer = asked.verdict === 'accepted'
-      ? { verdict: 'accepted', ...(asked.username !== undefined ? { username: asked.username } : {}), ...(before?.token ? { token: before.token } : {}) }
-      : asked;
+    const answer: Answer =
+      asked.verdict === 'accepted'
+        ? { verdict: 'accepted', ...(asked.username !== undefined ? { username: asked.username } : {}), ...(before?.token ? { token: before.token } : {}) }
+        : asked;
     await this.settle(key, answer);
     return answer.verdict;
   }
@@ -302,7 +303,12 @@ export class CredentialChecks {
     // tokens have no self-description.
     const read: ProfileSources = this.introspect && credential.kind !== 'job' ? await readProfile(this.fetchImpl, credential, endpoint) : {};
     const token = profileFrom(credential, answer.username, answer.refusal, read);
-    return { verdict: 'accepted', ...(answer.username !== undefined ? { username: answer.username } : {}), ...(token ? { token } : {}), ...(answer.identity ? { identity: answer.identity } : {}) };
+    return {
+      verdict: 'accepted',
+      ...(answer.username !== undefined ? { username: answer.username } : {}),
+      ...(token ? { token } : {}),
+      ...(answer.identity ? { identity: answer.identity } : {}),
+    };
   }
 
   private async askUser(credential: Credential, endpoint: ForgeEndpoint): Promise<Answer & { refusal?: string }> {
@@ -362,7 +368,16 @@ export class CredentialChecks {
       const token = record.verdict === 'accepted' ? checkedProfile(record.token) : undefined;
       const identity = record.verdict === 'accepted' ? identityOf(record.identity) : undefined;
       const notForge = record.verdict === 'rejected' && record.notForge === true ? { notForge: true as const } : {};
-      return { answer: { verdict: record.verdict, ...(username !== undefined ? { username } : {}), ...(token ? { token } : {}), ...(identity ? { identity } : {}), ...notForge }, until };
+      return {
+        answer: {
+          verdict: record.verdict,
+          ...(username !== undefined ? { username } : {}),
+          ...(token ? { token } : {}),
+          ...(identity ? { identity } : {}),
+          ...notForge,
+        },
+        until,
+      };
     } catch {
       return undefined;
     }

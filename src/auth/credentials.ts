@@ -7,15 +7,12 @@
 import type { Credential } from '../forge/credential';
 import { SEALED_KINDS, WIRE_VERSION } from '../sealing/kinds';
 
-export const MIN_TOKEN_LENGTH = 20;
+const MIN_TOKEN_LENGTH = 20;
 
 /** Why credential headers were refused: the 401's text says so (errors.ts). */
 export type CredentialRefusal = 'too_short' | 'unsupported_scheme' | 'sealed_value';
 
-export type CredentialLookup =
-  | { status: 'none' }
-  | { status: 'invalid'; reason: CredentialRefusal }
-  | { status: 'ok'; credential: Credential };
+type CredentialLookup = { status: 'none' } | { status: 'invalid'; reason: CredentialRefusal } | { status: 'ok'; credential: Credential };
 
 const NONE: CredentialLookup = { status: 'none' };
 const TOO_SHORT: CredentialLookup = { status: 'invalid', reason: 'too_short' };

@@ -10,7 +10,7 @@ const IPV6_LITERAL = /^\[[0-9a-f:.]{2,45}\]$/;
 /** GitLab's token prefixes (personal, OAuth, deploy, runner, CI job, trigger, feed, incoming mail, agent, SCIM, feature flags). */
 const TOKEN_LABEL = /^(?:glpat|gloas|gldt|glrt|glrtr|glcbt|glptt|glft|glimt|glagent|glsoat|glffct|gltst|glwt)-/;
 
-export const INVALID_HOST = 'invalid';
+const INVALID_HOST = 'invalid';
 
 export function loggableHost(raw: string, credentials: readonly string[] = []): string {
   let host: string;

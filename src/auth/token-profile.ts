@@ -12,9 +12,9 @@ import { readTextWithin } from '../forge/body';
 import { credentialHeader, type Credential } from '../forge/credential';
 import type { ForgeEndpoint } from '../forge/endpoint';
 
-export type TokenKind = 'personal' | 'fine-grained' | 'project' | 'group' | 'oauth' | 'job';
+type TokenKind = 'personal' | 'fine-grained' | 'project' | 'group' | 'oauth' | 'job';
 
-export const TOKEN_KINDS: readonly TokenKind[] = ['personal', 'fine-grained', 'project', 'group', 'oauth', 'job'];
+const TOKEN_KINDS: readonly TokenKind[] = ['personal', 'fine-grained', 'project', 'group', 'oauth', 'job'];
 
 export interface TokenProfile {
   /** Which credential the forge showed it to be. */
@@ -45,7 +45,12 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const strings = (value: unknown): string[] | undefined =>
   Array.isArray(value) && value.length <= MAX_ENTRIES && value.every((s) => typeof s === 'string' && s.length <= 100) ? (value as string[]) : undefined;
 
-async function getJson(fetchImpl: FetchLike, url: string, credential: Credential, endpoint: ForgeEndpoint): Promise<{ status: number; json?: unknown; refusal?: string }> {
+async function getJson(
+  fetchImpl: FetchLike,
+  url: string,
+  credential: Credential,
+  endpoint: ForgeEndpoint,
+): Promise<{ status: number; json?: unknown; refusal?: string }> {
   const [name, value] = credentialHeader(credential);
   const started = performance.now();
   try {
@@ -126,7 +131,12 @@ const writes = (permission: string) => !permission.startsWith('read_');
 const WRITE_PERMISSION = 'a Create, Update or Delete permission on the resource (a fine-grained grant)';
 
 /** What is known of the token from the check's answer and the forge's description of it. */
-export function profileFrom(credential: Credential, username: string | undefined, refusal: string | undefined, sources: ProfileSources): TokenProfile | undefined {
+export function profileFrom(
+  credential: Credential,
+  username: string | undefined,
+  refusal: string | undefined,
+  sources: ProfileSources,
+): TokenProfile | undefined {
   if (credential.kind === 'job') return { kind: 'job' };
   const { self, oauth, fineGrained } = sources;
   let kind: TokenKind | undefined;

@@ -17,7 +17,10 @@ export const oneLine = (text: string) =>
   text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 export class ConfigError extends Error {
-  constructor(readonly setting: string, problem: string) {
+  constructor(
+    readonly setting: string,
+    problem: string,
+  ) {
     super(oneLine(`${setting}: ${problem}`));
   }
 }
@@ -65,9 +68,12 @@ export function wantsHealthcheck(argv: readonly string[]): boolean {
  */
 export function loadPort(env: Record<string, string | undefined>, argv: readonly string[] = []): number {
   const schema = settingSchema('PORT');
-  const text = rawValues(env, argv.filter((arg) => arg !== '--healthcheck')).get('PORT');
+  const text = rawValues(
+    env,
+    argv.filter((arg) => arg !== '--healthcheck'),
+  ).get('PORT');
   const value = text === undefined ? schema.default : coerce('PORT', schema, text);
-  if (!Value.Check(schema, value)) throw new ConfigError('PORT', describeProblem(schema, value, text ?? String(value)));
+  if (!Value.Check(schema, value)) throw new ConfigError('PORT', describeProblem(schema, text ?? String(value)));
   return value as number;
 }
 
@@ -114,13 +120,16 @@ function coerce(name: SettingName, schema: TSchema, text: string): unknown {
       return Number(text.trim());
     }
     case 'array':
-      return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+      return text
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
     default:
       return text;
   }
 }
 
-function describeProblem(schema: TSchema, value: unknown, shown: string): string {
+function describeProblem(schema: TSchema, shown: string): string {
   if (schema.type === 'integer') return `must be between ${schema.minimum} and ${schema.maximum} (got ${shown})`;
   if (schema.anyOf) return `must be one of ${schema.anyOf.map((s: TSchema) => s.const).join(', ')} (got "${shown}")`;
   if (schema.format === 'url') return `must be an http(s) URL (got "${withoutUserinfo(shown)}")`;
@@ -235,7 +244,7 @@ export function loadConfig(env: Record<string, string | undefined>, argv: readon
     const text = raw.get(name);
     const value = text === undefined ? schema.default : coerce(name, schema, text);
     if (value === undefined) continue;
-    if (!Value.Check(schema, value)) throw new ConfigError(name, describeProblem(schema, value, text ?? String(value)));
+    if (!Value.Check(schema, value)) throw new ConfigError(name, describeProblem(schema, text ?? String(value)));
     settings[name] = value;
   }
   const s = settings as Settings;

@@ -8,7 +8,7 @@ export interface AttachmentRef {
   filename: string;
 }
 
-const UPLOAD_LINK = /\/uploads\/([0-9a-f]{32})\/([^\s)"'<>\]\[/?#]+)/gi;
+const UPLOAD_LINK = /\/uploads\/([0-9a-f]{32})\/([^\s)"'<>\][/?#]+)/gi;
 const TEXT_FIELDS = ['description', 'body'] as const;
 const MAX_DEPTH = 6;
 

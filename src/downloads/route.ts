@@ -98,9 +98,20 @@ export function createDownloadHandler(deps: DownloadDeps): (request: Request) =>
       const found = await deps.callers.resolve(request.headers);
       if (found.status === 'invalid' && found.reason === 'sealed_value') {
         // A value this server sealed is no forge token (D23): said so, as /mcp says it.
-        return refusals.noCredential(MESSAGES.sealedValue, challengeWithError(deps.callers.challenge, 'invalid_token'), { route: 'download', reason: found.reason }, asProblem);
+        return refusals.noCredential(
+          MESSAGES.sealedValue,
+          challengeWithError(deps.callers.challenge, 'invalid_token'),
+          { route: 'download', reason: found.reason },
+          asProblem,
+        );
       }
-      if (found.status !== 'ok') return refusals.noCredential(MESSAGES.missingCredentials, deps.callers.challenge, { route: 'download', reason: found.status === 'none' ? 'no credential' : (found.reason ?? 'invalid credential') }, asProblem);
+      if (found.status !== 'ok')
+        return refusals.noCredential(
+          MESSAGES.missingCredentials,
+          deps.callers.challenge,
+          { route: 'download', reason: found.status === 'none' ? 'no credential' : (found.reason ?? 'invalid credential') },
+          asProblem,
+        );
       credential = found.caller.credential;
       apiUrl = found.caller.apiUrl;
     }
@@ -118,7 +129,8 @@ export function createDownloadHandler(deps: DownloadDeps): (request: Request) =>
       // The forge's own error status is passed on; a 3xx is not an error this route can answer with
       // (a redirect to another host, not followed, would lack its Location; a 304 would answer a
       // revalidation nobody asked for): 502, the body still naming the forge's status.
-      if (error instanceof ToolError) return problem(error.status !== null && error.status >= 400 ? error.status : 502, error.kind, error.message, {}, error.status ?? 502);
+      if (error instanceof ToolError)
+        return problem(error.status !== null && error.status >= 400 ? error.status : 502, error.kind, error.message, {}, error.status ?? 502);
       throw error;
     } finally {
       lease.release();

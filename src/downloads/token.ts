@@ -23,7 +23,14 @@ interface DownloadGrant {
 }
 
 export function mintDownloadToken(sealer: Sealer, grant: DownloadGrant): Promise<string> {
-  const payload: DlPayload = { k: grant.credential.kind, t: grant.credential.token, u: grant.apiUrl, p: grant.projectId, s: grant.ref.secret, f: grant.ref.filename };
+  const payload: DlPayload = {
+    k: grant.credential.kind,
+    t: grant.credential.token,
+    u: grant.apiUrl,
+    p: grant.projectId,
+    s: grant.ref.secret,
+    f: grant.ref.filename,
+  };
   return sealer.seal('dl', payload);
 }
 

@@ -237,7 +237,11 @@ export class ForgeClient {
   private bodyError(error: unknown, { response, budget }: Exchange): ToolError {
     if (error instanceof BodyOverLimit) {
       const declared = error.declared === undefined ? '' : ` (it declared ${error.declared})`;
-      return new ToolError('upstream', `the forge's answer is larger than FORGE_MAX_RESPONSE_BYTES (${error.limit} bytes)${declared}; it was abandoned`, response.status);
+      return new ToolError(
+        'upstream',
+        `the forge's answer is larger than FORGE_MAX_RESPONSE_BYTES (${error.limit} bytes)${declared}; it was abandoned`,
+        response.status,
+      );
     }
     if (isTimeout(error)) return this.timeoutError(budget);
     const code = (error as { code?: unknown } | undefined)?.code;

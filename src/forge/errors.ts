@@ -1,7 +1,7 @@
 // The kinds of tool failure an agent can act on (D17). The forge client and the tool
 // handlers throw ToolError; anything else thrown is a bug and surfaces as a JSON-RPC internal
 // error. It lives here, in the lowest layer that throws it, so forge/ imports nothing from tools/.
-export const ERROR_KINDS = ['validation', 'not_found', 'permission', 'conflict', 'rate_limited', 'upstream', 'timeout', 'mismatch'] as const;
+const ERROR_KINDS = ['validation', 'not_found', 'permission', 'conflict', 'rate_limited', 'upstream', 'timeout', 'mismatch'] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 export class ToolError extends Error {

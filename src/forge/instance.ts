@@ -46,8 +46,7 @@ export function instanceFrom(body: unknown): InstanceInfo {
   const m = VERSION_TEXT.exec(version);
   if (!m) return UNKNOWN_INSTANCE;
   // /metadata says `enterprise` (15.6 and later); older answers mark EE builds with a `-ee` suffix.
-  const edition: Edition | null =
-    typeof enterprise === 'boolean' ? (enterprise ? 'ee' : 'ce') : version.endsWith('-ee') ? 'ee' : null;
+  const edition: Edition | null = typeof enterprise === 'boolean' ? (enterprise ? 'ee' : 'ce') : version.endsWith('-ee') ? 'ee' : null;
   return { edition, version: { major: Number(m[1]), minor: Number(m[2]) }, versionText: version };
 }
 

@@ -48,7 +48,11 @@ export function jobTokenReaches(method: string, path: string): boolean {
 }
 
 /** The path with every segment that is not a plain word shown as `:…`, so no argument is echoed. */
-const shape = (path: string) => path.split('/').map((s, i, all) => (s === '' || /^[a-z_]+$/.test(s) ? s : all[i - 1] === 'projects' ? ':id' : ':…')).join('/');
+const shape = (path: string) =>
+  path
+    .split('/')
+    .map((s, i, all) => (s === '' || /^[a-z_]+$/.test(s) ? s : all[i - 1] === 'projects' ? ':id' : ':…'))
+    .join('/');
 
 export function jobTokenRefusal(method: string, path: string): ToolError {
   return new ToolError(

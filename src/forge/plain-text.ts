@@ -60,7 +60,11 @@ function visibleText(html: string, lower: string, from = 0, to = html.length): s
 }
 
 function clean(text: string): string {
-  return text.replace(ENTITY, (_, name: string) => ENTITIES[name]).replace(CONTROL, ' ').replace(SPACE, ' ').trim();
+  return text
+    .replace(ENTITY, (_, name: string) => ENTITIES[name])
+    .replace(CONTROL, ' ')
+    .replace(SPACE, ' ')
+    .trim();
 }
 
 /** One plain line of at most `max` characters; '' when nothing readable is left. */

@@ -36,8 +36,15 @@ export function createCredentialGate(deps: CredentialGateDeps): CredentialGate {
     const verdict = await deps.checks.check(caller.credential, endpoint);
     if (verdict === 'rejected') {
       // A forge URL that points at a web page answers 200 with HTML: the log says so (issue 32).
-      const reason = deps.checks.notForge(caller.credential, endpoint) ? 'the forge answered the check with no JSON user record (is the forge URL a GitLab API?)' : 'forge rejected the credential';
-      return deps.refusals.noCredential(MESSAGES.forgeRejectedToken, rejectedChallenge, { request_id: requestId, lane, reason, credential: caller.credential.kind }, jsonRpc(replyId));
+      const reason = deps.checks.notForge(caller.credential, endpoint)
+        ? 'the forge answered the check with no JSON user record (is the forge URL a GitLab API?)'
+        : 'forge rejected the credential';
+      return deps.refusals.noCredential(
+        MESSAGES.forgeRejectedToken,
+        rejectedChallenge,
+        { request_id: requestId, lane, reason, credential: caller.credential.kind },
+        jsonRpc(replyId),
+      );
     }
     if (verdict === 'unknown') deps.logger.warn('credential_check_unavailable', { request_id: requestId, credential: caller.credential.kind });
     return undefined;

@@ -10,7 +10,14 @@
 // an argument named __proto__, batches, notifications and other methods are not plain. Since every plain call is one the SDK
 // classifies as modern, the prelude takes it as modern without asking the SDK (mcp-prelude.ts), and
 // the modern lane answers it itself (fast-tool-call.ts). test/fast-tool-call.test.ts holds both.
-import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, classifyInboundRequest, isJsonContentType, type InboundClassificationOutcome } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  classifyInboundRequest,
+  isJsonContentType,
+  type InboundClassificationOutcome,
+} from '@modelcontextprotocol/server';
 import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION } from './revision';
 
 type Json = Record<string, unknown>;
@@ -88,7 +95,6 @@ export function plainModernToolCall(request: Request, body: unknown): PlainToolC
   if (contentType === null || !isJsonContentType(contentType)) return undefined;
   return { id, params: params as PlainToolCall['params'] };
 }
-
 
 // The SDK's classification of a POST to /mcp whose body the prelude has parsed (D27): the very call
 // its isLegacyRequest makes for a parsed body (classifyInboundRequest over the method, the three

@@ -82,7 +82,12 @@ export function createModernMcpHandler(deps: ModernMcpDeps): (req: McpRequest) =
   const noCredentialMessage = deps.stateless ? MESSAGES.authenticationRequired : MESSAGES.missingCredentials;
 
   function refuseNoCredential(req: McpRequest): Response {
-    return refusals.noCredential(noCredentialMessage, callers.challenge, { request_id: req.requestId, lane: 'modern', reason: 'no credential' }, jsonRpc(req.replyId));
+    return refusals.noCredential(
+      noCredentialMessage,
+      callers.challenge,
+      { request_id: req.requestId, lane: 'modern', reason: 'no credential' },
+      jsonRpc(req.replyId),
+    );
   }
 
   // Lease → D7's check (D38) → watch → context → the plain tools/call or the SDK → release (serving-tail.ts).
@@ -94,13 +99,15 @@ export function createModernMcpHandler(deps: ModernMcpDeps): (req: McpRequest) =
     lane: 'modern',
     admit: gate && (async (req, caller, endpoint) => (looksServed(req) ? gate(caller, endpoint, req.requestId, 'modern', req.replyId) : undefined)),
     bySdk: async (req) => withRequestId(await deps.handler.fetch(req.request, { parsedBody: req.body }), req.replyId),
-    served: gate && (async (response, caller, _state, req, endpoint) => {
-      if (!response.ok || looksServed(req)) return response;
-      const refusal = await gate(caller, endpoint, req.requestId, 'modern', req.replyId);
-      if (!refusal) return response;
-      await response.body?.cancel().catch(() => {});
-      return refusal;
-    }),
+    served:
+      gate &&
+      (async (response, caller, _state, req, endpoint) => {
+        if (!response.ok || looksServed(req)) return response;
+        const refusal = await gate(caller, endpoint, req.requestId, 'modern', req.replyId);
+        if (!refusal) return response;
+        await response.body?.cancel().catch(() => {});
+        return refusal;
+      }),
   });
 
   return async function handle(req: McpRequest): Promise<Response> {
@@ -119,7 +126,8 @@ export function createModernMcpHandler(deps: ModernMcpDeps): (req: McpRequest) =
     if (stepUp) return stepUp;
     if (deps.credentialLimiter && callers.remote) {
       const limit = await deps.credentialLimiter.hit(credentialKey(caller), req.messages);
-      if (!limit.allowed) return refusals.rateLimited(limit, { scope: 'credential', request_id: req.requestId, credential: caller.credential.kind }, jsonRpc(req.replyId));
+      if (!limit.allowed)
+        return refusals.rateLimited(limit, { scope: 'credential', request_id: req.requestId, credential: caller.credential.kind }, jsonRpc(req.replyId));
     }
     return serve(req, caller, undefined);
   };

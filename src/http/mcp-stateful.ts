@@ -95,7 +95,17 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
     const transport = createJsonTransport({
       sessionId: id,
       onSessionInitialized: () => {
-        session = { id, caller: sessionCaller, server, transport, authenticated: callers.remote, lastSeen: sessions.now(), inFlight: 0, requestIds: new Set(), unanswered: new Set() };
+        session = {
+          id,
+          caller: sessionCaller,
+          server,
+          transport,
+          authenticated: callers.remote,
+          lastSeen: sessions.now(),
+          inFlight: 0,
+          requestIds: new Set(),
+          unanswered: new Set(),
+        };
         sessions.add(session);
         release();
         metrics.totalSessions++;
@@ -183,7 +193,13 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
         if (found.status !== 'ok') return refuseNoCredential(req);
         if (!isInitializeMessage(req.body)) return rpcError(400, MESSAGES.sessionIdRequired);
         if (initializeParamsTooLarge(req.body)) {
-          return rpcError(400, `Invalid params: an initialize's params may take at most ${MAX_INITIALIZE_PARAMS_BYTES} bytes of JSON`, RPC_CODES.invalidParams, {}, idOf(req.body));
+          return rpcError(
+            400,
+            `Invalid params: an initialize's params may take at most ${MAX_INITIALIZE_PARAMS_BYTES} bytes of JSON`,
+            RPC_CODES.invalidParams,
+            {},
+            idOf(req.body),
+          );
         }
         // The session keeps the policy of its initialize (D34).
         const opener: Caller = { ...found.caller, policy: req.policy };

@@ -44,13 +44,18 @@ interface StatelessMcpDeps {
 /** Methods served here (the Allow header of a 405). */
 export const STATELESS_METHODS = 'POST';
 
-const METHOD_NOT_ALLOWED = () => rpcError(405, 'Method not allowed: stateless mode has no session stream to open or end', RPC_CODES.generic, { Allow: STATELESS_METHODS });
+const METHOD_NOT_ALLOWED = () =>
+  rpcError(405, 'Method not allowed: stateless mode has no session stream to open or end', RPC_CODES.generic, { Allow: STATELESS_METHODS });
 
 export function createStatelessMcpHandler(deps: StatelessMcpDeps): (req: McpRequest) => Promise<Response> {
   const { sealed, callers, logger, metrics } = deps;
 
   function authenticationRequired(req: McpRequest): Response {
-    return deps.refusals.noCredential(MESSAGES.authenticationRequired, callers.challenge, { request_id: req.requestId, lane: 'legacy', reason: 'no credential' });
+    return deps.refusals.noCredential(MESSAGES.authenticationRequired, callers.challenge, {
+      request_id: req.requestId,
+      lane: 'legacy',
+      reason: 'no credential',
+    });
   }
 
   // Lease → the credential check of a live credential (D7) → watch → context → the plain

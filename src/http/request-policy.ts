@@ -25,7 +25,10 @@ type Names = { ok: true; names: string[] | undefined } | { ok: false; message: s
 function names(source: string, value: string | null, known: (name: string) => boolean, what: string): Names {
   if (value === null) return { ok: true, names: undefined };
   if (value.length > MAX_POLICY_HEADER) return { ok: false, message: `${source}: longer than ${MAX_POLICY_HEADER} characters` };
-  const list = value.split(',').map((n) => n.trim()).filter((n) => n !== '');
+  const list = value
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
   if (list.length === 0) return { ok: false, message: `${source}: names no ${what}` };
   if (list.length > MAX_POLICY_NAMES) return { ok: false, message: `${source}: more than ${MAX_POLICY_NAMES} names` };
   for (const name of list) {

@@ -53,7 +53,12 @@ export function createServingTail<S>(deps: ServingTailDeps, lane: LaneServing<S>
   /** D23: the forge no longer takes the token sealed in this server's own: the client refreshes. */
   function forgeRejected(req: McpRequest, grants: GrantGuard): Response {
     const challenge = challengeWithError(grants.challenge, 'invalid_token');
-    return deps.refusals.noCredential(MESSAGES.invalidToken, challenge, { request_id: req.requestId, lane: lane.lane, reason: 'forge rejected the token' }, jsonRpc(req.replyId));
+    return deps.refusals.noCredential(
+      MESSAGES.invalidToken,
+      challenge,
+      { request_id: req.requestId, lane: lane.lane, reason: 'forge rejected the token' },
+      jsonRpc(req.replyId),
+    );
   }
 
   return async (req, caller, state) => {
@@ -64,7 +69,13 @@ export function createServingTail<S>(deps: ServingTailDeps, lane: LaneServing<S>
       if (refused) return refused;
       // Only a caller holding this server's token has its forge answers watched (oauth-scope.ts).
       const response = watchesForge(grants, caller)
-        ? await serveWatched(grants, caller, lease.endpoint, (forge) => serve(req, caller, forge, state), () => forgeRejected(req, grants))
+        ? await serveWatched(
+            grants,
+            caller,
+            lease.endpoint,
+            (forge) => serve(req, caller, forge, state),
+            () => forgeRejected(req, grants),
+          )
         : await serve(req, caller, lease.endpoint, state);
       return lane.served ? await lane.served(response, caller, state, req, lease.endpoint) : response;
     } finally {

@@ -47,10 +47,12 @@ export function fileAuditSink(fd: number, logger: Logger): AuditSink & { close()
   };
   const sink = ((fields: Record<string, unknown>) => {
     waiting.push(`${jsonLine({ time: new Date().toISOString(), event: 'tool_call', ...fields })}\n`);
-    written ??= new Promise<void>((resolve) => setImmediate(() => {
-      flush();
-      resolve();
-    }));
+    written ??= new Promise<void>((resolve) =>
+      setImmediate(() => {
+        flush();
+        resolve();
+      }),
+    );
     return written;
   }) as AuditSink & { close(): void };
   sink.close = () => {

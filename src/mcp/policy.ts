@@ -45,7 +45,10 @@ const MAX_POLICY_CATALOGS = 256;
 export class PolicyCatalogs {
   private readonly built = new Map<string, ToolCatalog>();
 
-  constructor(private readonly base: ToolCatalog, private readonly max = MAX_POLICY_CATALOGS) {}
+  constructor(
+    private readonly base: ToolCatalog,
+    private readonly max = MAX_POLICY_CATALOGS,
+  ) {}
 
   /** The catalog of a policy key: the deployment's own when there is none. */
   for(key: string | undefined): ToolCatalog {

@@ -30,7 +30,8 @@ interface McpDeps extends ToolCallerDeps {
 const QUOTE_START = /[{["]/;
 // The SDK's refusals of a malformed request (transport and modern handler): already answered with
 // an HTTP error, so the client's fault, not the server's.
-const REQUEST_REFUSAL = /^(Not Acceptable|Unsupported Media Type|Unsupported protocol version|Parse error|Invalid Request|Bad Request|Session not found|Method not allowed|Conflict|Rejected inbound request|Rejected 2025-era request|Missing required client capabilit)/i;
+const REQUEST_REFUSAL =
+  /^(Not Acceptable|Unsupported Media Type|Unsupported protocol version|Parse error|Invalid Request|Bad Request|Session not found|Method not allowed|Conflict|Rejected inbound request|Rejected 2025-era request|Missing required client capabilit)/i;
 
 /** The SDK's error text up to where it quotes a message (`{`, `[` or `"`), at most 200 characters. */
 function sdkErrorText(error: unknown): string {

@@ -7,7 +7,7 @@ import type { Caller } from '../auth/caller';
 import type { Logger } from '../logging/logger';
 import type { RequestContext } from './request-context';
 
-export const EXPIRY_WARNING_DAYS = 7;
+const EXPIRY_WARNING_DAYS = 7;
 
 /** Credentials already warned, by object and by hash, bounded: a flood of tokens forgets the oldest. */
 export class TokenWarnings {
@@ -40,7 +40,14 @@ export function tokenWarning(deps: Deps, context: RequestContext, profile: Token
   const label = TOKEN_KIND_LABEL[profile.kind ?? 'personal'];
   const when = days <= 0 ? 'today' : days === 1 ? 'tomorrow' : `in ${days} days`;
   const warning = `this ${label} expires ${when} (${profile.expiresAt}); replace it before then`;
-  deps.logger.warn('token_expiring', { request_id: context.requestId, lane: context.lane, credential: context.caller.credential.kind, token_kind: profile.kind, expires_at: profile.expiresAt, days_left: days });
+  deps.logger.warn('token_expiring', {
+    request_id: context.requestId,
+    lane: context.lane,
+    credential: context.caller.credential.kind,
+    token_kind: profile.kind,
+    expires_at: profile.expiresAt,
+    days_left: days,
+  });
   const structured = { ...(result.structuredContent ?? {}) } as Record<string, unknown>;
   structured.warnings = [...(Array.isArray(structured.warnings) ? structured.warnings : []), warning];
   const [first, ...rest] = result.content;

@@ -86,7 +86,6 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
  */
 const auditedTool = (name: string) => (TOOL_NAME.test(name) ? name : { chars: name.length });
 
-
 /** The catalog a request is served from: the deployment's, narrowed by the caller's policy (D34). */
 export function catalogFor(deps: Pick<ToolCallerDeps, 'catalog' | 'catalogs'>, context: RequestContext | undefined): ToolCatalog {
   const policy = context?.caller.policy;
@@ -169,7 +168,12 @@ export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
     // A token that cannot write is refused a write tool before anything is sent (D38).
     if (profile?.canWrite === false && deps.catalog.isWrite(name)) {
       const label = TOKEN_KIND_LABEL[profile.kind ?? 'personal'];
-      const result = errorResult(new ToolError('permission', `${name} changes data, and this ${label} cannot: it lacks ${profile.needs ?? 'a write scope'}. Nothing was sent; use a token that may write, or the read tools.`));
+      const result = errorResult(
+        new ToolError(
+          'permission',
+          `${name} changes data, and this ${label} cannot: it lacks ${profile.needs ?? 'a write scope'}. Nothing was sent; use a token that may write, or the read tools.`,
+        ),
+      );
       deps.onToolCall?.(name, 'permission');
       if (auditing) await run.audit(name, 'permission', undefined, user);
       return tokenWarning(deps, context, profile, result);
@@ -182,7 +186,13 @@ export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
       // internal error; only its class is logged (D5). An unknown tool is the client's.
       if (!(error instanceof ProtocolError)) {
         deps.onToolCall?.(name, 'error');
-        deps.logger.error('tool_call_failed', { request_id: context.requestId, session: caller.sessionTag, lane: context.lane, tool: name, error: (error as Error)?.name ?? typeof error });
+        deps.logger.error('tool_call_failed', {
+          request_id: context.requestId,
+          session: caller.sessionTag,
+          lane: context.lane,
+          tool: name,
+          error: (error as Error)?.name ?? typeof error,
+        });
       }
       // Every call is audited, an unknown tool and a bug included (D35).
       if (auditing) await run.audit(name, error instanceof ProtocolError ? 'protocol_error' : 'error', undefined, user);

@@ -19,14 +19,24 @@ export function prometheusText(m: Metrics, gauges: Gauges, config: MetricsConfig
   single('sessions_expired_total', 'counter', 'Sessions ended by inactivity.', m.expiredSessions);
   single('auth_failures_total', 'counter', 'Requests refused for missing or invalid credentials.', m.authFailures);
   single('requests_total', 'counter', 'Requests to /mcp processed.', m.requestsProcessed);
-  metric('lane_requests_total', 'counter', 'Requests to /mcp by protocol lane (modern: 2026-07-28; legacy: the 2025 revisions).', (['legacy', 'modern'] as const).map((lane) => `forge_mcp_lane_requests_total{lane="${lane}"} ${m.requestsByLane[lane]}`));
+  metric(
+    'lane_requests_total',
+    'counter',
+    'Requests to /mcp by protocol lane (modern: 2026-07-28; legacy: the 2025 revisions).',
+    (['legacy', 'modern'] as const).map((lane) => `forge_mcp_lane_requests_total{lane="${lane}"} ${m.requestsByLane[lane]}`),
+  );
   single('rate_limited_total', 'counter', 'Requests refused with 429 by the rate limiter.', m.rejectedByRateLimit);
   single('capacity_rejections_total', 'counter', 'New sessions or forge URLs refused with 503 at capacity.', m.rejectedByCapacity);
   single('pool_clients', 'gauge', 'Upstream pool clients (one per forge API URL).', gauges.poolSize());
   single('pool_evictions_total', 'counter', 'Pool clients evicted (least recently used or idle).', m.poolEvictions);
   single('uptime_seconds', 'gauge', 'Seconds since the process started.', Math.floor((Date.now() - m.startedAt) / 1000));
   const memory = process.memoryUsage();
-  metric('memory_bytes', 'gauge', 'Process memory by kind.', (['rss', 'heapTotal', 'heapUsed', 'external'] as const).map((k) => `forge_mcp_memory_bytes{kind="${k}"} ${memory[k]}`));
+  metric(
+    'memory_bytes',
+    'gauge',
+    'Process memory by kind.',
+    (['rss', 'heapTotal', 'heapUsed', 'external'] as const).map((k) => `forge_mcp_memory_bytes{kind="${k}"} ${memory[k]}`),
+  );
   single('config_max_sessions', 'gauge', 'MAX_SESSIONS setting.', config.maxSessions);
   single('config_max_requests_per_minute', 'gauge', 'MAX_REQUESTS_PER_MINUTE setting.', config.maxRequestsPerMinute);
   single('config_session_timeout_seconds', 'gauge', 'SESSION_TIMEOUT_SECONDS setting.', config.sessionTimeoutSeconds);

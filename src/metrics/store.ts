@@ -43,7 +43,12 @@ type MetricWriter = (name: string, type: 'counter' | 'gauge' | 'histogram', help
 export function storePrometheus(s: StoreMetrics, metric: MetricWriter): void {
   metric('store_configured', 'gauge', '1 when REDIS_URL names a shared store (D37).', [`forge_mcp_store_configured ${s.configured ? 1 : 0}`]);
   metric('store_up', 'gauge', '1 while the shared store answers, 0 after a failed call until one succeeds.', [`forge_mcp_store_up ${s.up}`]);
-  metric('store_errors_total', 'counter', 'Shared store calls that failed (unreachable, timed out, refused), by operation.', [...s.errors].map(([op, n]) => `forge_mcp_store_errors_total{operation="${op}"} ${n}`));
+  metric(
+    'store_errors_total',
+    'counter',
+    'Shared store calls that failed (unreachable, timed out, refused), by operation.',
+    [...s.errors].map(([op, n]) => `forge_mcp_store_errors_total{operation="${op}"} ${n}`),
+  );
   const lines: string[] = [];
   for (const [op, h] of s.latency) {
     const labels = `operation="${op}"`;

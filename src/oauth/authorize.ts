@@ -17,7 +17,7 @@ import { isOurResource } from './resource';
 import { grantedScope } from './scopes';
 import { requestQuery } from '../web/request-url';
 
-export const MAX_STATE_LENGTH = 1024;
+const MAX_STATE_LENGTH = 1024;
 
 /** Which client and where to: repeated, these leave the redirect URI in doubt. */
 const CLIENT_PARAMETERS = ['client_id', 'redirect_uri'] as const;
@@ -47,9 +47,17 @@ export function authorizeHandler(deps: FlowDeps): (request: Request) => Promise<
     if (challenge === null) return fail('invalid_request', 'PKCE is required: code_challenge is missing');
     if (!isChallenge(challenge)) return fail('invalid_request', 'code_challenge must be the base64url SHA-256 of the code_verifier (43 characters)');
     if (state !== undefined && state.length > MAX_STATE_LENGTH) return fail('invalid_request', `state must be at most ${MAX_STATE_LENGTH} characters`);
-    if (!query.getAll('resource').every((resource) => isOurResource(resource, settings))) return fail('invalid_target', `resource must be ${settings.resource}`);
+    if (!query.getAll('resource').every((resource) => isOurResource(resource, settings)))
+      return fail('invalid_target', `resource must be ${settings.resource}`);
 
-    const clientRequest: ClientRequest = { c: client.clientId, r: redirectUri, rp: given !== null, cc: challenge, sc: grantedScope(query.get('scope'), settings.scope), ...(state === undefined ? {} : { s: state }) };
+    const clientRequest: ClientRequest = {
+      c: client.clientId,
+      r: redirectUri,
+      rp: given !== null,
+      cc: challenge,
+      sc: grantedScope(query.get('scope'), settings.scope),
+      ...(state === undefined ? {} : { s: state }),
+    };
     deps.logger.info('oauth_authorize', { consent: settings.consent, scope: clientRequest.sc });
     const owner = deps.ipOf(request);
     if (settings.consent) return consentResponse(deps, clientRequest, client.name, owner);

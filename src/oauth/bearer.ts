@@ -13,9 +13,9 @@ import type { Logger } from '../logging/logger';
 import type { OAuthEvents } from '../metrics/oauth-events';
 import { ACCESS_PREFIX, type OwnTokens, type TokenRefusal } from './own-tokens';
 
-export type BearerRefusal = TokenRefusal | 'not_access_token' | 'not_ours';
+type BearerRefusal = TokenRefusal | 'not_access_token' | 'not_ours';
 
-export interface BearerCheckOptions {
+interface BearerCheckOptions {
   tokens: Pick<OwnTokens, 'openAccess'>;
   apiUrl: string;
   /** WWW-Authenticate of a 401 without a credential (resource_metadata and scope, D29). */
@@ -58,7 +58,14 @@ export function oauthCallers(options: BearerCheckOptions): CallerResolver {
         const opened = await options.tokens.openAccess(credential.token);
         if (!opened.ok) return refuse(opened.reason);
         const { grant } = opened;
-        return { status: 'ok', caller: { credential: { kind: 'bearer', token: opened.forgeToken }, apiUrl: grant.apiUrl, grant: { scope: grant.scope, expiresAt: opened.expiresAt } } };
+        return {
+          status: 'ok',
+          caller: {
+            credential: { kind: 'bearer', token: opened.forgeToken },
+            apiUrl: grant.apiUrl,
+            grant: { scope: grant.scope, expiresAt: opened.expiresAt },
+          },
+        };
       }
       // Another sealed value (a refresh token, a session id) is never a forge token.
       if (credential.token.startsWith('v1.')) return refuse('not_access_token');

@@ -15,14 +15,22 @@ import { withParams } from './redirect-uris';
 import { errorCode, isWellFormedToken } from './token-shape';
 import { requestQuery } from '../web/request-url';
 
-export const UNKNOWN_STATE = 'Unknown or expired state parameter';
+const UNKNOWN_STATE = 'Unknown or expired state parameter';
 
 /**
  * RFC 6749 §4.1.2.1's error codes of an authorization response: the forge's code is passed on to the
  * client only when it is one of these, anything else becomes `server_error`. The forge's
  * error_description is never passed on: whoever holds the browser can write it.
  */
-const AUTHORIZATION_ERRORS: ReadonlySet<string> = new Set(['invalid_request', 'unauthorized_client', 'access_denied', 'unsupported_response_type', 'invalid_scope', 'server_error', 'temporarily_unavailable']);
+const AUTHORIZATION_ERRORS: ReadonlySet<string> = new Set([
+  'invalid_request',
+  'unauthorized_client',
+  'access_denied',
+  'unsupported_response_type',
+  'invalid_scope',
+  'server_error',
+  'temporarily_unavailable',
+]);
 
 const unknownState = (detail = 'Start signing in again from your application.') => htmlPage(400, UNKNOWN_STATE, `${UNKNOWN_STATE}. ${detail}`);
 
@@ -48,7 +56,8 @@ export function callbackHandler(deps: FlowDeps): (request: Request) => Promise<R
     deps.vault.discard('state', stateValue);
     // The state is valid: every answer from here on goes to the client's redirect URI, where the
     // client waits for it, with its state and `iss`; a page in the browser would leave it waiting.
-    const back = (params: Record<string, string>) => redirect(withParams(clientRequest.r, { ...params, state: clientRequest.s, iss: settings.serverUrl }), headers);
+    const back = (params: Record<string, string>) =>
+      redirect(withParams(clientRequest.r, { ...params, state: clientRequest.s, iss: settings.serverUrl }), headers);
     /** A failure of the forge or of its redirect (RFC 6749 §4.1.2.1), in words of our own. */
     const fail = (error: 'server_error' | 'temporarily_unavailable', description: string) => back({ error, error_description: description });
 
@@ -76,7 +85,12 @@ export function callbackHandler(deps: FlowDeps): (request: Request) => Promise<R
     if (!exchanged.ok) {
       // The forge's status and error code (a short word, token-shape.ts) say why; its description stays out of the redirect.
       const unavailable = exchanged.status === 0 || exchanged.status >= 500;
-      logger.warn('oauth_forge_token_failed', { grant: 'authorization_code', status: exchanged.status, error: exchanged.error, reason: unavailable ? 'forge unavailable' : 'forge refused the code' });
+      logger.warn('oauth_forge_token_failed', {
+        grant: 'authorization_code',
+        status: exchanged.status,
+        error: exchanged.error,
+        reason: unavailable ? 'forge unavailable' : 'forge refused the code',
+      });
       return unavailable
         ? fail('temporarily_unavailable', 'The forge could not be reached to complete the sign-in; try again')
         : fail('server_error', 'The forge refused the authorization code');

@@ -16,9 +16,9 @@ export interface DocumentCache {
   set(url: string, document: CachedDocument, ttlSeconds: number): Promise<void>;
 }
 
-export const MAX_DOCUMENT_TTL_SECONDS = 24 * 60 * 60;
+const MAX_DOCUMENT_TTL_SECONDS = 24 * 60 * 60;
 /** A document without any freshness information is kept this long (a heuristic lifetime). */
-export const DEFAULT_DOCUMENT_TTL_SECONDS = 5 * 60;
+const DEFAULT_DOCUMENT_TTL_SECONDS = 5 * 60;
 export const MAX_CACHED_DOCUMENTS = 1_000;
 
 /**
@@ -34,7 +34,15 @@ export function freshnessSeconds(headers: Headers, now: number): number {
       .filter(Boolean)
       .map((part) => {
         const eq = part.indexOf('=');
-        return eq < 0 ? [part, ''] : [part.slice(0, eq).trim(), part.slice(eq + 1).trim().replace(/^"|"$/g, '')];
+        return eq < 0
+          ? [part, '']
+          : [
+              part.slice(0, eq).trim(),
+              part
+                .slice(eq + 1)
+                .trim()
+                .replace(/^"|"$/g, ''),
+            ];
       }),
   );
   if (directives.has('no-store') || directives.has('no-cache')) return 0;

@@ -48,7 +48,7 @@ export function parseDocument(clientId: string, body: string): Checked<CachedDoc
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) return { ok: false, reason: 'the client metadata document is not a JSON object' };
   const document = value as Record<string, unknown>;
-  if (document.client_id !== clientId) return { ok: false, reason: 'the client metadata document\'s client_id is not the URL it was fetched from' };
+  if (document.client_id !== clientId) return { ok: false, reason: "the client metadata document's client_id is not the URL it was fetched from" };
   const uris = document.redirect_uris;
   if (!Array.isArray(uris) || uris.length === 0) return { ok: false, reason: 'the client metadata document has no redirect_uris' };
   if (uris.length > MAX_REDIRECT_URIS) return { ok: false, reason: `the client metadata document has more than ${MAX_REDIRECT_URIS} redirect_uris` };

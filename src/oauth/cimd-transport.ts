@@ -13,9 +13,7 @@ export interface FetchLimits {
   maxBytes: number;
 }
 
-export type TransportResult =
-  | { ok: true; status: number; headers: Headers; body: string }
-  | { ok: false; problem: 'too_big' | 'timeout' | 'network' };
+type TransportResult = { ok: true; status: number; headers: Headers; body: string } | { ok: false; problem: 'too_big' | 'timeout' | 'network' };
 
 /** Fetches `url` from `address`; injectable so that tests can see (and stop) every connection. */
 export type Transport = (url: URL, address: ResolvedAddress, limits: FetchLimits) => Promise<TransportResult>;
@@ -46,8 +44,7 @@ export const pinnedTransport: Transport = (url, address, limits) =>
         method: 'GET',
         headers: { Accept: 'application/json' },
         // The checked address, whatever the name resolves to now (no DNS rebinding).
-        lookup: ((_host, options, callback) =>
-          options?.all ? callback(null, [address]) : callback(null, address.address, address.family)) as LookupFunction,
+        lookup: ((_host, options, callback) => (options?.all ? callback(null, [address]) : callback(null, address.address, address.family))) as LookupFunction,
         agent: false,
       },
       (response) => {

@@ -23,7 +23,7 @@ export const FAILURE_TTL_SECONDS = 30;
 /** ok: a valid document; refused: this server will not use it; failed: it could not be fetched. */
 export type FetchOutcome = 'ok' | 'refused' | 'failed';
 
-export interface MetadataDocumentsOptions {
+interface MetadataDocumentsOptions {
   /** OAUTH_CIMD_ALLOW_INSECURE_LOOPBACK: loopback hosts and plain http to them (local testing only). */
   allowLoopback: boolean;
   cache: DocumentCache;
@@ -114,7 +114,8 @@ export class MetadataDocuments {
       if (response.problem === 'timeout') return late();
       return failed('network', 'the client metadata document could not be fetched (connection failed)');
     }
-    if (response.status >= 300 && response.status < 400) return refused('redirect', `the client metadata document's URL answered with a redirect (HTTP ${response.status}); redirects are not followed`);
+    if (response.status >= 300 && response.status < 400)
+      return refused('redirect', `the client metadata document's URL answered with a redirect (HTTP ${response.status}); redirects are not followed`);
     if (response.status !== 200) return failed('status', `the client metadata document's URL answered HTTP ${response.status}`);
     const document = parseDocument(clientId, response.body);
     if (!document.ok) return refused('document', document.reason);

@@ -9,12 +9,13 @@ import { unregistered } from './flow';
 import { oauthError } from './http';
 import { redirectUriMatches } from './redirect-uris';
 
-export type ClientCheck = { ok: true; client: RegisteredClient; redirectUri: string } | { ok: false; response: Response };
+type ClientCheck = { ok: true; client: RegisteredClient; redirectUri: string } | { ok: false; response: Response };
 
 /** `given` is the request's redirect_uri; without one, a client with a single redirect URI uses it. */
 export async function checkClient(clients: ClientRegistry, clientId: string | null, given: string | null): Promise<ClientCheck> {
   const resolved = clientId ? await clients.resolve(clientId) : { ok: false as const };
-  if (!resolved.ok && 'invalidClient' in resolved && resolved.invalidClient) return { ok: false, response: oauthError(400, 'invalid_client', resolved.reason ?? 'unknown client') };
+  if (!resolved.ok && 'invalidClient' in resolved && resolved.invalidClient)
+    return { ok: false, response: oauthError(400, 'invalid_client', resolved.reason ?? 'unknown client') };
   if (!resolved.ok) return { ok: false, response: unregistered(resolved.reason) };
   const { client } = resolved;
   const redirectUri = given ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);

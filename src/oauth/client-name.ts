@@ -3,9 +3,9 @@
 // disguise the name on the consent page (D36's set), so they go.
 import { stripInvisible } from '../text/invisible';
 
-export const MAX_CLIENT_NAME_LENGTH = 200;
+const MAX_CLIENT_NAME_LENGTH = 200;
 
-export type NameResult = { ok: true; name: string | undefined } | { ok: false; problem: string };
+type NameResult = { ok: true; name: string | undefined } | { ok: false; problem: string };
 
 /** The cleaned name (undefined when absent or blank), or why it cannot be used. */
 export function cleanClientName(raw: unknown): NameResult {

@@ -9,7 +9,7 @@ import { MAX_CACHED_DOCUMENTS, MemoryDocumentCache, StoredDocumentCache } from '
 import type { SharedStore } from '../store/store';
 import { ClientDirectory, MemoryClients, SealedClients } from './clients';
 
-export interface ClientsOptions {
+interface ClientsOptions {
   /** Stateless mode: registrations are sealed into the client id with this sealer; absent: kept in memory. */
   sealed?: Sealer;
   /** Lifetime of a registration in seconds. */

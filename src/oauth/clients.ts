@@ -47,10 +47,10 @@ export interface ClientRegistry {
  * `invalidClient`: the id is of a kind this server does not take at all (a metadata-document URL
  * with OAUTH_CIMD_ENABLED=false), answered `invalid_client` rather than as an unknown client.
  */
-export type ClientResolution = { ok: true; client: RegisteredClient } | { ok: false; reason?: string; invalidClient?: true };
+type ClientResolution = { ok: true; client: RegisteredClient } | { ok: false; reason?: string; invalidClient?: true };
 
 /** Why a URL client_id is refused when metadata documents are off (D28). */
-export const METADATA_DOCUMENTS_OFF =
+const METADATA_DOCUMENTS_OFF =
   'this server does not use Client ID Metadata Documents (OAUTH_CIMD_ENABLED=false), so a URL client_id is not accepted: register the client at the registration_endpoint of the authorization server metadata, or use a pre-registered client id';
 
 async function resolveByLookup(registry: ClientRegistry, clientId: string): Promise<ClientResolution> {
@@ -113,9 +113,9 @@ export class SealedClients implements ClientRegistry {
 }
 
 /** Most registrations kept by one process; beyond it the address holding the most loses its oldest. */
-export const MAX_MEMORY_CLIENTS = 10_000;
+const MAX_MEMORY_CLIENTS = 10_000;
 /** Most live registrations of one client address; beyond it that address's own oldest goes (it registers again). */
-export const MAX_CLIENTS_PER_ADDRESS = 1_000;
+const MAX_CLIENTS_PER_ADDRESS = 1_000;
 
 export class MemoryClients implements ClientRegistry {
   private readonly clients: OwnedEntries<RegisteredClient>;

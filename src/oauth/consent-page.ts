@@ -14,7 +14,7 @@ const SCOPE_MEANING: Record<OAuthSettings['scope'], string> = {
   read_api: 'read access to everything your account can reach through the API',
 };
 
-export interface ConsentView {
+interface ConsentView {
   clientName?: string;
   /** The host of the client's metadata document (D28); absent for a registered client. */
   documentHost?: string;

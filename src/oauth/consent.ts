@@ -17,11 +17,18 @@ export async function consentResponse(deps: FlowDeps, request: ClientRequest, cl
   headers.append('Set-Cookie', bindingCookie(deps.settings, binding));
   // A metadata-document client is known by its URL's host (D28); a registered one only by its id.
   const documentHost = isMetadataDocumentId(request.c) ? new URL(request.c).host : undefined;
-  return new Response(consentPage(deps.settings, { clientName, documentHost, scope: request.sc, redirectUri: request.r, consentValue }), { status: 200, headers });
+  return new Response(consentPage(deps.settings, { clientName, documentHost, scope: request.sc, redirectUri: request.r, consentValue }), {
+    status: 200,
+    headers,
+  });
 }
 
 const expiredConsent = () =>
-  htmlPage(400, 'This request has expired', 'This consent request is no longer valid (it expired or was already answered). Start signing in again from your application.');
+  htmlPage(
+    400,
+    'This request has expired',
+    'This consent request is no longer valid (it expired or was already answered). Start signing in again from your application.',
+  );
 
 export function consentDecisionHandler(deps: FlowDeps): (request: Request) => Promise<Response> {
   const { settings } = deps;
@@ -30,7 +37,7 @@ export function consentDecisionHandler(deps: FlowDeps): (request: Request) => Pr
     const origin = request.headers.get('origin');
     if (origin !== null && origin !== ownOrigin) {
       deps.logger.warn('oauth_consent_refused', { reason: 'foreign origin' });
-      return htmlPage(403, 'Refused', 'The consent decision must be sent from this server\'s own page.');
+      return htmlPage(403, 'Refused', "The consent decision must be sent from this server's own page.");
     }
     const body = await readParams(request, ['consent', 'decision']);
     if (!body.ok) return htmlPage(400, 'Bad request', 'The consent form could not be read.');
@@ -51,7 +58,10 @@ export function consentDecisionHandler(deps: FlowDeps): (request: Request) => Pr
     const headers = new Headers();
     if (decision === 'deny') {
       headers.append('Set-Cookie', clearBindingCookie(settings, binding));
-      return redirect(withParams(clientRequest.r, { error: 'access_denied', error_description: 'The user denied access', state: clientRequest.s, iss: settings.serverUrl }), headers);
+      return redirect(
+        withParams(clientRequest.r, { error: 'access_denied', error_description: 'The user denied access', state: clientRequest.s, iss: settings.serverUrl }),
+        headers,
+      );
     }
     // The cookie lives on for the round trip through the forge, where /callback checks it.
     headers.append('Set-Cookie', bindingCookie(settings, binding));

@@ -35,10 +35,11 @@ export interface BrowserBinding {
 
 export type ConsentData = ClientRequest & BrowserBinding;
 
-export type StateData = ClientRequest & Partial<BrowserBinding> & {
-  /** this server's PKCE verifier toward the forge */
-  v: string;
-};
+export type StateData = ClientRequest &
+  Partial<BrowserBinding> & {
+    /** this server's PKCE verifier toward the forge */
+    v: string;
+  };
 
 export interface CodeData extends ClientRequest {
   /** the forge's tokens */
@@ -61,7 +62,7 @@ export interface FlowDeps {
 }
 
 /** docs/spec.md's text for an unknown client or a redirect URI it did not register (D22). */
-export const UNREGISTERED = 'Unregistered redirect_uri';
+const UNREGISTERED = 'Unregistered redirect_uri';
 /** D22's 400; `reason`, when known (an unusable metadata document, D28), follows docs/spec.md's text. */
 export const unregistered = (reason?: string) => oauthError(400, 'invalid_request', reason ? `${UNREGISTERED}: ${reason}` : UNREGISTERED);
 

@@ -10,7 +10,7 @@ import { errorCode } from './token-shape';
 import { readTextWithin } from '../forge/body';
 
 /** A token answer is a few hundred bytes: anything past this is not read (D30's rule for forge bodies). */
-export const MAX_TOKEN_RESPONSE_BYTES = 64 * 1024;
+const MAX_TOKEN_RESPONSE_BYTES = 64 * 1024;
 /** How much of the forge's error_description is passed on. */
 const MAX_DESCRIPTION = 300;
 
@@ -22,7 +22,7 @@ export interface ForgeTokens {
   scope?: string;
 }
 
-export type TokenResult =
+type TokenResult =
   | { ok: true; tokens: ForgeTokens }
   /** `status` 0: the forge could not be reached or did not answer in time. */
   | { ok: false; status: number; error: string; description: string };
@@ -69,13 +69,15 @@ export class ForgeOAuthClient {
     });
     if (!response) return { ok: false, status: 0, error: 'unreachable', description: 'the forge could not be reached' };
     const text = await readCapped(response, MAX_TOKEN_RESPONSE_BYTES);
-    if (text === undefined) return { ok: false, status: 0, error: 'unreadable', description: `the forge's answer was cut off or over ${MAX_TOKEN_RESPONSE_BYTES} bytes` };
+    if (text === undefined)
+      return { ok: false, status: 0, error: 'unreadable', description: `the forge's answer was cut off or over ${MAX_TOKEN_RESPONSE_BYTES} bytes` };
     const json = parseObject(text);
     if (response.ok && json && typeof json.access_token === 'string' && json.access_token !== '') {
       return { ok: true, tokens: pickTokens(json) };
     }
     const error = typeof json?.error === 'string' ? errorCode(json.error) : `http_${response.status}`;
-    const description = typeof json?.error_description === 'string' ? stripInvisible(json.error_description).slice(0, MAX_DESCRIPTION) : `the forge answered ${response.status}`;
+    const description =
+      typeof json?.error_description === 'string' ? stripInvisible(json.error_description).slice(0, MAX_DESCRIPTION) : `the forge answered ${response.status}`;
     return { ok: false, status: response.status, error, description };
   }
 

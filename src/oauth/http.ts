@@ -5,7 +5,7 @@ import { readBoundedText } from '../web/body';
 import { jsonMembers } from './json-members';
 
 /** Bodies of /register, /token and the consent form are small; anything larger is refused. */
-export const MAX_OAUTH_BODY_BYTES = 64 * 1024;
+const MAX_OAUTH_BODY_BYTES = 64 * 1024;
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
@@ -71,9 +71,7 @@ export function readBodyText(request: Request, limit = MAX_OAUTH_BODY_BYTES): Pr
  * each parameter sent more than once, for the endpoint to refuse (RFC 6749 §3.1, §3.2) or, for
  * `resource`, to check each (RFC 8707 allows several).
  */
-export type ParamsResult =
-  | { ok: true; params: Record<string, string>; repeated: ReadonlyMap<string, readonly string[]> }
-  | { ok: false; response: Response };
+type ParamsResult = { ok: true; params: Record<string, string>; repeated: ReadonlyMap<string, readonly string[]> } | { ok: false; response: Response };
 
 /** The parameters of `entries`, and those that came more than once with all their values. */
 export function collectParams(entries: Iterable<[string, string]>): { params: Record<string, string>; repeated: Map<string, string[]> } {
@@ -100,7 +98,8 @@ export function firstRepeated(repeated: ReadonlyMap<string, readonly string[]>, 
 /** The error_description of a parameter sent more than once (RFC 6749 §3.1, §3.2). */
 export const repeatedParameter = (name: string) => `${name} must not be included more than once`;
 
-const jsonType = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`);
+const jsonType = (value: unknown) =>
+  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 
 /** `name` is one of the endpoint's own parameter names, so no text of the request is echoed. */
 const notAString = (name: string, value: unknown) => `${name} must be a string, not ${jsonType(value)}`;
@@ -123,7 +122,8 @@ export async function readParams(request: Request, reads: readonly string[]): Pr
     } catch {
       return { ok: false, response: oauthError(400, 'invalid_request', 'the body is not valid JSON') };
     }
-    if (!value || typeof value !== 'object' || Array.isArray(value)) return { ok: false, response: oauthError(400, 'invalid_request', 'the body must be a JSON object') };
+    if (!value || typeof value !== 'object' || Array.isArray(value))
+      return { ok: false, response: oauthError(400, 'invalid_request', 'the body must be a JSON object') };
     // Members read in order, so that one written twice is seen (JSON.parse keeps only the last).
     const entries: [string, string][] = [];
     for (const [name, v] of jsonMembers(text)) {
@@ -167,7 +167,11 @@ export function publicPreflight(): Response {
   return withPublicCors(
     new Response(null, {
       status: 204,
-      headers: { 'Access-Control-Allow-Methods': 'GET, POST, OPTIONS', 'Access-Control-Allow-Headers': 'Authorization, Content-Type, MCP-Protocol-Version', 'Access-Control-Max-Age': '600' },
+      headers: {
+        'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+        'Access-Control-Allow-Headers': 'Authorization, Content-Type, MCP-Protocol-Version',
+        'Access-Control-Max-Age': '600',
+      },
     }),
   );
 }

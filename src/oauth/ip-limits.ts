@@ -8,10 +8,10 @@ import type { Refusal, Refusals } from '../web/refusals';
 import type { SharedStore } from '../store/store';
 import { htmlPage, oauthError } from './http';
 
-export const LIMITED_ENDPOINTS = ['register', 'authorize', 'consent', 'callback', 'token'] as const;
-export type LimitedEndpoint = (typeof LIMITED_ENDPOINTS)[number];
+const LIMITED_ENDPOINTS = ['register', 'authorize', 'consent', 'callback', 'token'] as const;
+type LimitedEndpoint = (typeof LIMITED_ENDPOINTS)[number];
 
-export interface IpLimitOptions {
+interface IpLimitOptions {
   perMinute: number;
   now: () => number;
   ipOf(request: Request): string;
@@ -21,12 +21,13 @@ export interface IpLimitOptions {
   openStore?: (maxEntries: number) => SharedStore;
 }
 
-export type Handler = (request: Request) => Promise<Response>;
+type Handler = (request: Request) => Promise<Response>;
 
 /** The browser legs answer with a page, the others with an RFC 6749 error body (D22). */
 function surfaceOf(endpoint: LimitedEndpoint): (refusal: Refusal) => Response {
   if (endpoint === 'consent' || endpoint === 'callback') {
-    return ({ status, message, headers, retryAfter }) => htmlPage(status, message, `Too many requests from your address. Wait ${retryAfter} seconds, then start signing in again from your application.`, headers);
+    return ({ status, message, headers, retryAfter }) =>
+      htmlPage(status, message, `Too many requests from your address. Wait ${retryAfter} seconds, then start signing in again from your application.`, headers);
   }
   return ({ status, message, headers }) => oauthError(status, 'temporarily_unavailable', message, headers);
 }
@@ -35,7 +36,13 @@ function surfaceOf(endpoint: LimitedEndpoint): (refusal: Refusal) => Response {
 export function ipLimited(options: IpLimitOptions | undefined): (endpoint: LimitedEndpoint, handler: Handler) => Handler {
   if (!options) return (_, handler) => handler;
   return (endpoint, handler) => {
-    const limiter = new FixedWindowLimiter(options.perMinute, options.now, undefined, undefined, options.openStore ? { store: options.openStore(100_000), scope: `oauth-${endpoint}` } : undefined);
+    const limiter = new FixedWindowLimiter(
+      options.perMinute,
+      options.now,
+      undefined,
+      undefined,
+      options.openStore ? { store: options.openStore(100_000), scope: `oauth-${endpoint}` } : undefined,
+    );
     const surface = surfaceOf(endpoint);
     return async (request) => {
       const limit = await limiter.hit(options.ipOf(request));

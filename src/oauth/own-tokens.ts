@@ -9,7 +9,7 @@ import type { ForgeTokens } from './forge-oauth';
 import { isScope, type Scope } from './scopes';
 
 /** What a token grants: which forge, which scope, for which client. */
-export interface Grant {
+interface Grant {
   readonly apiUrl: string;
   readonly scope: Scope;
   readonly clientId: string;
@@ -52,10 +52,10 @@ export interface TokenResponseBody {
 export type TokenRefusal = 'malformed' | 'invalid' | 'expired' | 'audience';
 
 /** `expiresAt`: when the access token ends, in seconds since the epoch. */
-export type AccessCheck = { ok: true; forgeToken: string; grant: Grant; expiresAt: number } | { ok: false; reason: TokenRefusal };
+type AccessCheck = { ok: true; forgeToken: string; grant: Grant; expiresAt: number } | { ok: false; reason: TokenRefusal };
 export type RefreshCheck = { ok: true; forgeRefreshToken: string; grant: Grant; expiresAt: number } | { ok: false; reason: TokenRefusal };
 
-export interface OwnTokenSettings {
+interface OwnTokenSettings {
   /** The audience: `{MCP_SERVER_URL}/mcp`. */
   resource: string;
   accessTtlSeconds: number;
@@ -94,7 +94,14 @@ export class OwnTokens {
       scope: accessScope,
     };
     if (forge.refresh_token) {
-      const refresh: RefreshPayload = { f: forge.refresh_token, u: grant.apiUrl, s: grant.scope, c: grant.clientId, a: this.s.resource, e: nowS + this.s.refreshTtlSeconds };
+      const refresh: RefreshPayload = {
+        f: forge.refresh_token,
+        u: grant.apiUrl,
+        s: grant.scope,
+        c: grant.clientId,
+        a: this.s.resource,
+        e: nowS + this.s.refreshTtlSeconds,
+      };
       body.refresh_token = await sealer.seal('rt', refresh);
     }
     return body;

@@ -9,7 +9,7 @@ const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 export const isVerifier = (value: unknown): value is string => typeof value === 'string' && VERIFIER.test(value);
 export const isChallenge = (value: unknown): value is string => typeof value === 'string' && CHALLENGE.test(value);
 
-export function s256(verifier: string): string {
+function s256(verifier: string): string {
   return createHash('sha256').update(verifier).digest('base64url');
 }
 

@@ -32,7 +32,8 @@ export function redirectUriProblem(uri: unknown): string | undefined {
   const scheme = url.protocol.slice(0, -1).toLowerCase();
   if (url.username || url.password) return 'must not contain credentials';
   if (scheme === 'https') return url.hostname ? undefined : 'must name a host';
-  if (scheme === 'http') return LOOPBACK.test(url.hostname) ? undefined : 'http is allowed only for loopback addresses (localhost, 127.0.0.1, [::1]); use https';
+  if (scheme === 'http')
+    return LOOPBACK.test(url.hostname) ? undefined : 'http is allowed only for loopback addresses (localhost, 127.0.0.1, [::1]); use https';
   if (REFUSED_SCHEMES.has(scheme)) return `the ${scheme}: scheme is not allowed`;
   return undefined; // a private-use scheme of an installed app
 }

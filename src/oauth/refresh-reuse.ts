@@ -71,7 +71,7 @@ export function sameRequest(a: RefreshRequest, b: RefreshRequest): boolean {
   return a.clientId === b.clientId && a.scope === b.scope && a.resources.length === b.resources.length && a.resources.every((r, i) => r === b.resources[i]);
 }
 
-export interface RefreshReuseOptions {
+interface RefreshReuseOptions {
   /** The answers' store: the shared store of D37, or (default) a bounded one in this process. */
   store?: SharedStore;
   /** Whether other replicas read `store` too (REDIS_URL). */

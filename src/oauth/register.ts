@@ -8,7 +8,7 @@ import { RegistrationTooLarge, type ClientRegistry, type RegisteredClient } from
 import { jsonResponse, oauthError, readBodyText } from './http';
 import { MAX_REDIRECT_URIS, redirectHost, redirectUriProblem } from './redirect-uris';
 
-export interface RegisterDeps {
+interface RegisterDeps {
   clients: ClientRegistry;
   /** The client address a registration is held for (its per-address quota). */
   ipOf(request: Request): string;

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { MemoryStore } from '../store/memory-store';
 import { StoreFullError, storeKey, type SharedStore } from '../store/store';
 
-export type Reservation = 'reserved' | 'pending' | 'consumed' | 'full' | 'unavailable';
+type Reservation = 'reserved' | 'pending' | 'consumed' | 'full' | 'unavailable';
 
 export const MAX_GUARDED_CODES = 10_000;
 /**

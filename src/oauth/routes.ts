@@ -32,7 +32,7 @@ import type { SharedStore } from '../store/store';
 import type { Refusals } from '../web/refusals';
 import { MemoryVault, SealedVault, type PurposeTtls, type Vault } from './vault';
 
-export interface OAuthDeps {
+interface OAuthDeps {
   pool: ForgePool;
   logger: Logger;
   /**
@@ -54,7 +54,7 @@ export interface OAuthDeps {
   stores?: { open(maxEntries: number): SharedStore; shared: boolean };
 }
 
-export interface OAuthMode {
+interface OAuthMode {
   callers: CallerResolver;
   routes: AnyElysia;
 }
@@ -88,7 +88,11 @@ export function createOAuth(config: Config, deps: OAuthDeps): OAuthMode {
 
   // Keys derived once, at start-up (sealing/keys.ts): a bearer check opens a value, nothing more.
   const tokenSealer = deps.sealer ? Promise.resolve(deps.sealer) : sealerFromConfig(config, now);
-  const tokens = new OwnTokens(tokenSealer, { resource: settings.resource, accessTtlSeconds: settings.tokenTtlSeconds.access, refreshTtlSeconds: settings.tokenTtlSeconds.refresh }, now);
+  const tokens = new OwnTokens(
+    tokenSealer,
+    { resource: settings.resource, accessTtlSeconds: settings.tokenTtlSeconds.access, refreshTtlSeconds: settings.tokenTtlSeconds.refresh },
+    now,
+  );
 
   const callers = oauthCallers({
     tokens,
@@ -103,7 +107,17 @@ export function createOAuth(config: Config, deps: OAuthDeps): OAuthMode {
 
   // docs/spec.md stateless rule 7: no in-app limiter in stateless mode, unless replicas share a store (D37).
   const limits = !settings.stateless || deps.stores?.shared;
-  const limited = ipLimited(limits ? { perMinute: settings.requestsPerMinutePerIp, now, ipOf: deps.ipOf, refusals: deps.refusals, openStore: deps.stores?.shared ? deps.stores.open : undefined } : undefined);
+  const limited = ipLimited(
+    limits
+      ? {
+          perMinute: settings.requestsPerMinutePerIp,
+          now,
+          ipOf: deps.ipOf,
+          refusals: deps.refusals,
+          openStore: deps.stores?.shared ? deps.stores.open : undefined,
+        }
+      : undefined,
+  );
   // Single use of codes and refresh tokens (D23, D37): in memory per replica, or across replicas.
   const once = (use: string, max: number) => new ReplayGuard(now, max, deps.stores ? { store: deps.stores.open(max), use } : undefined);
   const register = limited('register', registerHandler({ clients, ipOf: deps.ipOf, logger, events }));
@@ -112,8 +126,27 @@ export function createOAuth(config: Config, deps: OAuthDeps): OAuthMode {
   const callback = limited('callback', callbackHandler(flow));
   // A refresh repeated within its grace period gets the first answer (D23): remembered sealed, in
   // memory per replica, or in the shared store so that a repeat on another replica finds it (D37).
-  const reuse = new RefreshReuse<RefreshOutcome>(tokenSealer, now, deps.stores ? { store: deps.stores.open(MAX_REMEMBERED_REFRESHES), shared: deps.stores.shared } : {});
-  const token = limited('token', tokenHandler({ settings, clients, vault, guard: once('code', MAX_GUARDED_CODES), refreshGuard: once('refresh', MAX_GUARDED_REFRESH_TOKENS), reuse, tokens, forge, logger, now, events }));
+  const reuse = new RefreshReuse<RefreshOutcome>(
+    tokenSealer,
+    now,
+    deps.stores ? { store: deps.stores.open(MAX_REMEMBERED_REFRESHES), shared: deps.stores.shared } : {},
+  );
+  const token = limited(
+    'token',
+    tokenHandler({
+      settings,
+      clients,
+      vault,
+      guard: once('code', MAX_GUARDED_CODES),
+      refreshGuard: once('refresh', MAX_GUARDED_REFRESH_TOKENS),
+      reuse,
+      tokens,
+      forge,
+      logger,
+      now,
+      events,
+    }),
+  );
   const prm = protectedResourceMetadata(settings);
   const asMetadata = authorizationServerMetadata(settings);
 

@@ -92,7 +92,7 @@ export function addressKind(address: string): string | undefined {
   return 'not an IP address';
 }
 
-export type HostCheck = { ok: true; address: ResolvedAddress } | { ok: false; reason: string };
+type HostCheck = { ok: true; address: ResolvedAddress } | { ok: false; reason: string };
 
 /**
  * The address to connect to for `hostname` (a name or an IP literal), after checking every address

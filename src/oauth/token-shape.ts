@@ -3,8 +3,8 @@
 // `-._~+/`, `=` padding) and a sane length. The forge's own values (64 hex characters at GitLab)
 // fit easily; junk — empty, huge, spaces, control or non-ASCII characters — is refused locally.
 
-export const MIN_TOKEN_LENGTH = 16;
-export const MAX_TOKEN_LENGTH = 4096;
+const MIN_TOKEN_LENGTH = 16;
+const MAX_TOKEN_LENGTH = 4096;
 
 const TOKEN = new RegExp(`^[A-Za-z0-9._~+/=-]{${MIN_TOKEN_LENGTH},${MAX_TOKEN_LENGTH}}$`);
 

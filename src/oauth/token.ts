@@ -30,7 +30,7 @@ import { refreshedScope, type Scope } from './scopes';
 import type { OAuthSettings } from './settings';
 import type { Vault } from './vault';
 
-export interface TokenDeps {
+interface TokenDeps {
   settings: Pick<OAuthSettings, 'resource' | 'serverUrl' | 'forgeApiUrl'>;
   clients: ClientRegistry;
   vault: Vault;
@@ -104,7 +104,9 @@ const cacheFull = (what: string) =>
   oauthError(503, 'temporarily_unavailable', `Too many ${what} are being redeemed on this server; try again in a minute`, { 'Retry-After': '60' });
 // D37: single use cannot be checked while the shared store is down, so nothing is redeemed (fail closed).
 const storeDown = (what: string) =>
-  oauthError(503, 'temporarily_unavailable', `The server cannot check that this ${what} is used only once right now; try again shortly`, { 'Retry-After': '5' });
+  oauthError(503, 'temporarily_unavailable', `The server cannot check that this ${what} is used only once right now; try again shortly`, {
+    'Retry-After': '5',
+  });
 
 export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Response> {
   const { logger, settings } = deps;
@@ -142,10 +144,13 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
     const data = opened.data;
     // Client and PKCE checks: a failure releases the code so the rightful client can still redeem it.
     const problem =
-      data.c !== clientId ? 'the authorization code was issued to another client'
-      : (data.rp || redirectUri !== undefined) && redirectUri !== data.r ? 'redirect_uri does not match the authorization request'
-      : !isVerifier(verifier) || !verifierMatches(verifier, data.cc) ? 'code_verifier does not match the code_challenge (PKCE)'
-      : undefined;
+      data.c !== clientId
+        ? 'the authorization code was issued to another client'
+        : (data.rp || redirectUri !== undefined) && redirectUri !== data.r
+          ? 'redirect_uri does not match the authorization request'
+          : !isVerifier(verifier) || !verifierMatches(verifier, data.cc)
+            ? 'code_verifier does not match the code_challenge (PKCE)'
+            : undefined;
     if (problem) {
       await deps.guard.release(code);
       return invalidGrant(problem);
@@ -163,8 +168,16 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
    * refresh that fails is invalid_client rather than invalid_grant: invalid_grant tells a client to
    * sign in again with the same client_id, which /authorize would refuse, so it must register first.
    */
-  async function refresh(request: Request, params: Record<string, string>, resources: readonly string[], clientId: string, registered: boolean): Promise<Response> {
-    const refuse: Refuse = registered ? invalidGrant : (description: string) => invalidClient(request, `unknown or expired client_id: register again (${description})`);
+  async function refresh(
+    request: Request,
+    params: Record<string, string>,
+    resources: readonly string[],
+    clientId: string,
+    registered: boolean,
+  ): Promise<Response> {
+    const refuse: Refuse = registered
+      ? invalidGrant
+      : (description: string) => invalidClient(request, `unknown or expired client_id: register again (${description})`);
     const value = params.refresh_token;
     if (!value) return invalidRequest('refresh_token is required');
     // Anything but our own refresh token (a forge token from before D23, an access token) is refused here.
@@ -181,7 +194,12 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
     }
     if (opened.grant.apiUrl !== settings.forgeApiUrl) return refuse('the refresh token is for another forge: sign in again');
     const scope = refreshedScope(params.scope, opened.grant.scope);
-    if (scope === undefined) return oauthError(400, 'invalid_scope', `scope may only name what was granted (${opened.grant.scope === 'api' ? 'api or read_api' : 'read_api'}); leave it out to keep it`);
+    if (scope === undefined)
+      return oauthError(
+        400,
+        'invalid_scope',
+        `scope may only name what was granted (${opened.grant.scope === 'api' ? 'api or read_api' : 'read_api'}); leave it out to keep it`,
+      );
     // Every check above ran for this request itself, so a repeat is answered only for a token that
     // is still ours, still live and still this client's. Then single use, with its reuse interval:
     // a repeat of an exchange in flight here joins it (no await between the look and the run, so
@@ -259,7 +277,14 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
     }
   }
 
-  async function refreshAtForge(value: string, opened: OpenedRefresh, asked: RefreshRequest, key: string, scope: Scope, refuse: Refuse): Promise<RefreshOutcome> {
+  async function refreshAtForge(
+    value: string,
+    opened: OpenedRefresh,
+    asked: RefreshRequest,
+    key: string,
+    scope: Scope,
+    refuse: Refuse,
+  ): Promise<RefreshOutcome> {
     const issuedAt = Math.floor(deps.now() / 1000);
     const result = await deps.forge.refresh(opened.forgeRefreshToken);
     if (result.ok) {
@@ -284,9 +309,15 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
     return refusal(oauthError(502, 'server_error', `the forge refused the refresh (${result.error}: ${result.description})`));
   }
 
-  async function grantResponse(request: Request, params: Record<string, string>, resources: readonly string[], grant: 'authorization_code' | 'refresh_token'): Promise<Response> {
+  async function grantResponse(
+    request: Request,
+    params: Record<string, string>,
+    resources: readonly string[],
+    grant: 'authorization_code' | 'refresh_token',
+  ): Promise<Response> {
     const clientId = clientIdOf(request, params);
-    if (clientId === MALFORMED) return invalidClient(request, 'the Authorization header is not valid HTTP Basic: base64 of client_id:secret, each percent-encoded');
+    if (clientId === MALFORMED)
+      return invalidClient(request, 'the Authorization header is not valid HTTP Basic: base64 of client_id:secret, each percent-encoded');
     const unknownClient = () => invalidClient(request, 'unknown or expired client_id: register again');
     if (!clientId) return unknownClient();
     // D23: the registration's lifetime (OAUTH_STATELESS_CLIENT_TTL_SECONDS) admits a client to new
@@ -308,7 +339,8 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
     const resources = repeated.get('resource') ?? (params.resource === undefined ? [] : [params.resource]);
     const grant = params.grant_type;
     if (!grant) return invalidRequest('grant_type is required');
-    if (grant !== 'authorization_code' && grant !== 'refresh_token') return oauthError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+    if (grant !== 'authorization_code' && grant !== 'refresh_token')
+      return oauthError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
     // Metrics (D11), by grant type once it is known: a token pair is `ok`; every other answer from
     // here on (unknown client, wrong resource, bad code or verifier, replay, spent refresh token,
     // a full replay cache, a forge that cannot refresh) is `refused`. A body that cannot be read,

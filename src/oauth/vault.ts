@@ -9,9 +9,9 @@ import type { SealedKind } from '../sealing/kinds';
 import { OwnedEntries } from './owned-entries';
 import { randomToken } from './pkce';
 
-export type Purpose = 'consent' | 'state' | 'code';
+type Purpose = 'consent' | 'state' | 'code';
 
-export interface Opened<T> {
+interface Opened<T> {
   data: T;
   /** Epoch milliseconds after which the value no longer opens. */
   expiresAt: number;
@@ -49,9 +49,9 @@ export class SealedVault implements Vault {
 }
 
 /** Most values of one purpose held by one process; beyond it the address holding the most loses its oldest. */
-export const MAX_MEMORY_VALUES = 10_000;
+const MAX_MEMORY_VALUES = 10_000;
 /** Most values of one purpose held for one client address; beyond it that address's own oldest goes. */
-export const MAX_VALUES_PER_ADDRESS = 100;
+const MAX_VALUES_PER_ADDRESS = 100;
 
 interface Held {
   data: object;

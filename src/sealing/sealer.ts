@@ -76,7 +76,13 @@ export class Sealer {
   static async create(options: SealerOptions): Promise<Sealer> {
     const current = await deriveKeys(decodeSecret(options.secret));
     const previous = options.previousSecret ? await deriveKeys(decodeSecret(options.previousSecret)) : undefined;
-    return new Sealer(current, previous, { ...DEFAULT_TTL_SECONDS, ...options.ttlSeconds }, options.now ?? Date.now, options.maxRemembered ?? DEFAULT_MAX_REMEMBERED);
+    return new Sealer(
+      current,
+      previous,
+      { ...DEFAULT_TTL_SECONDS, ...options.ttlSeconds },
+      options.now ?? Date.now,
+      options.maxRemembered ?? DEFAULT_MAX_REMEMBERED,
+    );
   }
 
   /** Any plain JSON object seals as it is; its `iat` is set here. */
@@ -158,7 +164,11 @@ export class Sealer {
     const bytes = unb64(body);
     if (!bytes || bytes.length < 12 + 16 + 2) return null;
     try {
-      const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: bytes.subarray(0, 12), additionalData: encoder.encode(prefix) }, key, bytes.subarray(12));
+      const plain = await crypto.subtle.decrypt(
+        { name: 'AES-GCM', iv: bytes.subarray(0, 12), additionalData: encoder.encode(prefix) },
+        key,
+        bytes.subarray(12),
+      );
       return new Uint8Array(plain);
     } catch {
       return undefined;

@@ -8,9 +8,11 @@
 // characters are shown, so they are kept.
 
 /** A link reference definition on one line, its title (if any) possibly running on over lines. */
-const DEFINITION = /^ {0,3}\[((?:[^\]\\\n]|\\.){1,999})\]:[ \t]*(<[^>\n]*>|[^\s<][^\s]*)?[ \t]*(\n[ \t]*)?("[^"\\]*(?:\\.[^"\\]*)*"|'[^'\\]*(?:\\.[^'\\]*)*'|\([^()\\]*(?:\\.[^()\\]*)*\))?[ \t]*$/;
+const DEFINITION =
+  /^ {0,3}\[((?:[^\]\\\n]|\\.){1,999})\]:[ \t]*(<[^>\n]*>|[^\s<][^\s]*)?[ \t]*(\n[ \t]*)?("[^"\\]*(?:\\.[^"\\]*)*"|'[^'\\]*(?:\\.[^'\\]*)*'|\([^()\\]*(?:\\.[^()\\]*)*\))?[ \t]*$/;
 // Each quoted form is written unrolled ("[^"\\]*(?:\\.[^"\\]*)*"), which fails in one pass on a long unclosed title.
-const INLINE_TITLE = /(\]\([ \t]*(?:<[^>\n]*>|[^\s()<>]+(?:\([^\s()]*\)[^\s()<>]*)*))[ \t\n]+(?:"[^"\\\n]*(?:\\.[^"\\\n]*)*"|'[^'\\\n]*(?:\\.[^'\\\n]*)*'|\([^()\\\n]*(?:\\.[^()\\\n]*)*\))[ \t]*\)/g;
+const INLINE_TITLE =
+  /(\]\([ \t]*(?:<[^>\n]*>|[^\s()<>]+(?:\([^\s()]*\)[^\s()<>]*)*))[ \t\n]+(?:"[^"\\\n]*(?:\\.[^"\\\n]*)*"|'[^'\\\n]*(?:\\.[^'\\\n]*)*'|\([^()\\\n]*(?:\\.[^()\\\n]*)*\))[ \t]*\)/g;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 /** Reference labels match case-insensitively with runs of whitespace as one space (CommonMark). */
 const normalise = (label: string) => label.trim().replace(/\s+/g, ' ').toLowerCase();

@@ -8,14 +8,14 @@
 // Default_Ignorable_Code_Point ranges, all but U+00AD SOFT HYPHEN, which shows as a hyphen where a
 // line breaks and hides nothing.
 
-export interface InvisibleRange {
+interface InvisibleRange {
   readonly from: number;
   readonly to: number;
   /** What the Unicode data files say of it. */
   readonly what: string;
 }
 
-export const INVISIBLE_RANGES: readonly InvisibleRange[] = [
+const INVISIBLE_RANGES: readonly InvisibleRange[] = [
   { from: 0x034f, to: 0x034f, what: 'COMBINING GRAPHEME JOINER (DICP)' },
   { from: 0x061c, to: 0x061c, what: 'ARABIC LETTER MARK (Bidi_Control, DICP)' },
   { from: 0x115f, to: 0x1160, what: 'HANGUL CHOSEONG/JUNGSEONG FILLER (DICP)' },
@@ -62,7 +62,7 @@ function isInvisible(point: number): boolean {
 /** At most this many line numbers are listed in a report. */
 const MAX_LINES = 100;
 
-export interface InvisibleReport {
+interface InvisibleReport {
   /** How many of the D36 characters the text holds. */
   count: number;
   /** The 1-based lines holding them (the first 100). */

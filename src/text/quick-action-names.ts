@@ -10,7 +10,7 @@
 // Names GitLab has since dropped stay here (`/wip`, the draft alias before 15.x; `/child_epic`,
 // `/remove_child_epic`…): this server supports old releases, which still run them.
 
-export type QuickActionSource =
+type QuickActionSource =
   | 'issuable_actions.rb'
   | 'issue_actions.rb'
   | 'merge_request_actions.rb'
@@ -27,9 +27,9 @@ export type QuickActionSource =
   | 'ee/work_item_actions.rb'
   | 'docs';
 
-export type Noteable = 'issue' | 'merge_request' | 'epic' | 'work_item' | 'commit';
+type Noteable = 'issue' | 'merge_request' | 'epic' | 'work_item' | 'commit';
 
-export interface QuickActionDefinition {
+interface QuickActionDefinition {
   /** The command's name and its aliases, as `command :name, :alias` lists them. */
   readonly names: readonly string[];
   readonly source: QuickActionSource;

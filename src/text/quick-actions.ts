@@ -40,7 +40,7 @@ const FRONT_MATTER = /^(?:---|\+\+\+|;;;)/;
 /** The most of a refused line an error shows back. */
 const SHOWN = 80;
 
-export interface QuickActionLine {
+interface QuickActionLine {
   /** 1-based line number, counted once `\r` is deleted as GitLab does. */
   line: number;
   /** The line, cut to a readable length. */
@@ -117,6 +117,8 @@ export function quickActionProblem(found: QuickActionLine): string {
   const fence = found.untrustedFence
     ? ' (the block around it is not a code fence every GitLab release skips: only ``` at a line start, closed by a line that is exactly ```, is)'
     : '';
-  return `line ${found.line} "${shown}" is a GitLab quick action, which GitLab would run as a command${fence}; ` +
-    'indent the line by a space or put it in a code span to keep it as text';
+  return (
+    `line ${found.line} "${shown}" is a GitLab quick action, which GitLab would run as a command${fence}; ` +
+    'indent the line by a space or put it in a code span to keep it as text'
+  );
 }

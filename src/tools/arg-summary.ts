@@ -30,8 +30,12 @@ function summarizerFor(schema: TSchema): Summarize {
     return (value) => (Array.isArray(value) ? value.slice(0, 100).map(item) : typeof value);
   }
   const keeps =
-    schema.type === 'integer' || schema.type === 'number' || schema.type === 'boolean' ||
-    schema.identifier === true || schema.pattern !== undefined || schema.format !== undefined ||
+    schema.type === 'integer' ||
+    schema.type === 'number' ||
+    schema.type === 'boolean' ||
+    schema.identifier === true ||
+    schema.pattern !== undefined ||
+    schema.format !== undefined ||
     (Array.isArray(schema.anyOf) && schema.anyOf.every((s: TSchema) => 'const' in s));
   return keeps ? keptText : lengthOf;
 }

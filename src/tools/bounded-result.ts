@@ -65,12 +65,14 @@ function cutItems(structured: Rec & { items: unknown[] }, maxBytes: number, rest
 /** The string fields of `node` (at any depth) with their owners, longest first. */
 function longTexts(node: unknown, found: { owner: Rec | unknown[]; key: string | number; length: number }[] = [], depth = 0) {
   if (depth > 16) return found;
-  if (Array.isArray(node)) node.forEach((v, i) => (typeof v === 'string' ? found.push({ owner: node, key: i, length: v.length }) : longTexts(v, found, depth + 1)));
-  else if (isRecord(node)) for (const key in node) {
-    const v = node[key];
-    if (typeof v === 'string') found.push({ owner: node, key, length: v.length });
-    else longTexts(v, found, depth + 1);
-  }
+  if (Array.isArray(node))
+    node.forEach((v, i) => (typeof v === 'string' ? found.push({ owner: node, key: i, length: v.length }) : longTexts(v, found, depth + 1)));
+  else if (isRecord(node))
+    for (const key in node) {
+      const v = node[key];
+      if (typeof v === 'string') found.push({ owner: node, key, length: v.length });
+      else longTexts(v, found, depth + 1);
+    }
   return found;
 }
 
@@ -91,7 +93,11 @@ function cutTexts(structured: Rec, maxBytes: number): Rec {
       over -= drop - 60;
     }
   }
-  return { ...copy, truncated: true, truncation: `long texts were cut to stay within MAX_RESULT_BYTES (${maxBytes} bytes); full_response does not lift the bound` };
+  return {
+    ...copy,
+    truncated: true,
+    truncation: `long texts were cut to stay within MAX_RESULT_BYTES (${maxBytes} bytes); full_response does not lift the bound`,
+  };
 }
 
 /**

@@ -37,8 +37,23 @@ function withClosingReferences(value: unknown, texts: (string | undefined)[]): u
 }
 
 /** Every tool the server knows, in the order tools/list shows them. */
-export const ALL_TOOLS: readonly ToolDefinition[] = [...milestoneGroupTools, ...branchTools, ...issueTools, ...mergeRequestTools, ...pipelineGroupTools, ...repositoryTools,
-  ...projectGroupTools, ...userGroupTools, ...searchGroupTools, ...labelGroupTools, ...wikiGroupTools, ...releaseGroupTools, ...contextTools, ...variableGroupTools, ...ciGroupTools];
+export const ALL_TOOLS: readonly ToolDefinition[] = [
+  ...milestoneGroupTools,
+  ...branchTools,
+  ...issueTools,
+  ...mergeRequestTools,
+  ...pipelineGroupTools,
+  ...repositoryTools,
+  ...projectGroupTools,
+  ...userGroupTools,
+  ...searchGroupTools,
+  ...labelGroupTools,
+  ...wikiGroupTools,
+  ...releaseGroupTools,
+  ...contextTools,
+  ...variableGroupTools,
+  ...ciGroupTools,
+];
 
 export interface ToolSelection {
   groups: ReadonlySet<ToolGroup>;
@@ -158,7 +173,10 @@ export function toolListing(tool: ToolDefinition): Tool {
 
 /** A JSON-RPC error the SDK passes through with its code (no "MCP error" prefix doubling). */
 export class ProtocolError extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -181,7 +199,8 @@ function resultOf(value: unknown, maxBytes: number, asSent: boolean, rest: RestA
   try {
     return boundedResult(value, maxBytes, asSent, rest);
   } catch (error) {
-    if (error instanceof RangeError) throw new ToolError('upstream', 'the forge answered with JSON nested too deeply to pass on; it was not read', forge.lastStatus);
+    if (error instanceof RangeError)
+      throw new ToolError('upstream', 'the forge answered with JSON nested too deeply to pass on; it was not read', forge.lastStatus);
     throw error;
   }
 }
@@ -248,18 +267,22 @@ export class ToolCatalog {
     }
     for (const tool of this.tools) {
       const entry = shared?.entries.get(tool.name);
-      this.entries.set(tool.name, entry ?? {
-        tool,
-        validator: compileValidator(tool.input, { allowQuickActions }),
-        fullResponse: hasFullResponse(tool),
-        summarize: compileArgSummary(tool.input),
-        rest: restAdvice(tool),
-      });
+      this.entries.set(
+        tool.name,
+        entry ?? {
+          tool,
+          validator: compileValidator(tool.input, { allowQuickActions }),
+          fullResponse: hasFullResponse(tool),
+          summarize: compileArgSummary(tool.input),
+          rest: restAdvice(tool),
+        },
+      );
     }
     if (selection.readOnly) {
       for (const tool of all) if (tool.mode === 'write' && inScope(tool, selection)) this.refusedInReadOnly.add(tool.name);
     }
-    this.readOnlyReason = shared && !shared.selection.readOnly ? 'this request is read-only (X-MCP-Readonly or a /readonly path)' : 'this server runs in read-only mode';
+    this.readOnlyReason =
+      shared && !shared.selection.readOnly ? 'this request is read-only (X-MCP-Readonly or a /readonly path)' : 'this server runs in read-only mode';
     const listed = shared ? new Map(shared.tools.map((tool, i) => [tool.name, shared.listResult.tools[i]])) : undefined;
     this.listResult = { tools: this.tools.map((tool) => listed?.get(tool.name) ?? toolListing(tool)) };
     const listing = new Map(this.tools.map((tool, i) => [tool, this.listResult.tools[i]]));

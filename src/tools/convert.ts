@@ -39,8 +39,7 @@ function toConstant(constants: unknown[]): Convert {
     if (constants.includes(value)) return value;
     const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : typeof value === 'string' ? value : undefined;
     if (text === undefined) return value;
-    const match = constants.find((c) => (typeof c === 'number' || typeof c === 'boolean') && String(c) === text)
-      ?? constants.find((c) => c === text);
+    const match = constants.find((c) => (typeof c === 'number' || typeof c === 'boolean') && String(c) === text) ?? constants.find((c) => c === text);
     return match === undefined ? value : match;
   };
 }

@@ -29,7 +29,7 @@ export interface ToolContext {
   readonly knownCaller?: () => Record<string, unknown> | undefined;
 }
 
-export type ToolMode = 'read' | 'write';
+type ToolMode = 'read' | 'write';
 
 export interface ToolDefinition<S extends TObject = TObject> {
   readonly name: string;
@@ -97,7 +97,7 @@ export function hasFullResponse(tool: Pick<ToolDefinition, 'mode' | 'record' | '
   return tool.mode === 'read' && (tool.record !== undefined || tool.text === true);
 }
 
-export interface ToolAnnotations {
+interface ToolAnnotations {
   readOnlyHint: boolean;
   destructiveHint: boolean;
   idempotentHint: boolean;

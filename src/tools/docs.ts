@@ -22,7 +22,11 @@ export function toolsMarkdown(tools: readonly ToolDefinition[]): string {
     const inGroup = tools.filter((t) => t.group === group);
     if (inGroup.length === 0) continue;
     const rows = inGroup.map((t) => `| \`${t.name}\` | ${hints(t)} | ${t.description.replaceAll('|', '\\|')} | ${parameterList(t)} |`);
-    sections.push([`### Group \`${group}\` (${inGroup.length} tools)`, '', '| Tool | Mode | What it does | Parameters (* required) |', '|---|---|---|---|', ...rows].join('\n'));
+    sections.push(
+      [`### Group \`${group}\` (${inGroup.length} tools)`, '', '| Tool | Mode | What it does | Parameters (* required) |', '|---|---|---|---|', ...rows].join(
+        '\n',
+      ),
+    );
   }
   return sections.join('\n\n');
 }

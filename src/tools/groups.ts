@@ -3,10 +3,26 @@
 // the per-request policy (D34) and the HTTP layer read the groups from here; a new group is a
 // line here and a folder beside this file.
 
-export const TOOL_GROUPS = ['milestones', 'branches', 'issues', 'merge_requests', 'pipelines', 'repository', 'projects', 'users', 'search', 'labels', 'wiki', 'releases', 'context', 'variables', 'ci'] as const;
+export const TOOL_GROUPS = [
+  'milestones',
+  'branches',
+  'issues',
+  'merge_requests',
+  'pipelines',
+  'repository',
+  'projects',
+  'users',
+  'search',
+  'labels',
+  'wiki',
+  'releases',
+  'context',
+  'variables',
+  'ci',
+] as const;
 export type ToolGroup = (typeof TOOL_GROUPS)[number];
 
-export interface ToolGroupInfo {
+interface ToolGroupInfo {
   /** Enabled when FORGE_TOOLSETS is not given. */
   readonly byDefault: boolean;
   /** Left out of `all`: only a deployment that names the group gets it. */
@@ -15,7 +31,7 @@ export interface ToolGroupInfo {
   readonly instructions: readonly string[];
 }
 
-export const TOOL_GROUP_INFO: Readonly<Record<ToolGroup, ToolGroupInfo>> = {
+const TOOL_GROUP_INFO: Readonly<Record<ToolGroup, ToolGroupInfo>> = {
   milestones: { byDefault: false, instructions: [] },
   branches: { byDefault: true, instructions: [] },
   issues: {
@@ -57,7 +73,7 @@ const CONVENTIONS = [
   '- Limits: titles 255 characters, descriptions and comment bodies 1,000,000, search 1,000; numeric ids are positive whole numbers.',
   '- labels are arrays of label names. As a filter an item must have all of them; ["None"] means no labels, ["Any"] at least one. ' +
     'The milestone filter of the issue lists takes a title, None or Any. A title filter matches exactly; search matches part of the title or description.',
-  '- Read tools return lean records (null, empty and presentation fields dropped; users as {id, username, name}; flags only when true); full_response: true returns the forge\'s records untouched. ' +
+  "- Read tools return lean records (null, empty and presentation fields dropped; users as {id, username, name}; flags only when true); full_response: true returns the forge's records untouched. " +
     'A result over the size limit is cut at a whole item and says truncated: true with how to get the rest. Text others wrote comes without invisible characters and hidden Markdown; file contents, diffs and blame come exact, with invisible_characters saying where such characters are. ' +
     'A write whose merge request or commit text says "Closes #12" lists those issues in closes_issues.',
   '- GitLab silently ignores fields the caller may not set (assignees, labels, milestone and weight below Reporter).',

@@ -3,7 +3,7 @@
 // every item is at hand.
 import type { Pagination } from '../forge/client';
 
-export const DEFAULT_PER_PAGE = 20;
+const DEFAULT_PER_PAGE = 20;
 
 export function localPage<T>(all: readonly T[], page = 1, perPage = DEFAULT_PER_PAGE): { items: T[]; pagination: Pagination } {
   const totalPages = Math.max(1, Math.ceil(all.length / perPage));

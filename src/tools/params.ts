@@ -65,8 +65,7 @@ export const described = (description?: string) => (description ? { description 
 
 // ─── Identifiers that fill URL path segments (D26, D31) ─────────────────────────────────────────
 
-const identifier = (maxLength: number, options: StringOptions = {}) =>
-  Type.String({ minLength: 1, maxLength, identifier: true, ...options });
+const identifier = (maxLength: number, options: StringOptions = {}) => Type.String({ minLength: 1, maxLength, identifier: true, ...options });
 
 /** Marks an id: published as ["string","integer"] (D32). */
 export const ID = { stringOrInteger: true } as const;
@@ -108,8 +107,8 @@ export const integer = (minimum: number, hint: string, options: { stringOrIntege
 
 export const positiveInteger = (hint = 'must be a positive integer such as 42') => integer(1, hint);
 
-export const page = Type.Optional(integer(1, 'must be an integer, 1 or more'));
-export const perPage = Type.Optional(Type.Integer({ minimum: 1, maximum: 100, hint: 'must be an integer from 1 to 100' }));
+const page = Type.Optional(integer(1, 'must be an integer, 1 or more'));
+const perPage = Type.Optional(Type.Integer({ minimum: 1, maximum: 100, hint: 'must be an integer from 1 to 100' }));
 export const pagination = { page, per_page: perPage };
 
 // ─── Text ───────────────────────────────────────────────────────────────────────────────────────

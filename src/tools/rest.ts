@@ -33,18 +33,14 @@ export async function callRest(spec: RestSpec, args: Record<string, unknown>, fo
   const path = fillPath(spec.path, args);
   const params = restParams(spec, args);
   const sendsBody = spec.method === 'POST' || spec.method === 'PUT' || spec.method === 'PATCH';
-  const request = sendsBody
-    ? { method: spec.method, path, body: params }
-    : { method: spec.method, path, query: params as Record<string, QueryValue> };
+  const request = sendsBody ? { method: spec.method, path, body: params } : { method: spec.method, path, query: params as Record<string, QueryValue> };
   if (spec.list) return forge.list(request);
   const data = await forge.json(request);
   return data === null && spec.empty ? spec.empty(args) : data;
 }
 
 /** A tool whose whole behaviour is one REST call. */
-export function restTool<S extends TObject>(
-  definition: Omit<ToolDefinition<S>, 'handler'> & { rest: RestSpec },
-): ToolDefinition {
+export function restTool<S extends TObject>(definition: Omit<ToolDefinition<S>, 'handler'> & { rest: RestSpec }): ToolDefinition {
   const { rest, ...meta } = definition;
   return defineTool<S>({
     endpoint: `${rest.method} ${rest.path}`,

@@ -15,7 +15,7 @@ const PROSE = new Set(['title', 'description', 'body', 'message', 'note', 'summa
 /** Fields holding code: kept exact, their invisible characters reported beside them. */
 const CODE = new Set(['content', 'diff', 'lines']);
 /** Where the report goes in the record holding the code. */
-export const INVISIBLE_REPORT = 'invisible_characters';
+const INVISIBLE_REPORT = 'invisible_characters';
 
 /** Reports the invisible characters of a code field (a string, or blame's array of lines) on its record. */
 function reportCode(record: Record<string, unknown>, key: string, value: unknown): boolean {

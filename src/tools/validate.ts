@@ -158,7 +158,7 @@ function markedParameters(schema: TObject, mark: 'identifier' | 'userText' | 'we
     .map(([name]) => name);
 }
 
-export interface ValidatorOptions {
+interface ValidatorOptions {
   /** FORGE_ALLOW_QUICK_ACTIONS: text parameters marked userText may hold quick actions (D36). */
   allowQuickActions?: boolean;
 }
@@ -195,7 +195,7 @@ export function compileValidator(schema: TObject, options: ValidatorOptions = {}
         const value = values[name];
         if (value === undefined) continue;
         const text = String(value);
-        const problem = identifierProblem(webUrls.has(name) ? projectUrl(text)?.path ?? text : text);
+        const problem = identifierProblem(webUrls.has(name) ? (projectUrl(text)?.path ?? text) : text);
         if (problem) throw invalidArgument(name, problem);
       }
       for (const [name, names] of maps) {

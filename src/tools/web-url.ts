@@ -4,7 +4,7 @@
 // schemas): the validator holds the path within the URL to the identifier rule (D31), and the tool
 // checks that the URL is this forge's before it uses the path.
 
-export interface ProjectUrl {
+interface ProjectUrl {
   /** scheme://host[:port] as written. */
   origin: string;
   /** The path after the origin, without a leading or trailing slash, a `/-/…` page or `.git`. */
@@ -27,10 +27,16 @@ export function projectUrl(value: string): ProjectUrl | undefined {
   let path = m[3];
   const page = path.indexOf('/-/');
   if (page >= 0) path = path.slice(0, page);
-  path = path.replace(/^\/+/, '').replace(/\/+$/, '').replace(/\.git$/i, '');
+  path = path
+    .replace(/^\/+/, '')
+    .replace(/\/+$/, '')
+    .replace(/\.git$/i, '');
   const scheme = m[1].toLowerCase();
   const at = m[2].lastIndexOf('@');
   // The default port is no part of an origin as URL writes it.
-  const host = m[2].slice(at + 1).toLowerCase().replace(scheme === 'https' ? /:443$/ : /:80$/, '');
+  const host = m[2]
+    .slice(at + 1)
+    .toLowerCase()
+    .replace(scheme === 'https' ? /:443$/ : /:80$/, '');
   return { origin: `${scheme}://${host}`, path, userinfo: at >= 0 };
 }

@@ -12,14 +12,17 @@ export function clientKey(address: string): string {
   if (value.startsWith('[') && value.endsWith(']')) value = value.slice(1, -1);
   const zone = value.indexOf('%');
   if (zone >= 0) value = value.slice(0, zone);
-  if (!value.includes(':')) return IPV4.test(value) ? ipv4(value) ?? value : value;
+  if (!value.includes(':')) return IPV4.test(value) ? (ipv4(value) ?? value) : value;
   const groups = ipv6Groups(value);
   if (!groups) return value;
   // ::ffff:a.b.c.d (mapped) counts as the IPv4 address.
   if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
     return `${groups[6] >> 8}.${groups[6] & 0xff}.${groups[7] >> 8}.${groups[7] & 0xff}`;
   }
-  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`;
 }
 
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;

@@ -38,7 +38,6 @@ export type HostPolicy = (request: Request) => boolean;
 
 const LOOPBACK_BIND = /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|\[::1\])$/i;
 
-
 /** The host name of a Host header value (`name[:port]`, `[v6]:port`), lower-case. */
 function hostnameOf(host: string): string {
   const trimmed = host.trim().toLowerCase();

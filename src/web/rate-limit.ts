@@ -23,7 +23,7 @@ export interface RateDecision {
   firstRefusal?: boolean;
 }
 
-export interface SharedWindows {
+interface SharedWindows {
   store: SharedStore;
   /** What is limited ("ip", "session", …): part of every key, so limiters sharing a store stay apart. */
   scope: string;

@@ -45,7 +45,13 @@ export function createRefusals(metrics: Pick<Metrics, 'rejectedByRateLimit' | 'r
     rateLimited(limit, fields, surface = JSON_RPC) {
       metrics.rejectedByRateLimit++;
       if (limit.firstRefusal) logger.warn('rate_limited', { ...fields, retry_after: limit.retryAfter });
-      return surface({ status: 429, reason: 'rate_limited', message: MESSAGES.rateLimited, headers: { 'Retry-After': String(limit.retryAfter) }, retryAfter: limit.retryAfter });
+      return surface({
+        status: 429,
+        reason: 'rate_limited',
+        message: MESSAGES.rateLimited,
+        headers: { 'Retry-After': String(limit.retryAfter) },
+        retryAfter: limit.retryAfter,
+      });
     },
     atCapacity(event, fields, surface = JSON_RPC) {
       metrics.rejectedByCapacity++;

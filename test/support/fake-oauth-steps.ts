@@ -46,14 +46,22 @@ export async function signIn(base: string, options: { decision?: ConsentChoice; 
   const clientId = options.clientId ?? (await registerClient(base));
   const p = pkce();
   const browser = new TinyBrowser();
-  const landing = await browser.signIn(authorizeUrl(base, { client_id: clientId, code_challenge: p.challenge, state: options.state ?? 'client-state-1', scope: options.scope }), REDIRECT, options.decision);
+  const landing = await browser.signIn(
+    authorizeUrl(base, { client_id: clientId, code_challenge: p.challenge, state: options.state ?? 'client-state-1', scope: options.scope }),
+    REDIRECT,
+    options.decision,
+  );
   return { clientId, pkce: p, landing, browser };
 }
 
 export function redeem(base: string, params: Record<string, string>, asJson = false): Promise<Response> {
   return asJson
     ? postJson(`${base}/token`, params)
-    : fetch(`${base}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString() });
+    : fetch(`${base}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(params).toString(),
+      });
 }
 
 export const codeGrant = (s: SignedIn, overrides: Record<string, string> = {}) => ({

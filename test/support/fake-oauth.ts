@@ -37,7 +37,8 @@ interface AccessGrant {
 }
 
 /** Doorkeeper's texts. */
-const INVALID_GRANT = 'The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.';
+const INVALID_GRANT =
+  'The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.';
 const INVALID_CLIENT = 'Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.';
 
 export const ACCESS_TOKEN_LIFETIME = 7200;
@@ -100,7 +101,13 @@ export class FakeOAuth {
   async handle(request: Request, hooks: ForgeHooks = {}): Promise<Response> {
     const url = new URL(request.url);
     const params = await this.params(request, url);
-    const recorded: RecordedRequest = { method: request.method, path: url.pathname, query: url.searchParams, headers: new Headers(request.headers), body: request.method === 'GET' ? undefined : params };
+    const recorded: RecordedRequest = {
+      method: request.method,
+      path: url.pathname,
+      query: url.searchParams,
+      headers: new Headers(request.headers),
+      body: request.method === 'GET' ? undefined : params,
+    };
     hooks.onRequest?.(recorded);
     const failure = hooks.takeFailure?.(recorded);
     if (failure) return failureResponse(failure);
@@ -127,23 +134,37 @@ export class FakeOAuth {
     const app = this.apps.get(p.client_id ?? '');
     // Doorkeeper shows an error page, never a redirect, when client or redirect URI are wrong.
     if (!app) return new Response(`<p>${INVALID_CLIENT}</p>`, { status: 401, headers: { 'content-type': 'text/html' } });
-    if (!app.redirectUris.includes(p.redirect_uri)) return new Response('<p>The redirect uri included is not valid.</p>', { status: 400, headers: { 'content-type': 'text/html' } });
+    if (!app.redirectUris.includes(p.redirect_uri))
+      return new Response('<p>The redirect uri included is not valid.</p>', { status: 400, headers: { 'content-type': 'text/html' } });
     const back = (params: Record<string, string>) => {
       const target = new URL(p.redirect_uri);
       for (const [k, v] of Object.entries({ ...params, ...(p.state ? { state: p.state } : {}) })) target.searchParams.set(k, v);
       return new Response(null, { status: 302, headers: { location: target.href } });
     };
-    if (p.response_type !== 'code') return back({ error: 'unsupported_response_type', error_description: 'The authorization server does not support this response type.' });
+    if (p.response_type !== 'code')
+      return back({ error: 'unsupported_response_type', error_description: 'The authorization server does not support this response type.' });
     const scope = p.scope || app.scopes.join(' ');
-    if (!scope.split(' ').every((s) => app.scopes.includes(s))) return back({ error: 'invalid_scope', error_description: 'The requested scope is invalid, unknown, or malformed.' });
-    if (p.code_challenge_method && !['S256', 'plain'].includes(p.code_challenge_method)) return back({ error: 'invalid_request', error_description: 'The code_challenge_method is not supported.' });
-    if (!app.secret && !p.code_challenge) return back({ error: 'invalid_request', error_description: 'The request is missing a required parameter: code_challenge.' });
+    if (!scope.split(' ').every((s) => app.scopes.includes(s)))
+      return back({ error: 'invalid_scope', error_description: 'The requested scope is invalid, unknown, or malformed.' });
+    if (p.code_challenge_method && !['S256', 'plain'].includes(p.code_challenge_method))
+      return back({ error: 'invalid_request', error_description: 'The code_challenge_method is not supported.' });
+    if (!app.secret && !p.code_challenge)
+      return back({ error: 'invalid_request', error_description: 'The request is missing a required parameter: code_challenge.' });
     if (this.denyNext) {
       this.denyNext = false;
       return back({ error: 'access_denied', error_description: 'The resource owner or authorization server denied the request.' });
     }
     const code = random();
-    this.codes.set(code, { app, userId: this.userId, redirectUri: p.redirect_uri, scope, challenge: p.code_challenge, method: p.code_challenge_method || 'plain', expiresAt: this.now() + 600_000, used: false });
+    this.codes.set(code, {
+      app,
+      userId: this.userId,
+      redirectUri: p.redirect_uri,
+      scope,
+      challenge: p.code_challenge,
+      method: p.code_challenge_method || 'plain',
+      expiresAt: this.now() + 600_000,
+      used: false,
+    });
     return back({ code });
   }
 
@@ -182,14 +203,30 @@ export class FakeOAuth {
     this.access.set(accessToken, { app, userId, scope, createdAt, refreshToken, expired: false });
     this.refresh.set(refreshToken, accessToken);
     this.model.tokens.set(accessToken, { userId, kind: 'personal', type: 'oauth', scopes: scope.split(' ') });
-    return json({ access_token: accessToken, token_type: 'Bearer', expires_in: ACCESS_TOKEN_LIFETIME, refresh_token: refreshToken, scope, created_at: createdAt });
+    return json({
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: ACCESS_TOKEN_LIFETIME,
+      refresh_token: refreshToken,
+      scope,
+      created_at: createdAt,
+    });
   }
 
   private info(request: Request, url: URL): Response {
     const token = /^Bearer\s+(.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? url.searchParams.get('access_token') ?? '';
     const grant = this.access.get(token);
-    if (!grant || grant.expired) return json({ error: 'invalid_token', error_description: 'The access token is invalid' }, 401, { 'www-authenticate': 'Bearer realm="Doorkeeper", error="invalid_token"' });
+    if (!grant || grant.expired)
+      return json({ error: 'invalid_token', error_description: 'The access token is invalid' }, 401, {
+        'www-authenticate': 'Bearer realm="Doorkeeper", error="invalid_token"',
+      });
     const expiresIn = grant.createdAt + ACCESS_TOKEN_LIFETIME - Math.floor(this.now() / 1000);
-    return json({ resource_owner_id: grant.userId, scope: grant.scope.split(' '), expires_in: expiresIn, application: { uid: grant.app.uid }, created_at: grant.createdAt });
+    return json({
+      resource_owner_id: grant.userId,
+      scope: grant.scope.split(' '),
+      expires_in: expiresIn,
+      application: { uid: grant.app.uid },
+      created_at: grant.createdAt,
+    });
   }
 }

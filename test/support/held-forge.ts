@@ -22,7 +22,8 @@ export function startHeldForge(): HeldForge {
     port: 0,
     fetch: async (request) => {
       if (new URL(request.url).pathname === '/api/v4/user') return Response.json({ id: 1, username: 'maria' });
-      if (new URL(request.url).pathname === '/api/v4/personal_access_tokens/self') return Response.json({ id: 9, scopes: ['api'], user_id: 1, active: true, expires_at: null });
+      if (new URL(request.url).pathname === '/api/v4/personal_access_tokens/self')
+        return Response.json({ id: 9, scopes: ['api'], user_id: 1, active: true, expires_at: null });
       arrived();
       await held;
       return Response.json({ name: 'main', commit: {} });

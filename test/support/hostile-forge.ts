@@ -84,10 +84,11 @@ function listen(server: ReturnType<typeof createServer>, written: number[], seen
         port,
         written,
         seen,
-        stop: () => new Promise<void>((done) => {
-          server.closeAllConnections?.();
-          server.close(() => done());
-        }),
+        stop: () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections?.();
+            server.close(() => done());
+          }),
       });
     });
   });
@@ -123,7 +124,8 @@ export function startForgeAnswering(answer: (request: Request) => Response | Pro
   const server = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
-    fetch: (request) => (new URL(request.url).pathname.endsWith('/user') ? new Response(USER, { headers: { 'content-type': 'application/json' } }) : answer(request)),
+    fetch: (request) =>
+      new URL(request.url).pathname.endsWith('/user') ? new Response(USER, { headers: { 'content-type': 'application/json' } }) : answer(request),
   });
   return { apiUrl: `http://127.0.0.1:${server.port}/api/v4`, stop: () => server.stop(true) };
 }

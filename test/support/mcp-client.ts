@@ -104,7 +104,13 @@ export function modernHeaders(message: { method: string; params?: Record<string,
 }
 
 /** Raw POST of a 2026-07-28 request: envelope and mirrored headers added; `headers` win. */
-export function modernRpc(app: Handler, id: number | string, method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<Response> {
+export function modernRpc(
+  app: Handler,
+  id: number | string,
+  method: string,
+  params: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Promise<Response> {
   const message = modernMessage(id, method, params);
   return rpc(app, message, { ...modernHeaders(message), ...headers });
 }

@@ -17,8 +17,22 @@ export function makeSelfSignedCert(): SelfSigned {
   const certPath = join(dir, 'cert.pem');
   const keyPath = join(dir, 'key.pem');
   const result = Bun.spawnSync([
-    'openssl', 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyPath, '-out', certPath, '-days', '1',
-    '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
+    'openssl',
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    keyPath,
+    '-out',
+    certPath,
+    '-days',
+    '1',
+    '-subj',
+    '/CN=localhost',
+    '-addext',
+    'subjectAltName=DNS:localhost,IP:127.0.0.1',
   ]);
   if (result.exitCode !== 0) throw new Error(`openssl failed: ${result.stderr.toString()}`);
   return { certPath, cert: readFileSync(certPath, 'utf8'), key: readFileSync(keyPath, 'utf8') };

@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
+import { type Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { chromium, type BrowserContext } from 'playwright-core';
 import type { FakeForge } from './fake-forge';
@@ -16,7 +16,16 @@ import type { ServedOAuth } from './fake-oauth-harness';
 import { MODERN_VERSION, newClient, type Lane } from './mcp-client';
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const MCP_REMOTE = resolve(import.meta.dir, '../../node_modules/mcp-remote/dist/proxy.js');
 
 /** Headless Chromium, and a loopback site standing for the client: its redirect target and its metadata document. */
@@ -117,10 +126,12 @@ export async function signInV2(world: E2eWorld, served: ServedOAuth, lane: Lane,
   const provider = kind === 'v2-cimd' ? new MetadataDocumentProvider(world.site) : new TestOAuthProvider(`${world.site}/callback`, 'E2E DCR Client');
   const url = new URL(`${served.url}/mcp`);
   const first = new StreamableHTTPClientTransport(url, { authProvider: provider });
-  const refused = await laneClient(lane).connect(first).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
+  const refused = await laneClient(lane)
+    .connect(first)
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    );
   if (!(refused instanceof UnauthorizedError)) throw new Error(`expected the first connect to need a sign-in, got ${String(refused)}`);
   const landing = await approveInChromium(world, provider.authorizationUrl!.href, (u) => u.href.startsWith(`${world.site}/callback`));
   if (!landing.searchParams.get('code')) throw new Error(`no code: ${landing.href}`);
@@ -206,7 +217,9 @@ export function signIn(world: E2eWorld, served: ServedOAuth, lane: Lane, kind: C
 
 /** Every value of a forge request a token could travel in: headers, query and body. */
 export function forgeSaw(forge: FakeForge): string {
-  return forge.requests.map((r) => [...r.headers].map(([k, v]) => `${k}: ${v}`).join('\n') + `\n${r.query.toString()}\n${JSON.stringify(r.body ?? null)}`).join('\n');
+  return forge.requests
+    .map((r) => `${[...r.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n${r.query.toString()}\n${JSON.stringify(r.body ?? null)}`)
+    .join('\n');
 }
 
 export { MODERN_VERSION };

@@ -14,7 +14,12 @@ export interface Started {
 
 /** Runs to completion and returns exit code and output (for refusals and --help). */
 export async function runToExit(args: string[], env: Record<string, string> = {}) {
-  const proc = Bun.spawn(['bun', 'run', ENTRY, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
+  const proc = Bun.spawn(['bun', 'run', ENTRY, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+    stdin: 'ignore',
+  });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, stdout, stderr };
 }

@@ -37,7 +37,7 @@ export const REFUSED: [string, string, number][] = [
   ['an indented closer ends the block (CommonMark), then /close', '```\nfoo\n ```\n/close\n```', 4],
   ['an indented opener opens a block (CommonMark), then /close', ' ```\n```\n/close\n```', 3],
   ['```js inside a block', '```\n```js\n/close\n```', 3],
-  ['a backtick in the opener\'s info string', '```a`b\n/close\n```', 2],
+  ["a backtick in the opener's info string", '```a`b\n/close\n```', 2],
   ['```js inside a block is content (CommonMark), the next ``` closes, then /close', '```\n```js\n```\n/close\n```', 4],
   ['an opener with a backtick is a paragraph (CommonMark), then /close', '```a`b\n\n/close\n```', 3],
   ['~~~ fences', '~~~\n/close\n~~~', 2],
@@ -73,4 +73,3 @@ export const WRITTEN: [string, string][] = [
   ['a code span', '`/close`'],
   ['a name followed by punctuation', '/close.'],
 ];
-

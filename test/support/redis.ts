@@ -32,7 +32,11 @@ function freePort(): number {
 
 async function waitForPing(port: number, password?: string): Promise<void> {
   for (let i = 0; i < 250; i++) {
-    const c = new RedisClient(`redis://${password ? `:${password}@` : ''}127.0.0.1:${port}`, { enableOfflineQueue: false, autoReconnect: false, connectionTimeout: 500 });
+    const c = new RedisClient(`redis://${password ? `:${password}@` : ''}127.0.0.1:${port}`, {
+      enableOfflineQueue: false,
+      autoReconnect: false,
+      connectionTimeout: 500,
+    });
     try {
       await c.connect();
       if ((await c.send('PING', [])) === 'PONG') return;
@@ -50,7 +54,20 @@ export async function startRedis(options: { password?: string } = {}): Promise<R
   if (!redisServerInstalled()) throw new Error('redis-server is not installed: apt-get install -y redis-server (bash .ci/run does)');
   const dir = mkdtempSync(join(tmpdir(), 'forge-mcp-redis-'));
   const port = freePort();
-  const args = ['redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...(options.password ? ['--requirepass', options.password] : [])];
+  const args = [
+    'redis-server',
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+    ...(options.password ? ['--requirepass', options.password] : []),
+  ];
   let proc: ReturnType<typeof Bun.spawn> | undefined;
   const start = async () => {
     proc = Bun.spawn(args, { stdout: 'ignore', stderr: 'ignore', stdin: 'ignore' });

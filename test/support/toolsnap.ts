@@ -15,7 +15,11 @@ const updating = () => truthy(process.env.UPDATE_TOOLSNAPS);
 
 /** Tool names that have a snapshot file. */
 export function snapshotNames(): string[] {
-  return existsSync(TOOLSNAP_DIR) ? readdirSync(TOOLSNAP_DIR).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -'.json'.length)) : [];
+  return existsSync(TOOLSNAP_DIR)
+    ? readdirSync(TOOLSNAP_DIR)
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => f.slice(0, -'.json'.length))
+    : [];
 }
 
 export function matchToolSnapshot(name: string, listing: unknown): void {
@@ -23,7 +27,9 @@ export function matchToolSnapshot(name: string, listing: unknown): void {
   const text = `${JSON.stringify(listing, null, 2)}\n`;
   if (updating() || !existsSync(path)) {
     if (!updating() && inCI()) {
-      throw new Error(`test/__toolsnaps__/${name}.json is missing; snapshots are not written under CI: run \`UPDATE_TOOLSNAPS=true bun test test/catalog.test.ts\` locally, review and commit it`);
+      throw new Error(
+        `test/__toolsnaps__/${name}.json is missing; snapshots are not written under CI: run \`UPDATE_TOOLSNAPS=true bun test test/catalog.test.ts\` locally, review and commit it`,
+      );
     }
     mkdirSync(TOOLSNAP_DIR, { recursive: true });
     writeFileSync(path, text);

@@ -13,7 +13,8 @@ export interface ZipInput {
 }
 
 const encoder = new TextEncoder();
-const bytes = (data: Uint8Array | string | undefined): Uint8Array<ArrayBuffer> => (typeof data === 'string' ? encoder.encode(data) : new Uint8Array(data ?? new Uint8Array()));
+const bytes = (data: Uint8Array | string | undefined): Uint8Array<ArrayBuffer> =>
+  typeof data === 'string' ? encoder.encode(data) : new Uint8Array(data ?? new Uint8Array());
 
 export function zip(entries: ZipInput[]): Uint8Array {
   const locals: Uint8Array[] = [];
@@ -69,7 +70,10 @@ export function zip(entries: ZipInput[]): Uint8Array {
 export function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const p of parts) { out.set(p, at); at += p.length; }
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
 }
 
@@ -77,7 +81,11 @@ export function concat(parts: Uint8Array[]): Uint8Array {
 export function zipEntry(archive: Uint8Array, path: string): Uint8Array | undefined {
   const view = new DataView(archive.buffer, archive.byteOffset, archive.byteLength);
   let eocd = -1;
-  for (let i = archive.length - 22; i >= 0; i--) if (view.getUint32(i, true) === 0x06054b50) { eocd = i; break; }
+  for (let i = archive.length - 22; i >= 0; i--)
+    if (view.getUint32(i, true) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
   if (eocd < 0) return undefined;
   const count = view.getUint16(eocd + 10, true);
   let at = view.getUint32(eocd + 16, true);

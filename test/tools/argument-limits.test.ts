@@ -20,7 +20,8 @@ const properties: Property[] = ALL_TOOLS.flatMap((tool) =>
 );
 const POSITIVE_ID = '^[1-9][0-9]*$';
 const isPositiveWholeNumber = ({ schema }: Property) => (schema.type === 'integer' && schema.minimum === 1) || schema.pattern === POSITIVE_ID;
-const byTool = (selected: Property[]) => ALL_TOOLS.map((tool) => [tool.name, selected.filter((p) => p.tool === tool)] as const).filter(([, ps]) => ps.length > 0);
+const byTool = (selected: Property[]) =>
+  ALL_TOOLS.map((tool) => [tool.name, selected.filter((p) => p.tool === tool)] as const).filter(([, ps]) => ps.length > 0);
 
 /** Calls the tool with its baseline arguments and one parameter replaced; expects a validation error naming it and no upstream request. */
 async function expectRefused(client: Connected, tool: Property['tool'], name: string, value: unknown) {
@@ -33,7 +34,28 @@ async function expectRefused(client: Connected, tool: Property['tool'], name: st
 }
 
 describe('positive whole numbers: ids, iids, pages, line numbers (D31)', () => {
-  const NOT_POSITIVE_WHOLE = [0, -1, 1.5, 50.5, 1e308, 2 ** 53, '0', '-1', '1.5', '1e3', '0x10', ' 1', '1 ', '', '12345678901234567890', '١٢', true, null, {}, []];
+  const NOT_POSITIVE_WHOLE = [
+    0,
+    -1,
+    1.5,
+    50.5,
+    1e308,
+    2 ** 53,
+    '0',
+    '-1',
+    '1.5',
+    '1e3',
+    '0x10',
+    ' 1',
+    '1 ',
+    '',
+    '12345678901234567890',
+    '١٢',
+    true,
+    null,
+    {},
+    [],
+  ];
 
   test.each(byTool(properties.filter(isPositiveWholeNumber)))('%s', async (_, selected) => {
     const client = await h.as();
@@ -48,7 +70,9 @@ describe('positive whole numbers: ids, iids, pages, line numbers (D31)', () => {
   test('per_page 50.5 is refused, not truncated to 50', async () => {
     const c = await h.as();
     expect(toolError(await c.call('list_branches', { project_id: P, per_page: 50.5 }))).toEqual({
-      kind: 'validation', status: null, message: 'per_page: must be an integer from 1 to 100',
+      kind: 'validation',
+      status: null,
+      message: 'per_page: must be an integer from 1 to 100',
     });
     expect(toolError(await c.call('list_branches', { project_id: P, page: 1e308 })).message).toBe('page: must be an integer, 1 or more');
     expect(h.upstream()).toEqual([]);
@@ -70,7 +94,9 @@ describe('positive whole numbers: ids, iids, pages, line numbers (D31)', () => {
     expect(toolError(await c.call('get_issue', { project_id: P, issue_iid: '1', full_response: 'yes' })).message).toStartWith('full_response: ');
     expect(toolError(await c.call('get_issue', { project_id: P, issue_iid: '1', full_response: 1 })).message).toStartWith('full_response: ');
     expect(toolError(await c.call('protect_branch', { project_id: P, branch_name: 'x', push_access_level: 40.5 })).message).toStartWith('push_access_level: ');
-    expect(toolError(await c.call('create_commit_status', { project_id: P, sha: 'main', state: 'success', coverage: '1e2' })).message).toStartWith('coverage: ');
+    expect(toolError(await c.call('create_commit_status', { project_id: P, sha: 'main', state: 'success', coverage: '1e2' })).message).toStartWith(
+      'coverage: ',
+    );
     expect(h.upstream()).toEqual([]);
   });
 });
@@ -155,7 +181,12 @@ describe('bounded text and lists (D31)', () => {
     const client = await h.as();
     for (const { tool, name, schema } of selected) {
       const item = (baselineArguments(tool)[name] as unknown[] | undefined)?.[0] ?? (schema.items.type === 'string' ? 'x' : 1);
-      const message = await expectRefused(client, tool, name, Array.from({ length: (schema.maxItems as number) + 1 }, () => item));
+      const message = await expectRefused(
+        client,
+        tool,
+        name,
+        Array.from({ length: (schema.maxItems as number) + 1 }, () => item),
+      );
       expect(message).toBe(`${name}: must have at most ${schema.maxItems} items (got ${(schema.maxItems as number) + 1})`);
     }
   });
@@ -169,13 +200,17 @@ describe('bounded text and lists (D31)', () => {
       const tooMany = Object.fromEntries(Array.from({ length: entries + 1 }, (_, i) => [`k${i}`, value]));
       expect(await expectRefused(client, tool, name, tooMany)).toBe(`${name}: must have at most ${entries} entries (got ${entries + 1})`);
       const tooLong = { ['k'.repeat(nameLength + 1)]: value };
-      expect(await expectRefused(client, tool, name, tooLong)).toBe(`${name}: name "${'k'.repeat(40)}…" must be at most ${nameLength} characters (got ${nameLength + 1})`);
+      expect(await expectRefused(client, tool, name, tooLong)).toBe(
+        `${name}: name "${'k'.repeat(40)}…" must be at most ${nameLength} characters (got ${nameLength + 1})`,
+      );
     }
   });
 
   test('a 3 MiB search never becomes a 3 MiB URL; 1,000 characters still go through', async () => {
     const c = await h.as();
-    expect(toolError(await c.call('list_issues', { search: 's'.repeat(3 * 1024 * 1024) })).message).toBe('search: must be at most 1000 characters (got 3145728)');
+    expect(toolError(await c.call('list_issues', { search: 's'.repeat(3 * 1024 * 1024) })).message).toBe(
+      'search: must be at most 1000 characters (got 3145728)',
+    );
     expect(h.upstream()).toEqual([]);
     structured(await c.call('list_branches', { project_id: P, search: 'm'.repeat(1000) }));
     expect(h.forge.requests[0].query.get('search')).toHaveLength(1000);
@@ -192,10 +227,18 @@ describe('bounded text and lists (D31)', () => {
   test("a length limit is named as one, not as the value's pattern", async () => {
     const c = await h.as();
     const long = 'l'.repeat(256);
-    expect(toolError(await c.call('create_issue', { project_id: P, title: 'x', labels: ['bug', long] })).message).toBe('labels.1: must be at most 255 characters (got 256)');
-    expect(toolError(await c.call('create_issue', { project_id: P, title: 'x', labels: ['a,b'] })).message).toBe('labels.0: label names cannot be empty or contain commas');
-    expect(toolError(await c.call('create_issue', { project_id: P, title: 'x', labels: [''] })).message).toBe('labels.0: label names cannot be empty or contain commas');
-    expect(toolError(await c.call('create_issue_emoji_reaction', { project_id: P, issue_iid: '1', name: 'e'.repeat(256) })).message).toBe('name: must be at most 255 characters (got 256)');
+    expect(toolError(await c.call('create_issue', { project_id: P, title: 'x', labels: ['bug', long] })).message).toBe(
+      'labels.1: must be at most 255 characters (got 256)',
+    );
+    expect(toolError(await c.call('create_issue', { project_id: P, title: 'x', labels: ['a,b'] })).message).toBe(
+      'labels.0: label names cannot be empty or contain commas',
+    );
+    expect(toolError(await c.call('create_issue', { project_id: P, title: 'x', labels: [''] })).message).toBe(
+      'labels.0: label names cannot be empty or contain commas',
+    );
+    expect(toolError(await c.call('create_issue_emoji_reaction', { project_id: P, issue_iid: '1', name: 'e'.repeat(256) })).message).toBe(
+      'name: must be at most 255 characters (got 256)',
+    );
     expect(h.upstream()).toEqual([]);
   });
 });

@@ -31,9 +31,12 @@ export function isDotSegment(raw: string): boolean {
 /** Does a request path (below /api/v4) fill one of the templates, each placeholder with exactly one non-dot segment? */
 export function withinTemplates(path: string, templates: string[]): boolean {
   return templates.some((template) => {
-    const pattern = template.split(/(\{\w+\})/).map((part) => (part.startsWith('{') ? '([^/]*)' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))).join('');
+    const pattern = template
+      .split(/(\{\w+\})/)
+      .map((part) => (part.startsWith('{') ? '([^/]*)' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+      .join('');
     const match = new RegExp(`^${pattern}$`).exec(path);
-    return match !== null && match.slice(1).every((segment) => !isDotSegment(segment));
+    return match?.slice(1).every((segment) => !isDotSegment(segment));
   });
 }
 
@@ -89,9 +92,7 @@ export function baselineArguments(tool: ToolDefinition): Record<string, unknown>
         item[nested[3]] = sample(itemSchema.properties[nested[3]]);
         continue;
       }
-      const missing = named in properties && !(named in args)
-        ? named
-        : Object.keys(properties).find((name) => !(name in args) && !pathParameters.has(name));
+      const missing = named in properties && !(named in args) ? named : Object.keys(properties).find((name) => !(name in args) && !pathParameters.has(name));
       if (!missing) throw new Error(`${tool.name}: no valid baseline arguments (${error.message})`);
       args[missing] = sample(properties[missing]);
     }

@@ -16,7 +16,7 @@ describe('create_branch', () => {
     expect(h.forge.model.findProject(P)!.branches.has('fix/typo')).toBe(true);
   });
 
-  test('without ref it branches from the project\'s default branch', async () => {
+  test("without ref it branches from the project's default branch", async () => {
     const c = await h.as();
     const branch = structured<{ commit: { id: string } }>(await c.call('create_branch', { project_id: SEED.projectPath, branch: 'from-default' }));
     expect(branch.commit.id).toBe(SEED.headSha);
@@ -50,7 +50,9 @@ describe('create_branch', () => {
 describe('get_branch', () => {
   test('a branch with a slash, by project path: encoded once in the URL', async () => {
     const c = await h.as();
-    const branch = structured<{ name: string; protected: boolean; default: boolean }>(await c.call('get_branch', { project_id: SEED.projectPath, branch_name: SEED.featureBranch }));
+    const branch = structured<{ name: string; protected: boolean; default: boolean }>(
+      await c.call('get_branch', { project_id: SEED.projectPath, branch_name: SEED.featureBranch }),
+    );
     expect(branch.name).toBe('feature/login');
     expect(branch.default).toBe(false);
     expect(h.upstream()).toEqual([`GET /api/v4/projects/acme%2Fplatform%2Fapi/repository/branches/feature%2Flogin`]);
@@ -70,7 +72,11 @@ describe('get_branch', () => {
 
   test('an unknown branch → not_found', async () => {
     const c = await h.as();
-    expect(toolError(await c.call('get_branch', { project_id: P, branch_name: 'nope' }))).toEqual({ kind: 'not_found', status: 404, message: '404 Branch Not Found' });
+    expect(toolError(await c.call('get_branch', { project_id: P, branch_name: 'nope' }))).toEqual({
+      kind: 'not_found',
+      status: 404,
+      message: '404 Branch Not Found',
+    });
   });
 
   test('a project the caller cannot see → not_found (GitLab hides it)', async () => {
@@ -80,9 +86,11 @@ describe('get_branch', () => {
 });
 
 describe('list_branches', () => {
-  test('returns one page with the pagination object from GitLab\'s headers', async () => {
+  test("returns one page with the pagination object from GitLab's headers", async () => {
     const c = await h.as();
-    const result = structured<{ items: { name: string }[]; pagination: Record<string, number | null> }>(await c.call('list_branches', { project_id: P, per_page: 10, page: 2 }));
+    const result = structured<{ items: { name: string }[]; pagination: Record<string, number | null> }>(
+      await c.call('list_branches', { project_id: P, per_page: 10, page: 2 }),
+    );
     expect(result.items).toHaveLength(10);
     expect(result.pagination).toEqual({ page: 2, per_page: 10, next_page: 3, total: SEED.branchCount, total_pages: 3 });
   });

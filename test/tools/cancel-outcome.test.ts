@@ -14,7 +14,11 @@ describe('canceled()', () => {
       }
     })();
     expect(thrown).toBeInstanceOf(ToolError);
-    expect({ kind: thrown!.kind, status: thrown!.status, message: thrown!.message }).toEqual({ kind: 'conflict', status: 201, message: `job 7 has already finished (${status}); nothing was canceled` });
+    expect({ kind: thrown!.kind, status: thrown!.status, message: thrown!.message }).toEqual({
+      kind: 'conflict',
+      status: 201,
+      message: `job 7 has already finished (${status}); nothing was canceled`,
+    });
   });
 
   test.each([

@@ -33,22 +33,28 @@ function hugeArchive(onPull: (pulled: number) => void): () => ReadableStream<Uin
   const CHUNK = new Uint8Array(MIB);
   return () => {
     let pulled = 0;
-    return new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (pulled === 0) controller.enqueue(local);
-        else if (pulled <= CHUNKS) controller.enqueue(CHUNK);
-        else if (pulled === CHUNKS + 1) controller.enqueue(directory);
-        else controller.close();
-        onPull(++pulled);
+    return new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          if (pulled === 0) controller.enqueue(local);
+          else if (pulled <= CHUNKS) controller.enqueue(CHUNK);
+          else if (pulled === CHUNKS + 1) controller.enqueue(directory);
+          else controller.close();
+          onPull(++pulled);
+        },
       },
-    }, { highWaterMark: 0 });
+      { highWaterMark: 0 },
+    );
   };
 }
 
 describe('a 64 MiB artifacts archive', () => {
   test('is listed with live memory bounded by the tail kept, not by the archive', async () => {
     const c = await h.as();
-    ciExtraOf(h.forge.model.findProject(P)!).artifacts.set(J.build, hugeArchive(() => {}));
+    ciExtraOf(h.forge.model.findProject(P)!).artifacts.set(
+      J.build,
+      hugeArchive(() => {}),
+    );
     structured(await c.call('list_job_artifacts', { project_id: P, job_id: J.build })); // warm the path
     Bun.gc(true);
     const baseline = process.memoryUsage();
@@ -61,28 +67,45 @@ describe('a 64 MiB artifacts archive', () => {
       peakRss = Math.max(peakRss, now.rss - baseline.rss);
     };
     let pulledAll = 0;
-    ciExtraOf(h.forge.model.findProject(P)!).artifacts.set(J.build, hugeArchive((pulled) => { pulledAll = pulled; if (pulled % 8 === 0) measure(); }));
+    ciExtraOf(h.forge.model.findProject(P)!).artifacts.set(
+      J.build,
+      hugeArchive((pulled) => {
+        pulledAll = pulled;
+        if (pulled % 8 === 0) measure();
+      }),
+    );
     const listed = structured<Record<string, any>>(await c.call('list_job_artifacts', { project_id: P, job_id: J.build, recursive: true }));
     measure();
     expect(listed.files).toEqual([{ path: 'build/output.bin', type: 'file', size: CHUNKS * MIB }]);
     expect(listed.archive_bytes).toBeGreaterThan(CHUNKS * MIB);
     expect(pulledAll).toBeGreaterThan(CHUNKS); // all of it went through
-    console.log(`artifacts: ${CHUNKS} MiB archive listed, peak above the baseline: heap in use ${(peakHeap / MIB).toFixed(1)} MiB, RSS ${(peakRss / MIB).toFixed(1)} MiB (tail kept: ${TAIL_BYTES / MIB} MiB)`);
+    console.log(
+      `artifacts: ${CHUNKS} MiB archive listed, peak above the baseline: heap in use ${(peakHeap / MIB).toFixed(1)} MiB, RSS ${(peakRss / MIB).toFixed(1)} MiB (tail kept: ${TAIL_BYTES / MIB} MiB)`,
+    );
     // The tail buffer and a chunk or two in flight; reading the archive whole would hold 64 MiB.
     expect(peakHeap).toBeLessThan(TAIL_BYTES + 8 * MIB);
   }, 60_000);
 
-  test('a file of 50 MiB: a line range stops reading, the rest of the forge\'s answer abandoned', async () => {
+  test("a file of 50 MiB: a line range stops reading, the rest of the forge's answer abandoned", async () => {
     const c = await h.as();
     let pulled = 0;
     const line = new TextEncoder().encode('test output line\n'.repeat(MIB / 17));
-    ciExtraOf(h.forge.model.findProject(P)!).entryStreams.set(`${J.build}/big/output.log`, () => new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (pulled++ < 50) controller.enqueue(line);
-        else controller.close();
-      },
-    }, { highWaterMark: 0 }));
-    const file = structured<Record<string, any>>(await c.call('get_job_artifact_file', { project_id: P, job_id: J.build, artifact_path: 'big/output.log', start_line: 10, limit: 3 }));
+    ciExtraOf(h.forge.model.findProject(P)!).entryStreams.set(
+      `${J.build}/big/output.log`,
+      () =>
+        new ReadableStream<Uint8Array>(
+          {
+            pull(controller) {
+              if (pulled++ < 50) controller.enqueue(line);
+              else controller.close();
+            },
+          },
+          { highWaterMark: 0 },
+        ),
+    );
+    const file = structured<Record<string, any>>(
+      await c.call('get_job_artifact_file', { project_id: P, job_id: J.build, artifact_path: 'big/output.log', start_line: 10, limit: 3 }),
+    );
     expect([file.first_line, file.last_line, file.total_lines, file.content]).toEqual([10, 12, null, 'test output line\ntest output line\ntest output line']);
     // Whatever socket buffers and stream queues held when the reading stopped, never the rest.
     expect(pulled).toBeLessThan(25);

@@ -23,14 +23,20 @@ afterAll(async () => {
 });
 
 describe('the ci group and the log', () => {
-  test.each(['legacy', 'modern'] as const)('on the %s lane, a variable\'s value and lint YAML reach the result, never a log or audit line', async (lane) => {
+  test.each(['legacy', 'modern'] as const)("on the %s lane, a variable's value and lint YAML reach the result, never a log or audit line", async (lane) => {
     forge.reset();
-    ciOf(forge.model.findProject(SEED.projectPath)!).pipelines.find((p) => p.id === CI_SEED.pipelines.featureFailed)!.variables = [{ key: 'TOKEN_HINT', value: VALUE, variable_type: 'env_var' }];
+    ciOf(forge.model.findProject(SEED.projectPath)!).pipelines.find((p) => p.id === CI_SEED.pipelines.featureFailed)!.variables = [
+      { key: 'TOKEN_HINT', value: VALUE, variable_type: 'env_var' },
+    ];
     log.lines.length = 0;
     const c = await connect(app, { 'Private-Token': TOKENS.maintainer }, MCP_URL, { lane });
-    const vars = structured<{ items: { key: string; value: string }[] }>(await c.call('list_pipeline_variables', { project_id: SEED.projectPath, pipeline_id: CI_SEED.pipelines.featureFailed }));
+    const vars = structured<{ items: { key: string; value: string }[] }>(
+      await c.call('list_pipeline_variables', { project_id: SEED.projectPath, pipeline_id: CI_SEED.pipelines.featureFailed }),
+    );
     expect(vars.items).toEqual([{ key: 'TOKEN_HINT', value: VALUE }]);
-    structured(await c.call('validate_ci_lint', { project_id: SEED.projectPath, content: `build:\n  script: echo ${YAML_SECRET}\n`, include_merged_yaml: true }));
+    structured(
+      await c.call('validate_ci_lint', { project_id: SEED.projectPath, content: `build:\n  script: echo ${YAML_SECRET}\n`, include_merged_yaml: true }),
+    );
     await c.close();
     const toolCalls = log.lines.filter((l) => l.includes('tool_call'));
     expect(toolCalls.length).toBeGreaterThanOrEqual(2);

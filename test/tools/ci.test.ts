@@ -21,11 +21,21 @@ describe('get_pipeline_test_report and its summary', () => {
   test('failing tests first, each with suite, name, classname, file and message; passing ones counted', async () => {
     const report = structured<Rec>(await call('get_pipeline_test_report', { project_id: P, pipeline_id: PL.featureFailed }));
     expect(report.total).toEqual({ count: 43, success: 42, failed: 1, skipped: 0, error: 0, time: expect.any(Number) });
-    expect(report.failed_tests).toEqual([{
-      suite: 'unit-tests', name: X.failingTest, classname: 'src/auth/login.test.ts', file: X.failingFile, status: 'failed',
-      message: 'error: expect(received).toThrow(expected)\nExpected substring: "empty user name"\nReceived message: "user required"\n      at login (src/auth/login.ts:2:20)',
-    }]);
-    expect(report.suites).toEqual([{ name: 'build', count: 1, failed: 0, error: 0 }, { name: 'unit-tests', count: 42, failed: 1, error: 0 }]);
+    expect(report.failed_tests).toEqual([
+      {
+        suite: 'unit-tests',
+        name: X.failingTest,
+        classname: 'src/auth/login.test.ts',
+        file: X.failingFile,
+        status: 'failed',
+        message:
+          'error: expect(received).toThrow(expected)\nExpected substring: "empty user name"\nReceived message: "user required"\n      at login (src/auth/login.ts:2:20)',
+      },
+    ]);
+    expect(report.suites).toEqual([
+      { name: 'build', count: 1, failed: 0, error: 0 },
+      { name: 'unit-tests', count: 42, failed: 1, error: 0 },
+    ]);
     const full = structured<Rec>(await call('get_pipeline_test_report', { project_id: P, pipeline_id: PL.featureFailed, full_response: true }));
     expect(full.test_suites[1].test_cases).toHaveLength(42);
   });
@@ -65,12 +75,21 @@ describe('list_job_artifacts', () => {
   });
 
   test('folders the archive does not list are shown from the files inside them', async () => {
-    ciExtraOf(project()).artifacts.set(J.build, zip([{ path: 'dist/app.js', data: 'x' }, { path: 'dist/lib/a.js', data: 'y' }, { path: 'README', data: 'z' }]));
+    ciExtraOf(project()).artifacts.set(
+      J.build,
+      zip([
+        { path: 'dist/app.js', data: 'x' },
+        { path: 'dist/lib/a.js', data: 'y' },
+        { path: 'README', data: 'z' },
+      ]),
+    );
     expect(structured<Rec>(await call('list_job_artifacts', { project_id: P, job_id: J.build })).files).toEqual([
-      { path: 'dist/', type: 'directory' }, { path: 'README', type: 'file', size: 1 },
+      { path: 'dist/', type: 'directory' },
+      { path: 'README', type: 'file', size: 1 },
     ]);
     expect(structured<Rec>(await call('list_job_artifacts', { project_id: P, job_id: J.build, path: 'dist' })).files).toEqual([
-      { path: 'dist/app.js', type: 'file', size: 1 }, { path: 'dist/lib/', type: 'directory' },
+      { path: 'dist/app.js', type: 'file', size: 1 },
+      { path: 'dist/lib/', type: 'directory' },
     ]);
   });
 
@@ -96,7 +115,10 @@ describe('list_job_artifacts', () => {
   });
 
   test('a damaged directory is an upstream error, not a crash', async () => {
-    const archive = zip([{ path: 'a.txt', data: 'hello' }, { path: 'b.txt', data: 'world' }]);
+    const archive = zip([
+      { path: 'a.txt', data: 'hello' },
+      { path: 'b.txt', data: 'world' },
+    ]);
     const view = new DataView(archive.buffer);
     // The end record says the directory is larger than it is.
     view.setUint32(archive.length - 22 + 12, view.getUint32(archive.length - 22 + 12, true) + 7, true);
@@ -111,7 +133,9 @@ describe('get_job_artifact_file', () => {
     expect(file.content).toBe(FAILING_OUTPUT.trimEnd());
     expect([file.first_line, file.last_line, file.total_lines]).toEqual([1, 13, 13]);
     expect(h.toolUpstream()).toContain(`GET /api/v4/projects/${SEED.projectPathEncoded}/jobs/${J.featureUnitFailed}/artifacts/test-output/login.test.txt`);
-    const range = structured<Rec>(await call('get_job_artifact_file', { project_id: P, job_id: J.featureUnitFailed, artifact_path: X.outputPath, start_line: 11, limit: 1 }));
+    const range = structured<Rec>(
+      await call('get_job_artifact_file', { project_id: P, job_id: J.featureUnitFailed, artifact_path: X.outputPath, start_line: 11, limit: 1 }),
+    );
     expect(range.content).toBe('      at login (src/auth/login.ts:2:20)');
     expect(range.truncated).toBe(true);
   });
@@ -127,8 +151,20 @@ describe('get_job_artifact_file', () => {
   });
 
   test.each([
-    '../../../etc/passwd', 'test-output/../../secrets', '/etc/passwd', 'a//b', '..', '.', 'test-output/./x',
-    '%2e%2e/secret', '..%2fsecret', '%2E%2E%2Fsecret', 'a/%2e%2e/b', '..\\secret', 'a/b\u0000', '\uff0e\uff0e/secret',
+    '../../../etc/passwd',
+    'test-output/../../secrets',
+    '/etc/passwd',
+    'a//b',
+    '..',
+    '.',
+    'test-output/./x',
+    '%2e%2e/secret',
+    '..%2fsecret',
+    '%2E%2E%2Fsecret',
+    'a/%2e%2e/b',
+    '..\\secret',
+    'a/b\u0000',
+    '\uff0e\uff0e/secret',
   ])('refuses %j before the network', async (artifact_path) => {
     const error = toolError(await call('get_job_artifact_file', { project_id: P, job_id: J.featureUnitFailed, artifact_path }));
     expect([artifact_path, error.kind]).toEqual([artifact_path, 'validation']);
@@ -137,12 +173,17 @@ describe('get_job_artifact_file', () => {
 });
 
 describe('CI lint', () => {
-  test('validate_project_ci_lint checks the project\'s configuration; merged YAML only on request', async () => {
+  test("validate_project_ci_lint checks the project's configuration; merged YAML only on request", async () => {
     const result = structured<Rec>(await call('validate_project_ci_lint', { project_id: P }));
     expect(result).toEqual({ valid: true, errors: [], warnings: [] });
-    const merged = structured<Rec>(await call('validate_project_ci_lint', { project_id: P, content_ref: 'feature/login', include_merged_yaml: true, include_jobs: true }));
+    const merged = structured<Rec>(
+      await call('validate_project_ci_lint', { project_id: P, content_ref: 'feature/login', include_merged_yaml: true, include_jobs: true }),
+    );
     expect(merged.merged_yaml).toContain('unit-tests:');
-    expect(merged.jobs).toEqual([{ name: 'build', stage: 'build' }, { name: 'unit-tests', stage: 'test' }]);
+    expect(merged.jobs).toEqual([
+      { name: 'build', stage: 'build' },
+      { name: 'unit-tests', stage: 'test' },
+    ]);
     expect(toolError(await call('validate_project_ci_lint', { project_id: P, content_ref: 'no-such-ref' })).kind).toBe('not_found');
   });
 
@@ -157,7 +198,7 @@ describe('CI lint', () => {
     expect(h.forge.requests.filter((r) => r.path.endsWith('/ci/lint')).map((r) => Object.fromEntries(r.query))).toEqual([{ content_ref: 'no-such-ref' }]);
   });
 
-  test('validate_ci_lint gives GitLab\'s errors; a guest is refused', async () => {
+  test("validate_ci_lint gives GitLab's errors; a guest is refused", async () => {
     const result = structured<Rec>(await call('validate_ci_lint', { project_id: P, content: 'build:\n  stage: build\n' }));
     expect(result).toEqual({ valid: false, errors: ['jobs:build config should implement the script:, run:, or trigger: keyword'], warnings: [] });
     expect(toolError(await call('validate_ci_lint', { project_id: P, content: 'a: 1' }, TOKENS.guest)).kind).toBe('permission');
@@ -173,7 +214,7 @@ describe('CI lint', () => {
     expect(h.toolUpstream()).toEqual([]);
   });
 
-  test('deeply nested YAML: the server does not parse it; GitLab\'s answer comes back bounded', async () => {
+  test("deeply nested YAML: the server does not parse it; GitLab's answer comes back bounded", async () => {
     const deep = `build:\n  script: echo\n  variables:\n${Array.from({ length: 500 }, (_, i) => `${'  '.repeat(i + 2)}k${i}:`).join('\n')} 1\n`;
     const result = structured<Rec>(await call('validate_ci_lint', { project_id: P, content: deep, include_merged_yaml: true }));
     expect(result).toEqual({ valid: false, errors: ['The parsed YAML is too big'], warnings: [] });
@@ -208,7 +249,9 @@ describe('environments and deployments', () => {
   });
 
   test('an updated_at filter needs updated_at order, as GitLab pairs them: refused before the network otherwise', async () => {
-    const direct = await fetch(`${h.forge.apiUrl}/projects/${SEED.projectPathEncoded}/deployments?updated_after=2024-01-31T00:00:00Z`, { headers: { 'private-token': TOKENS.maintainer } });
+    const direct = await fetch(`${h.forge.apiUrl}/projects/${SEED.projectPathEncoded}/deployments?updated_after=2024-01-31T00:00:00Z`, {
+      headers: { 'private-token': TOKENS.maintainer },
+    });
     expect(direct.status).toBe(400);
     h.forge.requests.length = 0;
     expect(toolError(await call('list_deployments', { project_id: P, updated_after: '2024-01-31T00:00:00Z' })).kind).toBe('validation');

@@ -6,7 +6,10 @@ import { structured, toolError } from '../support/mcp-client';
 
 const h = useHarness();
 const P = String(SEED.project);
-type Page<T> = { items: T[]; pagination: { page: number | null; per_page: number | null; next_page: number | null; total: number | null; total_pages: number | null } };
+type Page<T> = {
+  items: T[];
+  pagination: { page: number | null; per_page: number | null; next_page: number | null; total: number | null; total_pages: number | null };
+};
 type Commit = { id: string; committed_date: string; stats?: unknown; trailers?: Record<string, string> };
 
 describe('list_commits', () => {
@@ -57,7 +60,9 @@ describe('list_commits', () => {
     const c = await h.as();
     const all = structured<Page<Commit>>(await c.call('list_commits', { project_id: P, per_page: 100 })).items;
     const [newest, , third] = all;
-    const page = structured<Page<Commit>>(await c.call('list_commits', { project_id: P, since: third.committed_date.replace('.000', ''), until: newest.committed_date.replace('.000', '') }));
+    const page = structured<Page<Commit>>(
+      await c.call('list_commits', { project_id: P, since: third.committed_date.replace('.000', ''), until: newest.committed_date.replace('.000', '') }),
+    );
     expect(page.items.map((x) => x.id)).toEqual(all.slice(0, 3).map((x) => x.id));
   });
 
@@ -101,8 +106,12 @@ describe('get_commit', () => {
     expect(h.forge.requests[0].query.get('stats')).toBe('false');
   });
 
-  test('an unknown commit → not_found with GitLab\'s message', async () => {
-    expect(toolError(await (await h.as()).call('get_commit', { project_id: P, sha: 'deadbeef' }))).toEqual({ kind: 'not_found', status: 404, message: '404 Commit Not Found' });
+  test("an unknown commit → not_found with GitLab's message", async () => {
+    expect(toolError(await (await h.as()).call('get_commit', { project_id: P, sha: 'deadbeef' }))).toEqual({
+      kind: 'not_found',
+      status: 404,
+      message: '404 Commit Not Found',
+    });
   });
 });
 
@@ -126,10 +135,16 @@ describe('get_commit_diff', () => {
   test('a file GitLab left without its diff says why: too_large or collapsed', async () => {
     const commit = h.forge.model.projects.get(SEED.project)!.commits.get(SEED.headSha)!;
     const saved = commit.diffs;
-    commit.diffs = [{ ...saved[0], new_path: 'big.sql', old_path: 'big.sql', diff: '', too_large: true }, { ...saved[0], new_path: 'folded.txt', old_path: 'folded.txt', diff: '', collapsed: true }];
+    commit.diffs = [
+      { ...saved[0], new_path: 'big.sql', old_path: 'big.sql', diff: '', too_large: true },
+      { ...saved[0], new_path: 'folded.txt', old_path: 'folded.txt', diff: '', collapsed: true },
+    ];
     try {
       const diff = structured<Page<Record<string, unknown>>>(await (await h.as()).call('get_commit_diff', { project_id: P, sha: SEED.headSha }));
-      expect(diff.items.map((f) => [f.new_path, f.too_large, f.collapsed])).toEqual([['big.sql', true, undefined], ['folded.txt', undefined, true]]);
+      expect(diff.items.map((f) => [f.new_path, f.too_large, f.collapsed])).toEqual([
+        ['big.sql', true, undefined],
+        ['folded.txt', undefined, true],
+      ]);
     } finally {
       commit.diffs = saved;
     }
@@ -152,7 +167,9 @@ describe('get_file_blame', () => {
 
   test('a 1-based inclusive range reaches the forge as range[start]/range[end]', async () => {
     const c = await h.as();
-    const blame = structured<Page<Blame>>(await c.call('get_file_blame', { project_id: P, file_path: SEED.blameFile, ref: 'main', range_start: 4, range_end: 5 }));
+    const blame = structured<Page<Blame>>(
+      await c.call('get_file_blame', { project_id: P, file_path: SEED.blameFile, ref: 'main', range_start: 4, range_end: 5 }),
+    );
     expect(blame.items.map((b) => b.lines.length)).toEqual([1, 1]);
     expect(h.forge.requests[0].query.get('range[start]')).toBe('4');
     expect(h.forge.requests[0].query.get('range[end]')).toBe('5');
@@ -165,12 +182,18 @@ describe('get_file_blame', () => {
     [{ range_start: 0, range_end: 2 }, 'range_start: must be a line number, 1 or more'],
   ])('refuses %p before any upstream call', async (args, message) => {
     const c = await h.as();
-    expect(toolError(await c.call('get_file_blame', { project_id: P, file_path: SEED.blameFile, ref: 'main', ...args }))).toEqual({ kind: 'validation', status: null, message });
+    expect(toolError(await c.call('get_file_blame', { project_id: P, file_path: SEED.blameFile, ref: 'main', ...args }))).toEqual({
+      kind: 'validation',
+      status: null,
+      message,
+    });
     expect(h.upstream()).toEqual([]);
   });
 
-  test('a range past the end of the file → the forge\'s validation error', async () => {
-    const error = toolError(await (await h.as()).call('get_file_blame', { project_id: P, file_path: SEED.blameFile, ref: 'main', range_start: 1, range_end: 500 }));
+  test("a range past the end of the file → the forge's validation error", async () => {
+    const error = toolError(
+      await (await h.as()).call('get_file_blame', { project_id: P, file_path: SEED.blameFile, ref: 'main', range_start: 1, range_end: 500 }),
+    );
     expect(error.kind).toBe('validation');
     expect(error.status).toBe(400);
   });

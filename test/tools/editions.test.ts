@@ -23,7 +23,9 @@ describe.each(EDITIONS)('on %s', (edition: Edition) => {
     const result = await c.call('create_issue', { project_id: P, title: 'Weighed', weight: 3 });
     if (ce) {
       expect(toolError(result)).toMatchObject({ kind: 'validation', status: null });
-      expect(toolError(result).message).toBe('weight: this parameter needs GitLab Premium or Ultimate; this forge runs the Community Edition (17.6.0), which would ignore it without saying so');
+      expect(toolError(result).message).toBe(
+        'weight: this parameter needs GitLab Premium or Ultimate; this forge runs the Community Edition (17.6.0), which would ignore it without saying so',
+      );
       expect(sent()).toEqual([]);
     } else if (unlicensed) {
       expect(structured<{ weight?: number }>(result).weight).toBeUndefined();

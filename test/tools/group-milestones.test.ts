@@ -26,7 +26,11 @@ describe('list_group_milestones', () => {
       const page = structured<Page<Milestone>>(await c.call('list_group_milestones', { group_id }));
       expect(page.items).toMatchObject([{ id: groupQ1, iid: 1, title: 'Q1 Platform', group_id: SEED.groups.platform }]);
     }
-    expect(h.upstream()).toEqual(['GET /api/v4/groups/7/milestones', 'GET /api/v4/groups/acme%2Fplatform/milestones', 'GET /api/v4/groups/acme%2Fplatform/milestones']);
+    expect(h.upstream()).toEqual([
+      'GET /api/v4/groups/7/milestones',
+      'GET /api/v4/groups/acme%2Fplatform/milestones',
+      'GET /api/v4/groups/acme%2Fplatform/milestones',
+    ]);
   });
 
   test('include_ancestors adds parent groups; include_descendants adds subgroups and their projects', async () => {
@@ -45,16 +49,23 @@ describe('list_group_milestones', () => {
     expect((await forgeApi(h.forge, '/groups/acme/milestones?include_descendants=true')).body).toMatchObject([{ id: MILESTONE_SEED.acmeRoadmap }]);
     h.forge.requests.length = 0;
     expect(toolError(await (await h.as()).call('list_group_milestones', { group_id: 'acme', include_descendants: true }))).toEqual({
-      kind: 'validation', status: null, message: 'include_descendants: listing subgroup and project milestones needs GitLab 16.7 or later; this forge runs 16.0.0-ee',
+      kind: 'validation',
+      status: null,
+      message: 'include_descendants: listing subgroup and project milestones needs GitLab 16.7 or later; this forge runs 16.0.0-ee',
     });
     expect(h.toolUpstream().filter((r) => !r.endsWith('/metadata'))).toEqual([]);
     // include_ancestors still works there, under its older name.
-    expect(ids(structured<Page<Milestone>>(await (await h.as()).call('list_group_milestones', { group_id: G, include_ancestors: true })))).toEqual([groupQ1, MILESTONE_SEED.acmeRoadmap].sort());
+    expect(ids(structured<Page<Milestone>>(await (await h.as()).call('list_group_milestones', { group_id: G, include_ancestors: true })))).toEqual(
+      [groupQ1, MILESTONE_SEED.acmeRoadmap].sort(),
+    );
     expect(h.forge.requests.at(-1)!.query.get('include_parent_milestones')).toBe('true');
   });
 
   test('an unknown group is not_found', async () => {
-    expect(toolError(await (await h.as()).call('list_group_milestones', { group_id: 'acme/nope' }))).toMatchObject({ kind: 'not_found', message: '404 Group Not Found' });
+    expect(toolError(await (await h.as()).call('list_group_milestones', { group_id: 'acme/nope' }))).toMatchObject({
+      kind: 'not_found',
+      message: '404 Group Not Found',
+    });
   });
 
   test('bad state and dates are refused before any upstream call', async () => {
@@ -68,18 +79,27 @@ describe('list_group_milestones', () => {
 describe('get, create, edit and delete group milestones', () => {
   test('get_group_milestone gets one; a project milestone is not_found there', async () => {
     const c = await h.as();
-    expect(structured<Milestone>(await c.call('get_group_milestone', { group_id: 'acme/platform', milestone_id: Q1 }))).toMatchObject({ id: groupQ1, title: 'Q1 Platform', state: 'active' });
+    expect(structured<Milestone>(await c.call('get_group_milestone', { group_id: 'acme/platform', milestone_id: Q1 }))).toMatchObject({
+      id: groupQ1,
+      title: 'Q1 Platform',
+      state: 'active',
+    });
     expect(toolError(await c.call('get_group_milestone', { group_id: G, milestone_id: String(v1) })).kind).toBe('not_found');
   });
 
   test('create_group_milestone: a group developer creates; titles of the hierarchy are taken; a guest may not', async () => {
-    const created = structured<Milestone>(await (await h.as(TOKENS.developer)).call('create_group_milestone', { group_id: G, title: 'Q2 Platform', due_date: '2024-06-30' }));
+    const created = structured<Milestone>(
+      await (await h.as(TOKENS.developer)).call('create_group_milestone', { group_id: G, title: 'Q2 Platform', due_date: '2024-06-30' }),
+    );
     expect(created).toMatchObject({ title: 'Q2 Platform', group_id: SEED.groups.platform, iid: 2, state: 'active' });
     expect(platform().milestones.map((m) => m.title)).toContain('Q2 Platform');
     const taken = toolError(await (await h.as()).call('create_group_milestone', { group_id: G, title: 'v1.0' }));
     expect(taken.kind).toBe('validation');
     expect(taken.message).toContain('already being used');
-    expect(toolError(await (await h.as(TOKENS.guest)).call('create_group_milestone', { group_id: G, title: 'Q3' }))).toMatchObject({ kind: 'permission', status: 403 });
+    expect(toolError(await (await h.as(TOKENS.guest)).call('create_group_milestone', { group_id: G, title: 'Q3' }))).toMatchObject({
+      kind: 'permission',
+      status: 403,
+    });
   });
 
   test('create_group_milestone checks dates before any upstream call', async () => {
@@ -92,7 +112,9 @@ describe('get, create, edit and delete group milestones', () => {
     const c = await h.as();
     expect(structured<Milestone>(await c.call('edit_group_milestone', { group_id: G, milestone_id: Q1, state_event: 'close' })).state).toBe('closed');
     expect(platform().milestones[0].state).toBe('closed');
-    expect(structured<Milestone>(await c.call('edit_group_milestone', { group_id: 'acme%2Fplatform', milestone_id: Q1, state_event: 'activate', title: 'Q1' }))).toMatchObject({ state: 'active', title: 'Q1' });
+    expect(
+      structured<Milestone>(await c.call('edit_group_milestone', { group_id: 'acme%2Fplatform', milestone_id: Q1, state_event: 'activate', title: 'Q1' })),
+    ).toMatchObject({ state: 'active', title: 'Q1' });
     expect(toolError(await (await h.as(TOKENS.guest)).call('edit_group_milestone', { group_id: G, milestone_id: Q1, title: 'x' })).kind).toBe('permission');
   });
 
@@ -113,14 +135,18 @@ describe('get, create, edit and delete group milestones', () => {
 });
 
 describe('issues and merge requests of a group milestone', () => {
-  test('get_group_milestone_issue lists the issues of the group\'s projects', async () => {
-    const page = structured<Page<{ iid: number; project_id: number }>>(await (await h.as()).call('get_group_milestone_issue', { group_id: G, milestone_id: Q1 }));
+  test("get_group_milestone_issue lists the issues of the group's projects", async () => {
+    const page = structured<Page<{ iid: number; project_id: number }>>(
+      await (await h.as()).call('get_group_milestone_issue', { group_id: G, milestone_id: Q1 }),
+    );
     expect(page.items).toMatchObject([{ iid: 3, project_id: SEED.project }]);
     expect(page.pagination.total).toBe(1);
   });
 
   test('get_group_milestone_merge_requests lists merge requests', async () => {
-    const page = structured<Page<{ iid: number; state: string }>>(await (await h.as()).call('get_group_milestone_merge_requests', { group_id: 'acme/platform', milestone_id: Q1 }));
+    const page = structured<Page<{ iid: number; state: string }>>(
+      await (await h.as()).call('get_group_milestone_merge_requests', { group_id: 'acme/platform', milestone_id: Q1 }),
+    );
     expect(page.items).toMatchObject([{ iid: 4, state: 'closed' }]);
   });
 
@@ -134,8 +160,10 @@ describe('issues and merge requests of a group milestone', () => {
 describe('promote_milestone', () => {
   type Promoted = { promoted: true; project_milestone: { id: number; title: string }; group_milestone: Milestone | null; note?: string };
 
-  test('moves the milestone to the project\'s group; its issues and merge requests follow', async () => {
-    const result = structured<Promoted>(await (await h.as(TOKENS.developer)).call('promote_milestone', { project_id: String(SEED.project), milestone_id: String(v1) }));
+  test("moves the milestone to the project's group; its issues and merge requests follow", async () => {
+    const result = structured<Promoted>(
+      await (await h.as(TOKENS.developer)).call('promote_milestone', { project_id: String(SEED.project), milestone_id: String(v1) }),
+    );
     expect(result.project_milestone).toMatchObject({ id: v1, title: 'v1.0' });
     const promoted = result.group_milestone!;
     expect(promoted).toMatchObject({ title: 'v1.0', group_id: SEED.groups.platform, state: 'active' });
@@ -143,7 +171,11 @@ describe('promote_milestone', () => {
     expect(api().milestones.some((m) => m.id === v1)).toBe(false);
     expect(platform().milestones.map((m) => m.id)).toContain(promoted.id);
     expect([1, 2].map((iid) => api().issues.get(iid)!.milestone_id)).toEqual([promoted.id, promoted.id]);
-    expect(api().mergeRequests.filter((mr) => mr.milestone_id === promoted.id).map((mr) => mr.iid)).toEqual([1, 2, 3]);
+    expect(
+      api()
+        .mergeRequests.filter((mr) => mr.milestone_id === promoted.id)
+        .map((mr) => mr.iid),
+    ).toEqual([1, 2, 3]);
     expect(h.upstream()).toEqual([
       `GET /api/v4/projects/42/milestones/${v1}`,
       `POST /api/v4/projects/42/milestones/${v1}/promote`,
@@ -155,7 +187,9 @@ describe('promote_milestone', () => {
 
   test('before GitLab 16.7 the new group milestone is found too (include_parent_milestones)', async () => {
     h.forge.model.version = '16.0.0';
-    const result = structured<Promoted>(await (await h.as(TOKENS.developer)).call('promote_milestone', { project_id: String(SEED.project), milestone_id: String(v1) }));
+    const result = structured<Promoted>(
+      await (await h.as(TOKENS.developer)).call('promote_milestone', { project_id: String(SEED.project), milestone_id: String(v1) }),
+    );
     expect(result.group_milestone).toMatchObject({ title: 'v1.0', group_id: SEED.groups.platform });
     expect(result.note).toBeUndefined();
   });
@@ -168,19 +202,32 @@ describe('promote_milestone', () => {
   });
 
   test('a project in a personal namespace has no group to promote to', async () => {
-    const err = toolError(await (await h.as()).call('promote_milestone', { project_id: MILESTONE_SEED.personalProjectPath, milestone_id: String(MILESTONE_SEED.personalMilestone) }));
+    const err = toolError(
+      await (await h.as()).call('promote_milestone', {
+        project_id: MILESTONE_SEED.personalProjectPath,
+        milestone_id: String(MILESTONE_SEED.personalMilestone),
+      }),
+    );
     // GitLab answers 403 (authorize! on the project's group, which is nil): the tool says why.
-    expect(err).toEqual({ kind: 'permission', status: 403, message: 'maria/sandbox is in the personal namespace maria: it has no group to promote a milestone to' });
+    expect(err).toEqual({
+      kind: 'permission',
+      status: 403,
+      message: 'maria/sandbox is in the personal namespace maria: it has no group to promote a milestone to',
+    });
     expect(h.upstream()).toEqual([
       `GET /api/v4/projects/maria%2Fsandbox/milestones/${MILESTONE_SEED.personalMilestone}`,
       `POST /api/v4/projects/maria%2Fsandbox/milestones/${MILESTONE_SEED.personalMilestone}/promote`,
       'GET /api/v4/projects/maria%2Fsandbox',
     ]);
-    expect((await forgeApi(h.forge, `/projects/maria%2Fsandbox/milestones/${MILESTONE_SEED.personalMilestone}/promote`, { method: 'POST' })).body).toEqual({ message: '403 Forbidden' });
+    expect((await forgeApi(h.forge, `/projects/maria%2Fsandbox/milestones/${MILESTONE_SEED.personalMilestone}/promote`, { method: 'POST' })).body).toEqual({
+      message: '403 Forbidden',
+    });
   });
 
   test('a guest may not; an unknown milestone fails before anything is written', async () => {
-    expect(toolError(await (await h.as(TOKENS.guest)).call('promote_milestone', { project_id: String(SEED.project), milestone_id: String(v1) }))).toMatchObject({ kind: 'permission', status: 403, message: '403 Forbidden' });
+    expect(toolError(await (await h.as(TOKENS.guest)).call('promote_milestone', { project_id: String(SEED.project), milestone_id: String(v1) }))).toMatchObject(
+      { kind: 'permission', status: 403, message: '403 Forbidden' },
+    );
     h.forge.requests.length = 0;
     expect(toolError(await (await h.as()).call('promote_milestone', { project_id: String(SEED.project), milestone_id: '999' })).kind).toBe('not_found');
     expect(h.upstream()).toEqual(['GET /api/v4/projects/42/milestones/999']);
@@ -222,10 +269,12 @@ describe('burndown events', () => {
     h.forge.failNext({ method: 'GET', pathIncludes: '/burndown_events', status: 405, body: { message: 'Milestone does not support burndown chart' } });
     const err = toolError(await (await h.as()).call('get_group_milestone_burndown_events', { group_id: G, milestone_id: Q1 }));
     expect(err).toMatchObject({ kind: 'not_found', status: 405 });
-    expect(err.message).toBe('burndown events need GitLab Premium or Ultimate; this instance answered 405 (Milestone does not support burndown chart) for an existing milestone');
+    expect(err.message).toBe(
+      'burndown events need GitLab Premium or Ultimate; this instance answered 405 (Milestone does not support burndown chart) for an existing milestone',
+    );
   });
 
-  test('on a paid instance: the events of the milestone\'s issues', async () => {
+  test("on a paid instance: the events of the milestone's issues", async () => {
     h.forge.model.premium = true;
     const c = await h.as();
     const project = structured<Page<{ created_at: string; weight?: number | null; action: string }>>(
@@ -240,7 +289,9 @@ describe('burndown events', () => {
       await c.call('get_milestone_burndown_events', { project_id: SEED.projectPath, milestone_id: String(v09), full_response: true }),
     );
     expect(full.items.map((e) => e.weight)).toEqual([null, null]);
-    const group = structured<Page<{ created_at: string; weight?: number | null; action: string }>>(await c.call('get_group_milestone_burndown_events', { group_id: G, milestone_id: Q1 }));
+    const group = structured<Page<{ created_at: string; weight?: number | null; action: string }>>(
+      await c.call('get_group_milestone_burndown_events', { group_id: G, milestone_id: Q1 }),
+    );
     expect(group.items).toEqual([{ created_at: '2024-01-05T10:00:00.000Z', action: 'created' }]);
     expect(toolError(await c.call('get_milestone_burndown_events', { project_id: String(SEED.project), milestone_id: '999' })).message).toBe('404 Not found');
   });
@@ -253,7 +304,7 @@ describe('burndown events', () => {
 
 // GitLab answers every burndown event at once (docs/forge-editions.md), yet docs/spec.md gives both
 // burndown tools page and per_page: the server pages the one answer itself.
-describe('burndown events come in pages made from GitLab\'s one answer (docs/spec.md: page, per_page)', () => {
+describe("burndown events come in pages made from GitLab's one answer (docs/spec.md: page, per_page)", () => {
   /** Twelve more closed issues in the milestone: 26 events with the seeded two. */
   function longBurndown(milestoneId: number) {
     h.forge.model.premium = true;
@@ -262,8 +313,16 @@ describe('burndown events come in pages made from GitLab\'s one answer (docs/spe
     for (let n = 1; n <= 12; n++) {
       const day = String(n + 10).padStart(2, '0');
       const iid = 900 + n;
-      api().issues.set(iid, { ...model, id: 90_000 + n, iid, milestone_id: milestoneId, confidential: false, state: 'closed',
-        created_at: `2024-02-${day}T08:00:00.000Z`, closed_at: `2024-02-${day}T18:00:00.000Z` });
+      api().issues.set(iid, {
+        ...model,
+        id: 90_000 + n,
+        iid,
+        milestone_id: milestoneId,
+        confidential: false,
+        state: 'closed',
+        created_at: `2024-02-${day}T08:00:00.000Z`,
+        closed_at: `2024-02-${day}T18:00:00.000Z`,
+      });
     }
   }
   type Event = { created_at: string; action: string };
@@ -292,15 +351,23 @@ describe('burndown events come in pages made from GitLab\'s one answer (docs/spe
     for (const r of sent) expect([r.query.get('page'), r.query.get('per_page')]).toEqual([null, null]);
   });
 
-  test.each(['get_milestone_burndown_events', 'get_group_milestone_burndown_events'])('%s: page and per_page are checked like every list tool\'s, before any upstream call', async (name) => {
-    const tool = ALL_TOOLS.find((t) => t.name === name)!;
-    const c = await h.as();
-    for (const [paging, parameter] of [[{ per_page: 101 }, 'per_page'], [{ per_page: 0 }, 'per_page'], [{ page: 0 }, 'page'], [{ page: 1.5 }, 'page']] as const) {
-      const error = toolError(await c.call(name, { ...baselineArguments(tool), ...paging }));
-      expect([error.kind, error.message.startsWith(`${parameter}: `)]).toEqual(['validation', true]);
-    }
-    expect(h.upstream()).toEqual([]);
-  });
+  test.each(['get_milestone_burndown_events', 'get_group_milestone_burndown_events'])(
+    "%s: page and per_page are checked like every list tool's, before any upstream call",
+    async (name) => {
+      const tool = ALL_TOOLS.find((t) => t.name === name)!;
+      const c = await h.as();
+      for (const [paging, parameter] of [
+        [{ per_page: 101 }, 'per_page'],
+        [{ per_page: 0 }, 'per_page'],
+        [{ page: 0 }, 'page'],
+        [{ page: 1.5 }, 'page'],
+      ] as const) {
+        const error = toolError(await c.call(name, { ...baselineArguments(tool), ...paging }));
+        expect([error.kind, error.message.startsWith(`${parameter}: `)]).toEqual(['validation', true]);
+      }
+      expect(h.upstream()).toEqual([]);
+    },
+  );
 });
 
 // list_issue_links and get_file_blame are not paginated by GitLab and answer in one piece: neither

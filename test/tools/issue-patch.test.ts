@@ -48,7 +48,8 @@ describe('search_replace', () => {
     const blocks = parseSearchReplace(block('- [ ]', '- [x]'));
     expect(failure(() => applySearchReplace(DESC, blocks, false))).toEqual({
       kind: 'mismatch',
-      message: 'the block: the SEARCH text occurs 2 times; add neighbouring lines to make it unique, or set allow_multiple to replace every occurrence. Nothing was changed',
+      message:
+        'the block: the SEARCH text occurs 2 times; add neighbouring lines to make it unique, or set allow_multiple to replace every occurrence. Nothing was changed',
     });
     expect(applySearchReplace(DESC, blocks, true)).toEqual({ text: DESC.replaceAll('- [ ]', '- [x]'), replacements: 2 });
   });
@@ -60,7 +61,9 @@ describe('search_replace', () => {
     });
     expect(failure(() => applySearchReplace(DESC, parseSearchReplace(block('1.  Open the app', 'x')), false)).message).toContain('whitespace is ignored');
     const twoBlocks = parseSearchReplace(`${block('Click SSO', 'Tap SSO')}\n${block('Click SSO', 'y')}`);
-    expect(failure(() => applySearchReplace(DESC, twoBlocks, false)).message).toContain('block 2: the SEARCH text was not found in the description; blocks apply in order');
+    expect(failure(() => applySearchReplace(DESC, twoBlocks, false)).message).toContain(
+      'block 2: the SEARCH text was not found in the description; blocks apply in order',
+    );
   });
 
   test.each([
@@ -84,10 +87,19 @@ describe('unified_diff', () => {
   const diff = (...hunks: string[]) => ['--- a/description', '+++ b/description', ...hunks].join('\n');
 
   test('applies hunks with their context checked', () => {
-    const patch = diff('@@ -3,3 +3,3 @@', ' ## Steps', '-1. Open the app', '+1. Open the app in a private window', ' 2. Click SSO',
-      '@@ -8,2 +8,3 @@', ' - [ ] Write tests', ' - [ ] Fix redirect', '+- [ ] Update docs');
+    const patch = diff(
+      '@@ -3,3 +3,3 @@',
+      ' ## Steps',
+      '-1. Open the app',
+      '+1. Open the app in a private window',
+      ' 2. Click SSO',
+      '@@ -8,2 +8,3 @@',
+      ' - [ ] Write tests',
+      ' - [ ] Fix redirect',
+      '+- [ ] Update docs',
+    );
     expect(applyUnifiedDiff(DESC, parseUnifiedDiff(patch))).toBe(
-      DESC.replace('1. Open the app', '1. Open the app in a private window') + '\n- [ ] Update docs',
+      `${DESC.replace('1. Open the app', '1. Open the app in a private window')}\n- [ ] Update docs`,
     );
   });
 
@@ -109,7 +121,8 @@ describe('unified_diff', () => {
     const patch = diff('@@ -4,1 +4,1 @@', '-1. Open the browser', '+1. Open the app');
     expect(failure(() => applyUnifiedDiff(DESC, parseUnifiedDiff(patch)))).toEqual({
       kind: 'mismatch',
-      message: 'hunk 1 (@@ -4,1 +4,1 @@): line 4 is "1. Open the app", the hunk expects "1. Open the browser"; context and removed lines must match the description exactly. Nothing was changed',
+      message:
+        'hunk 1 (@@ -4,1 +4,1 @@): line 4 is "1. Open the app", the hunk expects "1. Open the browser"; context and removed lines must match the description exactly. Nothing was changed',
     });
   });
 
@@ -135,7 +148,19 @@ describe('diff preview', () => {
   test('a unified diff with three lines of context and correct ranges', () => {
     const after = DESC.replace('2. Click SSO', '2. Click "Sign in with SSO"');
     expect(lineDiff(DESC, after)).toEqual({
-      diff: ['--- a/description', '+++ b/description', '@@ -2,7 +2,7 @@', ' ', ' ## Steps', ' 1. Open the app', '-2. Click SSO', '+2. Click "Sign in with SSO"', ' ', ' ## Tasks', ' - [ ] Write tests'].join('\n'),
+      diff: [
+        '--- a/description',
+        '+++ b/description',
+        '@@ -2,7 +2,7 @@',
+        ' ',
+        ' ## Steps',
+        ' 1. Open the app',
+        '-2. Click SSO',
+        '+2. Click "Sign in with SSO"',
+        ' ',
+        ' ## Tasks',
+        ' - [ ] Write tests',
+      ].join('\n'),
       added: 1,
       removed: 1,
     });

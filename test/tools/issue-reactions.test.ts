@@ -19,7 +19,10 @@ describe('issue reactions', () => {
   test('list: every reaction on the issue', async () => {
     const c = await h.as();
     const result = structured<Awards>(await c.call('list_issue_emoji_reactions', { project_id: P, issue_iid: '1' }));
-    expect(result.items.map((a) => [a.name, a.user.username])).toEqual([['thumbsup', 'dev'], ['rocket', 'maria']]);
+    expect(result.items.map((a) => [a.name, a.user.username])).toEqual([
+      ['thumbsup', 'dev'],
+      ['rocket', 'maria'],
+    ]);
     expect(result.pagination.total).toBe(2);
     expect(h.forge.requests[0].query.get('per_page')).toBe('100');
   });
@@ -27,7 +30,11 @@ describe('issue reactions', () => {
   test('list: a confidential issue the caller has no part in → not_found (GitLab\'s "Award Emoji" 404)', async () => {
     h.forge.model.projects.get(SEED.project)!.issues.get(5)!.author_id = SEED.users.maintainer;
     const c = await h.as(TOKENS.guest);
-    expect(toolError(await c.call('list_issue_emoji_reactions', { project_id: P, issue_iid: '5' }))).toEqual({ kind: 'not_found', status: 404, message: '404 Award Emoji Not Found' });
+    expect(toolError(await c.call('list_issue_emoji_reactions', { project_id: P, issue_iid: '5' }))).toEqual({
+      kind: 'not_found',
+      status: 404,
+      message: '404 Award Emoji Not Found',
+    });
   });
 
   test('create: a reaction as the caller; surrounding colons are dropped', async () => {
@@ -42,10 +49,14 @@ describe('issue reactions', () => {
     ['an unknown emoji', 'unicorn_face_palm', '404 Award Emoji Name is not a valid emoji name Not Found'],
   ])('the forge refuses %s with a 404', async (_, name, message) => {
     const c = await h.as(TOKENS.developer);
-    expect(toolError(await c.call('create_issue_emoji_reaction', { project_id: P, issue_iid: '1', name }))).toEqual({ kind: 'not_found', status: 404, message });
+    expect(toolError(await c.call('create_issue_emoji_reaction', { project_id: P, issue_iid: '1', name }))).toEqual({
+      kind: 'not_found',
+      status: 404,
+      message,
+    });
   });
 
-  test('delete: one\'s own reaction', async () => {
+  test("delete: one's own reaction", async () => {
     const c = await h.as(TOKENS.developer);
     const id = String(ISSUE_SEED.awards.devThumbsup);
     expect(structured(await c.call('delete_issue_emoji_reaction', { project_id: P, issue_iid: '1', award_id: id }))).toEqual({ deleted: true, award_id: id });
@@ -53,16 +64,21 @@ describe('issue reactions', () => {
     expect(awardsOn('Issue', 501).map((a) => a.name)).toEqual(['rocket']);
   });
 
-  test('delete: someone else\'s reaction → permission (GitLab answers 401), and it stays', async () => {
+  test("delete: someone else's reaction → permission (GitLab answers 401), and it stays", async () => {
     const c = await h.as(TOKENS.developer);
-    expect(toolError(await c.call('delete_issue_emoji_reaction', { project_id: P, issue_iid: '1', award_id: String(ISSUE_SEED.awards.mariaRocket) })))
-      .toEqual({ kind: 'permission', status: 401, message: '401 Unauthorized' });
+    expect(toolError(await c.call('delete_issue_emoji_reaction', { project_id: P, issue_iid: '1', award_id: String(ISSUE_SEED.awards.mariaRocket) }))).toEqual({
+      kind: 'permission',
+      status: 401,
+      message: '401 Unauthorized',
+    });
     expect(awardsOn('Issue', 501)).toHaveLength(2);
   });
 
   test('a name with spaces never reaches the forge', async () => {
     const c = await h.as();
-    expect(toolError(await c.call('create_issue_emoji_reaction', { project_id: P, issue_iid: '1', name: 'thumbs up' })).message).toBe('name: must be an emoji name such as thumbsup');
+    expect(toolError(await c.call('create_issue_emoji_reaction', { project_id: P, issue_iid: '1', name: 'thumbs up' })).message).toBe(
+      'name: must be an emoji name such as thumbsup',
+    );
     expect(h.upstream()).toEqual([]);
   });
 });
@@ -81,42 +97,65 @@ describe('comment reactions', () => {
 
   test('list on a note of another issue → not_found; an unknown thread → not_found', async () => {
     const c = await h.as();
-    expect(toolError(await c.call('list_issue_note_emoji_reactions', { ...reply, issue_iid: '2' }))).toEqual({ kind: 'not_found', status: 404, message: '404 Not found' });
-    expect(toolError(await c.call('list_issue_note_emoji_reactions', { ...reply, discussion_id: '0'.repeat(40) })))
-      .toEqual({ kind: 'not_found', status: 404, message: '404 Discussion Not Found' });
+    expect(toolError(await c.call('list_issue_note_emoji_reactions', { ...reply, issue_iid: '2' }))).toEqual({
+      kind: 'not_found',
+      status: 404,
+      message: '404 Not found',
+    });
+    expect(toolError(await c.call('list_issue_note_emoji_reactions', { ...reply, discussion_id: '0'.repeat(40) }))).toEqual({
+      kind: 'not_found',
+      status: 404,
+      message: '404 Discussion Not Found',
+    });
   });
 
   test('a discussion_id that does not hold the note → not_found, and nothing else is called', async () => {
     const c = await h.as();
     const error = toolError(await c.call('create_issue_note_emoji_reaction', { ...reply, discussion_id: threadId(ISSUE_SEED.commentNote), name: 'tada' }));
-    expect(error).toEqual({ kind: 'not_found', status: null, message: `note ${ISSUE_SEED.replyNote} is not in discussion ${threadId(ISSUE_SEED.commentNote)}; check note_id, or omit discussion_id` });
+    expect(error).toEqual({
+      kind: 'not_found',
+      status: null,
+      message: `note ${ISSUE_SEED.replyNote} is not in discussion ${threadId(ISSUE_SEED.commentNote)}; check note_id, or omit discussion_id`,
+    });
     expect(h.upstream()).toEqual([`GET ${ISSUE}/discussions/${threadId(ISSUE_SEED.commentNote)}`]);
     expect(awardsOn('Note', ISSUE_SEED.replyNote)).toHaveLength(1);
   });
 
   test('create on a reply (with discussion_id) and on a top-level comment (without)', async () => {
     const c = await h.as(TOKENS.developer);
-    const onReply = structured<Award>(await c.call('create_issue_note_emoji_reaction', { ...reply, discussion_id: threadId(ISSUE_SEED.replyNote), name: 'thumbsup' }));
+    const onReply = structured<Award>(
+      await c.call('create_issue_note_emoji_reaction', { ...reply, discussion_id: threadId(ISSUE_SEED.replyNote), name: 'thumbsup' }),
+    );
     expect(onReply).toMatchObject({ name: 'thumbsup', awardable_type: 'Note' });
-    const onComment = structured<Award>(await c.call('create_issue_note_emoji_reaction', { project_id: P, issue_iid: '1', note_id: String(ISSUE_SEED.commentNote), name: 'bug' }));
+    const onComment = structured<Award>(
+      await c.call('create_issue_note_emoji_reaction', { project_id: P, issue_iid: '1', note_id: String(ISSUE_SEED.commentNote), name: 'bug' }),
+    );
     expect(onComment).toMatchObject({ name: 'bug' });
     expect(awardsOn('Note', ISSUE_SEED.commentNote).map((a) => a.name)).toEqual(['bug']);
   });
 
   test('create: a duplicate → not_found; a note of another issue → not_found', async () => {
     const c = await h.as();
-    expect(toolError(await c.call('create_issue_note_emoji_reaction', { ...reply, name: 'eyes' })).message).toBe('404 Award Emoji Name has already been taken Not Found');
-    expect(toolError(await c.call('create_issue_note_emoji_reaction', { project_id: P, issue_iid: '2', note_id: String(ISSUE_SEED.replyNote), name: 'eyes' })))
-      .toEqual({ kind: 'not_found', status: 404, message: '404 Not found' });
+    expect(toolError(await c.call('create_issue_note_emoji_reaction', { ...reply, name: 'eyes' })).message).toBe(
+      '404 Award Emoji Name has already been taken Not Found',
+    );
+    expect(
+      toolError(await c.call('create_issue_note_emoji_reaction', { project_id: P, issue_iid: '2', note_id: String(ISSUE_SEED.replyNote), name: 'eyes' })),
+    ).toEqual({ kind: 'not_found', status: 404, message: '404 Not found' });
   });
 
-  test('delete one\'s own reaction on a reply; someone else\'s → permission', async () => {
+  test("delete one's own reaction on a reply; someone else's → permission", async () => {
     const maria = await h.as();
     const id = String(ISSUE_SEED.awards.replyEyes);
     const dev = await h.as(TOKENS.developer);
-    expect(toolError(await dev.call('delete_issue_note_emoji_reaction', { ...reply, award_id: id }))).toEqual({ kind: 'permission', status: 401, message: '401 Unauthorized' });
-    expect(structured(await maria.call('delete_issue_note_emoji_reaction', { ...reply, discussion_id: threadId(ISSUE_SEED.replyNote), award_id: id })))
-      .toEqual({ deleted: true, award_id: id });
+    expect(toolError(await dev.call('delete_issue_note_emoji_reaction', { ...reply, award_id: id }))).toEqual({
+      kind: 'permission',
+      status: 401,
+      message: '401 Unauthorized',
+    });
+    expect(structured(await maria.call('delete_issue_note_emoji_reaction', { ...reply, discussion_id: threadId(ISSUE_SEED.replyNote), award_id: id }))).toEqual(
+      { deleted: true, award_id: id },
+    );
     expect(awardsOn('Note', ISSUE_SEED.replyNote)).toEqual([]);
   });
 

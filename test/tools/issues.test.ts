@@ -23,7 +23,7 @@ describe('list_issues', () => {
     expect(h.forge.requests.map((r) => `${r.method} ${r.path}?${r.query}`)).toEqual(['GET /api/v4/issues?scope=created_by_me']);
   });
 
-  test('in one project the default is still created_by_me, although GitLab\'s own default there is all', async () => {
+  test("in one project the default is still created_by_me, although GitLab's own default there is all", async () => {
     const c = await h.as(TOKENS.developer);
     const page = structured<Page>(await c.call('list_issues', { project_id: SEED.projectPath }));
     expect(page.items.map((i) => i.iid)).toEqual([3, 2]);
@@ -33,7 +33,9 @@ describe('list_issues', () => {
 
   test('filters: labels as one comma-separated string, assignee_username as assignee_username[]', async () => {
     const c = await h.as();
-    const page = structured<Page>(await c.call('list_issues', { project_id: P, scope: 'all', labels: ['bug', 'auth'], assignee_username: ['dev'], state: 'opened' }));
+    const page = structured<Page>(
+      await c.call('list_issues', { project_id: P, scope: 'all', labels: ['bug', 'auth'], assignee_username: ['dev'], state: 'opened' }),
+    );
     expect(page.items.map((i) => i.iid)).toEqual([1]);
     const q = h.forge.requests[0].query;
     expect(q.get('labels')).toBe('bug,auth');
@@ -43,12 +45,29 @@ describe('list_issues', () => {
 
   test('more filters reach the forge under their own names', async () => {
     const c = await h.as();
-    const page = structured<Page>(await c.call('list_issues', {
-      scope: 'all', author_username: 'gus', confidential: true, issue_type: 'incident', search: 'secret', milestone: 'None',
-      created_after: '2024-01-01T00:00:00Z', updated_before: '2030-01-01T00:00:00Z', iteration_id: 'none', with_labels_details: true, per_page: 5,
-    }));
+    const page = structured<Page>(
+      await c.call('list_issues', {
+        scope: 'all',
+        author_username: 'gus',
+        confidential: true,
+        issue_type: 'incident',
+        search: 'secret',
+        milestone: 'None',
+        created_after: '2024-01-01T00:00:00Z',
+        updated_before: '2030-01-01T00:00:00Z',
+        iteration_id: 'none',
+        with_labels_details: true,
+        per_page: 5,
+      }),
+    );
     expect(page.items.map((i) => i.iid)).toEqual([5]);
-    expect(Object.fromEntries(toolRequest().query)).toMatchObject({ author_username: 'gus', confidential: 'true', issue_type: 'incident', iteration_id: 'none', per_page: '5' });
+    expect(Object.fromEntries(toolRequest().query)).toMatchObject({
+      author_username: 'gus',
+      confidential: 'true',
+      issue_type: 'incident',
+      iteration_id: 'none',
+      per_page: '5',
+    });
   });
 
   test.each([
@@ -64,7 +83,11 @@ describe('list_issues', () => {
 
   test('a project the caller cannot see → not_found', async () => {
     const c = await h.as(TOKENS.guest);
-    expect(toolError(await c.call('list_issues', { project_id: SEED.privateProjectPath }))).toEqual({ kind: 'not_found', status: 404, message: '404 Project Not Found' });
+    expect(toolError(await c.call('list_issues', { project_id: SEED.privateProjectPath }))).toEqual({
+      kind: 'not_found',
+      status: 404,
+      message: '404 Project Not Found',
+    });
   });
 });
 
@@ -130,11 +153,20 @@ describe('update_issue', () => {
     expect(h.forge.requests[0].body).toEqual({ state_event: 'close' });
   });
 
-  test('fields are sent in GitLab\'s form; full_response returns the whole issue', async () => {
+  test("fields are sent in GitLab's form; full_response returns the whole issue", async () => {
     const c = await h.as();
-    const full = structured<Issue>(await c.call('update_issue', {
-      project_id: P, issue_iid: '1', title: 'SSO login fails', labels: ['bug', 'sso'], assignee_ids: [1, 2], milestone_id: '0', due_date: '2024-05-01', full_response: true,
-    }));
+    const full = structured<Issue>(
+      await c.call('update_issue', {
+        project_id: P,
+        issue_iid: '1',
+        title: 'SSO login fails',
+        labels: ['bug', 'sso'],
+        assignee_ids: [1, 2],
+        milestone_id: '0',
+        due_date: '2024-05-01',
+        full_response: true,
+      }),
+    );
     expect(toolRequest().body).toEqual({ title: 'SSO login fails', labels: 'bug,sso', assignee_ids: [1, 2], milestone_id: '0', due_date: '2024-05-01' });
     expect(full).toMatchObject({ title: 'SSO login fails', labels: ['bug', 'sso'], milestone: null });
     expect(full.assignees.map((a) => a.id)).toEqual([1, 2]);
@@ -145,7 +177,15 @@ describe('update_issue', () => {
     const before = issue(1).milestone_id;
     expect(before).not.toBeNull();
     // GitLab drops a test_case type without Ultimate, and unsets the milestone for an id outside the project's hierarchy.
-    const slim = structured<Record<string, unknown>>(await c.call('update_issue', { project_id: P, issue_iid: '1', issue_type: 'test_case', milestone_id: String(MILESTONE_SEED.personalMilestone), title: 'Renamed' }));
+    const slim = structured<Record<string, unknown>>(
+      await c.call('update_issue', {
+        project_id: P,
+        issue_iid: '1',
+        issue_type: 'test_case',
+        milestone_id: String(MILESTONE_SEED.personalMilestone),
+        title: 'Renamed',
+      }),
+    );
     expect(slim).toMatchObject({ iid: 1, title: 'Renamed' });
     expect(slim.not_applied).toEqual([
       'issue_type (the issue is issue: GitLab ignores a type the caller may not create; incidents need Reporter, test cases Ultimate)',
@@ -153,7 +193,10 @@ describe('update_issue', () => {
     ]);
     expect(issue(1)).toMatchObject({ issue_type: 'issue', milestone_id: null, title: 'Renamed' });
     // Everything applied: no not_applied.
-    expect(structured<Record<string, unknown>>(await c.call('update_issue', { project_id: P, issue_iid: '1', issue_type: 'incident', milestone_id: String(before) })).not_applied).toBeUndefined();
+    expect(
+      structured<Record<string, unknown>>(await c.call('update_issue', { project_id: P, issue_iid: '1', issue_type: 'incident', milestone_id: String(before) }))
+        .not_applied,
+    ).toBeUndefined();
   });
 
   test('nothing to change is refused before any upstream call', async () => {
@@ -166,7 +209,11 @@ describe('update_issue', () => {
 
   test('a guest who neither wrote nor is assigned the issue → permission, and it stays open', async () => {
     const c = await h.as(TOKENS.guest);
-    expect(toolError(await c.call('update_issue', { project_id: P, issue_iid: '1', state_event: 'close' }))).toEqual({ kind: 'permission', status: 403, message: '403 Forbidden' });
+    expect(toolError(await c.call('update_issue', { project_id: P, issue_iid: '1', state_event: 'close' }))).toEqual({
+      kind: 'permission',
+      status: 403,
+      message: '403 Forbidden',
+    });
     expect(issue(1).state).toBe('opened');
   });
 });
@@ -174,21 +221,41 @@ describe('update_issue', () => {
 describe('create_issue', () => {
   test('creates an issue with labels, assignees, milestone and type', async () => {
     const c = await h.as();
-    const created = structured<Issue & { issue_type: string; weight: number }>(await c.call('create_issue', {
-      project_id: SEED.projectPath, title: 'Cache misses on login', description: 'Seen in staging.', labels: ['bug', 'cache'], assignee_ids: [2],
-      milestone_id: '101', issue_type: 'incident', weight: 2,
-    }));
+    const created = structured<Issue & { issue_type: string; weight: number }>(
+      await c.call('create_issue', {
+        project_id: SEED.projectPath,
+        title: 'Cache misses on login',
+        description: 'Seen in staging.',
+        labels: ['bug', 'cache'],
+        assignee_ids: [2],
+        milestone_id: '101',
+        issue_type: 'incident',
+        weight: 2,
+      }),
+    );
     expect(created).toMatchObject({ iid: 6, title: 'Cache misses on login', labels: ['bug', 'cache'], issue_type: 'incident', weight: 2, state: 'opened' });
     expect(created).not.toHaveProperty('not_applied');
-    expect(toolRequest().body).toEqual({ title: 'Cache misses on login', description: 'Seen in staging.', labels: 'bug,cache', assignee_ids: [2],
-      milestone_id: '101', issue_type: 'incident', weight: 2 });
+    expect(toolRequest().body).toEqual({
+      title: 'Cache misses on login',
+      description: 'Seen in staging.',
+      labels: 'bug,cache',
+      assignee_ids: [2],
+      milestone_id: '101',
+      issue_type: 'incident',
+      weight: 2,
+    });
     expect(issue(6).assignee_ids).toEqual([2]);
   });
 
-  test('a guest\'s incident type and labels, which GitLab drops without an error, are listed in not_applied', async () => {
-    const created = structured<Issue & { issue_type: string; not_applied?: string[] }>(await (await h.as(TOKENS.guest)).call('create_issue', {
-      project_id: P, title: 'Outage', labels: ['bug'], issue_type: 'incident',
-    }));
+  test("a guest's incident type and labels, which GitLab drops without an error, are listed in not_applied", async () => {
+    const created = structured<Issue & { issue_type: string; not_applied?: string[] }>(
+      await (await h.as(TOKENS.guest)).call('create_issue', {
+        project_id: P,
+        title: 'Outage',
+        labels: ['bug'],
+        issue_type: 'incident',
+      }),
+    );
     expect(created).toMatchObject({ title: 'Outage', issue_type: 'issue', labels: [] });
     expect(created.not_applied).toEqual([
       'issue_type (the issue is issue: GitLab ignores a type the caller may not create; incidents need Reporter, test cases Ultimate)',

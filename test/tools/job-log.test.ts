@@ -40,10 +40,13 @@ describe('cleanLine', () => {
 function chunks(parts: (string | Uint8Array)[]) {
   let taken = 0;
   const reader = {
-    read: async () => (taken < parts.length
-      ? { done: false as const, value: typeof parts[taken] === 'string' ? encoder.encode(parts[taken++] as string) : (parts[taken++] as Uint8Array) }
-      : { done: true as const }),
-    get taken() { return taken; },
+    read: async () =>
+      taken < parts.length
+        ? { done: false as const, value: typeof parts[taken] === 'string' ? encoder.encode(parts[taken++] as string) : (parts[taken++] as Uint8Array) }
+        : { done: true as const },
+    get taken() {
+      return taken;
+    },
   };
   return reader;
 }
@@ -94,11 +97,17 @@ describe('readLogLines', () => {
   test('a line longer than LINE_BYTES is kept only up to it, across chunks too', async () => {
     const long = 'x'.repeat(LINE_BYTES * 3);
     const read = await readLogLines(chunks([long.slice(0, 1500), long.slice(1500), '\nshort\n']), { mode: 'tail', limit: 2, offset: 0 });
-    expect(read.lines.map((l) => [l.bytes.byteLength, l.cut])).toEqual([[LINE_BYTES, LINE_BYTES * 2], [5, 0]]);
+    expect(read.lines.map((l) => [l.bytes.byteLength, l.cut])).toEqual([
+      [LINE_BYTES, LINE_BYTES * 2],
+      [5, 0],
+    ]);
   });
 
   test('an empty log has no lines', async () => {
-    for (const window of [{ mode: 'tail', limit: 5, offset: 0 }, { mode: 'range', start: 1, limit: 5 }] as LogWindow[]) {
+    for (const window of [
+      { mode: 'tail', limit: 5, offset: 0 },
+      { mode: 'range', start: 1, limit: 5 },
+    ] as LogWindow[]) {
       const read = await readLogLines(chunks([]), window);
       expect([read.lines, read.first_line, read.total_lines]).toEqual([[], 0, 0]);
     }
@@ -114,7 +123,10 @@ describe('get_pipeline_job_output', () => {
   test('the tail of a failed job, cleaned, with line numbers', async () => {
     const log = structured<JobLog>(await (await h.as()).call('get_pipeline_job_output', { project_id: P, job_id: J.featureUnitFailed, limit: 4 }));
     expect(log).toEqual({
-      job_id: J.featureUnitFailed, first_line: 52, last_line: 55, total_lines: 55,
+      job_id: J.featureUnitFailed,
+      first_line: 52,
+      last_line: 55,
+      total_lines: 55,
       log: ['  ✕ rejects an empty user name (3 ms)', 'Tests: 1 failed, 41 passed, 42 total', '', 'ERROR: Job failed: exit code 1'].join('\n'),
     });
     expect(log.log).not.toContain(ESC);
@@ -122,7 +134,9 @@ describe('get_pipeline_job_output', () => {
   });
 
   test('full_response: the same lines as GitLab sent them, colour codes and section markers kept', async () => {
-    const raw = structured<JobLog>(await (await h.as()).call('get_pipeline_job_output', { project_id: P, job_id: J.featureUnitFailed, start_line: 1, limit: 2, full_response: true }));
+    const raw = structured<JobLog>(
+      await (await h.as()).call('get_pipeline_job_output', { project_id: P, job_id: J.featureUnitFailed, start_line: 1, limit: 2, full_response: true }),
+    );
     expect([raw.first_line, raw.last_line]).toEqual([1, 2]);
     expect(raw.log).toContain(ESC);
     expect(raw.log).toContain('section_start:');
@@ -132,9 +146,19 @@ describe('get_pipeline_job_output', () => {
     const c = await connect(h.app, { 'Private-Token': TOKENS.developer }, MCP_URL, { lane: 'modern' });
     const whole = structured<JobLog>(await c.call('get_pipeline_job_output', { project_id: P, job_id: J.featureUnitFailed }));
     expect([whole.first_line, whole.last_line, whole.log.split('\n').length]).toEqual([1, 55, 55]);
-    expect(whole.log.split('\n').slice(0, 3)).toEqual(['Running with gitlab-runner 17.5.0 (abc123)', 'Preparing the "docker" executor', 'Using Docker executor with image oven/bun:1.4 ...']);
+    expect(whole.log.split('\n').slice(0, 3)).toEqual([
+      'Running with gitlab-runner 17.5.0 (abc123)',
+      'Preparing the "docker" executor',
+      'Using Docker executor with image oven/bun:1.4 ...',
+    ]);
     const range = structured<JobLog>(await c.call('get_pipeline_job_output', { project_id: P, job_id: J.featureUnitFailed, start_line: 6, limit: 2 }));
-    expect(range).toEqual({ job_id: J.featureUnitFailed, first_line: 6, last_line: 7, total_lines: null, log: 'Fetching changes with git depth set to 20...\nDownloading 100%' });
+    expect(range).toEqual({
+      job_id: J.featureUnitFailed,
+      first_line: 6,
+      last_line: 7,
+      total_lines: null,
+      log: 'Fetching changes with git depth set to 20...\nDownloading 100%',
+    });
     const offset = structured<JobLog>(await c.call('get_pipeline_job_output', { project_id: P, job_id: J.featureUnitFailed, limit: 1, offset: 3 }));
     expect([offset.first_line, offset.log]).toEqual([52, '  ✕ rejects an empty user name (3 ms)']);
     await c.close();
@@ -142,7 +166,14 @@ describe('get_pipeline_job_output', () => {
 
   test('a job with no log: an empty result that says so', async () => {
     const log = structured<JobLog>(await (await h.as()).call('get_pipeline_job_output', { project_id: P, job_id: J.featureDeploySkipped }));
-    expect(log).toEqual({ job_id: J.featureDeploySkipped, first_line: 0, last_line: 0, total_lines: 0, log: '', note: 'the job has no log (not started yet, or erased)' });
+    expect(log).toEqual({
+      job_id: J.featureDeploySkipped,
+      first_line: 0,
+      last_line: 0,
+      total_lines: 0,
+      log: '',
+      note: 'the job has no log (not started yet, or erased)',
+    });
   });
 
   test('an unknown job → not_found; a private project for a stranger → not_found', async () => {
@@ -162,12 +193,16 @@ describe('get_pipeline_job_output', () => {
     expect([head.first_line, head.last_line, head.truncation]).toEqual([1, 120, '180 more lines did not fit; continue with start_line 121']);
   });
 
-  test('a log that stops arriving ends at the call\'s deadline with timeout, not a hung call', async () => {
+  test("a log that stops arriving ends at the call's deadline with timeout, not a hung call", async () => {
     let pulled = 0;
-    job(J.featureUnitFailed).trace = () => new ReadableStream<Uint8Array>({
-      // One line, then nothing more and no end.
-      pull: (controller) => (pulled++ === 0 ? controller.enqueue(encoder.encode('started\n')) : new Promise<void>(() => {})),
-    }, { highWaterMark: 0 });
+    job(J.featureUnitFailed).trace = () =>
+      new ReadableStream<Uint8Array>(
+        {
+          // One line, then nothing more and no end.
+          pull: (controller) => (pulled++ === 0 ? controller.enqueue(encoder.encode('started\n')) : new Promise<void>(() => {})),
+        },
+        { highWaterMark: 0 },
+      );
     const app = createApp(testConfig(h.forge.apiUrl, { FORGE_TOOLSETS: 'pipelines', FORGE_TOOL_TIMEOUT_MS: '300' }));
     const c = await connect(app, { 'Private-Token': TOKENS.maintainer });
     const error = toolError(await c.call('get_pipeline_job_output', { project_id: P, job_id: J.featureUnitFailed }));
@@ -188,7 +223,11 @@ describe('get_pipeline_job_output', () => {
     [{ job_id: '1006/../../1' }, 'job_id: must be a positive integer job id such as 42'],
   ])('refuses %j before any upstream call', async (args, message) => {
     const c = await h.as();
-    expect(toolError(await c.call('get_pipeline_job_output', { project_id: P, job_id: J.featureUnitFailed, ...args }))).toEqual({ kind: 'validation', status: null, message });
+    expect(toolError(await c.call('get_pipeline_job_output', { project_id: P, job_id: J.featureUnitFailed, ...args }))).toEqual({
+      kind: 'validation',
+      status: null,
+      message,
+    });
     expect(h.upstream()).toEqual([]);
   });
 });
@@ -208,15 +247,19 @@ describe('a 50 MB log', () => {
     let pulled = 0;
     let canceledByClient: () => void = () => {};
     const canceled = new Promise<void>((resolve) => (canceledByClient = resolve));
-    job(J.featureUnitFailed).trace = () => new ReadableStream<Uint8Array>({
-      cancel: () => canceledByClient(),
-      pull(controller) {
-        if (pulled < CHUNKS) controller.enqueue(CHUNK);
-        else if (pulled === CHUNKS) controller.enqueue(encoder.encode(`${LAST}\n`));
-        else controller.close();
-        onPull(++pulled);
-      },
-    }, { highWaterMark: 0 });
+    job(J.featureUnitFailed).trace = () =>
+      new ReadableStream<Uint8Array>(
+        {
+          cancel: () => canceledByClient(),
+          pull(controller) {
+            if (pulled < CHUNKS) controller.enqueue(CHUNK);
+            else if (pulled === CHUNKS) controller.enqueue(encoder.encode(`${LAST}\n`));
+            else controller.close();
+            onPull(++pulled);
+          },
+        },
+        { highWaterMark: 0 },
+      );
     return { pulled: () => pulled, canceled };
   }
 
@@ -244,7 +287,9 @@ describe('a 50 MB log', () => {
     expect([log.first_line, log.last_line, log.total_lines]).toEqual([total - 4, total, total]);
     expect(log.log.split('\n')).toEqual(['ok build step output', 'ok build step output', 'ok build step output', 'ok build step output', LAST]);
     expect(source.pulled()).toBeGreaterThan(CHUNKS); // all of it went through
-    console.log(`job log: ${CHUNKS} MiB tail read, peak above the baseline: RSS ${(peak / MIB).toFixed(1)} MiB, heap in use ${(peakHeap / MIB).toFixed(1)} MiB`);
+    console.log(
+      `job log: ${CHUNKS} MiB tail read, peak above the baseline: RSS ${(peak / MIB).toFixed(1)} MiB, heap in use ${(peakHeap / MIB).toFixed(1)} MiB`,
+    );
     // Streamed: heap in use under 1 MiB; reading the body whole first: 45 MiB. The heap counts array
     // buffers, so it is the live memory this test is about. RSS is logged, not judged: it was 8-28 MiB
     // alone, but in the whole suite's one process the allocator keeps pages other files freed, and
@@ -252,11 +297,16 @@ describe('a 50 MB log', () => {
     expect(peakHeap).toBeLessThan(8 * MIB);
   }, 60_000);
 
-  test('a range near the start stops reading: the forge\'s answer is abandoned far before its end', async () => {
+  test("a range near the start stops reading: the forge's answer is abandoned far before its end", async () => {
     const c = await h.as();
     const source = serveLog(() => {});
     const log = structured<JobLog>(await c.call('get_pipeline_job_output', { project_id: P, job_id: J.featureUnitFailed, start_line: 10, limit: 3 }));
-    expect([log.first_line, log.last_line, log.total_lines, log.log]).toEqual([10, 12, null, 'ok build step output\nok build step output\nok build step output']);
+    expect([log.first_line, log.last_line, log.total_lines, log.log]).toEqual([
+      10,
+      12,
+      null,
+      'ok build step output\nok build step output\nok build step output',
+    ]);
     const atAnswer = source.pulled();
     // Whatever socket buffers and stream queues held before the cancel reached the forge, never the rest.
     expect(atAnswer).toBeLessThan(CHUNKS / 2);

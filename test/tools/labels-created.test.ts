@@ -10,9 +10,11 @@ const P = SEED.projectPath;
 const labelLookups = () => h.forge.requests.filter((r) => r.path.endsWith('/labels')).map((r) => r.query.get('search'));
 
 describe('labels_created', () => {
-  test('create_issue: a misspelt label is named; known ones (the group\'s too) are not', async () => {
+  test("create_issue: a misspelt label is named; known ones (the group's too) are not", async () => {
     const c = await h.as();
-    const issue = structured<{ labels: string[]; labels_created?: string[] }>(await c.call('create_issue', { project_id: P, title: 'Typo', labels: ['bug', 'bgu', 'team/platform'] }));
+    const issue = structured<{ labels: string[]; labels_created?: string[] }>(
+      await c.call('create_issue', { project_id: P, title: 'Typo', labels: ['bug', 'bgu', 'team/platform'] }),
+    );
     expect(issue.labels_created).toEqual(['bgu']);
     expect(labelLookups().sort()).toEqual(['bgu', 'bug', 'team/platform']);
     const known = structured<Record<string, unknown>>(await c.call('create_issue', { project_id: P, title: 'Fine', labels: ['bug'] }));
@@ -21,10 +23,16 @@ describe('labels_created', () => {
 
   test('update_issue, create_merge_request and update_merge_request say so too', async () => {
     const c = await h.as();
-    expect(structured<{ labels_created?: string[] }>(await c.call('update_issue', { project_id: P, issue_iid: 2, labels: ['feature', 'perf'] })).labels_created).toEqual(['perf']);
-    const mr = structured<{ iid: number; labels_created?: string[] }>(await c.call('create_merge_request', { project_id: P, title: 'Gateway', source_branch: 'develop', target_branch: 'main', labels: ['auth', 'gateway'] }));
+    expect(
+      structured<{ labels_created?: string[] }>(await c.call('update_issue', { project_id: P, issue_iid: 2, labels: ['feature', 'perf'] })).labels_created,
+    ).toEqual(['perf']);
+    const mr = structured<{ iid: number; labels_created?: string[] }>(
+      await c.call('create_merge_request', { project_id: P, title: 'Gateway', source_branch: 'develop', target_branch: 'main', labels: ['auth', 'gateway'] }),
+    );
     expect(mr.labels_created).toEqual(['gateway']);
-    const updated = structured<{ labels_created?: string[] }>(await c.call('update_merge_request', { project_id: P, merge_request_iid: mr.iid, labels: ['gateway', 'sso'] }));
+    const updated = structured<{ labels_created?: string[] }>(
+      await c.call('update_merge_request', { project_id: P, merge_request_iid: mr.iid, labels: ['gateway', 'sso'] }),
+    );
     // gateway exists now: GitLab created it with the merge request.
     expect(updated.labels_created).toEqual(['sso']);
   });

@@ -23,7 +23,8 @@ describe.each(LANES)('lean records on the %s lane (D33)', (lane) => {
     const lean = structured(await c.call('get_issue', { project_id: P, issue_iid: 1 }));
     expect(lean).toMatchObject({ iid: 1, title: 'Login fails with SSO', state: 'opened', labels: ['bug', 'auth'] });
     expect(lean.author).toEqual({ id: expect.any(Number), username: expect.any(String), name: expect.any(String) });
-    for (const dropped of ['_links', 'time_stats', 'references', 'has_tasks', 'upvotes', 'downvotes', 'service_desk_reply_to']) expect(lean).not.toHaveProperty(dropped);
+    for (const dropped of ['_links', 'time_stats', 'references', 'has_tasks', 'upvotes', 'downvotes', 'service_desk_reply_to'])
+      expect(lean).not.toHaveProperty(dropped);
     expect(JSON.stringify(lean)).not.toContain('avatar_url');
     expect(JSON.stringify(lean)).not.toContain(':null');
 
@@ -54,9 +55,15 @@ describe.each(LANES)('untrusted text on the %s lane (D36)', (lane) => {
     const refused = toolError(await c.call('create_issue', { project_id: P, title: 'Copy', description: 'Quoted:\n/close' }));
     expect(refused.kind).toBe('validation');
     expect(refused.message).toStartWith('description: line 2 "/close" is a GitLab quick action');
-    expect(toolError(await c.call('update_issue', { project_id: P, issue_iid: 2, description: 'ok\n/ASSIGN @gus' })).message).toStartWith('description: line 2 "/ASSIGN @gus"');
-    expect(toolError(await c.call('create_issue_note', { project_id: P, issue_iid: 1, body: '/label ~hacked' })).message).toStartWith('body: line 1 "/label ~hacked"');
-    expect(toolError(await c.call('create_note', { project_id: P, noteable_type: 'issue', noteable_iid: 1, body: 'a\n\n/reopen' })).message).toStartWith('body: line 3');
+    expect(toolError(await c.call('update_issue', { project_id: P, issue_iid: 2, description: 'ok\n/ASSIGN @gus' })).message).toStartWith(
+      'description: line 2 "/ASSIGN @gus"',
+    );
+    expect(toolError(await c.call('create_issue_note', { project_id: P, issue_iid: 1, body: '/label ~hacked' })).message).toStartWith(
+      'body: line 1 "/label ~hacked"',
+    );
+    expect(toolError(await c.call('create_note', { project_id: P, noteable_type: 'issue', noteable_iid: 1, body: 'a\n\n/reopen' })).message).toStartWith(
+      'body: line 3',
+    );
     expect(h.upstream()).toEqual([]);
   });
 
@@ -64,9 +71,14 @@ describe.each(LANES)('untrusted text on the %s lane (D36)', (lane) => {
     issue(1).description = 'Steps:\n1. Open the app';
     const c = await client(lane);
     h.forge.requests.length = 0;
-    const error = toolError(await c.call('update_issue_description_patch', {
-      project_id: P, issue_iid: 1, patch_type: 'search_replace', patch: '<<<<<<< SEARCH\n1. Open the app\n=======\n1. Open the app\n/close\n>>>>>>> REPLACE',
-    }));
+    const error = toolError(
+      await c.call('update_issue_description_patch', {
+        project_id: P,
+        issue_iid: 1,
+        patch_type: 'search_replace',
+        patch: '<<<<<<< SEARCH\n1. Open the app\n=======\n1. Open the app\n/close\n>>>>>>> REPLACE',
+      }),
+    );
     expect(error.kind).toBe('validation');
     expect(error.message).toStartWith('patch: line 3 "/close" is a GitLab quick action');
     expect(h.forge.requests.map((r) => r.method)).toEqual(['GET']);
@@ -106,23 +118,47 @@ describe('MAX_RESULT_BYTES (D33)', () => {
   const project = () => small.forge.model.projects.get(SEED.project)!;
   const big = 'x'.repeat(600);
   test.each([
-    ['list_issue_links', { project_id: P, issue_iid: 1, full_response: true }, () => {
-      for (const iid of [3, 4, 5]) small.forge.model.tracker.links.push({ id: 100 + iid, source: { project_id: SEED.project, iid: 1 }, target: { project_id: SEED.project, iid }, link_type: 'relates_to', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' });
-      for (const iid of [2, 3, 4, 5]) project().issues.get(iid)!.description = big;
-    }],
-    ['list_issue_emoji_reactions', { project_id: P, issue_iid: 1 }, () => {
-      const tracker = small.forge.model.tracker;
-      const model = tracker.awards.find((a) => a.awardable_type === 'Issue')!;
-      for (let i = 0; i < 40; i++) tracker.awards.push({ ...model, id: 1000 + i });
-    }],
-    ['get_commit_diff', { project_id: P, sha: SEED.headSha }, () => {
-      const commit = project().commits.get(SEED.headSha)!;
-      commit.diffs = Array.from({ length: 10 }, (_, i) => ({ ...commit.diffs[0], new_path: `f${i}.txt`, old_path: `f${i}.txt`, diff: big }));
-    }],
-    ['get_commit_diff', { project_id: P, sha: SEED.headSha, full_diff: true }, () => {
-      const commit = project().commits.get(SEED.headSha)!;
-      commit.diffs = Array.from({ length: 10 }, (_, i) => ({ ...commit.diffs[0], new_path: `f${i}.txt`, old_path: `f${i}.txt`, diff: big }));
-    }],
+    [
+      'list_issue_links',
+      { project_id: P, issue_iid: 1, full_response: true },
+      () => {
+        for (const iid of [3, 4, 5])
+          small.forge.model.tracker.links.push({
+            id: 100 + iid,
+            source: { project_id: SEED.project, iid: 1 },
+            target: { project_id: SEED.project, iid },
+            link_type: 'relates_to',
+            created_at: '2026-01-01T00:00:00Z',
+            updated_at: '2026-01-01T00:00:00Z',
+          });
+        for (const iid of [2, 3, 4, 5]) project().issues.get(iid)!.description = big;
+      },
+    ],
+    [
+      'list_issue_emoji_reactions',
+      { project_id: P, issue_iid: 1 },
+      () => {
+        const tracker = small.forge.model.tracker;
+        const model = tracker.awards.find((a) => a.awardable_type === 'Issue')!;
+        for (let i = 0; i < 40; i++) tracker.awards.push({ ...model, id: 1000 + i });
+      },
+    ],
+    [
+      'get_commit_diff',
+      { project_id: P, sha: SEED.headSha },
+      () => {
+        const commit = project().commits.get(SEED.headSha)!;
+        commit.diffs = Array.from({ length: 10 }, (_, i) => ({ ...commit.diffs[0], new_path: `f${i}.txt`, old_path: `f${i}.txt`, diff: big }));
+      },
+    ],
+    [
+      'get_commit_diff',
+      { project_id: P, sha: SEED.headSha, full_diff: true },
+      () => {
+        const commit = project().commits.get(SEED.headSha)!;
+        commit.diffs = Array.from({ length: 10 }, (_, i) => ({ ...commit.diffs[0], new_path: `f${i}.txt`, old_path: `f${i}.txt`, diff: big }));
+      },
+    ],
   ] as const)('%s %j: a cut list without per_page says the tool cannot page, naming no page parameter', async (name, args, grow) => {
     grow();
     const c = await small.as();
@@ -138,7 +174,9 @@ describe('MAX_RESULT_BYTES (D33)', () => {
     const file = project().files.get(SEED.nestedFile)!;
     file.blame = Array.from({ length: 12 }, (_, i) => ({ ...file.blame[0], lines: [`${i} ${big}`] }));
     const c = await small.as();
-    const cut = structured<{ items: unknown[]; truncated: boolean; truncation: string }>(await c.call('get_file_blame', { project_id: P, file_path: SEED.nestedFile, ref: 'main' }));
+    const cut = structured<{ items: unknown[]; truncated: boolean; truncation: string }>(
+      await c.call('get_file_blame', { project_id: P, file_path: SEED.nestedFile, ref: 'main' }),
+    );
     expect(cut.truncated).toBe(true);
     expect(cut.truncation).toContain('this tool takes no page parameters: ask for fewer lines at a time with range_start and range_end');
     expect(cut.truncation).not.toMatch(/per_page|next page/);

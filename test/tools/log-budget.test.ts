@@ -54,7 +54,11 @@ describe('LogBudget', () => {
     const refused = await budget.run(101, async () => 'never').catch((error: unknown) => error);
     expect((refused as ToolError).kind).toBe('upstream');
     expect((refused as ToolError).message).toContain('JOB_LOG_MEMORY_BYTES (100 bytes)');
-    await expect(budget.run(50, async () => { throw new Error('forge gone'); })).rejects.toThrow('forge gone');
+    await expect(
+      budget.run(50, async () => {
+        throw new Error('forge gone');
+      }),
+    ).rejects.toThrow('forge gone');
     expect(budget.inUse).toBe(0);
   });
 });

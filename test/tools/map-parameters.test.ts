@@ -13,7 +13,10 @@ const value = Type.Union([...scalar(), Type.Array(Type.Union(scalar(), { hint: '
   hint: 'must be a string, number, boolean or a list of them',
 });
 const names = shortName({ pattern: '^[a-z_]+$', hint: 'must be lower-case letters and _ only' });
-const schema = Type.Object({ m: Type.Optional(mapOf(names, value)), e: Type.Optional(Type.Union([Type.Literal('a'), Type.Literal('b')])) }, { additionalProperties: false });
+const schema = Type.Object(
+  { m: Type.Optional(mapOf(names, value)), e: Type.Optional(Type.Union([Type.Literal('a'), Type.Literal('b')])) },
+  { additionalProperties: false },
+);
 const validator = compileValidator(schema);
 
 const refusal = (args: unknown) => {
@@ -35,7 +38,10 @@ describe('map parameters', () => {
     [{ a_b: 1, 'A B': 1 }, 'm: name "A B" must be lower-case letters and _ only'],
     [{ '': 1 }, 'm: name "" must be lower-case letters and _ only'],
     [{ ['x'.repeat(300)]: 1 }, `m: name "${'x'.repeat(40)}…" must be at most ${LIMITS.name} characters (got 300)`],
-    [Object.fromEntries(Array.from({ length: LIMITS.listItems + 1 }, (_, i) => [`k${'x'.repeat(i)}`, 1])), `m: must have at most ${LIMITS.listItems} entries (got ${LIMITS.listItems + 1})`],
+    [
+      Object.fromEntries(Array.from({ length: LIMITS.listItems + 1 }, (_, i) => [`k${'x'.repeat(i)}`, 1])),
+      `m: must have at most ${LIMITS.listItems} entries (got ${LIMITS.listItems + 1})`,
+    ],
   ])('names and entries: %#', (m, message) => {
     expect(refusal({ m })).toBe(message);
   });
@@ -59,6 +65,9 @@ describe('map parameters', () => {
   test('published without its server-side bounds', () => {
     const published = JSON.stringify(publicSchema(schema));
     for (const keyword of ['maxProperties', 'propertyNames', 'maxLength', 'maxItems', 'minimum', 'maximum']) expect(published).not.toContain(keyword);
-    expect(publicSchema(schema).properties!.m).toMatchObject({ type: 'object', additionalProperties: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'array' }] } });
+    expect(publicSchema(schema).properties!.m).toMatchObject({
+      type: 'object',
+      additionalProperties: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'array' }] },
+    });
   });
 });

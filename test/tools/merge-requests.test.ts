@@ -15,8 +15,18 @@ beforeEach(() => {
 });
 const P = String(SEED.project);
 const MRS = `/api/v4/projects/${P}/merge_requests`;
-type MR = { iid: number; title: string; state: string; draft: boolean; labels: string[]; sha: string; detailed_merge_status: string;
-  merge_when_pipeline_succeeds: boolean; reviewers: { username: string }[]; diff_refs: Record<string, string> };
+type MR = {
+  iid: number;
+  title: string;
+  state: string;
+  draft: boolean;
+  labels: string[];
+  sha: string;
+  detailed_merge_status: string;
+  merge_when_pipeline_succeeds: boolean;
+  reviewers: { username: string }[];
+  diff_refs: Record<string, string>;
+};
 type Page<T> = { items: T[]; pagination: { total: number | null; next_page: number | null } };
 type Diff = { new_path: string; new_file?: boolean; diff?: string | null; diff_truncated?: boolean; diff_lines_omitted?: number; diff_omitted?: boolean };
 const project = () => h.forge.model.projects.get(SEED.project)!;
@@ -43,21 +53,23 @@ describe('tools/list of the merge_requests group', () => {
 });
 
 describe.each(LANES)('list_merge_requests (%s lane)', (lane) => {
-  test('in a project: everyone\'s merge requests with GitLab\'s filters', async () => {
+  test("in a project: everyone's merge requests with GitLab's filters", async () => {
     const c = await client(lane);
-    const page = structured<Page<MR>>(await c.call('list_merge_requests', { project_id: SEED.projectPath, state: 'opened', reviewer_username: 'maria', labels: ['auth'] }));
+    const page = structured<Page<MR>>(
+      await c.call('list_merge_requests', { project_id: SEED.projectPath, state: 'opened', reviewer_username: 'maria', labels: ['auth'] }),
+    );
     expect(page.items.map((m) => m.iid)).toEqual([1]);
     expect(sent()).toEqual([`GET /api/v4/projects/${SEED.projectPathEncoded}/merge_requests`]);
     expect(Object.fromEntries(h.forge.requests.at(-1)!.query)).toEqual({ state: 'opened', reviewer_username: 'maria', labels: 'auth' });
   });
 
-  test('across projects GitLab\'s default scope is the caller\'s own; wip yes lists drafts', async () => {
+  test("across projects GitLab's default scope is the caller's own; wip yes lists drafts", async () => {
     const c = await client(lane, TOKENS.developer);
     expect(structured<Page<MR>>(await c.call('list_merge_requests', {})).items.map((m) => m.iid)).toEqual([5, 4, 3, 1]);
     expect(structured<Page<MR>>(await c.call('list_merge_requests', { wip: 'yes', scope: 'all' })).items.map((m) => m.iid)).toEqual([3]);
   });
 
-  test('scope reviews_for_me (GitLab 18.4): the merge requests waiting on the caller\'s review, across projects', async () => {
+  test("scope reviews_for_me (GitLab 18.4): the merge requests waiting on the caller's review, across projects", async () => {
     h.forge.model.version = '18.4.0';
     const c = await client(lane, TOKENS.maintainer);
     expect(structured<Page<MR>>(await c.call('list_merge_requests', { scope: 'reviews_for_me' })).items.map((m) => m.iid)).toEqual([1]);
@@ -77,7 +89,11 @@ describe.each(LANES)('list_merge_requests (%s lane)', (lane) => {
 
   test('an unknown project is not_found from the forge', async () => {
     const c = await client(lane);
-    expect(toolError(await c.call('list_merge_requests', { project_id: 'acme/nothing' }))).toEqual({ kind: 'not_found', status: 404, message: '404 Project Not Found' });
+    expect(toolError(await c.call('list_merge_requests', { project_id: 'acme/nothing' }))).toEqual({
+      kind: 'not_found',
+      status: 404,
+      message: '404 Project Not Found',
+    });
   });
 });
 
@@ -108,7 +124,11 @@ describe('get_merge_request', () => {
     const c = await h.as();
     const lean = structured<Record<string, unknown>>(await c.call('get_merge_request', { project_id: P, merge_request_iid: 1 }));
     // The head pipeline is the seed's pipeline of feature/login at the head sha, which failed.
-    expect(lean).toMatchObject({ head_pipeline: { id: CI_SEED.pipelines.featureFailed, status: 'failed' }, reviewers: [{ id: 1, username: 'maria', name: 'Maria Rossi' }], can_merge: true });
+    expect(lean).toMatchObject({
+      head_pipeline: { id: CI_SEED.pipelines.featureFailed, status: 'failed' },
+      reviewers: [{ id: 1, username: 'maria', name: 'Maria Rossi' }],
+      can_merge: true,
+    });
     for (const dropped of ['time_stats', 'references', 'task_completion_status', 'imported_from', 'merge_status']) expect(lean).not.toHaveProperty(dropped);
     const full = structured<Record<string, unknown>>(await c.call('get_merge_request', { project_id: P, merge_request_iid: 1, full_response: true }));
     expect(full).toHaveProperty('time_stats');
@@ -126,8 +146,15 @@ describe('get_merge_request', () => {
 
   test('a branch without a merge request, and an unknown iid, are not_found', async () => {
     const c = await h.as();
-    expect(toolError(await c.call('get_merge_request', { project_id: P, source_branch: 'develop' }))).toMatchObject({ kind: 'not_found', message: 'no merge request has source branch develop' });
-    expect(toolError(await c.call('get_merge_request', { project_id: P, merge_request_iid: 99 }))).toEqual({ kind: 'not_found', status: 404, message: '404 Merge Request Not Found' });
+    expect(toolError(await c.call('get_merge_request', { project_id: P, source_branch: 'develop' }))).toMatchObject({
+      kind: 'not_found',
+      message: 'no merge request has source branch develop',
+    });
+    expect(toolError(await c.call('get_merge_request', { project_id: P, merge_request_iid: 99 }))).toEqual({
+      kind: 'not_found',
+      status: 404,
+      message: '404 Merge Request Not Found',
+    });
   });
 
   test.each([
@@ -143,21 +170,43 @@ describe('get_merge_request', () => {
 });
 
 describe('create_merge_request', () => {
-  test('opens a merge request; labels as GitLab\'s comma list, draft as the title prefix', async () => {
+  test("opens a merge request; labels as GitLab's comma list, draft as the title prefix", async () => {
     const c = await h.as(TOKENS.developer);
-    const created = structured<MR>(await c.call('create_merge_request', {
-      project_id: P, title: 'Wire the gateway', source_branch: 'develop', target_branch: 'main', labels: ['api', 'gateway'], reviewer_ids: [1], draft: true,
-    }));
+    const created = structured<MR>(
+      await c.call('create_merge_request', {
+        project_id: P,
+        title: 'Wire the gateway',
+        source_branch: 'develop',
+        target_branch: 'main',
+        labels: ['api', 'gateway'],
+        reviewer_ids: [1],
+        draft: true,
+      }),
+    );
     expect(created).toMatchObject({ iid: 6, title: 'Draft: Wire the gateway', draft: true, labels: ['api', 'gateway'], reviewers: [{ username: 'maria' }] });
     // The write itself, after the look-up of the labels it names (labels_created).
-    expect(h.forge.requests.find((r) => r.method === 'POST')!.body).toEqual({ title: 'Draft: Wire the gateway', source_branch: 'develop', target_branch: 'main', labels: 'api,gateway', reviewer_ids: [1] });
+    expect(h.forge.requests.find((r) => r.method === 'POST')!.body).toEqual({
+      title: 'Draft: Wire the gateway',
+      source_branch: 'develop',
+      target_branch: 'main',
+      labels: 'api,gateway',
+      reviewer_ids: [1],
+    });
   });
 
   test('upstream refusals: an open merge request for the branches (409 conflict), a missing branch (422), a guest (403)', async () => {
     const dev = await h.as(TOKENS.developer);
     const args = { project_id: P, title: 'Again', source_branch: 'feature/login', target_branch: 'main' };
-    expect(toolError(await dev.call('create_merge_request', args))).toMatchObject({ kind: 'conflict', status: 409, message: expect.stringContaining('Another open merge request already exists for this source branch: !1') });
-    expect(toolError(await dev.call('create_merge_request', { ...args, source_branch: 'nope' }))).toMatchObject({ kind: 'validation', status: 422, message: expect.stringContaining('Source branch "nope" does not exist') });
+    expect(toolError(await dev.call('create_merge_request', args))).toMatchObject({
+      kind: 'conflict',
+      status: 409,
+      message: expect.stringContaining('Another open merge request already exists for this source branch: !1'),
+    });
+    expect(toolError(await dev.call('create_merge_request', { ...args, source_branch: 'nope' }))).toMatchObject({
+      kind: 'validation',
+      status: 422,
+      message: expect.stringContaining('Source branch "nope" does not exist'),
+    });
     const guest = await h.as(TOKENS.guest);
     expect(toolError(await guest.call('create_merge_request', { ...args, source_branch: 'develop' }))).toMatchObject({ kind: 'permission', status: 403 });
   });
@@ -182,7 +231,9 @@ describe('create_merge_request', () => {
     }
     h.forge.model.edition = 'ce';
     h.app.instances.clear();
-    structured(await (await h.as(TOKENS.developer)).call('update_merge_request', { project_id: P, merge_request_iid: 1, assignee_ids: [1], reviewer_ids: [2] }));
+    structured(
+      await (await h.as(TOKENS.developer)).call('update_merge_request', { project_id: P, merge_request_iid: 1, assignee_ids: [1], reviewer_ids: [2] }),
+    );
     expect(state(1)).toMatchObject({ assignee_ids: [1], reviewer_ids: [2] });
   });
 
@@ -196,15 +247,21 @@ describe('create_merge_request', () => {
       'assignee_ids (kept: 1; more than one needs a GitLab Premium or Ultimate licence)',
       'reviewer_ids (kept: 2; more than one needs a GitLab Premium or Ultimate licence)',
     ]);
-    const updated = structured<MR & { not_applied?: string[] }>(await c.call('update_merge_request', { project_id: P, merge_request_iid: 1, reviewer_ids: [1, 2] }));
+    const updated = structured<MR & { not_applied?: string[] }>(
+      await c.call('update_merge_request', { project_id: P, merge_request_iid: 1, reviewer_ids: [1, 2] }),
+    );
     expect(updated.not_applied).toEqual(['reviewer_ids (kept: 1; more than one needs a GitLab Premium or Ultimate licence)']);
     // Everything kept: no not_applied; [] clears and is kept as asked.
-    const one = structured<MR & { not_applied?: string[] }>(await c.call('update_merge_request', { project_id: P, merge_request_iid: 1, assignee_ids: [2], reviewer_ids: [] }));
+    const one = structured<MR & { not_applied?: string[] }>(
+      await c.call('update_merge_request', { project_id: P, merge_request_iid: 1, assignee_ids: [2], reviewer_ids: [] }),
+    );
     expect(one.not_applied).toBeUndefined();
     expect(state(1)).toMatchObject({ assignee_ids: [2], reviewer_ids: [] });
     // A licensed EE keeps both: nothing listed.
     h.forge.model.edition = 'ee-premium';
-    expect(structured<{ not_applied?: string[] }>(await c.call('update_merge_request', { project_id: P, merge_request_iid: 1, reviewer_ids: [1, 2] })).not_applied).toBeUndefined();
+    expect(
+      structured<{ not_applied?: string[] }>(await c.call('update_merge_request', { project_id: P, merge_request_iid: 1, reviewer_ids: [1, 2] })).not_applied,
+    ).toBeUndefined();
   });
 
   const fromFork = { project_id: SEED.fork.path, title: 'Link the guide', source_branch: SEED.fork.branch, target_branch: 'main' };
@@ -212,19 +269,34 @@ describe('create_merge_request', () => {
   test('from a fork: target_project_id opens it in the target, whose iid and web_url it has; the record names the fork as its source', async () => {
     const c = await h.as(TOKENS.developer);
     const created = structured<MR & Record<string, unknown>>(await c.call('create_merge_request', { ...fromFork, target_project_id: P }));
-    expect(created).toMatchObject({ iid: 6, project_id: SEED.project, source_project_id: SEED.fork.project, source_branch: SEED.fork.branch, sha: SEED.fork.sha,
-      web_url: `http://forge.test/${SEED.projectPath}/-/merge_requests/6` });
+    expect(created).toMatchObject({
+      iid: 6,
+      project_id: SEED.project,
+      source_project_id: SEED.fork.project,
+      source_branch: SEED.fork.branch,
+      sha: SEED.fork.sha,
+      web_url: `http://forge.test/${SEED.projectPath}/-/merge_requests/6`,
+    });
     expect(h.upstream()).toEqual([`POST /api/v4/projects/${encodeURIComponent(SEED.fork.path)}/merge_requests`]);
-    expect(h.forge.requests[0].body).toEqual({ title: 'Link the guide', source_branch: SEED.fork.branch, target_branch: 'main', target_project_id: SEED.project });
+    expect(h.forge.requests[0].body).toEqual({
+      title: 'Link the guide',
+      source_branch: SEED.fork.branch,
+      target_branch: 'main',
+      target_project_id: SEED.project,
+    });
     expect(project().mergeRequests.at(-1)).toMatchObject({ iid: 6, source_project_id: SEED.fork.project });
     // Later calls name the target project.
     expect(structured<MR>(await c.call('get_merge_request', { project_id: P, merge_request_iid: created.iid })).sha).toBe(SEED.fork.sha);
   });
 
-  test('from a fork, GitLab\'s refusals: a target outside the fork network (422), no such project (404), one the caller may not open merge requests in (403)', async () => {
+  test("from a fork, GitLab's refusals: a target outside the fork network (422), no such project (404), one the caller may not open merge requests in (403)", async () => {
     const c = await h.as(TOKENS.developer);
     const create = (target: number) => c.call('create_merge_request', { ...fromFork, target_project_id: target }).then(toolError);
-    expect(await create(SEED.privateProject)).toMatchObject({ kind: 'validation', status: 422, message: expect.stringContaining('Source project is not a fork of the target project') });
+    expect(await create(SEED.privateProject)).toMatchObject({
+      kind: 'validation',
+      status: 422,
+      message: expect.stringContaining('Source project is not a fork of the target project'),
+    });
     expect(await create(999_999)).toMatchObject({ kind: 'not_found', status: 404 });
     expect(await create(MILESTONE_SEED.personalProject)).toMatchObject({ kind: 'permission', status: 403 });
     expect(project().mergeRequests.map((m) => m.iid)).toEqual([1, 2, 3, 4, 5]);
@@ -244,9 +316,13 @@ describe('create_merge_request', () => {
   test('a title over 255 characters or a `..` branch never reaches the forge', async () => {
     const c = await h.as();
     const base = { project_id: P, title: 'T', source_branch: 'develop', target_branch: 'main' };
-    expect(toolError(await c.call('create_merge_request', { ...base, title: 't'.repeat(256) })).message).toBe('title: must be at most 255 characters (got 256)');
+    expect(toolError(await c.call('create_merge_request', { ...base, title: 't'.repeat(256) })).message).toBe(
+      'title: must be at most 255 characters (got 256)',
+    );
     expect(toolError(await c.call('create_merge_request', { ...base, target_branch: '..' })).message).toStartWith('target_branch: must not be "." or ".."');
-    expect(toolError(await c.call('create_merge_request', { ...base, description: 'd'.repeat(1_000_001) })).message).toBe('description: must be at most 1000000 characters (got 1000001)');
+    expect(toolError(await c.call('create_merge_request', { ...base, description: 'd'.repeat(1_000_001) })).message).toBe(
+      'description: must be at most 1000000 characters (got 1000001)',
+    );
     expect(h.upstream()).toEqual([]);
   });
 });
@@ -254,7 +330,9 @@ describe('create_merge_request', () => {
 describe('update_merge_request', () => {
   test('changes fields; lists replace', async () => {
     const c = await h.as(TOKENS.developer);
-    const updated = structured<MR>(await c.call('update_merge_request', { project_id: P, merge_request_iid: 1, labels: ['auth', 'sso'], reviewer_ids: [], squash: true }));
+    const updated = structured<MR>(
+      await c.call('update_merge_request', { project_id: P, merge_request_iid: 1, labels: ['auth', 'sso'], reviewer_ids: [], squash: true }),
+    );
     expect(updated.labels).toEqual(['auth', 'sso']);
     expect(updated).not.toHaveProperty('reviewers');
     expect(state(1)).toMatchObject({ squash: true, reviewer_ids: [] });
@@ -263,15 +341,20 @@ describe('update_merge_request', () => {
 
   test('draft without a title reads the title first; draft: false drops any draft prefix', async () => {
     const c = await h.as(TOKENS.developer);
-    expect(structured<MR>(await c.call('update_merge_request', { project_id: P, merge_request_iid: 1, draft: true })).title).toBe('Draft: Fix SSO login redirect');
+    expect(structured<MR>(await c.call('update_merge_request', { project_id: P, merge_request_iid: 1, draft: true })).title).toBe(
+      'Draft: Fix SSO login redirect',
+    );
     expect(h.upstream()).toEqual([`GET ${MRS}/1`, `PUT ${MRS}/1`]);
     expect(structured<MR>(await c.call('update_merge_request', { project_id: P, merge_request_iid: 3, draft: false })).title).toBe('tune cache sizes');
-    expect(structured<MR>(await c.call('update_merge_request', { project_id: P, merge_request_iid: 5, title: '[Draft] Bump', draft: true })).title).toBe('Draft: Bump');
+    expect(structured<MR>(await c.call('update_merge_request', { project_id: P, merge_request_iid: 5, title: '[Draft] Bump', draft: true })).title).toBe(
+      'Draft: Bump',
+    );
   });
 
   test('only GitLab\'s markers make a draft: a title starting with the word "Draft" is none; draft: false drops every marker', async () => {
     const c = await h.as(TOKENS.developer);
-    const update = async (args: Record<string, unknown>) => structured<MR>(await c.call('update_merge_request', { project_id: P, merge_request_iid: 5, ...args }));
+    const update = async (args: Record<string, unknown>) =>
+      structured<MR>(await c.call('update_merge_request', { project_id: P, merge_request_iid: 5, ...args }));
     // The lean record leaves out a draft flag that is false.
     const draft = (title: string, value: boolean) => update({ title, draft: value }).then((r) => ({ title: r.title, draft: r.draft ?? false }));
     expect(await draft('Draft release notes for v2', false)).toEqual({ title: 'Draft release notes for v2', draft: false });
@@ -283,12 +366,18 @@ describe('update_merge_request', () => {
     const c = await h.as(TOKENS.developer);
     expect(structured<MR>(await c.call('update_merge_request', { project_id: P, merge_request_iid: 5, state_event: 'close' })).state).toBe('closed');
     const guest = await h.as(TOKENS.guest);
-    expect(toolError(await guest.call('update_merge_request', { project_id: P, merge_request_iid: 1, title: 'Mine now' }))).toEqual({ kind: 'permission', status: 403, message: '403 Forbidden' });
+    expect(toolError(await guest.call('update_merge_request', { project_id: P, merge_request_iid: 1, title: 'Mine now' }))).toEqual({
+      kind: 'permission',
+      status: 403,
+      message: '403 Forbidden',
+    });
   });
 
   test('nothing to change is refused before any upstream call', async () => {
     const c = await h.as();
-    expect(toolError(await c.call('update_merge_request', { project_id: P, merge_request_iid: 1 })).message).toStartWith('arguments: give at least one field to change');
+    expect(toolError(await c.call('update_merge_request', { project_id: P, merge_request_iid: 1 })).message).toStartWith(
+      'arguments: give at least one field to change',
+    );
     expect(h.upstream()).toEqual([]);
   });
 });
@@ -316,16 +405,19 @@ describe('merge_merge_request and approve_merge_request: the sha guard', () => {
   // abbreviated SHA, a branch name or an upper-case SHA never matches, and GitLab's 409 would tell
   // the agent the branch moved when it did not.
   const head = MR_SEED.diffRefs.head_sha;
-  test.each([['merge_merge_request'], ['approve_merge_request']])('%s: an abbreviated sha or a branch name is refused before anything is sent', async (tool) => {
-    const c = await h.as();
-    for (const sha of [head.slice(0, 8), 'feature/login']) {
-      const error = toolError(await c.call(tool, { project_id: P, merge_request_iid: 1, sha }));
-      expect([error.kind, error.status]).toEqual(['validation', null]);
-      expect(error.message).toStartWith('sha: must be the full head SHA');
-    }
-    expect(h.upstream()).toEqual([]);
-    expect(mr(1).state).toBe('opened');
-  });
+  test.each([['merge_merge_request'], ['approve_merge_request']])(
+    '%s: an abbreviated sha or a branch name is refused before anything is sent',
+    async (tool) => {
+      const c = await h.as();
+      for (const sha of [head.slice(0, 8), 'feature/login']) {
+        const error = toolError(await c.call(tool, { project_id: P, merge_request_iid: 1, sha }));
+        expect([error.kind, error.status]).toEqual(['validation', null]);
+        expect(error.message).toStartWith('sha: must be the full head SHA');
+      }
+      expect(h.upstream()).toEqual([]);
+      expect(mr(1).state).toBe('opened');
+    },
+  );
 
   test('an upper-case full sha is the same commit: sent in lower case, as GitLab stores it', async () => {
     const c = await h.as();
@@ -351,12 +443,16 @@ describe('merge_merge_request: squash', () => {
 });
 
 describe('merge_merge_request refusals', () => {
-  test('GitLab\'s 405 becomes conflict naming detailed_merge_status and what to do', async () => {
+  test("GitLab's 405 becomes conflict naming detailed_merge_status and what to do", async () => {
     const c = await h.as();
     const conflicted = toolError(await c.call('merge_merge_request', { project_id: P, merge_request_iid: MR_SEED.conflictIid }));
     expect(conflicted).toMatchObject({ kind: 'conflict', status: 405 });
-    expect(conflicted.message).toBe('the merge request cannot be merged now (detailed_merge_status: conflict): the source branch has conflicts with the target: rebase or resolve them first. GitLab said: 405 Method Not Allowed');
-    expect(toolError(await c.call('merge_merge_request', { project_id: P, merge_request_iid: MR_SEED.draftIid })).message).toContain('(detailed_merge_status: draft_status): it is a draft');
+    expect(conflicted.message).toBe(
+      'the merge request cannot be merged now (detailed_merge_status: conflict): the source branch has conflicts with the target: rebase or resolve them first. GitLab said: 405 Method Not Allowed',
+    );
+    expect(toolError(await c.call('merge_merge_request', { project_id: P, merge_request_iid: MR_SEED.draftIid })).message).toContain(
+      '(detailed_merge_status: draft_status): it is a draft',
+    );
     expect(sent()).toEqual([`PUT ${MRS}/5/merge`, `GET ${MRS}/5`, `PUT ${MRS}/3/merge`, `GET ${MRS}/3`]);
   });
 
@@ -369,14 +465,16 @@ describe('merge_merge_request refusals', () => {
     expect(mr(MR_SEED.conflictIid).state).toBe('opened');
   });
 
-  test('a group that requires the sha: a merge without it is GitLab\'s 400, explained as such; with it, merged', async () => {
+  test("a group that requires the sha: a merge without it is GitLab's 400, explained as such; with it, merged", async () => {
     h.forge.model.version = '18.2.0';
     h.forge.model.shaRequiredForMerge.add(project().namespace.full_path);
     const c = await h.as();
     const error = toolError(await c.call('merge_merge_request', { project_id: P, merge_request_iid: 1 }));
     expect(error).toMatchObject({ kind: 'validation', status: 400 });
-    expect(error.message).toBe('SHA must be provided when merging: this project\'s group or instance requires sha on every merge; ' +
-      'read the head with get_merge_request, review it, then merge with sha');
+    expect(error.message).toBe(
+      "SHA must be provided when merging: this project's group or instance requires sha on every merge; " +
+        'read the head with get_merge_request, review it, then merge with sha',
+    );
     expect(mr(1).state).toBe('opened');
     const head = state(1).versions[0].head_commit_sha;
     expect(structured<MR>(await c.call('merge_merge_request', { project_id: P, merge_request_iid: 1, sha: head })).state).toBe('merged');
@@ -399,11 +497,14 @@ describe('merge_merge_request refusals', () => {
 
   test('a developer may not merge into protected main: permission (401)', async () => {
     const c = await h.as(TOKENS.developer);
-    expect(toolError(await c.call('merge_merge_request', { project_id: P, merge_request_iid: 1 })))
-      .toEqual({ kind: 'permission', status: 401, message: '401 Unauthorized: the caller may not merge into the target branch' });
+    expect(toolError(await c.call('merge_merge_request', { project_id: P, merge_request_iid: 1 }))).toEqual({
+      kind: 'permission',
+      status: 401,
+      message: '401 Unauthorized: the caller may not merge into the target branch',
+    });
   });
 
-  test('auto_merge while the pipeline runs: set to merge later, sent under both of GitLab\'s names', async () => {
+  test("auto_merge while the pipeline runs: set to merge later, sent under both of GitLab's names", async () => {
     state(1).head_pipeline_status = 'running';
     const c = await h.as();
     const result = structured<MR>(await c.call('merge_merge_request', { project_id: P, merge_request_iid: 1, auto_merge: true }));
@@ -415,7 +516,9 @@ describe('merge_merge_request refusals', () => {
     h.forge.model.reviews.settingsOf(SEED.project).only_allow_merge_if_pipeline_succeeds = true;
     state(1).head_pipeline_status = 'running';
     const c = await h.as();
-    expect(toolError(await c.call('merge_merge_request', { project_id: P, merge_request_iid: 1 })).message).toContain('ci_still_running): its pipeline is still running: use auto_merge: true');
+    expect(toolError(await c.call('merge_merge_request', { project_id: P, merge_request_iid: 1 })).message).toContain(
+      'ci_still_running): its pipeline is still running: use auto_merge: true',
+    );
   });
 });
 
@@ -430,8 +533,16 @@ describe('list_merge_request_diffs', () => {
   });
 
   test('a diff over the per-file budget is cut at a line; past the result budget diffs are left out', async () => {
-    const big = (path: string, lines: number) => ({ old_path: path, new_path: path, a_mode: '100644', b_mode: '100644', new_file: true, renamed_file: false, deleted_file: false,
-      diff: `@@ -0,0 +1,${lines} @@\n${Array.from({ length: lines }, (_, i) => `+const line${i} = ${i}; // ${'x'.repeat(40)}`).join('\n')}\n` });
+    const big = (path: string, lines: number) => ({
+      old_path: path,
+      new_path: path,
+      a_mode: '100644',
+      b_mode: '100644',
+      new_file: true,
+      renamed_file: false,
+      deleted_file: false,
+      diff: `@@ -0,0 +1,${lines} @@\n${Array.from({ length: lines }, (_, i) => `+const line${i} = ${i}; // ${'x'.repeat(40)}`).join('\n')}\n`,
+    });
     state(1).versions[0].diffs.push(big('gen/a.ts', 1000), big('gen/b.ts', 1000), big('gen/c.ts', 1000), big('gen/d.ts', 1000));
     const c = await h.as();
     const page = structured<Page<Diff> & { truncated?: boolean }>(await c.call('list_merge_request_diffs', { project_id: P, merge_request_iid: 1 }));
@@ -444,15 +555,18 @@ describe('list_merge_request_diffs', () => {
     expect(page.truncated).toBe(true);
     expect(JSON.stringify(page).length).toBeLessThan(70_000);
 
-    const whole = structured<{ items: Diff[]; not_changed?: string[] }>(await c.call('list_merge_request_diffs', { project_id: P, merge_request_iid: 1, file_paths: ['gen/d.ts', 'README.md'] }));
+    const whole = structured<{ items: Diff[]; not_changed?: string[] }>(
+      await c.call('list_merge_request_diffs', { project_id: P, merge_request_iid: 1, file_paths: ['gen/d.ts', 'README.md'] }),
+    );
     expect(whole.items.map((f) => [f.new_path, f.diff!.split('\n').length, f.diff_truncated])).toEqual([['gen/d.ts', 1002, undefined]]);
     expect(whole.not_changed).toEqual(['README.md']);
   });
 
   test('file_paths that the merge request does not change: not_found listing what it changes', async () => {
     const c = await h.as();
-    expect(toolError(await c.call('list_merge_request_diffs', { project_id: P, merge_request_iid: 1, file_paths: ['README.md'] })).message)
-      .toBe(`file_paths: none of them is changed in this merge request (changed: ${MR_SEED.loginFile}, ${MR_SEED.appFile})`);
+    expect(toolError(await c.call('list_merge_request_diffs', { project_id: P, merge_request_iid: 1, file_paths: ['README.md'] })).message).toBe(
+      `file_paths: none of them is changed in this merge request (changed: ${MR_SEED.loginFile}, ${MR_SEED.appFile})`,
+    );
   });
 
   test('file_paths with page, and an unknown merge request', async () => {
@@ -466,15 +580,23 @@ describe('list_merge_request_diffs', () => {
 describe('list_merge_request_versions', () => {
   test('newest first, with their commit shas', async () => {
     const c = await h.as();
-    const page = structured<Page<{ id: number; head_commit_sha: string }>>(await c.call('list_merge_request_versions', { project_id: P, merge_request_iid: 1 }));
-    expect(page.items.map((v) => [v.id, v.head_commit_sha])).toEqual([[MR_SEED.versions.latest, MR_SEED.diffRefs.head_sha], [MR_SEED.versions.first, MR_SEED.firstRefs.head_sha]]);
+    const page = structured<Page<{ id: number; head_commit_sha: string }>>(
+      await c.call('list_merge_request_versions', { project_id: P, merge_request_iid: 1 }),
+    );
+    expect(page.items.map((v) => [v.id, v.head_commit_sha])).toEqual([
+      [MR_SEED.versions.latest, MR_SEED.diffRefs.head_sha],
+      [MR_SEED.versions.first, MR_SEED.firstRefs.head_sha],
+    ]);
   });
 
-  test('a private project\'s merge requests are hidden from a guest: not_found', async () => {
+  test("a private project's merge requests are hidden from a guest: not_found", async () => {
     const p = h.forge.model.projects.get(SEED.privateProject)!;
     p.members.set(SEED.users.guest, ACCESS.guest);
     p.mergeRequests.push({ ...mr(1), id: 5001, project_id: p.id });
     const c = await h.as(TOKENS.guest);
-    expect(toolError(await c.call('list_merge_request_versions', { project_id: String(p.id), merge_request_iid: 1 }))).toMatchObject({ kind: 'not_found', status: 404 });
+    expect(toolError(await c.call('list_merge_request_versions', { project_id: String(p.id), merge_request_iid: 1 }))).toMatchObject({
+      kind: 'not_found',
+      status: 404,
+    });
   });
 });

@@ -10,16 +10,40 @@ const h = useHarness({ FORGE_TOOLSETS: 'milestones' });
 const P = String(SEED.project);
 const { v1, v09, groupQ1 } = SEED.milestones;
 
-type Milestone = { id: number; iid: number; title: string; description?: string; state: string; project_id?: number; group_id?: number; due_date: string | null; expired?: boolean; web_url?: string };
+type Milestone = {
+  id: number;
+  iid: number;
+  title: string;
+  description?: string;
+  state: string;
+  project_id?: number;
+  group_id?: number;
+  due_date: string | null;
+  expired?: boolean;
+  web_url?: string;
+};
 type Page<T> = { items: T[]; pagination: { page: number; per_page: number; next_page: number | null; total: number } };
 const api = () => h.forge.model.projects.get(SEED.project)!;
 const ids = (page: Page<{ id: number }>) => page.items.map((x) => x.id);
 
 const MILESTONE_TOOLS = [
-  'list_milestones', 'get_milestone', 'create_milestone', 'edit_milestone', 'delete_milestone', 'get_milestone_issue',
-  'get_milestone_merge_requests', 'promote_milestone', 'get_milestone_burndown_events', 'list_group_milestones',
-  'get_group_milestone', 'create_group_milestone', 'edit_group_milestone', 'delete_group_milestone',
-  'get_group_milestone_issue', 'get_group_milestone_merge_requests', 'get_group_milestone_burndown_events',
+  'list_milestones',
+  'get_milestone',
+  'create_milestone',
+  'edit_milestone',
+  'delete_milestone',
+  'get_milestone_issue',
+  'get_milestone_merge_requests',
+  'promote_milestone',
+  'get_milestone_burndown_events',
+  'list_group_milestones',
+  'get_group_milestone',
+  'create_group_milestone',
+  'edit_group_milestone',
+  'delete_group_milestone',
+  'get_group_milestone_issue',
+  'get_group_milestone_merge_requests',
+  'get_group_milestone_burndown_events',
 ];
 
 describe('the milestones group is opt-in (D13)', () => {
@@ -54,7 +78,7 @@ describe('the milestones group is opt-in (D13)', () => {
 });
 
 describe('list_milestones', () => {
-  test('lists the project\'s milestones by due date with pagination', async () => {
+  test("lists the project's milestones by due date with pagination", async () => {
     const page = structured<Page<Milestone>>(await (await h.as()).call('list_milestones', { project_id: P }));
     expect(ids(page)).toEqual([v09, v1, MILESTONE_SEED.v11]);
     // A list item is the milestone summary (D33): the list's project and the link are get_milestone's.
@@ -145,7 +169,7 @@ describe('get_milestone', () => {
 
   test('a title instead of an id is refused before any upstream call', async () => {
     const err = toolError(await (await h.as()).call('get_milestone', { project_id: P, milestone_id: 'v1.0' }));
-    expect(err).toMatchObject({ kind: 'validation', message: 'milestone_id: must be the milestone\'s numeric id (the id field, not iid)' });
+    expect(err).toMatchObject({ kind: 'validation', message: "milestone_id: must be the milestone's numeric id (the id field, not iid)" });
     expect(h.upstream()).toEqual([]);
   });
 });
@@ -153,7 +177,13 @@ describe('get_milestone', () => {
 describe('create_milestone', () => {
   test('creates an active milestone with dates', async () => {
     const ms = structured<Milestone & { start_date: string }>(
-      await (await h.as(TOKENS.developer)).call('create_milestone', { project_id: P, title: 'v2.0', description: 'Next', start_date: '2024-05-01', due_date: '2024-06-30' }),
+      await (await h.as(TOKENS.developer)).call('create_milestone', {
+        project_id: P,
+        title: 'v2.0',
+        description: 'Next',
+        start_date: '2024-05-01',
+        due_date: '2024-06-30',
+      }),
     );
     expect(ms).toMatchObject({ title: 'v2.0', state: 'active', start_date: '2024-05-01', due_date: '2024-06-30', project_id: SEED.project, iid: 4 });
     expect(api().milestones.find((m) => m.id === ms.id)?.title).toBe('v2.0');
@@ -170,7 +200,10 @@ describe('create_milestone', () => {
   });
 
   test('a guest may not create milestones', async () => {
-    expect(toolError(await (await h.as(TOKENS.guest)).call('create_milestone', { project_id: P, title: 'v3' }))).toMatchObject({ kind: 'permission', status: 403 });
+    expect(toolError(await (await h.as(TOKENS.guest)).call('create_milestone', { project_id: P, title: 'v3' }))).toMatchObject({
+      kind: 'permission',
+      status: 403,
+    });
   });
 
   test.each([
@@ -198,7 +231,9 @@ describe('edit_milestone', () => {
   });
 
   test('changes title and dates', async () => {
-    const ms = structured<Milestone>(await (await h.as()).call('edit_milestone', { project_id: P, milestone_id: String(v09), title: 'v0.9.1', due_date: '2024-01-20' }));
+    const ms = structured<Milestone>(
+      await (await h.as()).call('edit_milestone', { project_id: P, milestone_id: String(v09), title: 'v0.9.1', due_date: '2024-01-20' }),
+    );
     expect(ms).toMatchObject({ id: v09, title: 'v0.9.1', due_date: '2024-01-20', state: 'closed' });
   });
 
@@ -209,7 +244,9 @@ describe('edit_milestone', () => {
   });
 
   test('a guest may not edit; an unknown milestone is not_found', async () => {
-    expect(toolError(await (await h.as(TOKENS.guest)).call('edit_milestone', { project_id: P, milestone_id: String(v1), state_event: 'close' })).kind).toBe('permission');
+    expect(toolError(await (await h.as(TOKENS.guest)).call('edit_milestone', { project_id: P, milestone_id: String(v1), state_event: 'close' })).kind).toBe(
+      'permission',
+    );
     expect(toolError(await (await h.as()).call('edit_milestone', { project_id: P, milestone_id: '999', title: 'x' })).kind).toBe('not_found');
   });
 
@@ -236,7 +273,10 @@ describe('delete_milestone', () => {
   });
 
   test('a guest gets permission; a second delete gets not_found', async () => {
-    expect(toolError(await (await h.as(TOKENS.guest)).call('delete_milestone', { project_id: P, milestone_id: String(v1) }))).toMatchObject({ kind: 'permission', status: 403 });
+    expect(toolError(await (await h.as(TOKENS.guest)).call('delete_milestone', { project_id: P, milestone_id: String(v1) }))).toMatchObject({
+      kind: 'permission',
+      status: 403,
+    });
     const c = await h.as();
     structured(await c.call('delete_milestone', { project_id: P, milestone_id: String(v09) }));
     expect(toolError(await c.call('delete_milestone', { project_id: P, milestone_id: String(v09) })).kind).toBe('not_found');
@@ -246,7 +286,9 @@ describe('delete_milestone', () => {
 describe('get_milestone_issue and get_milestone_merge_requests', () => {
   test('lists the issues of a milestone, paginated', async () => {
     const c = await h.as();
-    const page = structured<Page<{ iid: number; milestone: { id: number } }>>(await c.call('get_milestone_issue', { project_id: P, milestone_id: String(v1), per_page: 1 }));
+    const page = structured<Page<{ iid: number; milestone: { id: number } }>>(
+      await c.call('get_milestone_issue', { project_id: P, milestone_id: String(v1), per_page: 1 }),
+    );
     expect(page.items.map((i) => i.iid)).toEqual([1]);
     expect(page.items[0].milestone.id).toBe(v1);
     expect(page.pagination).toMatchObject({ total: 2, next_page: 2 });
@@ -254,12 +296,20 @@ describe('get_milestone_issue and get_milestone_merge_requests', () => {
     expect(closed.items).toMatchObject([{ iid: 4, state: 'closed' }]);
   });
 
-  test('lists the merge requests of a milestone in GitLab\'s shape', async () => {
+  test("lists the merge requests of a milestone in GitLab's shape", async () => {
     const page = structured<Page<Record<string, unknown>>>(
       await (await h.as()).call('get_milestone_merge_requests', { project_id: P, milestone_id: String(v1), per_page: 2, page: 2 }),
     );
     expect(page.items).toHaveLength(1);
-    expect(page.items[0]).toMatchObject({ iid: 3, project_id: SEED.project, state: 'opened', draft: true, source_branch: 'topic-14', target_branch: 'main', milestone: { id: v1 } });
+    expect(page.items[0]).toMatchObject({
+      iid: 3,
+      project_id: SEED.project,
+      state: 'opened',
+      draft: true,
+      source_branch: 'topic-14',
+      target_branch: 'main',
+      milestone: { id: v1 },
+    });
     expect(page.pagination).toMatchObject({ page: 2, total: 3 });
   });
 

@@ -19,26 +19,44 @@ const modern = () => connect(h.app, { 'Private-Token': TOKENS.maintainer }, MCP_
 const project = () => h.forge.model.findProject(P)!;
 
 describe('list_pipelines', () => {
-  test('lists newest first with pagination, and passes the filters on under GitLab\'s names', async () => {
+  test("lists newest first with pagination, and passes the filters on under GitLab's names", async () => {
     const c = await h.as();
     const page = structured<Page<Pipeline>>(await c.call('list_pipelines', { project_id: P, per_page: 2 }));
     expect(page.items.map((p) => p.id)).toEqual([PL.featureFailed, PL.mainRunning]);
     expect(page.pagination).toMatchObject({ page: 1, per_page: 2, total: 3, next_page: 2 });
     h.forge.requests.length = 0;
-    const failed = structured<Page<Pipeline>>(await c.call('list_pipelines', {
-      project_id: P, ref: 'feature/login', sha: SEED.featureShas[1], status: 'failed', source: 'push', username: 'maria',
-      updated_after: '2024-01-01T00:00:00Z', order_by: 'updated_at', sort: 'asc',
-    }));
+    const failed = structured<Page<Pipeline>>(
+      await c.call('list_pipelines', {
+        project_id: P,
+        ref: 'feature/login',
+        sha: SEED.featureShas[1],
+        status: 'failed',
+        source: 'push',
+        username: 'maria',
+        updated_after: '2024-01-01T00:00:00Z',
+        order_by: 'updated_at',
+        sort: 'asc',
+      }),
+    );
     expect(failed.items.map((p) => p.id)).toEqual([PL.featureFailed]);
     expect(Object.fromEntries(h.forge.requests[0].query)).toEqual({
-      ref: 'feature/login', sha: SEED.featureShas[1], status: 'failed', source: 'push', username: 'maria',
-      updated_after: '2024-01-01T00:00:00Z', order_by: 'updated_at', sort: 'asc',
+      ref: 'feature/login',
+      sha: SEED.featureShas[1],
+      status: 'failed',
+      source: 'push',
+      username: 'maria',
+      updated_after: '2024-01-01T00:00:00Z',
+      order_by: 'updated_at',
+      sort: 'asc',
     });
   });
 
   test('on the modern lane too; a private project the caller cannot see → not_found', async () => {
     const c = await modern();
-    expect(structured<Page<Pipeline>>(await c.call('list_pipelines', { project_id: P, scope: 'finished' })).items.map((p) => p.id)).toEqual([PL.featureFailed, PL.mainSuccess]);
+    expect(structured<Page<Pipeline>>(await c.call('list_pipelines', { project_id: P, scope: 'finished' })).items.map((p) => p.id)).toEqual([
+      PL.featureFailed,
+      PL.mainSuccess,
+    ]);
     await c.close();
     const guest = await h.as(TOKENS.guest);
     expect(toolError(await guest.call('list_pipelines', { project_id: SEED.privateProjectPath })).kind).toBe('not_found');
@@ -47,7 +65,8 @@ describe('list_pipelines', () => {
 
 describe('list_pipelines: name, yaml_errors and creation time', () => {
   const pipeline = (id: number) => ciOf(project()).pipelines.find((pl) => pl.id === id)!;
-  const ids = async (args: Record<string, unknown>) => structured<Page<Pipeline>>(await (await h.as()).call('list_pipelines', { project_id: P, ...args })).items.map((p) => p.id);
+  const ids = async (args: Record<string, unknown>) =>
+    structured<Page<Pipeline>>(await (await h.as()).call('list_pipelines', { project_id: P, ...args })).items.map((p) => p.id);
 
   test('created_after and created_before keep the pipelines created in the range, both ends included (GitLab 17.10 and later)', async () => {
     h.forge.model.version = '17.11.0';
@@ -65,7 +84,9 @@ describe('list_pipelines: name, yaml_errors and creation time', () => {
     h.forge.requests.length = 0;
     const c = await h.as();
     expect(toolError(await c.call('list_pipelines', { project_id: P, created_before: '2024-01-30T09:00:00Z' }))).toEqual({
-      kind: 'validation', status: null, message: 'created_before: filtering pipelines by creation time needs GitLab 17.10 or later; this forge runs 17.6.0-ee',
+      kind: 'validation',
+      status: null,
+      message: 'created_before: filtering pipelines by creation time needs GitLab 17.10 or later; this forge runs 17.6.0-ee',
     });
     expect(h.toolUpstream().filter((r) => !r.endsWith('/metadata'))).toEqual([]);
   });
@@ -80,7 +101,9 @@ describe('list_pipelines: name, yaml_errors and creation time', () => {
     expect((await forgeApi(h.forge, `/projects/${SEED.projectPathEncoded}/pipelines?name=Login`)).body).toHaveLength(3);
     h.forge.requests.length = 0;
     expect(toolError(await (await h.as()).call('list_pipelines', { project_id: P, name: 'Login checks' }))).toEqual({
-      kind: 'validation', status: null, message: 'name: filtering pipelines by name needs GitLab 16.9 or later; this forge runs 16.7.0-ee',
+      kind: 'validation',
+      status: null,
+      message: 'name: filtering pipelines by name needs GitLab 16.9 or later; this forge runs 16.7.0-ee',
     });
     expect(h.toolUpstream().filter((r) => !r.endsWith('/metadata'))).toEqual([]);
   });
@@ -96,7 +119,9 @@ describe('list_pipelines: name, yaml_errors and creation time', () => {
 
 describe('get_pipeline', () => {
   test('gets one pipeline', async () => {
-    const pl = structured<Pipeline & { user: { username: string } }>(await (await h.as()).call('get_pipeline', { project_id: P, pipeline_id: PL.featureFailed }));
+    const pl = structured<Pipeline & { user: { username: string } }>(
+      await (await h.as()).call('get_pipeline', { project_id: P, pipeline_id: PL.featureFailed }),
+    );
     expect(pl).toMatchObject({ id: PL.featureFailed, status: 'failed', ref: 'feature/login', sha: SEED.featureShas[1], user: { username: 'maria' } });
   });
 
@@ -122,7 +147,9 @@ describe('list_pipeline_jobs', () => {
     const c = await h.as();
     const jobs = structured<Page<Job>>(await c.call('list_pipeline_jobs', { project_id: P, pipeline_id: PL.featureFailed }));
     expect(jobs.items.map((j) => [j.id, j.stage, j.status, j.failure_reason])).toEqual([
-      [J.featureBuild, 'build', 'success', undefined], [J.featureUnitFailed, 'test', 'failed', 'script_failure'], [J.featureDeploySkipped, 'deploy', 'skipped', undefined],
+      [J.featureBuild, 'build', 'success', undefined],
+      [J.featureUnitFailed, 'test', 'failed', 'script_failure'],
+      [J.featureDeploySkipped, 'deploy', 'skipped', undefined],
     ]);
     const failed = structured<Page<Job>>(await c.call('list_pipeline_jobs', { project_id: P, pipeline_id: PL.featureFailed, scope: 'failed' }));
     expect(failed.items.map((j) => j.id)).toEqual([J.featureUnitFailed]);
@@ -135,7 +162,9 @@ describe('list_pipeline_jobs', () => {
     const c = await h.as();
     expect(toolError(await c.call('list_pipeline_jobs', { project_id: P, pipeline_id: 5 })).kind).toBe('not_found');
     h.forge.requests.length = 0;
-    expect(toolError(await c.call('list_pipeline_jobs', { project_id: P, pipeline_id: 5, scope: 'broken' })).message).toStartWith('scope: must be one of created, ');
+    expect(toolError(await c.call('list_pipeline_jobs', { project_id: P, pipeline_id: 5, scope: 'broken' })).message).toStartWith(
+      'scope: must be one of created, ',
+    );
     expect(h.upstream()).toEqual([]);
   });
 });
@@ -143,7 +172,13 @@ describe('list_pipeline_jobs', () => {
 describe('get_pipeline_job', () => {
   test('gets one job with its pipeline', async () => {
     const job = structured<Job>(await (await modern()).call('get_pipeline_job', { project_id: P, job_id: String(J.featureUnitFailed) }));
-    expect(job).toMatchObject({ id: J.featureUnitFailed, name: 'unit-tests', status: 'failed', failure_reason: 'script_failure', pipeline: { id: PL.featureFailed } });
+    expect(job).toMatchObject({
+      id: J.featureUnitFailed,
+      name: 'unit-tests',
+      status: 'failed',
+      failure_reason: 'script_failure',
+      pipeline: { id: PL.featureFailed },
+    });
   });
 
   test('an unknown job → not_found', async () => {
@@ -154,15 +189,25 @@ describe('get_pipeline_job', () => {
 describe('create_pipeline', () => {
   test('runs a pipeline for a branch with variables (variable_type as given, env_var by default)', async () => {
     const c = await h.as(TOKENS.developer);
-    const variables = [{ key: 'DEPLOY_ENV', value: 'staging' }, { key: 'CONFIG', value: 'a: 1', variable_type: 'file' }];
+    const variables = [
+      { key: 'DEPLOY_ENV', value: 'staging' },
+      { key: 'CONFIG', value: 'a: 1', variable_type: 'file' },
+    ];
     const pl = structured<Pipeline>(await c.call('create_pipeline', { project_id: P, ref: 'feature/login', variables }));
     expect(pl).toMatchObject({ ref: 'feature/login', sha: SEED.featureShas[1], status: 'pending', source: 'api' });
     expect(h.forge.requests[0].body).toEqual({ ref: 'feature/login', variables });
-    expect(ciOf(project()).pipelines.at(-1)!.variables).toEqual([{ key: 'DEPLOY_ENV', value: 'staging', variable_type: 'env_var' }, { key: 'CONFIG', value: 'a: 1', variable_type: 'file' }]);
+    expect(ciOf(project()).pipelines.at(-1)!.variables).toEqual([
+      { key: 'DEPLOY_ENV', value: 'staging', variable_type: 'env_var' },
+      { key: 'CONFIG', value: 'a: 1', variable_type: 'file' },
+    ]);
   });
 
-  test('an unknown ref → validation with GitLab\'s words; a guest → permission', async () => {
-    expect(toolError(await (await h.as()).call('create_pipeline', { project_id: P, ref: 'no-such-branch' }))).toEqual({ kind: 'validation', status: 400, message: 'Reference not found' });
+  test("an unknown ref → validation with GitLab's words; a guest → permission", async () => {
+    expect(toolError(await (await h.as()).call('create_pipeline', { project_id: P, ref: 'no-such-branch' }))).toEqual({
+      kind: 'validation',
+      status: 400,
+      message: 'Reference not found',
+    });
     expect(toolError(await (await h.as(TOKENS.guest)).call('create_pipeline', { project_id: P, ref: 'main' })).kind).toBe('permission');
   });
 
@@ -171,7 +216,15 @@ describe('create_pipeline', () => {
     [{ variables: [{ key: '', value: 'x' }] }, 'variables.0.key: must be letters, digits and _ only, such as DEPLOY_ENV'],
     [{ variables: [{ key: 'A', value: 'x', variable_type: 'secret' }] }, 'variables.0.variable_type: must be one of env_var, file'],
     [{ variables: [{ key: 'A', value: 'x', masked: true }] }, 'variables.0.masked: is not a parameter of this tool'],
-    [{ variables: [{ key: 'A', value: 'x' }, { key: 'A', value: 'y' }] }, 'variables.1.key: "A" is given twice'],
+    [
+      {
+        variables: [
+          { key: 'A', value: 'x' },
+          { key: 'A', value: 'y' },
+        ],
+      },
+      'variables.1.key: "A" is given twice',
+    ],
     [{ variables: Array.from({ length: 101 }, (_, i) => ({ key: `K${i}`, value: '' })) }, 'variables: must have at most 100 items (got 101)'],
     [{ ref: '..' }, 'ref: must not be "." or ".." nor contain a "." or ".." part between slashes (percent-encoded or look-alike dots included)'],
   ])('refuses %j before any upstream call', async (args, message) => {
@@ -208,9 +261,13 @@ describe('create_pipeline with inputs', () => {
     h.forge.model.version = '17.11.0';
     const ci = ciOf(project());
     ci.inputSpecs = null;
-    expect(toolError(await create({ environment: 'production' })).message).toBe('Given inputs not defined in the `spec` section of the included configuration file');
+    expect(toolError(await create({ environment: 'production' })).message).toBe(
+      'Given inputs not defined in the `spec` section of the included configuration file',
+    );
     ci.inputSpecs = { environment: { type: 'string' } };
-    expect(toolError(await (await h.as()).call('create_pipeline', { project_id: P, ref: 'main' })).message).toBe('`environment` input: required value has not been provided');
+    expect(toolError(await (await h.as()).call('create_pipeline', { project_id: P, ref: 'main' })).message).toBe(
+      '`environment` input: required value has not been provided',
+    );
     expect(structured<Pipeline>(await create({ environment: 'qa' })).status).toBe('pending');
     expect(lastPipeline().inputs).toEqual({ environment: 'qa' });
   });
@@ -221,7 +278,9 @@ describe('create_pipeline with inputs', () => {
     expect(lastPipeline().inputs).toEqual({});
     h.forge.requests.length = 0;
     expect(toolError(await create({ environment: 'production' }))).toEqual({
-      kind: 'validation', status: null, message: 'inputs: passing CI/CD inputs to a new pipeline needs GitLab 17.11 or later; this forge runs 17.6.0-ee',
+      kind: 'validation',
+      status: null,
+      message: 'inputs: passing CI/CD inputs to a new pipeline needs GitLab 17.11 or later; this forge runs 17.6.0-ee',
     });
     expect(h.toolUpstream().filter((r) => !r.endsWith('/metadata'))).toEqual([]);
     // An empty map passes nothing, so it needs no release and is not sent.
@@ -234,12 +293,20 @@ describe('create_pipeline with inputs', () => {
     ['too many inputs', Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`input_${i}`, i])), 'inputs: must have at most 100 entries (got 101)'],
     ['a name too long', { ['n'.repeat(256)]: 'x' }, `inputs: name "${'n'.repeat(40)}…" must be at most 255 characters (got 256)`],
     ['a name with a dot', { 'a.b': 'x' }, 'inputs: name "a.b" must be an input name of letters, digits, _ and -, such as deploy_env'],
-    ['an interpolation as a name', { '$[[ inputs.x ]]': 'x' }, 'inputs: name "$[[ inputs.x ]]" must be an input name of letters, digits, _ and -, such as deploy_env'],
+    [
+      'an interpolation as a name',
+      { '$[[ inputs.x ]]': 'x' },
+      'inputs: name "$[[ inputs.x ]]" must be an input name of letters, digits, _ and -, such as deploy_env',
+    ],
     ['an empty name', { '': 'x' }, 'inputs: name "" must be an input name of letters, digits, _ and -, such as deploy_env'],
     ['a text too long', { environment: long }, 'inputs.environment: must be at most 10000 characters (got 10001)'],
     ['a list too long', { regions: Array.from({ length: 101 }, () => 'eu') }, 'inputs.regions: must have at most 100 items (got 101)'],
     ['a list item too long', { regions: ['eu', long] }, 'inputs.regions.1: must be at most 10000 characters (got 10001)'],
-    ['a number past the safe integers', { replicas: 1e300 }, `inputs.replicas: must be a number from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`],
+    [
+      'a number past the safe integers',
+      { replicas: 1e300 },
+      `inputs.replicas: must be a number from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`,
+    ],
     ['an object value', { environment: { name: 'production' } }, 'inputs.environment: must be a string, number, boolean or a list of them'],
     ['a null value', { environment: null }, 'inputs.environment: must be a string, number, boolean or a list of them'],
     ['a list in a list', { regions: [['eu']] }, 'inputs.regions.0: must be a string, number or boolean'],
@@ -284,7 +351,9 @@ describe('retry_pipeline_job and cancel_pipeline_job', () => {
 
   test('retry of a running job: GitLab\'s 403 "Job is not retryable" → permission', async () => {
     expect(toolError(await (await h.as()).call('retry_pipeline_job', { project_id: P, job_id: J.lintRunning }))).toEqual({
-      kind: 'permission', status: 403, message: '403 Forbidden - Job is not retryable',
+      kind: 'permission',
+      status: 403,
+      message: '403 Forbidden - Job is not retryable',
     });
   });
 
@@ -296,7 +365,11 @@ describe('retry_pipeline_job and cancel_pipeline_job', () => {
 
   test('force on a release before 17.11 is refused before anything is sent (GitLab would drop it); from 17.11 it is sent', async () => {
     const error = toolError(await (await h.as()).call('cancel_pipeline_job', { project_id: P, job_id: J.lintRunning, force: true }));
-    expect(error).toEqual({ kind: 'validation', status: null, message: 'force: force-cancelling a job needs GitLab 17.11 or later; this forge runs 17.6.0-ee' });
+    expect(error).toEqual({
+      kind: 'validation',
+      status: null,
+      message: 'force: force-cancelling a job needs GitLab 17.11 or later; this forge runs 17.6.0-ee',
+    });
     expect(h.toolUpstream().filter((r) => !r.endsWith('/metadata'))).toEqual([]);
     h.forge.model.version = '17.11.0';
     h.app.instances.clear();
@@ -307,17 +380,22 @@ describe('retry_pipeline_job and cancel_pipeline_job', () => {
   test('cancel by a guest, and force by a developer (Maintainer only) → permission', async () => {
     h.forge.model.version = '17.11.0';
     expect(toolError(await (await h.as(TOKENS.guest)).call('cancel_pipeline_job', { project_id: P, job_id: J.lintRunning })).kind).toBe('permission');
-    expect(toolError(await (await h.as(TOKENS.developer)).call('cancel_pipeline_job', { project_id: P, job_id: J.lintRunning, force: true })).kind).toBe('permission');
+    expect(toolError(await (await h.as(TOKENS.developer)).call('cancel_pipeline_job', { project_id: P, job_id: J.lintRunning, force: true })).kind).toBe(
+      'permission',
+    );
     expect(toolError(await (await h.as(TOKENS.guest)).call('cancel_pipeline', { project_id: P, pipeline_id: PL.mainRunning })).kind).toBe('permission');
   });
 
   test('cancel of a finished job → conflict', async () => {
-    expect(toolError(await (await h.as()).call('cancel_pipeline_job', { project_id: P, job_id: J.featureBuild }))).toMatchObject({ kind: 'conflict', status: 201 });
+    expect(toolError(await (await h.as()).call('cancel_pipeline_job', { project_id: P, job_id: J.featureBuild }))).toMatchObject({
+      kind: 'conflict',
+      status: 201,
+    });
   });
 });
 
 describe('lean records (D33)', () => {
-  test('pipelines and jobs are lean by default; full_response gives the forge\'s records', async () => {
+  test("pipelines and jobs are lean by default; full_response gives the forge's records", async () => {
     const c = await h.as();
     const pl = structured(await c.call('get_pipeline', { project_id: P, pipeline_id: PL.featureFailed }));
     expect(pl.user).toEqual({ id: 1, username: 'maria', name: 'Maria Rossi' });
@@ -327,7 +405,13 @@ describe('lean records (D33)', () => {
     expect(h.forge.requests.every((r) => !r.query.has('full_response'))).toBe(true);
 
     const jobs = structured<Page<Record<string, unknown>>>(await c.call('list_pipeline_jobs', { project_id: P, pipeline_id: PL.featureFailed }));
-    expect(jobs.items[1]).toMatchObject({ id: J.featureUnitFailed, stage: 'test', status: 'failed', failure_reason: 'script_failure', pipeline: { id: PL.featureFailed, status: 'failed' } });
+    expect(jobs.items[1]).toMatchObject({
+      id: J.featureUnitFailed,
+      stage: 'test',
+      status: 'failed',
+      failure_reason: 'script_failure',
+      pipeline: { id: PL.featureFailed, status: 'failed' },
+    });
     expect(JSON.stringify(jobs)).not.toContain('avatar_url');
     expect(jobs.items[1].runner).toEqual({ id: 7, description: 'shared-runner-1' });
     expect(jobs.items[1].commit).toEqual({ id: SEED.featureShas[1], title: 'Validate login credentials' });
@@ -339,7 +423,9 @@ describe('lean records (D33)', () => {
     const c = await h.as(TOKENS.developer);
     const job = structured(await c.call('retry_pipeline_job', { project_id: P, job_id: J.featureUnitFailed }));
     expect(job).not.toHaveProperty('erased_at');
-    expect(toolError(await c.call('retry_pipeline', { project_id: P, pipeline_id: 1, full_response: true })).message).toBe('full_response: is not a parameter of this tool');
+    expect(toolError(await c.call('retry_pipeline', { project_id: P, pipeline_id: 1, full_response: true })).message).toBe(
+      'full_response: is not a parameter of this tool',
+    );
   });
 });
 
@@ -351,13 +437,25 @@ describe('identifiers and numbers are checked before the network (D31)', () => {
     ['get_pipeline_job', { job_id: 1.5 }, 'job_id: must be a positive integer job id such as 42'],
     ['get_pipeline_job', { job_id: '1e3' }, 'job_id: must be a positive integer job id such as 42'],
     ['list_merge_request_pipelines', { merge_request_iid: '0' }, 'merge_request_iid: must be a positive integer merge request iid such as 12'],
-    ['list_pipelines', { project_id: 'acme/../secret' }, 'project_id: must not be "." or ".." nor contain a "." or ".." part between slashes (percent-encoded or look-alike dots included)'],
-    ['list_pipelines', { ref: '%2e%2e' }, 'ref: must not be "." or ".." nor contain a "." or ".." part between slashes (percent-encoded or look-alike dots included)'],
+    [
+      'list_pipelines',
+      { project_id: 'acme/../secret' },
+      'project_id: must not be "." or ".." nor contain a "." or ".." part between slashes (percent-encoded or look-alike dots included)',
+    ],
+    [
+      'list_pipelines',
+      { ref: '%2e%2e' },
+      'ref: must not be "." or ".." nor contain a "." or ".." part between slashes (percent-encoded or look-alike dots included)',
+    ],
     ['list_pipelines', { per_page: 1000 }, 'per_page: must be an integer from 1 to 100'],
     ['list_pipelines', { source: 'push;drop' }, 'source: must be a pipeline source such as push, web or merge_request_event'],
     ['list_pipelines', { updated_after: '2024-02-01T00:00:00Z', updated_before: '2024-01-01T00:00:00Z' }, 'updated_before: must not be before updated_after'],
     ['list_pipelines', { created_after: '2024-02-01', created_before: '2024-01-31T23:59:59Z' }, 'created_before: must not be before created_after'],
-    ['list_pipelines', { created_after: 'yesterday' }, 'created_after: must be an ISO 8601 date-time such as 2026-01-31T23:59:59Z, or a date such as 2026-01-31 (midnight UTC)'],
+    [
+      'list_pipelines',
+      { created_after: 'yesterday' },
+      'created_after: must be an ISO 8601 date-time such as 2026-01-31T23:59:59Z, or a date such as 2026-01-31 (midnight UTC)',
+    ],
     ['list_pipelines', { name: '' }, 'name: must not be empty'],
     ['list_pipelines', { yaml_errors: 'yes' }, 'yaml_errors: expected boolean'],
   ])('%s %j', async (tool, args, message) => {
@@ -375,8 +473,17 @@ describe('the group in tools/list', () => {
 
   test('the names teams know from other GitLab servers', () => {
     expect(group.map((t) => t.name)).toEqual([
-      'list_pipelines', 'get_pipeline', 'list_merge_request_pipelines', 'create_pipeline', 'retry_pipeline', 'cancel_pipeline',
-      'list_pipeline_jobs', 'get_pipeline_job', 'retry_pipeline_job', 'cancel_pipeline_job', 'get_pipeline_job_output',
+      'list_pipelines',
+      'get_pipeline',
+      'list_merge_request_pipelines',
+      'create_pipeline',
+      'retry_pipeline',
+      'cancel_pipeline',
+      'list_pipeline_jobs',
+      'get_pipeline_job',
+      'retry_pipeline_job',
+      'cancel_pipeline_job',
+      'get_pipeline_job_output',
     ]);
   });
 
@@ -390,7 +497,14 @@ describe('the group in tools/list', () => {
     const { tools } = await c.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(group.map((t) => t.name));
     const reads = tools.filter((t) => t.annotations?.readOnlyHint).map((t) => t.name);
-    expect(reads).toEqual(['list_pipelines', 'get_pipeline', 'list_merge_request_pipelines', 'list_pipeline_jobs', 'get_pipeline_job', 'get_pipeline_job_output']);
+    expect(reads).toEqual([
+      'list_pipelines',
+      'get_pipeline',
+      'list_merge_request_pipelines',
+      'list_pipeline_jobs',
+      'get_pipeline_job',
+      'get_pipeline_job_output',
+    ]);
     expect(tools.filter((t) => t.annotations?.destructiveHint).map((t) => t.name)).toEqual([]);
   });
 });

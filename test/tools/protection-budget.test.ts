@@ -6,7 +6,13 @@ import { ForgeClient } from '../../src/forge/client';
 import { ToolError } from '../../src/tools/errors';
 import { protectOrUpdate } from '../../src/tools/branches/protect-or-update';
 
-const RULE = { name: 'main', push_access_levels: [{ id: 1, access_level: 40 }], merge_access_levels: [{ id: 2, access_level: 40 }], unprotect_access_levels: [{ id: 3, access_level: 40 }], allow_force_push: false };
+const RULE = {
+  name: 'main',
+  push_access_levels: [{ id: 1, access_level: 40 }],
+  merge_access_levels: [{ id: 2, access_level: 40 }],
+  unprotect_access_levels: [{ id: 3, access_level: 40 }],
+  allow_force_push: false,
+};
 const seen: string[] = [];
 let posts = 0;
 let server: ReturnType<typeof Bun.serve>;
@@ -36,7 +42,10 @@ afterAll(() => server.stop(true));
 test('the replacement times out on the call budget; the restore POST is still sent and the failure says the rule was restored', async () => {
   const endpoint = createEndpoint(`http://127.0.0.1:${server.port}/api/v4`, { rejectUnauthorized: true, timeoutMs: 5000 });
   const forge = new ForgeClient(endpoint, { kind: 'private', token: 'glpat-budget-test-0000000' }, { toolTimeoutMs: 300 });
-  const error = await protectOrUpdate({ forge }, '42', { name: 'main', push_access_level: 30 }).then(() => undefined, (e: unknown) => e);
+  const error = await protectOrUpdate({ forge }, '42', { name: 'main', push_access_level: 30 }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ToolError);
   expect((error as ToolError).kind).toBe('timeout');
   expect((error as ToolError).message).toContain('the previous rule was restored');

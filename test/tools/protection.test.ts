@@ -21,7 +21,11 @@ const levels = (rule: Rule) => ({
   unprotect: rule.unprotect_access_levels?.map((l) => l.access_level),
 });
 /** The methods sent, the edition probe left out. */
-const methods = () => h.upstream().filter((r) => !r.endsWith('/metadata')).map((r) => r.split(' ')[0]);
+const methods = () =>
+  h
+    .upstream()
+    .filter((r) => !r.endsWith('/metadata'))
+    .map((r) => r.split(' ')[0]);
 const rule = (name: string) => h.forge.model.findProject(P)!.protectedBranches.find((r) => r.name === name);
 
 describe('list_protected_branches and get_protected_branch', () => {
@@ -64,7 +68,9 @@ describe('protect_branch', () => {
 
   test('an existing rule: flag changes are a PATCH', async () => {
     const c = await h.as();
-    const result = structured<{ action: string; protected_branch: Rule }>(await c.call('protect_branch', { project_id: P, branch_name: 'main', allow_force_push: true }));
+    const result = structured<{ action: string; protected_branch: Rule }>(
+      await c.call('protect_branch', { project_id: P, branch_name: 'main', allow_force_push: true }),
+    );
     expect(result.action).toBe('updated');
     expect(result.protected_branch.allow_force_push).toBe(true);
     expect(h.upstream().map((r) => r.split(' ')[0])).toEqual(['POST', 'GET', 'PATCH']);
@@ -73,7 +79,9 @@ describe('protect_branch', () => {
   test('an existing rule on a free tier: new levels replace the rule, other values are kept', async () => {
     h.forge.model.edition = 'ce';
     const c = await h.as();
-    const result = structured<{ action: string; protected_branch: Rule }>(await c.call('protect_branch', { project_id: P, branch_name: 'main', push_access_level: 30 }));
+    const result = structured<{ action: string; protected_branch: Rule }>(
+      await c.call('protect_branch', { project_id: P, branch_name: 'main', push_access_level: 30 }),
+    );
     expect(result.action).toBe('replaced');
     expect(levels(result.protected_branch)).toEqual({ push: [30], merge: [40], unprotect: undefined });
     // Known to be CE: no PATCH whose allowed_to_* GitLab would drop unread.
@@ -84,7 +92,9 @@ describe('protect_branch', () => {
   test('an existing rule on a paid tier: new levels are a PATCH with allowed_to_* entries', async () => {
     h.forge.model.premium = true;
     const c = await h.as();
-    const result = structured<{ action: string; protected_branch: Rule }>(await c.call('protect_branch', { project_id: P, branch_name: 'main', merge_access_level: 30 }));
+    const result = structured<{ action: string; protected_branch: Rule }>(
+      await c.call('protect_branch', { project_id: P, branch_name: 'main', merge_access_level: 30 }),
+    );
     expect(result.action).toBe('updated');
     expect(levels(result.protected_branch)).toEqual({ push: [40], merge: [30], unprotect: [40] });
     expect(methods()).toEqual(['POST', 'GET', 'PATCH']);
@@ -98,7 +108,8 @@ describe('protect_branch', () => {
     rule('main')!.code_owner_approval_required = true;
     const c = await h.as();
     const result = structured<{ action: string; protected_branch: Rule & { code_owner_approval_required: boolean }; not_applied?: string[] }>(
-      await c.call('protect_branch', { project_id: P, branch_name: 'main', merge_access_level: 30 }));
+      await c.call('protect_branch', { project_id: P, branch_name: 'main', merge_access_level: 30 }),
+    );
     expect(result.action).toBe('updated');
     expect(result.protected_branch.code_owner_approval_required).toBe(true);
     expect(result.not_applied).toBeUndefined();
@@ -109,16 +120,24 @@ describe('protect_branch', () => {
   test('ee-premium: a code-owner approval GitLab turned off all the same is reported in not_applied', async () => {
     h.forge.model.premium = true;
     rule('main')!.code_owner_approval_required = true;
-    const answer = { name: 'main', push_access_levels: [{ id: 1, access_level: 40 }], merge_access_levels: [{ id: 2, access_level: 30 }],
-      unprotect_access_levels: [{ id: 3, access_level: 40 }], allow_force_push: false, code_owner_approval_required: false };
+    const answer = {
+      name: 'main',
+      push_access_levels: [{ id: 1, access_level: 40 }],
+      merge_access_levels: [{ id: 2, access_level: 30 }],
+      unprotect_access_levels: [{ id: 3, access_level: 40 }],
+      allow_force_push: false,
+      code_owner_approval_required: false,
+    };
     h.forge.failNext({ method: 'PATCH', pathIncludes: 'protected_branches', status: 200, body: answer });
     const c = await h.as();
-    const result = structured<{ action: string; not_applied?: string[] }>(await c.call('protect_branch', { project_id: P, branch_name: 'main', merge_access_level: 30 }));
+    const result = structured<{ action: string; not_applied?: string[] }>(
+      await c.call('protect_branch', { project_id: P, branch_name: 'main', merge_access_level: 30 }),
+    );
     expect(result).toMatchObject({ action: 'updated', not_applied: ['code_owner_approval_required (GitLab turned it off; it was on)'] });
   });
 
   // app/models/concerns/protected_ref_access.rb: GitLab.com offers no 60 (admin) for any protected-branch level.
-  test('gitlab.com: level 60 (admin) is GitLab\'s 400, named as GitLab.com\'s, for a new rule and an existing one; nothing changes', async () => {
+  test("gitlab.com: level 60 (admin) is GitLab's 400, named as GitLab.com's, for a new rule and an existing one; nothing changes", async () => {
     h.forge.model.edition = 'gitlab.com';
     const c = await h.as();
     const created = toolError(await c.call('protect_branch', { project_id: P, branch_name: 'develop', push_access_level: 60 }));
@@ -148,7 +167,10 @@ describe('protect_branch', () => {
 
   test.each([
     [{ branch_name: 'x', push_access_level: 20 }, 'push_access_level: must be one of 0 (no access), 30 (developer), 40 (maintainer), 60 (admin)'],
-    [{ branch_name: 'x', unprotect_access_level: 0 }, 'unprotect_access_level: must be one of 30 (developer), 40 (maintainer), 60 (admin); 0 is not allowed, since nobody could then unprotect the branch'],
+    [
+      { branch_name: 'x', unprotect_access_level: 0 },
+      'unprotect_access_level: must be one of 30 (developer), 40 (maintainer), 60 (admin); 0 is not allowed, since nobody could then unprotect the branch',
+    ],
     [{}, 'branch_name: is required'],
     [{ branch_name: 'a', name: 'b' }, 'name: is a deprecated alias of branch_name; give one of them, not two different values'],
   ])('invalid arguments are refused before any upstream call: %p', async (args, message) => {
@@ -178,10 +200,19 @@ describe('unprotect_branch', () => {
 
 // The review's findings on protect_branch's update path, each on the edition where it matters.
 describe('protect_branch keeps every entry and reports only what happened', () => {
-  const entry = (id: number, fields: { access_level?: number; user_id?: number; group_id?: number; deploy_key_id?: number }) =>
-    ({ id, access_level: fields.access_level ?? 40, user_id: fields.user_id ?? null, group_id: fields.group_id ?? null, deploy_key_id: fields.deploy_key_id ?? null });
+  const entry = (id: number, fields: { access_level?: number; user_id?: number; group_id?: number; deploy_key_id?: number }) => ({
+    id,
+    access_level: fields.access_level ?? 40,
+    user_id: fields.user_id ?? null,
+    group_id: fields.group_id ?? null,
+    deploy_key_id: fields.deploy_key_id ?? null,
+  });
   const who = (entries: { access_level: number; user_id: number | null; group_id: number | null; deploy_key_id?: number | null }[]) =>
-    entries.map((e) => (e.user_id ? `user ${e.user_id}` : e.group_id ? `group ${e.group_id}` : e.deploy_key_id ? `deploy key ${e.deploy_key_id}` : `role ${e.access_level}`)).sort();
+    entries
+      .map((e) =>
+        e.user_id ? `user ${e.user_id}` : e.group_id ? `group ${e.group_id}` : e.deploy_key_id ? `deploy key ${e.deploy_key_id}` : `role ${e.access_level}`,
+      )
+      .sort();
 
   test('ee-premium, PATCH refused: the replacement keeps user, group and deploy-key entries beside the new level', async () => {
     const main = rule('main')!;
@@ -221,10 +252,14 @@ describe('protect_branch keeps every entry and reports only what happened', () =
     h.forge.model.edition = 'ce';
     h.forge.failNext({ pathIncludes: '/metadata', status: 403, times: 5 });
     const c = await h.as();
-    const existing = structured<{ action: string; not_applied?: string[] }>(await c.call('protect_branch', { project_id: P, branch_name: 'main', unprotect_access_level: 40 }));
+    const existing = structured<{ action: string; not_applied?: string[] }>(
+      await c.call('protect_branch', { project_id: P, branch_name: 'main', unprotect_access_level: 40 }),
+    );
     expect(existing).toMatchObject({ action: 'unchanged', not_applied: ['unprotect_access_level (the forge has no such level)'] });
     expect(methods()).toEqual(['POST', 'GET']);
-    const created = structured<{ action: string; not_applied?: string[] }>(await c.call('protect_branch', { project_id: P, branch_name: 'develop', unprotect_access_level: 60 }));
+    const created = structured<{ action: string; not_applied?: string[] }>(
+      await c.call('protect_branch', { project_id: P, branch_name: 'develop', unprotect_access_level: 60 }),
+    );
     expect(created).toMatchObject({ action: 'created', not_applied: ['unprotect_access_level (the forge has no such level)'] });
   });
 

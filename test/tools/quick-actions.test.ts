@@ -36,8 +36,14 @@ const WRITERS: Record<string, (text: string) => Args> = {
   update_group_wiki_page: (text) => ({ group_id: 'acme/platform', slug: 'handbook', content: text }),
 };
 const PARAMETER: Record<string, string> = {
-  create_issue: 'description', update_issue: 'description', create_merge_request: 'description', update_merge_request: 'description',
-  create_wiki_page: 'content', update_wiki_page: 'content', create_group_wiki_page: 'content', update_group_wiki_page: 'content',
+  create_issue: 'description',
+  update_issue: 'description',
+  create_merge_request: 'description',
+  update_merge_request: 'description',
+  create_wiki_page: 'content',
+  update_wiki_page: 'content',
+  create_group_wiki_page: 'content',
+  update_group_wiki_page: 'content',
 };
 
 describe('the command list (quick-action-names.ts)', () => {
@@ -46,7 +52,8 @@ describe('the command list (quick-action-names.ts)', () => {
     for (const source of sources) expect(source).toMatch(/^(ee\/)?[a-z_]+_actions\.rb$|^docs$/);
     expect(new Set(QUICK_ACTIONS).size).toBe(QUICK_ACTIONS.length);
     for (const name of QUICK_ACTIONS) expect(name).toMatch(/^[a-z_]+$/);
-    for (const name of ['board_move', 'wip', 'draft', 'spent', 'cc', 'child_epic', 'tag', 'reassign_reviewer', 'blocked_by']) expect(QUICK_ACTIONS).toContain(name);
+    for (const name of ['board_move', 'wip', 'draft', 'spent', 'cc', 'child_epic', 'tag', 'reassign_reviewer', 'blocked_by'])
+      expect(QUICK_ACTIONS).toContain(name);
     expect(QUICK_ACTION_DEFINITIONS.find((d) => d.names.includes('wip'))).toMatchObject({ names: ['draft', 'wip'], source: 'merge_request_actions.rb' });
   });
 
@@ -57,7 +64,9 @@ describe('the command list (quick-action-names.ts)', () => {
 
 describe('every text-writing tool refuses what GitLab would run (D36)', () => {
   test('the table covers every tool with a text GitLab reads for quick actions', () => {
-    const marked = ALL_TOOLS.filter((t) => Object.values((t.input as unknown as { properties: Record<string, { userText?: boolean }> }).properties).some((p) => p.userText)).map((t) => t.name);
+    const marked = ALL_TOOLS.filter((t) =>
+      Object.values((t.input as unknown as { properties: Record<string, { userText?: boolean }> }).properties).some((p) => p.userText),
+    ).map((t) => t.name);
     expect(Object.keys(WRITERS).sort()).toEqual(marked.sort());
   });
 
@@ -78,9 +87,14 @@ describe('every text-writing tool refuses what GitLab would run (D36)', () => {
     for (const [name, text, line] of REFUSED.filter(([, text]) => !text.startsWith('---'))) {
       issue(1).description = 'Steps:\n1. Open the app';
       h.forge.requests.length = 0;
-      const error = toolError(await c.call('update_issue_description_patch', {
-        project_id: P, issue_iid: 1, patch_type: 'search_replace', patch: `<<<<<<< SEARCH\n1. Open the app\n=======\n${text}\n>>>>>>> REPLACE`,
-      }));
+      const error = toolError(
+        await c.call('update_issue_description_patch', {
+          project_id: P,
+          issue_iid: 1,
+          patch_type: 'search_replace',
+          patch: `<<<<<<< SEARCH\n1. Open the app\n=======\n${text}\n>>>>>>> REPLACE`,
+        }),
+      );
       expect({ name, message: error.message }).toEqual({ name, message: expect.stringMatching(new RegExp(`^patch: line ${line + 1} "`)) });
       expect(h.forge.requests.map((r) => r.method)).toEqual(['GET']);
     }
@@ -88,8 +102,12 @@ describe('every text-writing tool refuses what GitLab would run (D36)', () => {
 
   test('the refusal shows the line with its control characters escaped, and says when a fence was not trusted', async () => {
     const c = await h.as();
-    expect(toolError(await c.call('create_issue_note', { project_id: P, issue_iid: 1, body: '/close\f\n' })).message).toStartWith('body: line 1 "/close\\f" is a GitLab quick action');
-    expect(toolError(await c.call('create_issue_note', { project_id: P, issue_iid: 1, body: '~~~\n/close\n~~~' })).message).toContain('not a code fence every GitLab release skips');
+    expect(toolError(await c.call('create_issue_note', { project_id: P, issue_iid: 1, body: '/close\f\n' })).message).toStartWith(
+      'body: line 1 "/close\\f" is a GitLab quick action',
+    );
+    expect(toolError(await c.call('create_issue_note', { project_id: P, issue_iid: 1, body: '~~~\n/close\n~~~' })).message).toContain(
+      'not a code fence every GitLab release skips',
+    );
   });
 
   test.each(WRITTEN)('written as text: %s', async (_name, text) => {
@@ -99,12 +117,12 @@ describe('every text-writing tool refuses what GitLab would run (D36)', () => {
   });
 });
 
-describe('against GitLab\'s older extractor (the fake forge runs it on issue descriptions)', () => {
+describe("against GitLab's older extractor (the fake forge runs it on issue descriptions)", () => {
   const open = useHarness({ FORGE_TOOLSETS: 'all', FORGE_ALLOW_QUICK_ACTIONS: 'true' });
   const ran = () => open.forge.model.quickActionsRun.map((r) => r.command);
 
   // The fence shapes GitLab's later (CommonMark) era runs cannot be shown here: this fake reads as the older one.
-  test('with the guard off, the red team\'s shapes close the issue: they are commands to GitLab', async () => {
+  test("with the guard off, the red team's shapes close the issue: they are commands to GitLab", async () => {
     const c = await open.as();
     for (const text of ['\r/close', '/\rclose', '/clo\rse', 'Thanks!\n\r/close', '/close\f\n', '/close\v\n', '~~~\n/close\n~~~', 'Log:\n```\n/close']) {
       const issue2 = open.forge.model.projects.get(SEED.project)!.issues.get(2)!;
@@ -126,21 +144,48 @@ describe('against GitLab\'s older extractor (the fake forge runs it on issue des
 describe('closes_issues: text GitLab reads for its closing pattern (D36)', () => {
   test('create_merge_request and update_merge_request name the issues the merge would close', async () => {
     const c = await h.as();
-    const created = structured<Args>(await c.call('create_merge_request', { project_id: P, title: 'Gateway', source_branch: 'develop', target_branch: 'main', description: 'Closes #12\nAlso fixes group/proj#3 and #4' }));
+    const created = structured<Args>(
+      await c.call('create_merge_request', {
+        project_id: P,
+        title: 'Gateway',
+        source_branch: 'develop',
+        target_branch: 'main',
+        description: 'Closes #12\nAlso fixes group/proj#3 and #4',
+      }),
+    );
     expect(created.closes_issues).toEqual(['#12', 'group/proj#3', '#4']);
     const updated = structured<Args>(await c.call('update_merge_request', { project_id: P, merge_request_iid: created.iid, title: 'Resolves #5' }));
     expect(updated.closes_issues).toEqual(['#5']);
-    const plain = structured<Args>(await c.call('update_merge_request', { project_id: P, merge_request_iid: created.iid, description: 'See #12; encloses #9; CLOSES #8' }));
+    const plain = structured<Args>(
+      await c.call('update_merge_request', { project_id: P, merge_request_iid: created.iid, description: 'See #12; encloses #9; CLOSES #8' }),
+    );
     expect(plain).not.toHaveProperty('closes_issues');
   });
 
   test('push_files and create_or_update_file name the issues the commit would close', async () => {
     const c = await h.as();
-    const pushed = structured<Args>(await c.call('push_files', { project_id: P, branch: 'main', commit_message: 'Docs\n\nFixes group/proj#3', files: [{ file_path: 'docs/closing.md', content: 'x' }] }));
+    const pushed = structured<Args>(
+      await c.call('push_files', {
+        project_id: P,
+        branch: 'main',
+        commit_message: 'Docs\n\nFixes group/proj#3',
+        files: [{ file_path: 'docs/closing.md', content: 'x' }],
+      }),
+    );
     expect(pushed.closes_issues).toEqual(['group/proj#3']);
-    const written = structured<Args>(await c.call('create_or_update_file', { project_id: P, branch: 'main', file_path: 'docs/closing2.md', content: 'y', commit_message: 'Closing https://gitlab.example/a/b/-/issues/7' }));
+    const written = structured<Args>(
+      await c.call('create_or_update_file', {
+        project_id: P,
+        branch: 'main',
+        file_path: 'docs/closing2.md',
+        content: 'y',
+        commit_message: 'Closing https://gitlab.example/a/b/-/issues/7',
+      }),
+    );
     expect(written).toMatchObject({ action: 'created', closes_issues: ['https://gitlab.example/a/b/-/issues/7'] });
-    const quiet = structured<Args>(await c.call('create_or_update_file', { project_id: P, branch: 'main', file_path: 'docs/closing3.md', content: 'z', commit_message: 'Add docs' }));
+    const quiet = structured<Args>(
+      await c.call('create_or_update_file', { project_id: P, branch: 'main', file_path: 'docs/closing3.md', content: 'z', commit_message: 'Add docs' }),
+    );
     expect(quiet).not.toHaveProperty('closes_issues');
   });
 });

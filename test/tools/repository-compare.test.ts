@@ -7,10 +7,26 @@ import { useHarness } from '../support/harness';
 import { structured, toolError } from '../support/mcp-client';
 import { budgetDiffs, COMMITS_SHOWN, DIFF_FILE_BUDGET, DIFF_RESULT_BUDGET } from '../../src/tools/repository/compare';
 
-type Diff = { new_path: string; old_path?: string; diff?: string; new_file?: true; deleted_file?: true; diff_truncated?: true; diff_omitted?: true; diff_bytes?: number };
+type Diff = {
+  new_path: string;
+  old_path?: string;
+  diff?: string;
+  new_file?: true;
+  deleted_file?: true;
+  diff_truncated?: true;
+  diff_omitted?: true;
+  diff_bytes?: number;
+};
 type Compared = {
-  commit?: { id: string }; commits: { id: string; title: string }[]; commits_total?: number; commits_note?: string; diffs: Diff[]; note?: string;
-  compare_same_ref?: true; web_url: string; pagination: { page: number; per_page: number; next_page: number | null; total: number; total_pages: number };
+  commit?: { id: string };
+  commits: { id: string; title: string }[];
+  commits_total?: number;
+  commits_note?: string;
+  diffs: Diff[];
+  note?: string;
+  compare_same_ref?: true;
+  web_url: string;
+  pagination: { page: number; per_page: number; next_page: number | null; total: number; total_pages: number };
 };
 
 const P = SEED.project;
@@ -21,14 +37,14 @@ async function bigBranch(count: number, lines: number): Promise<void> {
   const c = await h.as();
   const files = Array.from({ length: count }, (_, i) => ({
     file_path: `gen/file-${String(i).padStart(2, '0')}.txt`,
-    content: Array.from({ length: lines }, (_, n) => `file ${i} line ${n} ${'y'.repeat(40)}`).join('\n') + '\n',
+    content: `${Array.from({ length: lines }, (_, n) => `file ${i} line ${n} ${'y'.repeat(40)}`).join('\n')}\n`,
   }));
   structured(await c.call('push_files', { project_id: P, branch: 'big', start_branch: 'main', commit_message: 'Generate files', files }));
   h.forge.requests.length = 0;
 }
 
 describe('get_branch_diffs', () => {
-  test('main...feature/login: the branch\'s commits (lean) and its changed file, with one compare request', async () => {
+  test("main...feature/login: the branch's commits (lean) and its changed file, with one compare request", async () => {
     const r = structured<Compared>(await (await h.as()).call('get_branch_diffs', { project_id: SEED.projectPath, from: 'main', to: 'feature/login' }));
     expect(r.commits.map((c) => c.id)).toEqual([...SEED.featureShas]);
     expect(r.commit).toBeUndefined(); // GitLab's `commit` repeats the last of `commits`: not sent twice
@@ -50,7 +66,11 @@ describe('get_branch_diffs', () => {
   });
 
   test('an unknown ref is not_found (GitLab: 404 Ref Not Found)', async () => {
-    expect(toolError(await (await h.as()).call('get_branch_diffs', { project_id: P, from: 'main', to: 'nope' }))).toMatchObject({ kind: 'not_found', status: 404, message: '404 Ref Not Found' });
+    expect(toolError(await (await h.as()).call('get_branch_diffs', { project_id: P, from: 'main', to: 'nope' }))).toMatchObject({
+      kind: 'not_found',
+      status: 404,
+      message: '404 Ref Not Found',
+    });
   });
 
   test('large diffs: each over the per-file budget is cut at a line, past the page budget left out, all with their size', async () => {
@@ -71,14 +91,16 @@ describe('get_branch_diffs', () => {
     expect(r.note).toContain('file_path');
   });
 
-  test('file_path returns that file\'s whole diff', async () => {
+  test("file_path returns that file's whole diff", async () => {
     await bigBranch(2, 600);
     const r = structured<Compared>(await (await h.as()).call('get_branch_diffs', { project_id: P, from: 'main', to: 'big', file_path: 'gen/file-01.txt' }));
     expect(r.diffs).toHaveLength(1);
     expect(r.diffs[0].diff_truncated).toBeUndefined();
     expect(r.diffs[0].diff!.split('\n').filter((l) => l.startsWith('+'))).toHaveLength(600);
-    expect(toolError(await (await h.as()).call('get_branch_diffs', { project_id: P, from: 'main', to: 'big', file_path: 'README.md' })))
-      .toMatchObject({ kind: 'not_found', message: 'file_path: README.md did not change between main and big' });
+    expect(toolError(await (await h.as()).call('get_branch_diffs', { project_id: P, from: 'main', to: 'big', file_path: 'README.md' }))).toMatchObject({
+      kind: 'not_found',
+      message: 'file_path: README.md did not change between main and big',
+    });
   });
 
   test('files are paged', async () => {
@@ -93,11 +115,17 @@ describe('get_branch_diffs', () => {
   });
 
   test(`at most ${COMMITS_SHOWN} commits are listed, with the total and where to find the rest`, async () => {
-    const r = structured<Compared>(await (await h.as()).call('get_branch_diffs', { project_id: P, from: SEED.rootSha, to: 'main', straight: true, per_page: 1 }));
+    const r = structured<Compared>(
+      await (await h.as()).call('get_branch_diffs', { project_id: P, from: SEED.rootSha, to: 'main', straight: true, per_page: 1 }),
+    );
     expect(r.commits).toHaveLength(30);
     const many = Array.from({ length: 60 }, (_, i) => ({ id: String(i) }));
     // The fake's history is shorter than the cap: check the cap on the forge's answer shape directly.
-    h.forge.failNext({ pathIncludes: '/repository/compare', status: 200, body: { commit: null, commits: many, diffs: [], compare_timeout: false, compare_same_ref: false, web_url: 'x' } });
+    h.forge.failNext({
+      pathIncludes: '/repository/compare',
+      status: 200,
+      body: { commit: null, commits: many, diffs: [], compare_timeout: false, compare_same_ref: false, web_url: 'x' },
+    });
     const capped = structured<Compared>(await (await h.as()).call('get_branch_diffs', { project_id: P, from: 'a', to: 'b' }));
     expect(capped.commits).toHaveLength(COMMITS_SHOWN);
     expect(capped.commits_total).toBe(60);
@@ -113,8 +141,16 @@ describe('get_branch_diffs', () => {
     const steps = COMMITS_SHOWN + 5;
     for (let i = 0; i < steps; i++) {
       // ~37 KB of diff per commit, so the diff budgets are full too.
-      const content = Array.from({ length: 600 }, (_, n) => `step ${i} line ${n} ${'z'.repeat(40)}`).join('\n') + '\n';
-      structured(await c.call('push_files', { project_id: P, branch: 'long', ...(i === 0 ? { start_branch: 'main' } : {}), commit_message: `Step ${i}`, files: [{ file_path: `steps/${i}.txt`, content }] }));
+      const content = `${Array.from({ length: 600 }, (_, n) => `step ${i} line ${n} ${'z'.repeat(40)}`).join('\n')}\n`;
+      structured(
+        await c.call('push_files', {
+          project_id: P,
+          branch: 'long',
+          ...(i === 0 ? { start_branch: 'main' } : {}),
+          commit_message: `Step ${i}`,
+          files: [{ file_path: `steps/${i}.txt`, content }],
+        }),
+      );
     }
     const head = h.forge.model.projects.get(P)!.branches.get('long')!;
     const result = await c.call('get_branch_diffs', { project_id: P, from: 'main', to: 'long' });
@@ -123,14 +159,19 @@ describe('get_branch_diffs', () => {
     expect(r.commits.some((x) => x.id === head)).toBe(false);
     expect(r.commit).toMatchObject({ id: head, title: `Step ${steps - 1}` });
     expect(r.commits_total).toBe(steps);
-    expect(r.commits_note).toBe(`first ${COMMITS_SHOWN} of ${steps} commits shown, oldest first; commit is the last, the head of long; list_commits with ref_name main..long lists them all`);
+    expect(r.commits_note).toBe(
+      `first ${COMMITS_SHOWN} of ${steps} commits shown, oldest first; commit is the last, the head of long; list_commits with ref_name main..long lists them all`,
+    );
     expect(r.note).toContain('file_path');
     expect(r.truncated).toBeUndefined();
     expect(Buffer.byteLength((result.content as { text: string }[])[0].text)).toBeLessThan(100_000);
   });
 
   test.each([
-    [{ from: '..' }, 'from: '], [{ to: 'a/../b' }, 'to: '], [{ file_path: '../x' }, 'file_path: '], [{ file_path: '%2e%2e/x' }, 'file_path: '],
+    [{ from: '..' }, 'from: '],
+    [{ to: 'a/../b' }, 'to: '],
+    [{ file_path: '../x' }, 'file_path: '],
+    [{ file_path: '%2e%2e/x' }, 'file_path: '],
     [{ per_page: 101 }, 'per_page: '],
   ])('%p is refused before any request', async (args, message) => {
     const error = toolError(await (await h.as()).call('get_branch_diffs', { project_id: P, from: 'main', to: 'develop', ...args }));

@@ -12,9 +12,23 @@ import { repositoryTools } from '../../src/tools/repository';
 import { CONTENT_BUDGET } from '../../src/tools/repository/file-contents';
 
 type File = {
-  file_path: string; ref?: string; size: number; blob_id: string; last_commit_id: string; commit_id?: string; content_sha256?: string;
-  start_line: number; end_line: number | null; total_lines?: number; content?: string; truncated?: boolean; next_start_line?: number;
-  binary?: boolean; mime_type?: string; execute_filemode?: boolean; note?: string;
+  file_path: string;
+  ref?: string;
+  size: number;
+  blob_id: string;
+  last_commit_id: string;
+  commit_id?: string;
+  content_sha256?: string;
+  start_line: number;
+  end_line: number | null;
+  total_lines?: number;
+  content?: string;
+  truncated?: boolean;
+  next_start_line?: number;
+  binary?: boolean;
+  mime_type?: string;
+  execute_filemode?: boolean;
+  note?: string;
 };
 type Page<T> = { items: T[]; pagination: { page: number; per_page: number; next_page: number | null; total: number; total_pages: number } };
 
@@ -52,7 +66,7 @@ describe('get_file_contents', () => {
     expect(file.truncated).toBeUndefined();
   });
 
-  test('start_line past the end is refused with the file\'s length', async () => {
+  test("start_line past the end is refused with the file's length", async () => {
     const error = toolError(await (await h.as()).call('get_file_contents', { project_id: P, file_path: 'src/app.ts', start_line: 40 }));
     expect(error).toMatchObject({ kind: 'validation', message: 'start_line: the file has 12 lines' });
   });
@@ -72,7 +86,9 @@ describe('get_file_contents', () => {
 
   test('a line range deep in a large file: those lines, reading stopped right after them', async () => {
     const start = 200_000;
-    const file = structured<File>(await (await h.as()).call('get_file_contents', { project_id: P, file_path: REPOSITORY_SEED.hugeFile, start_line: start, end_line: start + 2 }));
+    const file = structured<File>(
+      await (await h.as()).call('get_file_contents', { project_id: P, file_path: REPOSITORY_SEED.hugeFile, start_line: start, end_line: start + 2 }),
+    );
     expect(file.content).toBe(hugeLine(start) + hugeLine(start + 1) + hugeLine(start + 2));
     expect(file).toMatchObject({ start_line: start, end_line: start + 2 });
     expect(file.truncated).toBeUndefined();
@@ -87,12 +103,16 @@ describe('get_file_contents', () => {
     expect(file.blob_id).toMatch(/^[0-9a-f]{40}$/);
   });
 
-  test('a file stored in Git LFS: its pointer is said for what it is, oid and size, not shown as the file\'s text', async () => {
+  test("a file stored in Git LFS: its pointer is said for what it is, oid and size, not shown as the file's text", async () => {
     const c = await h.as();
     const oid = 'd49b4164afc9a69cd2db26c64748a3b5dff5de9da96d92a9479a94ffa5f38688';
     const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\nsize 33296\n`;
-    structured(await c.call('create_or_update_file', { project_id: P, branch: 'main', file_path: 'assets/model.bin', content: pointer, commit_message: 'Track in LFS' }));
-    const file = structured<File & { lfs?: { oid: string; size: number } }>(await c.call('get_file_contents', { project_id: P, file_path: 'assets/model.bin' }));
+    structured(
+      await c.call('create_or_update_file', { project_id: P, branch: 'main', file_path: 'assets/model.bin', content: pointer, commit_message: 'Track in LFS' }),
+    );
+    const file = structured<File & { lfs?: { oid: string; size: number } }>(
+      await c.call('get_file_contents', { project_id: P, file_path: 'assets/model.bin' }),
+    );
     expect(file.lfs).toEqual({ oid: `sha256:${oid}`, size: 33296 });
     expect(file.content).toBeUndefined();
     expect(file.note).toContain('Git LFS');
@@ -116,21 +136,38 @@ describe('get_file_contents', () => {
     }
   });
 
-  test('a missing file is not_found with the forge\'s words; so is an unknown ref', async () => {
+  test("a missing file is not_found with the forge's words; so is an unknown ref", async () => {
     const c = await h.as();
-    expect(toolError(await c.call('get_file_contents', { project_id: P, file_path: 'nope.md' }))).toMatchObject({ kind: 'not_found', status: 404, message: '404 File Not Found' });
-    expect(toolError(await c.call('get_file_contents', { project_id: P, file_path: 'README.md', ref: 'nope' }))).toMatchObject({ kind: 'not_found', message: '404 Commit Not Found' });
+    expect(toolError(await c.call('get_file_contents', { project_id: P, file_path: 'nope.md' }))).toMatchObject({
+      kind: 'not_found',
+      status: 404,
+      message: '404 File Not Found',
+    });
+    expect(toolError(await c.call('get_file_contents', { project_id: P, file_path: 'README.md', ref: 'nope' }))).toMatchObject({
+      kind: 'not_found',
+      message: '404 Commit Not Found',
+    });
   });
 
-  test('a private project\'s file is hidden from a stranger (GitLab answers 404)', async () => {
+  test("a private project's file is hidden from a stranger (GitLab answers 404)", async () => {
     h.forge.model.projects.get(SEED.privateProject)!.members.delete(SEED.users.developer);
     const error = toolError(await (await h.as(TOKENS.developer)).call('get_file_contents', { project_id: SEED.privateProject, file_path: 'README.md' }));
     expect(error.kind).toBe('not_found');
   });
 
   test.each([
-    ['../secret'], ['src/../../etc/passwd'], ['%2e%2e/secret'], ['src%2F..%2F..%2Fsecret'], ['src/%2E%2E/x'], ['..%2Fx'],
-    ['%252e%252e/x'], ['src/./app.ts'], ['src//app.ts'], ['/etc/passwd'], ['src\\..\\x'], ['．．/x'],
+    ['../secret'],
+    ['src/../../etc/passwd'],
+    ['%2e%2e/secret'],
+    ['src%2F..%2F..%2Fsecret'],
+    ['src/%2E%2E/x'],
+    ['..%2Fx'],
+    ['%252e%252e/x'],
+    ['src/./app.ts'],
+    ['src//app.ts'],
+    ['/etc/passwd'],
+    ['src\\..\\x'],
+    ['．．/x'],
   ])('file_path %p is refused before any request', async (file_path) => {
     const error = toolError(await (await h.as()).call('get_file_contents', { project_id: P, file_path }));
     expect(error.kind).toBe('validation');
@@ -139,7 +176,9 @@ describe('get_file_contents', () => {
   });
 
   test.each([
-    [{ ref: '..' }, 'ref: '], [{ project_id: '../42' }, 'project_id: '], [{ start_line: 0 }, 'start_line: must be a line number, 1 or more'],
+    [{ ref: '..' }, 'ref: '],
+    [{ project_id: '../42' }, 'project_id: '],
+    [{ start_line: 0 }, 'start_line: must be a line number, 1 or more'],
     [{ start_line: 5, end_line: 4 }, 'end_line: must not be before start_line'],
   ])('%p is refused before any request', async (args, message) => {
     const error = toolError(await (await h.as()).call('get_file_contents', { project_id: P, file_path: 'README.md', ...args }));
@@ -172,7 +211,7 @@ describe('get_repository_tree', () => {
   const h = useHarness({ FORGE_TOOLSETS: 'repository' });
   type Entry = { path: string; type: string; mode?: string; id?: string; name?: string };
 
-  test('the root: directories first, then files, lean entries, with GitLab\'s pagination', async () => {
+  test("the root: directories first, then files, lean entries, with GitLab's pagination", async () => {
     const page = structured<Page<Entry>>(await (await h.as()).call('get_repository_tree', { project_id: P, per_page: 100 }));
     expect(page.items.map((e) => e.path)).toEqual(['assets', 'bin', 'data', 'docs', 'src', 'README.md', 'package.json']);
     expect(page.items[0]).toEqual({ path: 'assets', type: 'tree' });
@@ -189,7 +228,7 @@ describe('get_repository_tree', () => {
     expect(Object.fromEntries(h.forge.requests.at(-1)!.query)).toEqual({ recursive: 'true', per_page: '3' });
   });
 
-  test('full_response: GitLab\'s entries with id, name and mode', async () => {
+  test("full_response: GitLab's entries with id, name and mode", async () => {
     const page = structured<Page<Entry>>(await (await h.as()).call('get_repository_tree', { project_id: P, path: 'docs', full_response: true }));
     expect(page.items[0]).toMatchObject({ name: 'guide', path: 'docs/guide', type: 'tree', mode: '040000' });
     expect(page.items[0].id).toMatch(/^[0-9a-f]{40}$/);

@@ -74,11 +74,16 @@ describe('create_or_update_file', () => {
 
   test('base64 content is written as bytes; content that is not base64 is refused before any request', async () => {
     const c = await h.as();
-    structured(await c.call('create_or_update_file', write({ file_path: 'bin.dat', content: Buffer.from('\u0000\u0001bytes').toString('base64'), encoding: 'base64' })));
+    structured(
+      await c.call('create_or_update_file', write({ file_path: 'bin.dat', content: Buffer.from('\u0000\u0001bytes').toString('base64'), encoding: 'base64' })),
+    );
     expect(fileOn('main', 'bin.dat')).toBe('\u0000\u0001bytes');
     h.forge.requests.length = 0;
-    expect(toolError(await c.call('create_or_update_file', write({ file_path: 'b.dat', content: 'not base64!', encoding: 'base64' }))))
-      .toEqual({ kind: 'validation', status: null, message: 'content: is not valid base64 (encoding is base64)' });
+    expect(toolError(await c.call('create_or_update_file', write({ file_path: 'b.dat', content: 'not base64!', encoding: 'base64' })))).toEqual({
+      kind: 'validation',
+      status: null,
+      message: 'content: is not valid base64 (encoding is base64)',
+    });
     expect(h.upstream()).toEqual([]);
   });
 
@@ -92,10 +97,16 @@ describe('create_or_update_file', () => {
   });
 
   test.each([
-    [{ file_path: '../x' }, 'file_path: '], [{ file_path: 'a/%2e%2e/%2e%2e/x' }, 'file_path: '], [{ file_path: 'a%2F..%2F..%2Fx' }, 'file_path: '],
-    [{ branch: '..' }, 'branch: '], [{ commit_message: '' }, 'commit_message: must not be empty'], [{ last_commit_id: 'main' }, 'last_commit_id: must be a commit SHA'],
-    [{ last_commit_id: 'abc1234' }, "last_commit_id: must be a commit SHA: the file's full last_commit_id"], [{ last_commit_id: 'A'.repeat(40) }, 'last_commit_id: must be a commit SHA'],
-    [{ encoding: 'utf8' }, 'encoding: must be one of text, base64'], [{ content: undefined }, 'content: is required'],
+    [{ file_path: '../x' }, 'file_path: '],
+    [{ file_path: 'a/%2e%2e/%2e%2e/x' }, 'file_path: '],
+    [{ file_path: 'a%2F..%2F..%2Fx' }, 'file_path: '],
+    [{ branch: '..' }, 'branch: '],
+    [{ commit_message: '' }, 'commit_message: must not be empty'],
+    [{ last_commit_id: 'main' }, 'last_commit_id: must be a commit SHA'],
+    [{ last_commit_id: 'abc1234' }, "last_commit_id: must be a commit SHA: the file's full last_commit_id"],
+    [{ last_commit_id: 'A'.repeat(40) }, 'last_commit_id: must be a commit SHA'],
+    [{ encoding: 'utf8' }, 'encoding: must be one of text, base64'],
+    [{ content: undefined }, 'content: is required'],
   ])('%p is refused before any request', async (args, message) => {
     const error = toolError(await (await h.as()).call('create_or_update_file', write({ file_path: 'ok.md', ...args })));
     expect(error.kind).toBe('validation');
@@ -111,13 +122,18 @@ describe('push_files', () => {
   test('one commit creates, updates, moves, deletes and chmods; the lean commit comes back', async () => {
     const before = headOf('main');
     const c = await h.as();
-    const commit = structured<Commit>(await c.call('push_files', push([
-      { file_path: 'CHANGELOG.md', content: '# Changes\n' },
-      { action: 'update', file_path: 'README.md', content: '# api v2\n' },
-      { action: 'move', previous_path: 'docs/guide/intro.md', file_path: 'docs/intro.md' },
-      { action: 'delete', file_path: 'package.json' },
-      { action: 'chmod', file_path: 'src/app.ts', execute_filemode: true },
-    ])));
+    const commit = structured<Commit>(
+      await c.call(
+        'push_files',
+        push([
+          { file_path: 'CHANGELOG.md', content: '# Changes\n' },
+          { action: 'update', file_path: 'README.md', content: '# api v2\n' },
+          { action: 'move', previous_path: 'docs/guide/intro.md', file_path: 'docs/intro.md' },
+          { action: 'delete', file_path: 'package.json' },
+          { action: 'chmod', file_path: 'src/app.ts', execute_filemode: true },
+        ]),
+      ),
+    );
     expect(commit.title).toBe('Reorganise');
     expect(commit.stats).toBeDefined();
     expect(headOf('main')).toBe(commit.id);
@@ -132,10 +148,18 @@ describe('push_files', () => {
     expect(sent.actions.map((a) => a.action)).toEqual(['create', 'update', 'move', 'delete', 'chmod']);
   });
 
-  test('the forge\'s refusals: an existing file to create is a conflict; a stale last_commit_id too; nothing is committed', async () => {
+  test("the forge's refusals: an existing file to create is a conflict; a stale last_commit_id too; nothing is committed", async () => {
     const c = await h.as();
     const head = headOf('main');
-    const exists = toolError(await c.call('push_files', push([{ file_path: 'new.md', content: '' }, { file_path: 'README.md', content: 'x' }])));
+    const exists = toolError(
+      await c.call(
+        'push_files',
+        push([
+          { file_path: 'new.md', content: '' },
+          { file_path: 'README.md', content: 'x' },
+        ]),
+      ),
+    );
     expect(exists).toMatchObject({ kind: 'conflict', status: 400 });
     expect(exists.message).toStartWith('A file with this name already exists');
     const stale = toolError(await c.call('push_files', push([{ action: 'update', file_path: 'README.md', content: 'x', last_commit_id: '0'.repeat(40) }])));
@@ -149,18 +173,24 @@ describe('push_files', () => {
     // GitLab itself: a stale last_commit_id on a chmod commits (app/services/files/multi_service.rb).
     const head = headOf('main');
     const raw = await forgeApi(h.forge, `/projects/${P}/repository/commits`, {
-      json: { branch: 'main', commit_message: 'Stale chmod', actions: [{ action: 'chmod', file_path: 'README.md', execute_filemode: true, last_commit_id: '0'.repeat(40) }] },
+      json: {
+        branch: 'main',
+        commit_message: 'Stale chmod',
+        actions: [{ action: 'chmod', file_path: 'README.md', execute_filemode: true, last_commit_id: '0'.repeat(40) }],
+      },
     });
     expect(raw.status).toBe(201);
     expect(headOf('main')).not.toBe(head);
     h.forge.requests.length = 0;
-    const error = toolError(await (await h.as()).call('push_files', push([{ action: 'chmod', file_path: 'README.md', execute_filemode: false, last_commit_id: '0'.repeat(40) }])));
+    const error = toolError(
+      await (await h.as()).call('push_files', push([{ action: 'chmod', file_path: 'README.md', execute_filemode: false, last_commit_id: '0'.repeat(40) }])),
+    );
     expect(error.kind).toBe('validation');
     expect(error.message).toStartWith('files[0].last_commit_id: GitLab ignores it on a chmod');
     expect(h.upstream()).toEqual([]);
   });
 
-  test('deleting a file that is not there is not_found, with GitLab\'s words', async () => {
+  test("deleting a file that is not there is not_found, with GitLab's words", async () => {
     const error = toolError(await (await h.as()).call('push_files', push([{ action: 'delete', file_path: 'gone.md' }])));
     expect(error).toMatchObject({ kind: 'not_found', status: 400 });
     expect(error.message).toStartWith("A file with this name doesn't exist");
@@ -176,13 +206,37 @@ describe('push_files', () => {
     [[{ action: 'move', file_path: 'b.md', previous_path: 'b.md' }], 'files[0].previous_path: must differ from file_path'],
     [[{ action: 'update', file_path: 'README.md', previous_path: 'x.md', content: '' }], 'files[0].previous_path: is only for action move'],
     [[{ file_path: 'a.md' }], 'files[0].content: is required when action is create'],
-    [[{ file_path: 'a.md', content: '' }, { action: 'update', file_path: 'README.md' }], 'files[1].content: is required when action is update'],
+    [
+      [
+        { file_path: 'a.md', content: '' },
+        { action: 'update', file_path: 'README.md' },
+      ],
+      'files[1].content: is required when action is update',
+    ],
     [[{ action: 'delete', file_path: 'README.md', content: 'x' }], 'files[0].content: is not used by action delete'],
     [[{ action: 'chmod', file_path: 'README.md' }], 'files[0].execute_filemode: is required when action is chmod'],
     [[{ file_path: 'a.md', content: '', last_commit_id: SEED.headSha }], 'files[0].last_commit_id: guards changes to an existing file'],
-    [[{ file_path: 'a.md', content: 'x' }, { action: 'update', file_path: 'a.md', content: 'y' }], 'files[1].file_path: a.md is already changed by files[0]'],
-    [[{ file_path: 'a.md', content: '' }, { action: 'move', file_path: 'c.md', previous_path: 'a.md' }], 'files[1].previous_path: a.md is already changed by files[0]'],
-    [[{ file_path: 'a.md', content: '' }, { file_path: 'src/../../etc/passwd', content: '' }], 'files[1].file_path: must not be'],
+    [
+      [
+        { file_path: 'a.md', content: 'x' },
+        { action: 'update', file_path: 'a.md', content: 'y' },
+      ],
+      'files[1].file_path: a.md is already changed by files[0]',
+    ],
+    [
+      [
+        { file_path: 'a.md', content: '' },
+        { action: 'move', file_path: 'c.md', previous_path: 'a.md' },
+      ],
+      'files[1].previous_path: a.md is already changed by files[0]',
+    ],
+    [
+      [
+        { file_path: 'a.md', content: '' },
+        { file_path: 'src/../../etc/passwd', content: '' },
+      ],
+      'files[1].file_path: must not be',
+    ],
     [[{ action: 'move', file_path: 'a.md', previous_path: '%2e%2e/secret' }], 'files[0].previous_path: must not be'],
     [[{ file_path: 'a%2F..%2F..%2Fb', content: '' }], 'files[0].file_path: must not be'],
     [[{ file_path: 'a.bin', content: '***', encoding: 'base64' }], 'files[0].content: is not valid base64'],

@@ -1,7 +1,7 @@
 // To-do tools through an MCP client: list with numeric filters, mark one done (GitLab's 201),
 // mark all done (GitLab's 204).
 import { describe, expect, test } from 'bun:test';
-import { ISSUE_SEED, TOKENS } from '../support/fake-forge';
+import { ISSUE_SEED } from '../support/fake-forge';
 import { useHarness } from '../support/harness';
 import { structured, toolError } from '../support/mcp-client';
 
@@ -11,26 +11,42 @@ type Page = { items: Todo[]; pagination: { total: number | null } };
 const todo = (id: number) => h.forge.model.tracker.todos.find((t) => t.id === id)!;
 
 describe('list_todos', () => {
-  test('the caller\'s pending to-dos, newest first', async () => {
+  test("the caller's pending to-dos, newest first", async () => {
     const c = await h.as();
     const page = structured<Page>(await c.call('list_todos', {}));
-    expect(page.items.map((t) => [t.id, t.action_name, t.target.iid])).toEqual([[ISSUE_SEED.todos.mariaMentioned, 'mentioned', 1], [ISSUE_SEED.todos.mariaAssigned, 'assigned', 2]]);
+    expect(page.items.map((t) => [t.id, t.action_name, t.target.iid])).toEqual([
+      [ISSUE_SEED.todos.mariaMentioned, 'mentioned', 1],
+      [ISSUE_SEED.todos.mariaAssigned, 'assigned', 2],
+    ]);
     expect(h.upstream()).toEqual(['GET /api/v4/todos']);
   });
 
   test('numeric filters and enums reach the forge', async () => {
     const c = await h.as();
-    const page = structured<Page>(await c.call('list_todos', { state: 'done', action: 'marked', type: 'Issue', project_id: 42, group_id: 6, author_id: 1, per_page: 5 }));
+    const page = structured<Page>(
+      await c.call('list_todos', { state: 'done', action: 'marked', type: 'Issue', project_id: 42, group_id: 6, author_id: 1, per_page: 5 }),
+    );
     expect(page.items.map((t) => t.id)).toEqual([ISSUE_SEED.todos.mariaDone]);
-    expect(Object.fromEntries(h.forge.requests[0].query)).toEqual({ state: 'done', action: 'marked', type: 'Issue', project_id: '42', group_id: '6', author_id: '1', per_page: '5' });
+    expect(Object.fromEntries(h.forge.requests[0].query)).toEqual({
+      state: 'done',
+      action: 'marked',
+      type: 'Issue',
+      project_id: '42',
+      group_id: '6',
+      author_id: '1',
+      per_page: '5',
+    });
   });
 
-  test.each(['review_requested', 'review_submitted', 'member_access_requested', 'ssh_key_expiring_soon'])('action %s (GitLab app/models/todo.rb) reaches the forge', async (action) => {
-    const c = await h.as();
-    expect(structured<Page>(await c.call('list_todos', { action })).items).toEqual([]);
-    // The SSH key actions ask the forge's release first (GET /metadata).
-    expect(h.forge.requests.find((r) => r.path === '/api/v4/todos')!.query.get('action')).toBe(action);
-  });
+  test.each(['review_requested', 'review_submitted', 'member_access_requested', 'ssh_key_expiring_soon'])(
+    'action %s (GitLab app/models/todo.rb) reaches the forge',
+    async (action) => {
+      const c = await h.as();
+      expect(structured<Page>(await c.call('list_todos', { action })).items).toEqual([]);
+      // The SSH key actions ask the forge's release first (GET /metadata).
+      expect(h.forge.requests.find((r) => r.path === '/api/v4/todos')!.query.get('action')).toBe(action);
+    },
+  );
 
   // lib/api/todos.rb validates `type` against TodosFinder.todo_types (EE adds Epic and Vulnerability:
   // ee/app/finders/ee/todos_finder.rb) and `action` against Todo::ACTION_NAMES (the SSH key actions from
@@ -71,7 +87,7 @@ describe('list_todos', () => {
     expect(h.forge.requests.at(-1)!.path).toBe('/api/v4/todos');
   });
 
-  test('ids are taken as numbers or digit strings alike, like every other tool\'s (D32)', async () => {
+  test("ids are taken as numbers or digit strings alike, like every other tool's (D32)", async () => {
     const c = await h.as();
     structured<Page>(await c.call('list_todos', { project_id: '42', author_id: 1 }));
     expect(Object.fromEntries(h.forge.requests[0].query)).toEqual({ project_id: '42', author_id: '1' });
@@ -79,8 +95,14 @@ describe('list_todos', () => {
 
   test.each([
     [{ project_id: 'acme/platform/api' }, 'project_id: must be a numeric id such as 42, not a path'],
-    [{ action: 'reviewed' }, 'action: must be one of assigned, review_requested, mentioned, build_failed, marked, approval_required, unmergeable, directly_addressed, merge_train_removed, member_access_requested, review_submitted, okr_checkin_requested, added_approver, ssh_key_expired, ssh_key_expiring_soon'],
-    [{ type: 'Issues' }, 'type: must be one of Issue, MergeRequest, Commit, Epic, DesignManagement::Design, AlertManagement::Alert, Project, Namespace, Vulnerability, WikiPage::Meta'],
+    [
+      { action: 'reviewed' },
+      'action: must be one of assigned, review_requested, mentioned, build_failed, marked, approval_required, unmergeable, directly_addressed, merge_train_removed, member_access_requested, review_submitted, okr_checkin_requested, added_approver, ssh_key_expired, ssh_key_expiring_soon',
+    ],
+    [
+      { type: 'Issues' },
+      'type: must be one of Issue, MergeRequest, Commit, Epic, DesignManagement::Design, AlertManagement::Alert, Project, Namespace, Vulnerability, WikiPage::Meta',
+    ],
   ])('%j is refused before any upstream call', async (args, message) => {
     const c = await h.as();
     expect(toolError(await c.call('list_todos', args)).message).toBe(message);
@@ -94,7 +116,7 @@ describe('list_todos', () => {
 });
 
 describe('mark_todo_done', () => {
-  test('marks one of the caller\'s to-dos done', async () => {
+  test("marks one of the caller's to-dos done", async () => {
     const c = await h.as();
     const done = structured<Todo>(await c.call('mark_todo_done', { id: ISSUE_SEED.todos.mariaAssigned }));
     expect(done).toMatchObject({ id: ISSUE_SEED.todos.mariaAssigned, state: 'done' });
@@ -102,9 +124,13 @@ describe('mark_todo_done', () => {
     expect(h.upstream()).toEqual([`POST /api/v4/todos/${ISSUE_SEED.todos.mariaAssigned}/mark_as_done`]);
   });
 
-  test('someone else\'s to-do → not_found, and it stays pending', async () => {
+  test("someone else's to-do → not_found, and it stays pending", async () => {
     const c = await h.as();
-    expect(toolError(await c.call('mark_todo_done', { id: ISSUE_SEED.todos.devAssigned }))).toEqual({ kind: 'not_found', status: 404, message: '404 Todo Not Found' });
+    expect(toolError(await c.call('mark_todo_done', { id: ISSUE_SEED.todos.devAssigned }))).toEqual({
+      kind: 'not_found',
+      status: 404,
+      message: '404 Todo Not Found',
+    });
     expect(todo(ISSUE_SEED.todos.devAssigned).state).toBe('pending');
   });
 
@@ -116,7 +142,7 @@ describe('mark_todo_done', () => {
 });
 
 describe('mark_all_todos_done', () => {
-  test('marks every pending to-do of the caller, and only the caller\'s', async () => {
+  test("marks every pending to-do of the caller, and only the caller's", async () => {
     const c = await h.as();
     expect(structured(await c.call('mark_all_todos_done', {}))).toEqual({ done: true });
     expect([ISSUE_SEED.todos.mariaAssigned, ISSUE_SEED.todos.mariaMentioned].map((id) => todo(id).state)).toEqual(['done', 'done']);

@@ -49,7 +49,10 @@ describe('get_users', () => {
 
   test('hostile search terms are refused before the network', async () => {
     const c = await h.as();
-    for (const [search, start] of [['', 'search: '], ['x'.repeat(1_000_001), 'search: ']] as const) {
+    for (const [search, start] of [
+      ['', 'search: '],
+      ['x'.repeat(1_000_001), 'search: '],
+    ] as const) {
       expect(toolError(await c.call('get_users', { search })).message).toStartWith(start);
     }
     expect(h.upstream()).toEqual([]);
@@ -57,9 +60,15 @@ describe('get_users', () => {
 });
 
 describe('get_user', () => {
-  test('by id; a missing user is GitLab\'s 404', async () => {
+  test("by id; a missing user is GitLab's 404", async () => {
     const c = await h.as();
-    expect(structured(await c.call('get_user', { user_id: 1 }))).toEqual({ id: 1, username: 'maria', name: 'Maria Rossi', job_title: 'Maintainer of the platform', created_at: '2023-06-01T09:00:00.000Z' });
+    expect(structured(await c.call('get_user', { user_id: 1 }))).toEqual({
+      id: 1,
+      username: 'maria',
+      name: 'Maria Rossi',
+      job_title: 'Maintainer of the platform',
+      created_at: '2023-06-01T09:00:00.000Z',
+    });
     const missing = toolError(await c.call('get_user', { user_id: 999 }));
     expect([missing.kind, missing.status, missing.message]).toEqual(['not_found', 404, '404 User Not Found']);
     expect(toolError(await c.call('get_user', { user_id: 'maria' })).message).toStartWith('user_id: ');

@@ -52,7 +52,7 @@ describe('the variables group is named, never implied', () => {
     expect(groups('all,variables')).toContain('variables');
   });
 
-  test('a request\'s policy only narrows: X-MCP-Toolsets: variables on an `all` deployment lists no variable tool', async () => {
+  test("a request's policy only narrows: X-MCP-Toolsets: variables on an `all` deployment lists no variable tool", async () => {
     const allApp = createApp(testConfig(forge.apiUrl, { FORGE_TOOLSETS: 'all' }));
     try {
       const policies: Record<string, string>[] = [{}, { 'X-MCP-Toolsets': 'variables' }, { 'X-MCP-Toolsets': 'context,variables' }];
@@ -96,22 +96,31 @@ describe('reading variables', () => {
 
   test('get by key; a key in two scopes needs filter.environment_scope (GitLab answers 409 without)', async () => {
     const c = await as();
-    expect(structured(await c.call('get_project_variable', { project_id: P, key: 'LOG_LEVEL' }))).toEqual({ key: 'LOG_LEVEL', environment_scope: '*', description: 'How chatty the jobs are' });
+    expect(structured(await c.call('get_project_variable', { project_id: P, key: 'LOG_LEVEL' }))).toEqual({
+      key: 'LOG_LEVEL',
+      environment_scope: '*',
+      description: 'How chatty the jobs are',
+    });
     const conflict = toolError(await c.call('get_project_variable', { project_id: P, key: 'DATABASE_URL' }));
     expect(conflict).toMatchObject({ kind: 'conflict', status: 409 });
-    expect(conflict.message).toContain("filter[environment_scope]");
-    const staging = structured(await c.call('get_project_variable', { project_id: P, key: 'DATABASE_URL', filter: { environment_scope: 'staging' }, include_value: true }));
+    expect(conflict.message).toContain('filter[environment_scope]');
+    const staging = structured(
+      await c.call('get_project_variable', { project_id: P, key: 'DATABASE_URL', filter: { environment_scope: 'staging' }, include_value: true }),
+    );
     expect(staging).toMatchObject({ environment_scope: 'staging', value: 'postgres://staging-db/app' });
     expect(forge.requests.at(-1)!.query.get('filter[environment_scope]')).toBe('staging');
   });
 
   test('upstream refusals: an unknown key is not_found, a developer is refused, an unknown project is not_found', async () => {
-    expect(toolError(await (await as()).call('get_project_variable', { project_id: P, key: 'NOPE' }))).toMatchObject({ kind: 'not_found', message: '404 Variable Not Found' });
+    expect(toolError(await (await as()).call('get_project_variable', { project_id: P, key: 'NOPE' }))).toMatchObject({
+      kind: 'not_found',
+      message: '404 Variable Not Found',
+    });
     expect(toolError(await (await as(TOKENS.developer)).call('list_project_variables', { project_id: P }))).toMatchObject({ kind: 'permission', status: 403 });
     expect(toolError(await (await as()).call('get_group_variable', { group_id: 'acme/platform', key: 'NOPE' })).kind).toBe('permission');
   });
 
-  test('group variables need the group Owner role; then list and get like a project\'s', async () => {
+  test("group variables need the group Owner role; then list and get like a project's", async () => {
     forge.model.groups.get(7)!.members.set(1, ACCESS.owner);
     const c = await as();
     const result = await c.call('list_group_variables', { group_id: 'acme/platform', include_value: true });
@@ -124,27 +133,56 @@ describe('reading variables', () => {
 describe('writing variables', () => {
   test('create, update and delete; results never carry the value, even a plain one', async () => {
     const c = await as();
-    const created = await c.call('create_project_variable', { project_id: P, key: 'NEW_TOKEN', value: NEW_VALUE, masked: true, protected: true, environment_scope: 'production', description: 'Deploys' });
-    expect(structured(created)).toEqual({ variable_type: 'env_var', key: 'NEW_TOKEN', protected: true, masked: true, hidden: false, raw: false, environment_scope: 'production', description: 'Deploys' });
+    const created = await c.call('create_project_variable', {
+      project_id: P,
+      key: 'NEW_TOKEN',
+      value: NEW_VALUE,
+      masked: true,
+      protected: true,
+      environment_scope: 'production',
+      description: 'Deploys',
+    });
+    expect(structured(created)).toEqual({
+      variable_type: 'env_var',
+      key: 'NEW_TOKEN',
+      protected: true,
+      masked: true,
+      hidden: false,
+      raw: false,
+      environment_scope: 'production',
+      description: 'Deploys',
+    });
     expect(text(created)).not.toContain(NEW_VALUE);
     const updated = await c.call('update_project_variable', { project_id: P, key: 'LOG_LEVEL', value: 'verbose-and-more', description: 'Louder' });
     expect(structured(updated)).toMatchObject({ key: 'LOG_LEVEL', description: 'Louder' });
     expect(text(updated)).not.toContain('verbose-and-more');
     expect(variablesOf(forge.model.projects.get(42)!).find((v) => v.key === 'LOG_LEVEL')!.value).toBe('verbose-and-more');
-    expect(structured(await c.call('delete_project_variable', { project_id: P, key: 'DATABASE_URL', filter: { environment_scope: 'production' } }))).toEqual({ deleted: true, key: 'DATABASE_URL', environment_scope: 'production' });
-    expect(upstream()).toEqual(['POST /api/v4/projects/42/variables', 'PUT /api/v4/projects/42/variables/LOG_LEVEL', 'DELETE /api/v4/projects/42/variables/DATABASE_URL']);
+    expect(structured(await c.call('delete_project_variable', { project_id: P, key: 'DATABASE_URL', filter: { environment_scope: 'production' } }))).toEqual({
+      deleted: true,
+      key: 'DATABASE_URL',
+      environment_scope: 'production',
+    });
+    expect(upstream()).toEqual([
+      'POST /api/v4/projects/42/variables',
+      'PUT /api/v4/projects/42/variables/LOG_LEVEL',
+      'DELETE /api/v4/projects/42/variables/DATABASE_URL',
+    ]);
   });
 
   test('masked_and_hidden: created hidden, never shown again; refused before GitLab 17.4', async () => {
     const c = await as();
     const created = structured(await c.call('create_project_variable', { project_id: P, key: 'HIDDEN_ONE', value: NEW_VALUE, masked_and_hidden: true }));
     expect(created).toMatchObject({ key: 'HIDDEN_ONE', masked: true, hidden: true });
-    expect(structured(await c.call('get_project_variable', { project_id: P, key: 'HIDDEN_ONE', include_value: true }))).toMatchObject({ value_withheld: 'hidden' });
+    expect(structured(await c.call('get_project_variable', { project_id: P, key: 'HIDDEN_ONE', include_value: true }))).toMatchObject({
+      value_withheld: 'hidden',
+    });
     forge.model.version = '16.7.0';
     app.instances.clear();
     forge.requests.length = 0;
     expect(toolError(await c.call('create_project_variable', { project_id: P, key: 'HIDDEN_TWO', value: NEW_VALUE, masked_and_hidden: true }))).toEqual({
-      kind: 'validation', status: null, message: 'masked_and_hidden: hidden variables needs GitLab 17.4 or later; this forge runs 16.7.0-ee',
+      kind: 'validation',
+      status: null,
+      message: 'masked_and_hidden: hidden variables needs GitLab 17.4 or later; this forge runs 16.7.0-ee',
     });
     expect(upstream()).toEqual([]);
   });
@@ -160,10 +198,12 @@ describe('writing variables', () => {
     // What the tool prevents: the Community Edition drops the scope without a word.
     forge.model.edition = 'ee-premium';
     app.instances.clear();
-    expect(structured(await c.call('create_group_variable', { group_id: '7', key: 'SCOPED', value: 'x', environment_scope: 'production' }))).toMatchObject({ environment_scope: 'production' });
+    expect(structured(await c.call('create_group_variable', { group_id: '7', key: 'SCOPED', value: 'x', environment_scope: 'production' }))).toMatchObject({
+      environment_scope: 'production',
+    });
   });
 
-  test('the forge\'s refusal of a duplicate key is a validation error naming the key, not the value', async () => {
+  test("the forge's refusal of a duplicate key is a validation error naming the key, not the value", async () => {
     const result = await (await as()).call('create_project_variable', { project_id: P, key: 'LOG_LEVEL', value: NEW_VALUE });
     expect(toolError(result)).toMatchObject({ kind: 'validation', status: 400 });
     expect(text(result)).toContain('(LOG_LEVEL) has already been taken');
@@ -171,7 +211,7 @@ describe('writing variables', () => {
   });
 });
 
-describe('the forge\'s refusals of writes', () => {
+describe("the forge's refusals of writes", () => {
   test('a new value for a masked variable, not given as masked, is refused by GitLab without the value in the message', async () => {
     const result = await (await as()).call('update_project_variable', { project_id: P, key: 'DEPLOY_TOKEN', value: 'short' });
     expect(toolError(result)).toMatchObject({ kind: 'validation', status: 400 });
@@ -181,10 +221,22 @@ describe('the forge\'s refusals of writes', () => {
   });
 
   test('a developer cannot delete a project variable; a group Maintainer cannot create a group variable (Owner only)', async () => {
-    expect(toolError(await (await as(TOKENS.developer)).call('delete_project_variable', { project_id: P, key: 'LOG_LEVEL' }))).toMatchObject({ kind: 'permission', status: 403 });
-    expect(toolError(await (await as()).call('create_group_variable', { group_id: '7', key: 'X', value: 'y' }))).toMatchObject({ kind: 'permission', status: 403 });
-    expect(toolError(await (await as()).call('update_group_variable', { group_id: '7', key: 'REGISTRY_PASSWORD', protected: true }))).toMatchObject({ kind: 'permission', status: 403 });
-    expect(toolError(await (await as()).call('delete_group_variable', { group_id: '7', key: 'REGISTRY_PASSWORD' }))).toMatchObject({ kind: 'permission', status: 403 });
+    expect(toolError(await (await as(TOKENS.developer)).call('delete_project_variable', { project_id: P, key: 'LOG_LEVEL' }))).toMatchObject({
+      kind: 'permission',
+      status: 403,
+    });
+    expect(toolError(await (await as()).call('create_group_variable', { group_id: '7', key: 'X', value: 'y' }))).toMatchObject({
+      kind: 'permission',
+      status: 403,
+    });
+    expect(toolError(await (await as()).call('update_group_variable', { group_id: '7', key: 'REGISTRY_PASSWORD', protected: true }))).toMatchObject({
+      kind: 'permission',
+      status: 403,
+    });
+    expect(toolError(await (await as()).call('delete_group_variable', { group_id: '7', key: 'REGISTRY_PASSWORD' }))).toMatchObject({
+      kind: 'permission',
+      status: 403,
+    });
     expect(variablesOf(forge.model.projects.get(42)!).some((v) => v.key === 'LOG_LEVEL')).toBe(true);
   });
 });
@@ -197,10 +249,22 @@ describe('hostile and out-of-bounds input is refused before the network, without
     ['a key of 256 characters', { key: 'K'.repeat(256), value: 'x' }, 'key: must be at most 255 characters (got 256)'],
     ['a value past 10,000 characters', { key: 'BIG', value: 'v'.repeat(10_001) }, 'value: must be at most 10000 characters (got 10001)'],
     ['a masked value of 7 characters', { key: 'M', value: 'Abc1234', masked: true }, 'value: is 7 characters; a masked value needs at least 8'],
-    ['a masked value on two lines', { key: 'M', value: 'Abcd1234\nEfgh5678', masked: true }, 'value: spans more than one line; a masked value must be a single line'],
+    [
+      'a masked value on two lines',
+      { key: 'M', value: 'Abcd1234\nEfgh5678', masked: true },
+      'value: spans more than one line; a masked value must be a single line',
+    ],
     ['a masked value with a space', { key: 'M', value: 'Abcd 12345', masked: true, raw: true }, 'value: holds white space, which a masked value may not'],
-    ['a masked value with $', { key: 'M', value: 'Abcd$12345', masked: true }, 'value: holds a character a masked value may not (allowed: A-Z a-z 0-9 _ + = / @ : . ~ -; with raw: true any character but white space)'],
-    ['hidden but not masked', { key: 'M', value: 'Abcd12345', masked: false, masked_and_hidden: true }, 'masked: cannot be false with masked_and_hidden: a hidden variable is always masked'],
+    [
+      'a masked value with $',
+      { key: 'M', value: 'Abcd$12345', masked: true },
+      'value: holds a character a masked value may not (allowed: A-Z a-z 0-9 _ + = / @ : . ~ -; with raw: true any character but white space)',
+    ],
+    [
+      'hidden but not masked',
+      { key: 'M', value: 'Abcd12345', masked: false, masked_and_hidden: true },
+      'masked: cannot be false with masked_and_hidden: a hidden variable is always masked',
+    ],
     ['an unknown variable_type', { key: 'M', value: 'x', variable_type: 'secret' }, 'variable_type: must be one of env_var, file'],
   ];
   test.each(bad)('%s', async (_label, args, message) => {
@@ -220,13 +284,20 @@ describe('hostile and out-of-bounds input is refused before the network, without
     const api = `${forge.apiUrl}/projects/42/variables`;
     const post = (body: Record<string, unknown>) =>
       fetch(api, { method: 'POST', headers: { 'private-token': TOKENS.maintainer, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    for (const body of [{ key: 'BAD-KEY', value: 'x' }, { key: 'M', value: 'Abc1234', masked: true }, { key: 'M', value: 'Abcd$12345', masked: true }, { key: 'M', value: 'Abcd 12345', masked: true, raw: true }]) {
+    for (const body of [
+      { key: 'BAD-KEY', value: 'x' },
+      { key: 'M', value: 'Abc1234', masked: true },
+      { key: 'M', value: 'Abcd$12345', masked: true },
+      { key: 'M', value: 'Abcd 12345', masked: true, raw: true },
+    ]) {
       expect([body, (await post(body)).status]).toEqual([body, 400]);
     }
   });
 
   test('update needs something to change', async () => {
-    expect(toolError(await (await as()).call('update_project_variable', { project_id: P, key: 'LOG_LEVEL' })).message).toStartWith('arguments: give at least one of value,');
+    expect(toolError(await (await as()).call('update_project_variable', { project_id: P, key: 'LOG_LEVEL' })).message).toStartWith(
+      'arguments: give at least one of value,',
+    );
   });
 });
 

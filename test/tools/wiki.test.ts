@@ -10,7 +10,17 @@ const P = String(SEED.project);
 const G = SEED.groups.platformPath;
 const { wiki } = RELEASE_SEED;
 
-type Page = { slug: string; title?: string; format?: string; content?: string; start_line?: number; end_line?: number; total_lines?: number; truncated?: boolean; next_start_line?: number };
+type Page = {
+  slug: string;
+  title?: string;
+  format?: string;
+  content?: string;
+  start_line?: number;
+  end_line?: number;
+  total_lines?: number;
+  truncated?: boolean;
+  next_start_line?: number;
+};
 const items = (r: unknown) => (r as { items: Page[] }).items;
 const sent = () => h.upstream().filter((r) => !r.endsWith('/metadata'));
 
@@ -37,7 +47,13 @@ describe('get_wiki_page', () => {
     const c = await h.as();
     for (const slug of ['guides/setup', 'guides%2Fsetup']) {
       const page = structured<Page>(await c.call('get_wiki_page', { project_id: P, slug }));
-      expect(page).toMatchObject({ slug: 'guides/setup', content: '# Setup\n\nRun `bun install`, then `bun run dev`.\n', start_line: 1, end_line: 3, total_lines: 3 });
+      expect(page).toMatchObject({
+        slug: 'guides/setup',
+        content: '# Setup\n\nRun `bun install`, then `bun run dev`.\n',
+        start_line: 1,
+        end_line: 3,
+        total_lines: 3,
+      });
       expect(h.forge.requests.at(-1)!.path).toBe(`/api/v4/projects/${SEED.project}/wikis/guides%2Fsetup`);
     }
   });
@@ -73,7 +89,7 @@ describe('get_wiki_page', () => {
     expect(toolError(await c.call('get_wiki_page', { project_id: P, slug: wiki.long, start_line: 5, end_line: 4 })).kind).toBe('validation');
   });
 
-  test('an unknown page is not_found in GitLab\'s words', async () => {
+  test("an unknown page is not_found in GitLab's words", async () => {
     const result = await (await h.as()).call('get_wiki_page', { project_id: P, slug: 'no/such-page' });
     expect(toolError(result)).toMatchObject({ kind: 'not_found', status: 404, message: '404 Wiki Page Not Found' });
   });
@@ -93,7 +109,9 @@ describe('create, update and delete a wiki page', () => {
     const c = await h.as(TOKENS.developer);
     const created = structured<Page>(await c.call('create_wiki_page', { project_id: P, title: 'ops/On call', content: 'Page the on-call.' }));
     expect(created).toMatchObject({ slug: 'ops/On-call', title: 'On call', content: 'Page the on-call.' });
-    const updated = structured<Page>(await c.call('update_wiki_page', { project_id: P, slug: 'ops/On-call', content: 'Page the on-call first.', format: 'asciidoc' }));
+    const updated = structured<Page>(
+      await c.call('update_wiki_page', { project_id: P, slug: 'ops/On-call', content: 'Page the on-call first.', format: 'asciidoc' }),
+    );
     expect(updated).toMatchObject({ slug: 'ops/On-call', format: 'asciidoc', content: 'Page the on-call first.' });
     expect(h.forge.requests.at(-1)!.path).toBe(`/api/v4/projects/${SEED.project}/wikis/ops%2FOn-call`);
     expect(h.forge.requests.at(-1)!.body).toEqual({ content: 'Page the on-call first.', format: 'asciidoc' });
@@ -104,11 +122,17 @@ describe('create, update and delete a wiki page', () => {
   test('upstream rejections: a duplicate title, a guest writing, a missing page', async () => {
     const dev = await h.as(TOKENS.developer);
     expect(toolError(await dev.call('create_wiki_page', { project_id: P, title: 'home', content: 'x' }))).toMatchObject({
-      kind: 'validation', status: 400, message: 'Duplicate page: A page with that title already exists' });
+      kind: 'validation',
+      status: 400,
+      message: 'Duplicate page: A page with that title already exists',
+    });
     const guest = await h.as(TOKENS.guest);
     expect(toolError(await guest.call('update_wiki_page', { project_id: P, slug: 'home', content: 'x' }))).toMatchObject({ kind: 'permission', status: 403 });
     expect(toolError(await guest.call('delete_wiki_page', { project_id: P, slug: 'home' }))).toMatchObject({ kind: 'permission', status: 403 });
-    expect(toolError(await dev.call('delete_wiki_page', { project_id: P, slug: 'gone' }))).toMatchObject({ kind: 'not_found', message: '404 Wiki Page Not Found' });
+    expect(toolError(await dev.call('delete_wiki_page', { project_id: P, slug: 'gone' }))).toMatchObject({
+      kind: 'not_found',
+      message: '404 Wiki Page Not Found',
+    });
   });
 
   test('a quick action in the content is refused before anything is written; nothing to update is refused', async () => {
@@ -116,7 +140,9 @@ describe('create, update and delete a wiki page', () => {
     const result = await c.call('create_wiki_page', { project_id: P, title: 'Plan', content: 'Plan\n/close\n' });
     expect(toolError(result)).toMatchObject({ kind: 'validation', status: null });
     expect(toolError(result).message).toStartWith('content:');
-    expect(toolError(await c.call('update_wiki_page', { project_id: P, slug: 'home' })).message).toStartWith('arguments: give at least one of title, content, format');
+    expect(toolError(await c.call('update_wiki_page', { project_id: P, slug: 'home' })).message).toStartWith(
+      'arguments: give at least one of title, content, format',
+    );
     expect(toolError(await c.call('create_wiki_page', { project_id: P, title: 'x', content: 'y', format: 'html' })).message).toStartWith('format:');
     expect(sent()).toEqual([]);
   });
@@ -132,12 +158,16 @@ describe.each(EDITIONS)('group wikis on %s', (edition: Edition) => {
       expect(items(structured(list))).toEqual([{ slug: RELEASE_SEED.groupWikiPage }]);
       expect(structured<Page>(await c.call('get_group_wiki_page', { group_id: G, slug: 'handbook' })).content).toBe('# Platform handbook\n');
       expect(structured<Page>(await c.call('create_group_wiki_page', { group_id: G, title: 'teams/Rota', content: 'Who is on.' })).slug).toBe('teams/Rota');
-      expect(structured<Page>(await c.call('update_group_wiki_page', { group_id: G, slug: 'teams/Rota', title: 'teams/Rota 2024' })).slug).toBe('teams/Rota-2024');
+      expect(structured<Page>(await c.call('update_group_wiki_page', { group_id: G, slug: 'teams/Rota', title: 'teams/Rota 2024' })).slug).toBe(
+        'teams/Rota-2024',
+      );
       expect(structured(await c.call('delete_group_wiki_page', { group_id: G, slug: 'teams/Rota-2024' }))).toEqual({ deleted: true, slug: 'teams/Rota-2024' });
       expect(toolError(await c.call('get_group_wiki_page', { group_id: G, slug: 'nope' })).kind).toBe('not_found');
     } else if (edition === 'ce') {
       expect(toolError(list)).toMatchObject({ kind: 'validation', status: null });
-      expect(toolError(list).message).toBe('group_id: group wikis need GitLab Premium or Ultimate; this forge runs the Community Edition (17.6.0), which has none');
+      expect(toolError(list).message).toBe(
+        'group_id: group wikis need GitLab Premium or Ultimate; this forge runs the Community Edition (17.6.0), which has none',
+      );
       expect(sent()).toEqual([]);
     } else {
       // EE without the licence: the server cannot tell it from a licensed EE; GitLab's 403 says why.

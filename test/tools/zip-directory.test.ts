@@ -21,7 +21,10 @@ describe('readTail', () => {
     const all = stream(sizes.reduce((a, b) => a + b, 0));
     const chunks: Uint8Array[] = [];
     let at = 0;
-    for (const size of sizes) { chunks.push(all.subarray(at, at + size)); at += size; }
+    for (const size of sizes) {
+      chunks.push(all.subarray(at, at + size));
+      at += size;
+    }
     const { tail, total } = await readTail(reader(chunks), 16);
     expect(total).toBe(all.length);
     expect([...tail]).toEqual([...all.subarray(Math.max(0, all.length - 16))]);

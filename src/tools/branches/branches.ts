@@ -6,11 +6,10 @@ import { ToolError } from '../errors';
 import { pagination, projectId, refName, search } from '../params';
 import { restTool } from '../rest';
 
-export const createBranch = defineTool({
+const createBranch = defineTool({
   name: 'create_branch',
   title: 'Create branch',
-  description:
-    'Create a branch from ref (branch, tag or SHA; default branch if omitted).',
+  description: 'Create a branch from ref (branch, tag or SHA; default branch if omitted).',
   group: 'branches',
   mode: 'write',
   endpoint: 'POST /projects/{project_id}/repository/branches (GET /projects/{project_id} first when ref is omitted)',
@@ -33,7 +32,7 @@ export const createBranch = defineTool({
   },
 });
 
-export const getBranch = restTool({
+const getBranch = restTool({
   name: 'get_branch',
   title: 'Get branch',
   description: 'Get a branch and its head commit.',
@@ -44,21 +43,18 @@ export const getBranch = restTool({
   rest: { method: 'GET', path: '/projects/{project_id}/repository/branches/{branch_name}' },
 });
 
-export const listBranches = restTool({
+const listBranches = restTool({
   name: 'list_branches',
   title: 'List branches',
   description: 'List branches by name; search matches a part (^ and $ anchor).',
   group: 'branches',
   mode: 'read',
   record: 'branch',
-  input: Type.Object(
-    { project_id: projectId(), search: search(), ...pagination },
-    { additionalProperties: false },
-  ),
+  input: Type.Object({ project_id: projectId(), search: search(), ...pagination }, { additionalProperties: false }),
   rest: { method: 'GET', path: '/projects/{project_id}/repository/branches', list: true },
 });
 
-export const deleteBranch = restTool({
+const deleteBranch = restTool({
   name: 'delete_branch',
   title: 'Delete branch',
   description: 'Delete a branch (not protected or default).',
@@ -80,18 +76,15 @@ interface Project {
   web_url: string;
 }
 
-export const updateDefaultBranch = defineTool({
+const updateDefaultBranch = defineTool({
   name: 'update_default_branch',
   title: 'Set default branch',
-  description: 'Make an existing branch the project\'s default.',
+  description: "Make an existing branch the project's default.",
   group: 'branches',
   mode: 'write',
   idempotent: true,
   endpoint: 'PUT /projects/{project_id}',
-  input: Type.Object(
-    { project_id: projectId(), default_branch: refName() },
-    { additionalProperties: false },
-  ),
+  input: Type.Object({ project_id: projectId(), default_branch: refName() }, { additionalProperties: false }),
   async handler(args, { forge }) {
     const project = await forge.json<Project>({ method: 'PUT', path: fillPath('/projects/{project_id}', args), body: { default_branch: args.default_branch } });
     if (project.default_branch !== args.default_branch) {

@@ -8,7 +8,7 @@ import { restTool } from '../rest';
 
 const sha = refName();
 
-export const listCommits = restTool({
+const listCommits = restTool({
   name: 'list_commits',
   title: 'List commits',
   description: 'List commits of ref_name (branch, tag or a..b; default branch), newest first; all: every ref. No totals; next_page may be empty.',
@@ -38,32 +38,26 @@ export const listCommits = restTool({
   rest: { method: 'GET', path: '/projects/{project_id}/repository/commits', list: true },
 });
 
-export const getCommit = restTool({
+const getCommit = restTool({
   name: 'get_commit',
   title: 'Get commit',
   description: 'Get a commit (SHA, branch or tag); line stats unless stats is false.',
   group: 'branches',
   mode: 'read',
   record: 'commit',
-  input: Type.Object(
-    { project_id: projectId(), sha, stats: Type.Optional(Type.Boolean()) },
-    { additionalProperties: false },
-  ),
+  input: Type.Object({ project_id: projectId(), sha, stats: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
   rest: { method: 'GET', path: '/projects/{project_id}/repository/commits/{sha}' },
 });
 
-export const getCommitDiff = defineTool({
+const getCommitDiff = defineTool({
   name: 'get_commit_diff',
   title: 'Get commit diff',
-  description: 'Get a commit\'s changed files with diffs: first 20 unless full_diff.',
+  description: "Get a commit's changed files with diffs: first 20 unless full_diff.",
   group: 'branches',
   mode: 'read',
   record: 'diff',
   endpoint: 'GET /projects/{project_id}/repository/commits/{sha}/diff',
-  input: Type.Object(
-    { project_id: projectId(), sha, full_diff: Type.Optional(Type.Boolean()) },
-    { additionalProperties: false },
-  ),
+  input: Type.Object({ project_id: projectId(), sha, full_diff: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
   handler(args, { forge }) {
     const request = { method: 'GET' as const, path: fillPath('/projects/{project_id}/repository/commits/{sha}/diff', args) };
     return args.full_diff ? forge.allPages(request) : forge.list(request);
@@ -72,11 +66,10 @@ export const getCommitDiff = defineTool({
 
 const lineNumber = () => Type.Optional(integer(1, 'must be a line number, 1 or more'));
 
-export const getFileBlame = defineTool({
+const getFileBlame = defineTool({
   name: 'get_file_blame',
   title: 'Get file blame',
-  description:
-    'Blame a file at ref: line ranges with their last commit. range_start/range_end (1-based, inclusive) come together.',
+  description: 'Blame a file at ref: line ranges with their last commit. range_start/range_end (1-based, inclusive) come together.',
   group: 'branches',
   mode: 'read',
   record: 'blame_range',

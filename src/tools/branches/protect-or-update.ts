@@ -16,7 +16,7 @@ type Level = 0 | 30 | 40 | 60;
 const KINDS = ['push', 'merge', 'unprotect'] as const;
 type Kind = (typeof KINDS)[number];
 
-export interface ProtectRequest {
+interface ProtectRequest {
   name: string;
   push_access_level?: Level;
   merge_access_level?: Level;
@@ -57,7 +57,8 @@ function entryKey(e: AccessEntry): string {
 }
 
 const keys = (entries: AccessEntry[] | undefined) => (entries ?? []).map(entryKey).sort();
-const sameEntries = (a: AccessEntry[] | undefined, b: AccessEntry[] | undefined) => a !== undefined && b !== undefined && keys(a).join('|') === keys(b).join('|');
+const sameEntries = (a: AccessEntry[] | undefined, b: AccessEntry[] | undefined) =>
+  a !== undefined && b !== undefined && keys(a).join('|') === keys(b).join('|');
 
 /** The entries each kind should end with: the rule's own, its role entries replaced by a wanted level. */
 function targetsFor(rule: ProtectedBranch, wanted: ProtectRequest): Targets {
@@ -121,7 +122,8 @@ function codeOwnersLost(before: ProtectedBranch, after: ProtectedBranch, wanted:
     : [];
 }
 
-const result = (action: string, rule: ProtectedBranch, missed: string[]) => (missed.length ? { action, protected_branch: rule, not_applied: missed } : { action, protected_branch: rule });
+const result = (action: string, rule: ProtectedBranch, missed: string[]) =>
+  missed.length ? { action, protected_branch: rule, not_applied: missed } : { action, protected_branch: rule };
 
 const levelsGiven = (wanted: ProtectRequest) => KINDS.filter((k) => wanted[`${k}_access_level`] !== undefined);
 
@@ -133,7 +135,12 @@ export async function protectOrUpdate(ctx: ToolContext, projectId: string, wante
   try {
     return await protectOrUpdateRule(ctx, projectId, wanted);
   } catch (error) {
-    if (error instanceof ToolError && error.status === 400 && /does not have a valid value/.test(error.message) && KINDS.some((k) => wanted[`${k}_access_level`] === 60)) {
+    if (
+      error instanceof ToolError &&
+      error.status === 400 &&
+      /does not have a valid value/.test(error.message) &&
+      KINDS.some((k) => wanted[`${k}_access_level`] === 60)
+    ) {
       throw new ToolError(error.kind, `${error.message}; 60 (admin) is offered on self-managed GitLab only, not on GitLab.com`, 400);
     }
     throw error;
@@ -207,8 +214,14 @@ function createBody(wanted: ProtectRequest): Record<string, unknown> {
 }
 
 async function replaceRule(
-  forge: ForgeClient, base: string, rulePath: string, existing: ProtectedBranch, targets: Targets, wanted: ProtectRequest,
-  allowedToIgnored: boolean, levelKinds: Kind[],
+  forge: ForgeClient,
+  base: string,
+  rulePath: string,
+  existing: ProtectedBranch,
+  targets: Targets,
+  wanted: ProtectRequest,
+  allowedToIgnored: boolean,
+  levelKinds: Kind[],
 ) {
   const oldTargets = targetsFor(existing, {} as ProtectRequest);
   const partial = needsAllowedTo(targets);
@@ -232,8 +245,12 @@ async function replaceRule(
     replaced = await forge.json<ProtectedBranch>({ method: 'POST', path: base, body: postBody(existing.name, targets, flags(wanted)) });
     // A recreated rule that lost entries (allowed_to_* ignored) is no replacement: put the old one back.
     const lost = KINDS.filter((k) => targets[k] !== undefined && !sameEntries(entriesOf(replaced!, k), targets[k]));
-    if (lost.length === 0) return result('replaced', replaced, [...notApplied(replaced, targets, wanted, levelKinds), ...codeOwnersLost(existing, replaced, wanted)]);
-    failure = new ToolError('mismatch', `GitLab recreated the rule without some of its entries (${lost.map((k) => `${k}: ${keys(targets[k]).join(', ')}`).join('; ')})`);
+    if (lost.length === 0)
+      return result('replaced', replaced, [...notApplied(replaced, targets, wanted, levelKinds), ...codeOwnersLost(existing, replaced, wanted)]);
+    failure = new ToolError(
+      'mismatch',
+      `GitLab recreated the rule without some of its entries (${lost.map((k) => `${k}: ${keys(targets[k]).join(', ')}`).join('; ')})`,
+    );
     await forge.json({ method: 'DELETE', path: rulePath, restores: true });
   } catch (error) {
     failure ??= error;
@@ -244,7 +261,10 @@ async function replaceRule(
     await forge.json({ method: 'POST', path: base, body: postBody(existing.name, oldTargets, flags({} as ProtectRequest)), restores: true });
   } catch (restoreError) {
     const why = restoreError instanceof Error ? restoreError.message : String(restoreError);
-    throw new ToolError('upstream', `replacing the rule for ${existing.name} failed (${reason}) and restoring the old rule failed too (${why}); the branch is now unprotected`);
+    throw new ToolError(
+      'upstream',
+      `replacing the rule for ${existing.name} failed (${reason}) and restoring the old rule failed too (${why}); the branch is now unprotected`,
+    );
   }
   const kind = failure instanceof ToolError ? failure.kind : 'upstream';
   const status = failure instanceof ToolError ? failure.status : null;

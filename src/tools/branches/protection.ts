@@ -10,21 +10,18 @@ import { protectOrUpdate } from './protect-or-update';
 /** A branch name or a wildcard pattern such as release/*. */
 const ruleName = refName();
 
-export const listProtectedBranches = restTool({
+const listProtectedBranches = restTool({
   name: 'list_protected_branches',
   title: 'List protected branches',
   description: 'List branch protection rules.',
   group: 'branches',
   mode: 'read',
   record: 'protected_branch',
-  input: Type.Object(
-    { project_id: projectId(), search: search(), ...pagination },
-    { additionalProperties: false },
-  ),
+  input: Type.Object({ project_id: projectId(), search: search(), ...pagination }, { additionalProperties: false }),
   rest: { method: 'GET', path: '/projects/{project_id}/protected_branches', list: true },
 });
 
-export const getProtectedBranch = restTool({
+const getProtectedBranch = restTool({
   name: 'get_protected_branch',
   title: 'Get protected branch',
   description: 'Get the protection rule of a branch or wildcard.',
@@ -51,7 +48,7 @@ const unprotectLevel = () =>
     }),
   );
 
-export const protectBranch = defineTool({
+const protectBranch = defineTool({
   name: 'protect_branch',
   title: 'Protect branch',
   description:
@@ -92,7 +89,7 @@ export const protectBranch = defineTool({
     }),
 });
 
-export const unprotectBranch = restTool({
+const unprotectBranch = restTool({
   name: 'unprotect_branch',
   title: 'Unprotect branch',
   description: 'Unprotect a branch or pattern, allowing force-push and deletion.',

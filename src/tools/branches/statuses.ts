@@ -29,10 +29,10 @@ const namesRef = (given: string, sha: string) => !sha.startsWith(given.toLowerCa
 
 const STATUSES_PATH = '/projects/{project_id}/repository/commits/{sha}/statuses';
 
-export const listCommitStatuses = defineTool({
+const listCommitStatuses = defineTool({
   name: 'list_commit_statuses',
   title: 'List commit statuses',
-  description: 'List a commit\'s CI statuses: the latest per name unless all.',
+  description: "List a commit's CI statuses: the latest per name unless all.",
   group: 'branches',
   mode: 'read',
   endpoint: `GET ${STATUSES_PATH} (GET /projects/{project_id}/repository/commits/{sha} first for a branch or tag)`,
@@ -60,11 +60,11 @@ export const listCommitStatuses = defineTool({
 
 const STATES = ['pending', 'running', 'success', 'failed', 'canceled', 'skipped'] as const;
 
-export const createCommitStatus = defineTool({
+const createCommitStatus = defineTool({
   name: 'create_commit_status',
   title: 'Create commit status',
   description:
-    'Set a check\'s state on a commit: updates your own pending/running status of the same name and ref, else adds one ' +
+    "Set a check's state on a commit: updates your own pending/running status of the same name and ref, else adds one " +
     '(finished ones never change). context aliases name (default "default").',
   group: 'branches',
   mode: 'write',

@@ -15,12 +15,12 @@ import { jobId } from '../pipelines/params';
 import { listZip, readTail, type ZipEntry } from './zip-directory';
 
 const ARCHIVE = '/projects/{project_id}/jobs/{job_id}/artifacts';
-export const ARTIFACT_LIMITS = { entries: 500, lines: 200, maxLines: 1_000, bytes: 60_000 } as const;
+const ARTIFACT_LIMITS = { entries: 500, lines: 200, maxLines: 1_000, bytes: 60_000 } as const;
 
 export const listJobArtifacts = defineTool({
   name: 'list_job_artifacts',
   title: 'List job artifacts',
-  description: 'List the files in a job\'s artifacts archive (path, size) without extracting it; path keeps one folder, recursive its subfolders.',
+  description: "List the files in a job's artifacts archive (path, size) without extracting it; path keeps one folder, recursive its subfolders.",
   group: 'ci',
   mode: 'read',
   text: true,
@@ -38,20 +38,20 @@ export const listJobArtifacts = defineTool({
     const { tail, total } = await forge.stream({ method: 'GET', path: fillPath(ARCHIVE, args) }, (reader) => readTail(reader));
     const listing = listZip(tail, total);
     const prefix = args.path ? `${args.path.replace(/\/+$/, '')}/` : '';
-    const matching = args.recursive === true
-      ? listing.entries.filter((e) => e.path.startsWith(prefix) && e.path !== prefix)
-      : oneLevel(listing.entries, prefix);
+    const matching =
+      args.recursive === true ? listing.entries.filter((e) => e.path.startsWith(prefix) && e.path !== prefix) : oneLevel(listing.entries, prefix);
     const shown = matching.slice(0, ARTIFACT_LIMITS.entries);
-    const files = shown.map((e) => fullResponse
-      ? e
-      : { path: e.path, type: e.directory ? 'directory' : 'file', ...(e.directory ? {} : { size: e.size }) });
+    const files = shown.map((e) => (fullResponse ? e : { path: e.path, type: e.directory ? 'directory' : 'file', ...(e.directory ? {} : { size: e.size }) }));
     return {
       job_id: Number(args.job_id),
       archive_bytes: listing.archive_bytes,
       entries: listing.declared_entries,
       files,
       ...(matching.length > shown.length || listing.entries.length < listing.declared_entries
-        ? { truncated: true, truncation: `${shown.length} of ${matching.length}${listing.entries.length < listing.declared_entries ? '+' : ''} entries shown; name a folder in path` }
+        ? {
+            truncated: true,
+            truncation: `${shown.length} of ${matching.length}${listing.entries.length < listing.declared_entries ? '+' : ''} entries shown; name a folder in path`,
+          }
         : {}),
     };
   },
@@ -67,7 +67,10 @@ function oneLevel(entries: ZipEntry[], prefix: string): ZipEntry[] {
   for (const e of entries) {
     if (!e.path.startsWith(prefix) || e.path === prefix) continue;
     const slash = e.path.indexOf('/', prefix.length);
-    if (slash < 0) { out.push(e); continue; }
+    if (slash < 0) {
+      out.push(e);
+      continue;
+    }
     const folder = e.path.slice(0, slash + 1);
     if (folders.has(folder)) continue;
     folders.add(folder);
@@ -78,7 +81,10 @@ function oneLevel(entries: ZipEntry[], prefix: string): ZipEntry[] {
 
 /** The path of a file in the archive, each part its own encoded segment (GitLab's wildcard route). */
 function artifactPath(path: string): string {
-  return path.split('/').map((part) => encodeSegment(part, 'artifact_path')).join('/');
+  return path
+    .split('/')
+    .map((part) => encodeSegment(part, 'artifact_path'))
+    .join('/');
 }
 
 /** Hands back the first chunk for a look, then the stream as it was. */
@@ -94,7 +100,8 @@ async function peek(reader: ChunkReader): Promise<{ first: Uint8Array | undefine
 export const getJobArtifactFile = defineTool({
   name: 'get_job_artifact_file',
   title: 'Read artifact file',
-  description: 'Read one text file from a job\'s artifacts by its path in the archive: `limit` lines (default 200) from `start_line`, with total_lines. A binary file is described.',
+  description:
+    "Read one text file from a job's artifacts by its path in the archive: `limit` lines (default 200) from `start_line`, with total_lines. A binary file is described.",
   group: 'ci',
   mode: 'read',
   text: true,
@@ -116,8 +123,13 @@ export const getJobArtifactFile = defineTool({
     const limit = args.limit ?? ARTIFACT_LIMITS.lines;
     return forge.stream({ method: 'GET', path }, async (body) => {
       const { first, reader } = await peek(body);
-      if (first && first.subarray(0, 8000).includes(0)) {
-        return { job_id: Number(args.job_id), artifact_path: args.artifact_path, binary: true, note: 'a binary file (it holds NUL bytes): not shown; download it from GitLab' };
+      if (first?.subarray(0, 8000).includes(0)) {
+        return {
+          job_id: Number(args.job_id),
+          artifact_path: args.artifact_path,
+          binary: true,
+          note: 'a binary file (it holds NUL bytes): not shown; download it from GitLab',
+        };
       }
       const read = await readLogLines(reader, { mode: 'range', start, limit });
       const texts: string[] = [];

@@ -10,10 +10,10 @@ const deploymentId = () => numericId('must be a positive integer deployment id s
 const ENV = '/projects/{project_id}/environments';
 const DEPLOYMENTS = '/projects/{project_id}/deployments';
 
-export const listEnvironments = restTool({
+const listEnvironments = restTool({
   name: 'list_environments',
   title: 'List environments',
-  description: 'List a project\'s environments with their state and tier; name is exact, search a part, states available|stopping|stopped.',
+  description: "List a project's environments with their state and tier; name is exact, search a part, states available|stopping|stopped.",
   group: 'ci',
   record: 'environment',
   mode: 'read',
@@ -34,7 +34,7 @@ export const listEnvironments = restTool({
   rest: { method: 'GET', path: ENV, list: true },
 });
 
-export const getEnvironment = restTool({
+const getEnvironment = restTool({
   name: 'get_environment',
   title: 'Get environment',
   description: 'Get an environment: state, tier, external_url and its last deployment (ref, sha, status, job).',
@@ -45,7 +45,7 @@ export const getEnvironment = restTool({
   rest: { method: 'GET', path: `${ENV}/{environment_id}` },
 });
 
-export const stopEnvironment = restTool({
+const stopEnvironment = restTool({
   name: 'stop_environment',
   title: 'Stop environment',
   description: 'Stop an environment (runs its on_stop job); force stops it without that job.',
@@ -57,10 +57,10 @@ export const stopEnvironment = restTool({
   rest: { method: 'POST', path: `${ENV}/{environment_id}/stop` },
 });
 
-export const listDeployments = restTool({
+const listDeployments = restTool({
   name: 'list_deployments',
   title: 'List deployments',
-  description: 'List a project\'s deployments (environment, ref, sha, status, job); filter by environment and status.',
+  description: "List a project's deployments (environment, ref, sha, status, job); filter by environment and status.",
   group: 'ci',
   record: 'deployment',
   mode: 'read',
@@ -86,7 +86,7 @@ export const listDeployments = restTool({
   rest: { method: 'GET', path: DEPLOYMENTS, list: true },
 });
 
-export const getDeployment = restTool({
+const getDeployment = restTool({
   name: 'get_deployment',
   title: 'Get deployment',
   description: 'Get a deployment: environment, ref, sha, status, its job and who deployed.',

@@ -7,6 +7,12 @@ import { scheduleTools } from './schedules';
 import { getPipelineTestReport, getPipelineTestReportSummary } from './test-report';
 
 export const ciGroupTools = [
-  getPipelineTestReport, getPipelineTestReportSummary, listJobArtifacts, getJobArtifactFile,
-  validateCiLint, validateProjectCiLint, ...environmentTools, ...scheduleTools,
+  getPipelineTestReport,
+  getPipelineTestReportSummary,
+  listJobArtifacts,
+  getJobArtifactFile,
+  validateCiLint,
+  validateProjectCiLint,
+  ...environmentTools,
+  ...scheduleTools,
 ];

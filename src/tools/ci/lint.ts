@@ -10,9 +10,9 @@ import { releaseBefore } from '../tiers';
 
 const LINT = '/projects/{project_id}/ci/lint';
 /** Characters of YAML sent at most: 1 MB, GitLab's default limit of a configuration (max_yaml_size_bytes is 2 MB, max_yaml_depth 100). */
-export const LINT_CONTENT_MAX = 1_000_000;
+const LINT_CONTENT_MAX = 1_000_000;
 /** Characters of merged YAML returned at most. */
-export const MERGED_YAML_MAX = 60_000;
+const MERGED_YAML_MAX = 60_000;
 
 type Rec = Record<string, unknown>;
 
@@ -37,7 +37,7 @@ const common = {
 export const validateCiLint = defineTool({
   name: 'validate_ci_lint',
   title: 'Lint CI YAML',
-  description: 'Check GitLab CI/CD YAML given as content in a project\'s context: valid, errors, warnings; include_merged_yaml adds the expanded configuration.',
+  description: "Check GitLab CI/CD YAML given as content in a project's context: valid, errors, warnings; include_merged_yaml adds the expanded configuration.",
   group: 'ci',
   mode: 'read',
   text: true,
@@ -56,7 +56,8 @@ export const validateCiLint = defineTool({
 export const validateProjectCiLint = defineTool({
   name: 'validate_project_ci_lint',
   title: 'Lint project CI configuration',
-  description: 'Check a project\'s own .gitlab-ci.yml at content_ref (default branch by default): valid, errors, warnings; include_merged_yaml adds the expanded configuration.',
+  description:
+    "Check a project's own .gitlab-ci.yml at content_ref (default branch by default): valid, errors, warnings; include_merged_yaml adds the expanded configuration.",
   group: 'ci',
   mode: 'read',
   text: true,

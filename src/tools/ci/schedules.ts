@@ -10,10 +10,10 @@ import { pipelineId } from '../pipelines/params';
 const scheduleId = () => numericId('must be a positive integer pipeline schedule id such as 3');
 const SCHEDULES = '/projects/{project_id}/pipeline_schedules';
 
-export const listPipelineSchedules = restTool({
+const listPipelineSchedules = restTool({
   name: 'list_pipeline_schedules',
   title: 'List pipeline schedules',
-  description: 'List a project\'s pipeline schedules (cron, ref, active, next run); scope active|inactive.',
+  description: "List a project's pipeline schedules (cron, ref, active, next run); scope active|inactive.",
   group: 'ci',
   record: 'pipeline_schedule',
   mode: 'read',
@@ -24,7 +24,7 @@ export const listPipelineSchedules = restTool({
   rest: { method: 'GET', path: SCHEDULES, list: true },
 });
 
-export const getPipelineSchedule = restTool({
+const getPipelineSchedule = restTool({
   name: 'get_pipeline_schedule',
   title: 'Get pipeline schedule',
   description: 'Get a pipeline schedule: cron, ref, owner, next run and its last pipeline.',
@@ -35,7 +35,7 @@ export const getPipelineSchedule = restTool({
   rest: { method: 'GET', path: `${SCHEDULES}/{pipeline_schedule_id}` },
 });
 
-export const playPipelineSchedule = restTool({
+const playPipelineSchedule = restTool({
   name: 'play_pipeline_schedule',
   title: 'Run pipeline schedule now',
   description: 'Run a pipeline schedule now (the pipeline starts shortly after); needs the right to run pipelines on its ref.',
@@ -45,7 +45,7 @@ export const playPipelineSchedule = restTool({
   rest: { method: 'POST', path: `${SCHEDULES}/{pipeline_schedule_id}/play` },
 });
 
-export const listPipelineVariables = restTool({
+const listPipelineVariables = restTool({
   name: 'list_pipeline_variables',
   title: 'List pipeline variables',
   description: 'The variables a pipeline was run with (key, value, variable_type), as GitLab shows them to the caller.',

@@ -11,14 +11,14 @@ import { pipelineId } from '../pipelines/params';
 import { cleanLine } from '../pipelines/log-text';
 
 const REPORT = '/projects/{project_id}/pipelines/{pipeline_id}/test_report';
-export const REPORT_LIMITS = { failures: 50, message: 1_500 } as const;
+const REPORT_LIMITS = { failures: 50, message: 1_500 } as const;
 
 type Rec = Record<string, unknown>;
 const num = (v: unknown) => (typeof v === 'number' ? v : 0);
 const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /** A failure message an agent can read: escape codes gone, at most REPORT_LIMITS.message characters, its end kept (where the assertion is). */
-export function failureMessage(raw: unknown): string | undefined {
+function failureMessage(raw: unknown): string | undefined {
   if (typeof raw !== 'string' || raw === '') return undefined;
   const text = raw.split('\n').map(cleanLine).join('\n').trim();
   if (text.length <= REPORT_LIMITS.message) return text;
@@ -36,25 +36,48 @@ function leanReport(pipeline: number, report: Rec): Rec {
       if (!FAILED.has(String(c.status))) continue;
       failing++;
       if (failures.length >= REPORT_LIMITS.failures) continue;
-      failures.push(Object.fromEntries(Object.entries({
-        suite: str(suite.name), name: str(c.name), classname: str(c.classname), file: str(c.file), status: c.status,
-        message: failureMessage(c.system_output ?? c.stack_trace),
-      }).filter(([, v]) => v !== undefined)));
+      failures.push(
+        Object.fromEntries(
+          Object.entries({
+            suite: str(suite.name),
+            name: str(c.name),
+            classname: str(c.classname),
+            file: str(c.file),
+            status: c.status,
+            message: failureMessage(c.system_output ?? c.stack_trace),
+          }).filter(([, v]) => v !== undefined),
+        ),
+      );
     }
   }
   return {
     pipeline_id: pipeline,
-    total: { count: num(report.total_count), success: num(report.success_count), failed: num(report.failed_count), skipped: num(report.skipped_count), error: num(report.error_count), time: num(report.total_time) },
+    total: {
+      count: num(report.total_count),
+      success: num(report.success_count),
+      failed: num(report.failed_count),
+      skipped: num(report.skipped_count),
+      error: num(report.error_count),
+      time: num(report.total_time),
+    },
     failed_tests: failures,
-    ...(failing > failures.length ? { truncated: true, truncation: `${failing - failures.length} more failing tests; full_response gives the whole report` } : {}),
-    suites: suites.map((s) => ({ name: s.name, count: num(s.total_count), failed: num(s.failed_count), error: num(s.error_count), ...(str(s.suite_error) ? { suite_error: s.suite_error } : {}) })),
+    ...(failing > failures.length
+      ? { truncated: true, truncation: `${failing - failures.length} more failing tests; full_response gives the whole report` }
+      : {}),
+    suites: suites.map((s) => ({
+      name: s.name,
+      count: num(s.total_count),
+      failed: num(s.failed_count),
+      error: num(s.error_count),
+      ...(str(s.suite_error) ? { suite_error: s.suite_error } : {}),
+    })),
   };
 }
 
 export const getPipelineTestReport = defineTool({
   name: 'get_pipeline_test_report',
   title: 'Get test report',
-  description: 'A pipeline\'s unit test report: counts, then the failing tests first (suite, name, classname, file, failure message).',
+  description: "A pipeline's unit test report: counts, then the failing tests first (suite, name, classname, file, failure message).",
   group: 'ci',
   mode: 'read',
   text: true,
@@ -69,7 +92,7 @@ export const getPipelineTestReport = defineTool({
 export const getPipelineTestReportSummary = defineTool({
   name: 'get_pipeline_test_report_summary',
   title: 'Get test report summary',
-  description: 'A pipeline\'s test counts per suite and its jobs (build_ids), without the test cases.',
+  description: "A pipeline's test counts per suite and its jobs (build_ids), without the test cases.",
   group: 'ci',
   mode: 'read',
   text: true,
@@ -82,8 +105,23 @@ export const getPipelineTestReportSummary = defineTool({
     const suites = Array.isArray(summary.test_suites) ? (summary.test_suites as Rec[]) : [];
     return {
       pipeline_id: Number(args.pipeline_id),
-      total: { count: num(total.count), success: num(total.success), failed: num(total.failed), skipped: num(total.skipped), error: num(total.error), time: num(total.time), ...(str(total.suite_error) ? { suite_error: total.suite_error } : {}) },
-      suites: suites.map((s) => ({ name: s.name, count: num(s.total_count), failed: num(s.failed_count), error: num(s.error_count), build_ids: s.build_ids, ...(str(s.suite_error) ? { suite_error: s.suite_error } : {}) })),
+      total: {
+        count: num(total.count),
+        success: num(total.success),
+        failed: num(total.failed),
+        skipped: num(total.skipped),
+        error: num(total.error),
+        time: num(total.time),
+        ...(str(total.suite_error) ? { suite_error: total.suite_error } : {}),
+      },
+      suites: suites.map((s) => ({
+        name: s.name,
+        count: num(s.total_count),
+        failed: num(s.failed_count),
+        error: num(s.error_count),
+        build_ids: s.build_ids,
+        ...(str(s.suite_error) ? { suite_error: s.suite_error } : {}),
+      })),
     };
   },
 });

@@ -8,7 +8,7 @@ import { ToolError } from '../errors';
 /** Bytes kept from the end of the archive: the directory and its end records must fit. */
 export const TAIL_BYTES = 2 * 1024 * 1024;
 /** Entries read from the directory at most; a larger directory is listed in part. */
-export const MAX_ENTRIES = 20_000;
+const MAX_ENTRIES = 20_000;
 
 const EOCD = 0x06054b50;
 const ZIP64_LOCATOR = 0x07064b50;
@@ -25,7 +25,7 @@ export interface ZipEntry {
   method: number;
 }
 
-export interface ZipListing {
+interface ZipListing {
   /** Bytes the archive had. */
   archive_bytes: number;
   /** Entries the directory declares. */
@@ -64,7 +64,10 @@ export function listZip(tail: Uint8Array, total: number): ZipListing {
   const view = new DataView(tail.buffer, tail.byteOffset, tail.byteLength);
   let eocd = -1;
   for (let i = tail.length - 22; i >= Math.max(0, tail.length - EOCD_SEARCH); i--) {
-    if (view.getUint32(i, true) === EOCD) { eocd = i; break; }
+    if (view.getUint32(i, true) === EOCD) {
+      eocd = i;
+      break;
+    }
   }
   if (eocd < 0) throw notZip(total === 0 ? 'it is empty' : 'it is not a zip archive, or it was cut short');
   let count = view.getUint16(eocd + 10, true);
@@ -80,7 +83,10 @@ export function listZip(tail: Uint8Array, total: number): ZipListing {
     end = record;
   }
   if (size > end) {
-    throw new ToolError('upstream', `the job's artifacts archive has a file list of ${size} bytes, more than the ${TAIL_BYTES} this server reads; download it from GitLab instead`);
+    throw new ToolError(
+      'upstream',
+      `the job's artifacts archive has a file list of ${size} bytes, more than the ${TAIL_BYTES} this server reads; download it from GitLab instead`,
+    );
   }
   const entries: ZipEntry[] = [];
   let at = end - size;
@@ -104,7 +110,10 @@ export function listZip(tail: Uint8Array, total: number): ZipListing {
         const length = view.getUint16(x + 2, true);
         if (id === 1) {
           let y = x + 4;
-          if (uncompressed === 0xffffffff && y + 8 <= xEnd) { uncompressed = Number(view.getBigUint64(y, true)); y += 8; }
+          if (uncompressed === 0xffffffff && y + 8 <= xEnd) {
+            uncompressed = Number(view.getBigUint64(y, true));
+            y += 8;
+          }
           if (compressed === 0xffffffff && y + 8 <= xEnd) compressed = Number(view.getBigUint64(y, true));
           break;
         }

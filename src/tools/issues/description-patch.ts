@@ -71,7 +71,10 @@ export const updateIssueDescriptionPatch = defineTool({
     // No lost update (D19): GitLab has no conditional PUT for issues, so compare just before writing.
     const current = await forge.json<Issue>({ method: 'GET', path });
     if (current.updated_at !== read.updated_at || (current.description ?? '') !== before) {
-      throw new ToolError('conflict', `issue #${read.iid} changed while the patch was being applied (updated_at ${read.updated_at} → ${current.updated_at}); nothing was written. Read the issue again and rebuild the patch`);
+      throw new ToolError(
+        'conflict',
+        `issue #${read.iid} changed while the patch was being applied (updated_at ${read.updated_at} → ${current.updated_at}); nothing was written. Read the issue again and rebuild the patch`,
+      );
     }
     const updated = await forge.json<Issue>({ method: 'PUT', path, body: { description: applied.description } });
     const result = { updated: true, ...slimConfirmation(updated), diff, summary: applied.summary };
@@ -81,7 +84,11 @@ export const updateIssueDescriptionPatch = defineTool({
       return { ...result, note_id: note.id };
     } catch (error) {
       if (!(error instanceof ToolError)) throw error;
-      throw new ToolError(error.kind, `the description was updated (updated_at ${updated.updated_at}), but the summary note could not be added: ${error.message}`, error.status);
+      throw new ToolError(
+        error.kind,
+        `the description was updated (updated_at ${updated.updated_at}), but the summary note could not be added: ${error.message}`,
+        error.status,
+      );
     }
   },
 });

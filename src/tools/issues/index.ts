@@ -8,8 +8,21 @@ import { reactionTools } from './reactions';
 import { todoTools } from './todos';
 
 export const issueTools = [
-  createIssue, listIssuesTool, myIssues, getIssue, updateIssue, updateIssueDescriptionPatch, deleteIssue,
+  createIssue,
+  listIssuesTool,
+  myIssues,
+  getIssue,
+  updateIssue,
+  updateIssueDescriptionPatch,
+  deleteIssue,
   ...todoTools,
-  createIssueNote, updateIssueNote, listIssueLinks, listIssueDiscussions, getIssueLink, createIssueLink, deleteIssueLink, createNote,
+  createIssueNote,
+  updateIssueNote,
+  listIssueLinks,
+  listIssueDiscussions,
+  getIssueLink,
+  createIssueLink,
+  deleteIssueLink,
+  createNote,
   ...reactionTools,
 ];

@@ -63,7 +63,7 @@ const labelName = (l: unknown) => (typeof l === 'string' ? l : String((l as { na
  * cannot be assigned, all with a success. Read from the issue GitLab returned (docs/decisions.md D20's
  * not_applied: never report a change that was not made).
  */
-export function notApplied(wanted: Wanted, issue: Issue): string[] {
+function notApplied(wanted: Wanted, issue: Issue): string[] {
   const missed: string[] = [];
   if (wanted.issue_type !== undefined && issue.issue_type !== undefined && issue.issue_type !== wanted.issue_type) {
     missed.push(`issue_type (the issue is ${issue.issue_type}: GitLab ignores a type the caller may not create; incidents need Reporter, test cases Ultimate)`);
@@ -78,7 +78,13 @@ export function notApplied(wanted: Wanted, issue: Issue): string[] {
   }
   if (wanted.assignee_ids !== undefined && Array.isArray(issue.assignees)) {
     const want = [...new Set(wanted.assignee_ids.filter((id) => id !== 0).map(String))];
-    if (!sameSet(want, issue.assignees.map((a) => String(a.id)))) missed.push('assignee_ids');
+    if (
+      !sameSet(
+        want,
+        issue.assignees.map((a) => String(a.id)),
+      )
+    )
+      missed.push('assignee_ids');
   }
   if (wanted.due_date !== undefined && (issue.due_date ?? null) !== wanted.due_date) missed.push('due_date');
   for (const flag of ['confidential', 'discussion_locked'] as const) {
@@ -105,8 +111,7 @@ export const createIssue = defineTool({
   name: 'create_issue',
   attachments: true,
   title: 'Create issue',
-  description:
-    'Create an issue; unknown labels are created (labels_created lists them).',
+  description: 'Create an issue; unknown labels are created (labels_created lists them).',
   group: 'issues',
   mode: 'write',
   endpoint: 'POST /projects/{project_id}/issues (GET /projects/{project_id}/labels first, per label named)',
@@ -145,8 +150,19 @@ export const getIssue = restTool({
   rest: { method: 'GET', path: ISSUE_PATH },
 });
 
-const UPDATABLE = ['title', 'description', 'assignee_ids', 'confidential', 'discussion_locked', 'due_date', 'labels', 'milestone_id',
-  'state_event', 'weight', 'issue_type'] as const;
+const UPDATABLE = [
+  'title',
+  'description',
+  'assignee_ids',
+  'confidential',
+  'discussion_locked',
+  'due_date',
+  'labels',
+  'milestone_id',
+  'state_event',
+  'weight',
+  'issue_type',
+] as const;
 
 export const updateIssue = defineTool({
   name: 'update_issue',
@@ -196,8 +212,7 @@ export const updateIssue = defineTool({
 export const deleteIssue = restTool({
   name: 'delete_issue',
   title: 'Delete issue',
-  description:
-    'Delete an issue for good; closing it keeps history.',
+  description: 'Delete an issue for good; closing it keeps history.',
   group: 'issues',
   mode: 'write',
   destructive: true,

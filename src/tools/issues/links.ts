@@ -12,8 +12,7 @@ const linkId = () => numericId();
 export const listIssueLinks = restTool({
   name: 'list_issue_links',
   title: 'List linked issues',
-  description:
-    'List linked issues, with issue_link_id and link_type from this side.',
+  description: 'List linked issues, with issue_link_id and link_type from this side.',
   group: 'issues',
   mode: 'read',
   record: 'linked_issue',
@@ -35,8 +34,7 @@ export const getIssueLink = restTool({
 export const createIssueLink = defineTool({
   name: 'create_issue_link',
   title: 'Link issues',
-  description:
-    'Link an issue to another, in any project. link_type defaults to relates_to; blocks: this issue blocks the target.',
+  description: 'Link an issue to another, in any project. link_type defaults to relates_to; blocks: this issue blocks the target.',
   group: 'issues',
   mode: 'write',
   endpoint: `POST ${LINKS_PATH}`,
@@ -55,7 +53,11 @@ export const createIssueLink = defineTool({
       method: 'POST',
       path: fillPath(LINKS_PATH, args),
       // GitLab finds the target by the body's value as sent (no decoding in a JSON body): the plain path (D26).
-      body: { target_project_id: namespacePath(args.target_project_id, 'target_project_id'), target_issue_iid: args.target_issue_iid, link_type: args.link_type ?? 'relates_to' },
+      body: {
+        target_project_id: namespacePath(args.target_project_id, 'target_project_id'),
+        target_issue_iid: args.target_issue_iid,
+        link_type: args.link_type ?? 'relates_to',
+      },
     }),
 });
 

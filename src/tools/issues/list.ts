@@ -38,8 +38,7 @@ export const listIssuesTool = defineTool({
   name: 'list_issues',
   attachments: true,
   title: 'List issues',
-  description:
-    'List issues; scope defaults to created_by_me (all: anyone\'s; needed to filter by others).',
+  description: "List issues; scope defaults to created_by_me (all: anyone's; needed to filter by others).",
   group: 'issues',
   mode: 'read',
   record: 'issue',
@@ -54,7 +53,12 @@ export const listIssuesTool = defineTool({
       confidential: Type.Optional(Type.Boolean()),
       created_after: dates.created_after,
       created_before: dates.created_before,
-      due_date: Type.Optional(Type.Union(DUE_DATES.map((d) => Type.Literal(d)), { description: '0: none.' })),
+      due_date: Type.Optional(
+        Type.Union(
+          DUE_DATES.map((d) => Type.Literal(d)),
+          { description: '0: none.' },
+        ),
+      ),
       labels: labels(),
       milestone: milestoneTitle(),
       issue_type: issueType(),
@@ -93,8 +97,7 @@ export const myIssues = defineTool({
   name: 'my_issues',
   attachments: true,
   title: 'My issues',
-  description:
-    'List the caller\'s assigned issues (default state: opened).',
+  description: "List the caller's assigned issues (default state: opened).",
   group: 'issues',
   mode: 'read',
   record: 'issue',

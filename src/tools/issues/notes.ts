@@ -15,8 +15,7 @@ export const createIssueNote = defineTool({
   name: 'create_issue_note',
   attachments: true,
   title: 'Comment on issue',
-  description:
-    'Comment on an issue, or reply in thread discussion_id. created_at back-dates (Owners/admins).',
+  description: 'Comment on an issue, or reply in thread discussion_id. created_at back-dates (Owners/admins).',
   group: 'issues',
   mode: 'write',
   endpoint: `POST ${ISSUE_PATH}/notes or POST ${ISSUE_PATH}/discussions/{discussion_id}/notes`,
@@ -36,15 +35,15 @@ export const createIssueNote = defineTool({
   },
 });
 
-const NOT_RESOLVABLE = 'GitLab resolves only threads (a stand-alone comment, individual_note, is not resolvable), ' +
-  'and only for the issue\'s author or members who may resolve threads';
+const NOT_RESOLVABLE =
+  'GitLab resolves only threads (a stand-alone comment, individual_note, is not resolvable), ' +
+  "and only for the issue's author or members who may resolve threads";
 
 export const updateIssueNote = defineTool({
   name: 'update_issue_note',
   attachments: true,
   title: 'Edit or resolve issue comment',
-  description:
-    'Edit a comment\'s body (note_id), or (un)resolve a whole thread (resolved + discussion_id; GitLab 16.3+); not both.',
+  description: "Edit a comment's body (note_id), or (un)resolve a whole thread (resolved + discussion_id; GitLab 16.3+); not both.",
   group: 'issues',
   mode: 'write',
   idempotent: true,
@@ -64,10 +63,13 @@ export const updateIssueNote = defineTool({
     for (const name of ['project_id', 'issue_iid'] as const) {
       if (args[name] === undefined) throw invalidArgument(name, 'is required');
     }
-    if (args.body !== undefined && args.resolved !== undefined) throw invalidArgument('resolved', 'cannot be combined with body; edit the text or resolve, one per call');
-    if (args.body === undefined && args.resolved === undefined) throw invalidArgument('body', 'is required (or give resolved to resolve or unresolve the thread)');
+    if (args.body !== undefined && args.resolved !== undefined)
+      throw invalidArgument('resolved', 'cannot be combined with body; edit the text or resolve, one per call');
+    if (args.body === undefined && args.resolved === undefined)
+      throw invalidArgument('body', 'is required (or give resolved to resolve or unresolve the thread)');
     if (args.body !== undefined && args.note_id === undefined) throw invalidArgument('note_id', 'is required to edit a comment');
-    if (args.resolved !== undefined && args.discussion_id === undefined) throw invalidArgument('discussion_id', 'is required to resolve or unresolve (a thread is resolved as a whole)');
+    if (args.resolved !== undefined && args.discussion_id === undefined)
+      throw invalidArgument('discussion_id', 'is required to resolve or unresolve (a thread is resolved as a whole)');
   },
   async handler(args, ctx) {
     const { forge } = ctx;
@@ -98,8 +100,7 @@ export const listIssueDiscussions = restTool({
   name: 'list_issue_discussions',
   attachments: true,
   title: 'List issue threads',
-  description:
-    'List an issue\'s comment threads, oldest first; thread id = discussion_id.',
+  description: "List an issue's comment threads, oldest first; thread id = discussion_id.",
   group: 'issues',
   mode: 'read',
   record: 'discussion',
@@ -107,7 +108,10 @@ export const listIssueDiscussions = restTool({
   rest: { method: 'GET', path: `${ISSUE_PATH}/discussions`, list: true },
 });
 
-const NOTEABLE_PATHS = { issue: '/projects/{project_id}/issues/{noteable_iid}/notes', merge_request: '/projects/{project_id}/merge_requests/{noteable_iid}/notes' };
+const NOTEABLE_PATHS = {
+  issue: '/projects/{project_id}/issues/{noteable_iid}/notes',
+  merge_request: '/projects/{project_id}/merge_requests/{noteable_iid}/notes',
+};
 
 export const createNote = defineTool({
   name: 'create_note',

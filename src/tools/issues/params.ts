@@ -4,7 +4,7 @@ import { described, listOf, numericId, shortName } from '../params';
 
 export const issueIid = () => numericId();
 
-export const ISSUE_TYPES = ['issue', 'incident', 'test_case', 'task'] as const;
+const ISSUE_TYPES = ['issue', 'incident', 'test_case', 'task'] as const;
 export const issueType = () => Type.Optional(Type.Union(ISSUE_TYPES.map((t) => Type.Literal(t))));
 
 export const labels = (description?: string) =>

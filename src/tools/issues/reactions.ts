@@ -36,7 +36,7 @@ async function checkThread(forge: ForgeClient, args: NoteArgs): Promise<void> {
 
 const withoutColons = (name: string) => name.replace(/^:|:$/g, '');
 
-export const listIssueEmojiReactions = defineTool({
+const listIssueEmojiReactions = defineTool({
   name: 'list_issue_emoji_reactions',
   title: 'List issue reactions',
   description: 'List the emoji reactions on an issue.',
@@ -48,7 +48,7 @@ export const listIssueEmojiReactions = defineTool({
   handler: (args, { forge }) => forge.allPages({ method: 'GET', path: fillPath(`${ISSUE_PATH}/award_emoji`, args) }),
 });
 
-export const listIssueNoteEmojiReactions = defineTool({
+const listIssueNoteEmojiReactions = defineTool({
   name: 'list_issue_note_emoji_reactions',
   title: 'List comment reactions',
   description: 'List the emoji reactions on an issue comment.',
@@ -63,7 +63,7 @@ export const listIssueNoteEmojiReactions = defineTool({
   },
 });
 
-export const createIssueEmojiReaction = defineTool({
+const createIssueEmojiReaction = defineTool({
   name: 'create_issue_emoji_reaction',
   title: 'React to issue',
   description: 'React to an issue with an emoji.',
@@ -74,10 +74,10 @@ export const createIssueEmojiReaction = defineTool({
   handler: (args, { forge }) => forge.json({ method: 'POST', path: fillPath(`${ISSUE_PATH}/award_emoji`, args), body: { name: withoutColons(args.name) } }),
 });
 
-export const deleteIssueEmojiReaction = restTool({
+const deleteIssueEmojiReaction = restTool({
   name: 'delete_issue_emoji_reaction',
   title: 'Remove issue reaction',
-  description: 'Remove the caller\'s reaction to an issue.',
+  description: "Remove the caller's reaction to an issue.",
   group: 'issues',
   mode: 'write',
   destructive: true,
@@ -85,11 +85,10 @@ export const deleteIssueEmojiReaction = restTool({
   rest: { method: 'DELETE', path: `${ISSUE_PATH}/award_emoji/{award_id}`, empty: (args) => ({ deleted: true, award_id: args.award_id }) },
 });
 
-export const createIssueNoteEmojiReaction = defineTool({
+const createIssueNoteEmojiReaction = defineTool({
   name: 'create_issue_note_emoji_reaction',
   title: 'React to comment',
-  description:
-    'React to an issue comment with an emoji.',
+  description: 'React to an issue comment with an emoji.',
   group: 'issues',
   mode: 'write',
   endpoint: `POST ${NOTE_AWARDS} (GET ${ISSUE_PATH}/discussions/{discussion_id} first with discussion_id)`,
@@ -103,11 +102,10 @@ export const createIssueNoteEmojiReaction = defineTool({
   },
 });
 
-export const deleteIssueNoteEmojiReaction = defineTool({
+const deleteIssueNoteEmojiReaction = defineTool({
   name: 'delete_issue_note_emoji_reaction',
   title: 'Remove comment reaction',
-  description:
-    'Remove the caller\'s reaction to an issue comment.',
+  description: "Remove the caller's reaction to an issue comment.",
   group: 'issues',
   mode: 'write',
   destructive: true,

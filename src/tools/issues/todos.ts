@@ -8,11 +8,35 @@ import { callRest, restTool, type RestSpec } from '../rest';
 import { requireRelease } from '../tiers';
 
 // GitLab app/models/todo.rb ACTION_NAMES (the values TodosFinder accepts for `action`), in its order.
-const ACTIONS = ['assigned', 'review_requested', 'mentioned', 'build_failed', 'marked', 'approval_required', 'unmergeable',
-  'directly_addressed', 'merge_train_removed', 'member_access_requested', 'review_submitted', 'okr_checkin_requested',
-  'added_approver', 'ssh_key_expired', 'ssh_key_expiring_soon'] as const;
-const TYPES = ['Issue', 'MergeRequest', 'Commit', 'Epic', 'DesignManagement::Design', 'AlertManagement::Alert', 'Project', 'Namespace',
-  'Vulnerability', 'WikiPage::Meta'] as const;
+const ACTIONS = [
+  'assigned',
+  'review_requested',
+  'mentioned',
+  'build_failed',
+  'marked',
+  'approval_required',
+  'unmergeable',
+  'directly_addressed',
+  'merge_train_removed',
+  'member_access_requested',
+  'review_submitted',
+  'okr_checkin_requested',
+  'added_approver',
+  'ssh_key_expired',
+  'ssh_key_expiring_soon',
+] as const;
+const TYPES = [
+  'Issue',
+  'MergeRequest',
+  'Commit',
+  'Epic',
+  'DesignManagement::Design',
+  'AlertManagement::Alert',
+  'Project',
+  'Namespace',
+  'Vulnerability',
+  'WikiPage::Meta',
+] as const;
 const enumOf = (values: readonly string[]) => Type.Optional(Type.Union(values.map((v) => Type.Literal(v))));
 // Numeric ids like every other tool's (D32); GitLab's to-do filters take no paths.
 const id = () => Type.Optional(numericId('must be a numeric id such as 42, not a path'));
@@ -24,10 +48,11 @@ const EE_TYPES: readonly string[] = ['Epic', 'Vulnerability'];
 /** Actions app/models/todo.rb gained in GitLab 17.5 (to-dos for expiring SSH keys). */
 const SSH_KEY_ACTIONS: readonly string[] = ['ssh_key_expired', 'ssh_key_expiring_soon'];
 
-export const listTodos = defineTool({
+const listTodos = defineTool({
   name: 'list_todos',
   title: 'List to-dos',
-  description: "List the caller's to-dos, newest first (pending unless state: done). project_id/group_id: numeric. " +
+  description:
+    "List the caller's to-dos, newest first (pending unless state: done). project_id/group_id: numeric. " +
     'type Epic, Vulnerability: Enterprise Edition only; action ssh_key_*: GitLab 17.5+.',
   group: 'issues',
   mode: 'read',
@@ -52,7 +77,10 @@ export const listTodos = defineTool({
     if (args.type !== undefined && EE_TYPES.includes(args.type)) {
       const info = ctx.instance ? await ctx.instance() : UNKNOWN_INSTANCE;
       if (info.edition === 'ce') {
-        throw invalidArgument('type', `${args.type} to-dos exist only on GitLab's Enterprise Edition; this forge runs the Community Edition (${info.versionText})`);
+        throw invalidArgument(
+          'type',
+          `${args.type} to-dos exist only on GitLab's Enterprise Edition; this forge runs the Community Edition (${info.versionText})`,
+        );
       }
     }
     if (args.action !== undefined && SSH_KEY_ACTIONS.includes(args.action)) await requireRelease(ctx, 'action', args.action, 17, 5);
@@ -60,7 +88,7 @@ export const listTodos = defineTool({
   },
 });
 
-export const markTodoDone = restTool({
+const markTodoDone = restTool({
   name: 'mark_todo_done',
   title: 'Mark to-do done',
   description: 'Mark one to-do of the caller done.',
@@ -71,7 +99,7 @@ export const markTodoDone = restTool({
   rest: { method: 'POST', path: '/todos/{id}/mark_as_done' },
 });
 
-export const markAllTodosDone = restTool({
+const markAllTodosDone = restTool({
   name: 'mark_all_todos_done',
   title: 'Mark all to-dos done',
   description: 'Mark all pending to-dos done.',

@@ -7,7 +7,7 @@ import { fillPath } from '../../forge/encode';
 import { ToolError } from '../errors';
 import { isRecord } from '../lean/helpers';
 
-export const LABELS_PATH = '/projects/{project_id}/labels';
+const LABELS_PATH = '/projects/{project_id}/labels';
 
 /**
  * The names among `labels` the project does not have, one search per distinct name (exact match on
@@ -18,16 +18,18 @@ export async function unknownLabels(forge: ForgeClient, projectId: string, label
   const names = [...new Set((labels ?? []).map((name) => name.trim()).filter((name) => name !== '' && name !== 'None' && name !== 'Any'))];
   if (names.length === 0) return [];
   const path = fillPath(LABELS_PATH, { project_id: projectId });
-  const found = await Promise.all(names.map(async (name) => {
-    try {
-      const page = await forge.list<Record<string, unknown>>({ method: 'GET', path, query: { search: name, include_ancestor_groups: true, per_page: 100 } });
-      if (page.items.some((label) => label.name === name)) return true;
-      return page.pagination.next_page ? true : false;
-    } catch (error) {
-      if (error instanceof ToolError && error.kind !== 'timeout') return true;
-      throw error;
-    }
-  }));
+  const found = await Promise.all(
+    names.map(async (name) => {
+      try {
+        const page = await forge.list<Record<string, unknown>>({ method: 'GET', path, query: { search: name, include_ancestor_groups: true, per_page: 100 } });
+        if (page.items.some((label) => label.name === name)) return true;
+        return !!page.pagination.next_page;
+      } catch (error) {
+        if (error instanceof ToolError && error.kind !== 'timeout') return true;
+        throw error;
+      }
+    }),
+  );
   return names.filter((_, i) => !found[i]);
 }
 

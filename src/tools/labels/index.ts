@@ -11,25 +11,37 @@ const input = (properties: Parameters<typeof Type.Object>[0]) => Type.Object(pro
 /** A label's id or its name (names may hold slashes and emoji). */
 const labelId = () => Type.String({ minLength: 1, maxLength: LIMITS.name, identifier: true, stringOrInteger: true });
 const labelName = () => shortName({ pattern: '^[^,]+$', hint: 'must be a label name without commas (GitLab separates label names with commas)' });
-const color = () => Type.String({ pattern: '^(#[0-9A-Fa-f]{6}|#[0-9A-Fa-f]{3}|[A-Za-z]{3,32})$', maxLength: 32, hint: 'must be a colour such as #d9534f or a CSS colour name such as red' });
+const color = () =>
+  Type.String({
+    pattern: '^(#[0-9A-Fa-f]{6}|#[0-9A-Fa-f]{3}|[A-Za-z]{3,32})$',
+    maxLength: 32,
+    hint: 'must be a colour such as #d9534f or a CSS colour name such as red',
+  });
 const priority = () => integer(0, 'must be an integer, 0 or more (lower comes first)');
 const one = '/projects/{project_id}/labels/{label_id}';
 
-export const listLabels = restTool({
+const listLabels = restTool({
   name: 'list_labels',
   title: 'List labels',
-  description: 'List the labels a project\'s issues and merge requests can use: its own and, unless include_ancestor_groups is false, its groups\'. with_counts adds issue and MR counts.',
+  description:
+    "List the labels a project's issues and merge requests can use: its own and, unless include_ancestor_groups is false, its groups'. with_counts adds issue and MR counts.",
   group: 'labels',
   mode: 'read',
   record: 'label',
-  input: input({ project_id: projectId(), search: search(), with_counts: Type.Optional(Type.Boolean()), include_ancestor_groups: Type.Optional(Type.Boolean()), ...pagination }),
+  input: input({
+    project_id: projectId(),
+    search: search(),
+    with_counts: Type.Optional(Type.Boolean()),
+    include_ancestor_groups: Type.Optional(Type.Boolean()),
+    ...pagination,
+  }),
   rest: { method: 'GET', path: '/projects/{project_id}/labels', list: true },
 });
 
-export const getLabel = restTool({
+const getLabel = restTool({
   name: 'get_label',
   title: 'Get label',
-  description: 'Get a project label (or one of its groups\') by id or exact name.',
+  description: "Get a project label (or one of its groups') by id or exact name.",
   group: 'labels',
   mode: 'read',
   record: 'label',
@@ -37,7 +49,7 @@ export const getLabel = restTool({
   rest: { method: 'GET', path: one },
 });
 
-export const createLabel = restTool({
+const createLabel = restTool({
   name: 'create_label',
   title: 'Create label',
   description: 'Create a project label.',
@@ -50,25 +62,32 @@ export const createLabel = restTool({
 
 const EDITABLE = ['new_name', 'color', 'description', 'priority'] as const;
 
-export const updateLabel = restTool({
+const updateLabel = restTool({
   name: 'update_label',
   title: 'Update label',
-  description: 'Rename a project\'s own label (new_name; its issues keep it), or change its colour, description or priority.',
+  description: "Rename a project's own label (new_name; its issues keep it), or change its colour, description or priority.",
   group: 'labels',
   mode: 'write',
   idempotent: true,
   record: 'label',
-  input: input({ project_id: projectId(), label_id: labelId(), new_name: Type.Optional(labelName()), color: Type.Optional(color()), description: Type.Optional(longText()), priority: Type.Optional(priority()) }),
+  input: input({
+    project_id: projectId(),
+    label_id: labelId(),
+    new_name: Type.Optional(labelName()),
+    color: Type.Optional(color()),
+    description: Type.Optional(longText()),
+    priority: Type.Optional(priority()),
+  }),
   check(args: Record<string, unknown>) {
     if (!EDITABLE.some((name) => args[name] !== undefined)) throw invalidArgument('arguments', `give at least one of ${EDITABLE.join(', ')}`);
   },
   rest: { method: 'PUT', path: one },
 });
 
-export const deleteLabel = restTool({
+const deleteLabel = restTool({
   name: 'delete_label',
   title: 'Delete label',
-  description: 'Delete a project\'s own label; it is removed from its issues and merge requests.',
+  description: "Delete a project's own label; it is removed from its issues and merge requests.",
   group: 'labels',
   mode: 'write',
   destructive: true,
@@ -76,16 +95,20 @@ export const deleteLabel = restTool({
   rest: { method: 'DELETE', path: one, empty: (args) => ({ deleted: true, label_id: args.label_id }) },
 });
 
-export const listGroupLabels = restTool({
+const listGroupLabels = restTool({
   name: 'list_group_labels',
   title: 'List group labels',
-  description: 'List a group\'s labels (with its ancestors\' unless include_ancestor_groups is false; include_descendant_groups adds its subgroups\').',
+  description: "List a group's labels (with its ancestors' unless include_ancestor_groups is false; include_descendant_groups adds its subgroups').",
   group: 'labels',
   mode: 'read',
   record: 'label',
   input: input({
-    group_id: groupId(), search: search(), with_counts: Type.Optional(Type.Boolean()), include_ancestor_groups: Type.Optional(Type.Boolean()),
-    include_descendant_groups: Type.Optional(Type.Boolean()), ...pagination,
+    group_id: groupId(),
+    search: search(),
+    with_counts: Type.Optional(Type.Boolean()),
+    include_ancestor_groups: Type.Optional(Type.Boolean()),
+    include_descendant_groups: Type.Optional(Type.Boolean()),
+    ...pagination,
   }),
   rest: { method: 'GET', path: '/groups/{group_id}/labels', list: true },
 });

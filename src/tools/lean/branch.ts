@@ -9,17 +9,18 @@ function headCommit(value: unknown): Rec | undefined {
 
 export const branch: RecordKind = {
   about: 'A branch: its head commit and what the caller may do with it.',
-  lean: (r) => compact({
-    name: r.name,
-    commit: headCommit(r.commit),
-    default: r.default,
-    protected: r.protected,
-    merged: r.merged,
-    can_push: r.can_push,
-    developers_can_push: r.developers_can_push,
-    developers_can_merge: r.developers_can_merge,
-    web_url: r.web_url,
-  }),
+  lean: (r) =>
+    compact({
+      name: r.name,
+      commit: headCommit(r.commit),
+      default: r.default,
+      protected: r.protected,
+      merged: r.merged,
+      can_push: r.can_push,
+      developers_can_push: r.developers_can_push,
+      developers_can_merge: r.developers_can_merge,
+      web_url: r.web_url,
+    }),
 };
 
 /** An access entry of a rule: a role level, or a user, group or deploy key. */
@@ -35,13 +36,14 @@ function accessEntries(value: unknown): Rec[] | undefined {
 
 export const protectedBranch: RecordKind = {
   about: 'A branch protection rule (a name or wildcard) and who may push, merge and unprotect.',
-  lean: (r) => compact({
-    id: r.id,
-    name: r.name,
-    push_access_levels: accessEntries(r.push_access_levels),
-    merge_access_levels: accessEntries(r.merge_access_levels),
-    unprotect_access_levels: accessEntries(r.unprotect_access_levels),
-    allow_force_push: r.allow_force_push,
-    code_owner_approval_required: r.code_owner_approval_required,
-  }),
+  lean: (r) =>
+    compact({
+      id: r.id,
+      name: r.name,
+      push_access_levels: accessEntries(r.push_access_levels),
+      merge_access_levels: accessEntries(r.merge_access_levels),
+      unprotect_access_levels: accessEntries(r.unprotect_access_levels),
+      allow_force_push: r.allow_force_push,
+      code_owner_approval_required: r.code_owner_approval_required,
+    }),
 };

@@ -15,21 +15,23 @@ export const environment: RecordKind = {
 
 export const deployment: RecordKind = {
   about: 'A deployment: which ref and commit went to which environment, and how it ended.',
-  lean: (r) => compact({
-    ...deploymentHead(r),
-    environment: isRecord(r.environment) ? r.environment.name : undefined,
-    user: user(r.user),
-    finished_at: r.finished_at,
-  }),
+  lean: (r) =>
+    compact({
+      ...deploymentHead(r),
+      environment: isRecord(r.environment) ? r.environment.name : undefined,
+      user: user(r.user),
+      finished_at: r.finished_at,
+    }),
 };
 
 export const pipelineSchedule: RecordKind = {
   about: 'A pipeline schedule: when and on which ref it runs.',
-  lean: (r) => compact({
-    ...pick(r, ['id', 'description', 'ref', 'cron', 'cron_timezone', 'next_run_at', 'active']),
-    owner: user(r.owner),
-    last_pipeline: isRecord(r.last_pipeline) ? pick(r.last_pipeline, ['id', 'status']) : undefined,
-  }),
+  lean: (r) =>
+    compact({
+      ...pick(r, ['id', 'description', 'ref', 'cron', 'cron_timezone', 'next_run_at', 'active']),
+      owner: user(r.owner),
+      last_pipeline: isRecord(r.last_pipeline) ? pick(r.last_pipeline, ['id', 'status']) : undefined,
+    }),
 };
 
 export const pipelineVariable: RecordKind = {

@@ -35,55 +35,58 @@ export const commit: RecordKind = {
 
 export const commitSummary: RecordKind = {
   about: 'A commit in a history: its SHA, title, author and date (get_commit has its whole message, stats and parents).',
-  lean: (r) => compact({
-    id: r.id,
-    title: r.title,
-    ...authorship(r),
-    // More than one parent: a merge commit.
-    parent_ids: Array.isArray(r.parent_ids) && r.parent_ids.length > 1 ? r.parent_ids : undefined,
-    trailers: r.trailers,
-    stats: r.stats,
-    web_url: r.web_url,
-  }),
+  lean: (r) =>
+    compact({
+      id: r.id,
+      title: r.title,
+      ...authorship(r),
+      // More than one parent: a merge commit.
+      parent_ids: Array.isArray(r.parent_ids) && r.parent_ids.length > 1 ? r.parent_ids : undefined,
+      trailers: r.trailers,
+      stats: r.stats,
+      web_url: r.web_url,
+    }),
 };
 
 export const commitStatus: RecordKind = {
   about: 'A CI status (check) reported on a commit.',
-  lean: (r) => compact({
-    id: r.id,
-    name: r.name,
-    status: r.status,
-    ref: r.ref,
-    stage: r.stage,
-    description: r.description,
-    target_url: r.target_url,
-    coverage: r.coverage,
-    allow_failure: flag(r.allow_failure),
-    pipeline_id: r.pipeline_id,
-    author: user(r.author),
-    created_at: r.created_at,
-    started_at: r.started_at,
-    finished_at: r.finished_at,
-  }),
+  lean: (r) =>
+    compact({
+      id: r.id,
+      name: r.name,
+      status: r.status,
+      ref: r.ref,
+      stage: r.stage,
+      description: r.description,
+      target_url: r.target_url,
+      coverage: r.coverage,
+      allow_failure: flag(r.allow_failure),
+      pipeline_id: r.pipeline_id,
+      author: user(r.author),
+      created_at: r.created_at,
+      started_at: r.started_at,
+      finished_at: r.finished_at,
+    }),
 };
 
 export const diff: RecordKind = {
   about: 'One changed file of a commit, with its diff.',
-  lean: (r) => compact({
-    old_path: r.old_path !== r.new_path ? r.old_path : undefined,
-    new_path: r.new_path,
-    new_file: flag(r.new_file),
-    renamed_file: flag(r.renamed_file),
-    deleted_file: flag(r.deleted_file),
-    generated_file: flag(r.generated_file),
-    // A mode change (a file made executable) is a change too.
-    a_mode: r.a_mode !== r.b_mode ? r.a_mode : undefined,
-    b_mode: r.a_mode !== r.b_mode ? r.b_mode : undefined,
-    // GitLab empties the diff of a file over its patch limit (too_large) or folded (collapsed): say why it is empty.
-    too_large: flag(r.too_large),
-    collapsed: flag(r.collapsed),
-    diff: r.diff,
-  }),
+  lean: (r) =>
+    compact({
+      old_path: r.old_path !== r.new_path ? r.old_path : undefined,
+      new_path: r.new_path,
+      new_file: flag(r.new_file),
+      renamed_file: flag(r.renamed_file),
+      deleted_file: flag(r.deleted_file),
+      generated_file: flag(r.generated_file),
+      // A mode change (a file made executable) is a change too.
+      a_mode: r.a_mode !== r.b_mode ? r.a_mode : undefined,
+      b_mode: r.a_mode !== r.b_mode ? r.b_mode : undefined,
+      // GitLab empties the diff of a file over its patch limit (too_large) or folded (collapsed): say why it is empty.
+      too_large: flag(r.too_large),
+      collapsed: flag(r.collapsed),
+      diff: r.diff,
+    }),
 };
 
 export const blameRange: RecordKind = {

@@ -69,4 +69,3 @@ export const RECORD_KINDS = {
 } satisfies Record<string, RecordKind>;
 
 export type RecordKindName = keyof typeof RECORD_KINDS;
-

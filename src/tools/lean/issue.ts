@@ -2,7 +2,7 @@
 import { compact, count, flag, isRecord, issuableHead, labels, milestoneRef, pick, reference, user, users, type Rec } from './helpers';
 import type { RecordKind } from './kind';
 
-export function leanIssue(r: Rec): Rec {
+function leanIssue(r: Rec): Rec {
   const tasks = r.task_completion_status as { count?: number } | undefined;
   return compact({
     ...issuableHead(r),

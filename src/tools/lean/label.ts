@@ -5,15 +5,17 @@ import type { RecordKind } from './kind';
 const counted = (value: unknown) => (typeof value === 'number' ? value : undefined);
 
 export const label: RecordKind = {
-  about: 'A label: name, description and priority (colour with full_response); is_project_label: true for the project\'s own (the others are its groups\'); issue and merge request counts when asked for.',
-  lean: (r: Rec) => compact({
-    id: r.id,
-    name: r.name,
-    description: r.description,
-    priority: r.priority,
-    is_project_label: flag(r.is_project_label),
-    open_issues_count: counted(r.open_issues_count),
-    closed_issues_count: counted(r.closed_issues_count),
-    open_merge_requests_count: counted(r.open_merge_requests_count),
-  }),
+  about:
+    "A label: name, description and priority (colour with full_response); is_project_label: true for the project's own (the others are its groups'); issue and merge request counts when asked for.",
+  lean: (r: Rec) =>
+    compact({
+      id: r.id,
+      name: r.name,
+      description: r.description,
+      priority: r.priority,
+      is_project_label: flag(r.is_project_label),
+      open_issues_count: counted(r.open_issues_count),
+      closed_issues_count: counted(r.closed_issues_count),
+      open_merge_requests_count: counted(r.open_merge_requests_count),
+    }),
 };

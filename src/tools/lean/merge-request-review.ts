@@ -49,15 +49,16 @@ const mergeRequestDetail: RecordKind = {
 
 const mrDiff: RecordKind = {
   about: 'One changed file of a merge request, with its diff (cut or left out past the size budget, which it says).',
-  lean: (r) => compact({
-    ...commitDiff.lean(r),
-    diff: typeof r.diff === 'string' ? r.diff : undefined,
-    too_large: flag(r.too_large),
-    collapsed: flag(r.collapsed),
-    diff_truncated: flag(r.diff_truncated),
-    diff_lines_omitted: count(r.diff_lines_omitted),
-    diff_omitted: flag(r.diff_omitted),
-  }),
+  lean: (r) =>
+    compact({
+      ...commitDiff.lean(r),
+      diff: typeof r.diff === 'string' ? r.diff : undefined,
+      too_large: flag(r.too_large),
+      collapsed: flag(r.collapsed),
+      diff_truncated: flag(r.diff_truncated),
+      diff_lines_omitted: count(r.diff_lines_omitted),
+      diff_omitted: flag(r.diff_omitted),
+    }),
 };
 
 const mrVersion: RecordKind = {
@@ -67,36 +68,43 @@ const mrVersion: RecordKind = {
 
 const mrDiscussion: RecordKind = {
   about: 'A merge request thread: its id (discussion_id) and its comments, diff comments with their position.',
-  lean: (r) => compact({ id: r.id, individual_note: flag(r.individual_note), notes: Array.isArray(r.notes) ? r.notes.map((n) => (isRecord(n) ? leanMrNote(n) : n)) : undefined }),
+  lean: (r) =>
+    compact({
+      id: r.id,
+      individual_note: flag(r.individual_note),
+      notes: Array.isArray(r.notes) ? r.notes.map((n) => (isRecord(n) ? leanMrNote(n) : n)) : undefined,
+    }),
 };
 
 const mrNote: RecordKind = { about: 'A comment on a merge request; a diff comment with its position.', lean: leanMrNote };
 
 const approvalState: RecordKind = {
   about: 'Who approved a merge request and whether the caller can; paid editions: how many approvals are required and left.',
-  lean: (r) => compact({
-    approved: r.approved,
-    approvals_required: r.approvals_required,
-    approvals_left: r.approvals_left,
-    approved_by: Array.isArray(r.approved_by)
-      ? r.approved_by.map((a) => (isRecord(a) ? compact({ user: user(a.user), approved_at: a.approved_at }) : a))
-      : undefined,
-    user_has_approved: r.user_has_approved,
-    user_can_approve: r.user_can_approve,
-    approval_rules_left: Array.isArray(r.approval_rules_left) ? r.approval_rules_left.map((rule) => (isRecord(rule) ? rule.name : rule)) : undefined,
-    suggested_approvers: users(r.suggested_approvers),
-  }),
+  lean: (r) =>
+    compact({
+      approved: r.approved,
+      approvals_required: r.approvals_required,
+      approvals_left: r.approvals_left,
+      approved_by: Array.isArray(r.approved_by)
+        ? r.approved_by.map((a) => (isRecord(a) ? compact({ user: user(a.user), approved_at: a.approved_at }) : a))
+        : undefined,
+      user_has_approved: r.user_has_approved,
+      user_can_approve: r.user_can_approve,
+      approval_rules_left: Array.isArray(r.approval_rules_left) ? r.approval_rules_left.map((rule) => (isRecord(rule) ? rule.name : rule)) : undefined,
+      suggested_approvers: users(r.suggested_approvers),
+    }),
 };
 
 const draftNote: RecordKind = {
   about: 'A review comment not yet published: its id, text, thread it replies to or diff position.',
-  lean: (r) => compact({
-    id: r.id,
-    note: r.note,
-    discussion_id: r.discussion_id,
-    resolve_discussion: flag(r.resolve_discussion),
-    position: position(r.position),
-  }),
+  lean: (r) =>
+    compact({
+      id: r.id,
+      note: r.note,
+      discussion_id: r.discussion_id,
+      resolve_discussion: flag(r.resolve_discussion),
+      position: position(r.position),
+    }),
 };
 
 export const mergeRequestReviewKinds = {

@@ -31,6 +31,6 @@ export const milestoneSummary: RecordKind = {
 };
 
 export const burndownEvent: RecordKind = {
-  about: 'A change to a milestone\'s burndown chart.',
+  about: "A change to a milestone's burndown chart.",
   lean: (r: Rec) => pick(r, ['created_at', 'action', 'weight']),
 };

@@ -24,5 +24,6 @@ export const note: RecordKind = { about: 'A comment.', lean: leanNote };
 
 export const discussion: RecordKind = {
   about: 'A comment thread: its id (discussion_id) and its comments.',
-  lean: (r) => compact({ id: r.id, individual_note: r.individual_note, notes: Array.isArray(r.notes) ? r.notes.map((n) => (isRecord(n) ? leanNote(n) : n)) : undefined }),
+  lean: (r) =>
+    compact({ id: r.id, individual_note: r.individual_note, notes: Array.isArray(r.notes) ? r.notes.map((n) => (isRecord(n) ? leanNote(n) : n)) : undefined }),
 };

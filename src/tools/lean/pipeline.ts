@@ -5,26 +5,27 @@ import type { RecordKind } from './kind';
 
 export const pipeline: RecordKind = {
   about: 'A CI pipeline: its status, ref and commit, what started it, who, and when.',
-  lean: (r) => compact({
-    id: r.id,
-    iid: r.iid,
-    project_id: r.project_id,
-    name: r.name,
-    status: r.status,
-    source: r.source,
-    ref: r.ref,
-    tag: flag(r.tag),
-    sha: r.sha,
-    yaml_errors: r.yaml_errors,
-    user: user(r.user),
-    coverage: r.coverage,
-    created_at: r.created_at,
-    updated_at: r.updated_at,
-    started_at: r.started_at,
-    finished_at: r.finished_at,
-    duration: r.duration,
-    web_url: r.web_url,
-  }),
+  lean: (r) =>
+    compact({
+      id: r.id,
+      iid: r.iid,
+      project_id: r.project_id,
+      name: r.name,
+      status: r.status,
+      source: r.source,
+      ref: r.ref,
+      tag: flag(r.tag),
+      sha: r.sha,
+      yaml_errors: r.yaml_errors,
+      user: user(r.user),
+      coverage: r.coverage,
+      created_at: r.created_at,
+      updated_at: r.updated_at,
+      started_at: r.started_at,
+      finished_at: r.finished_at,
+      duration: r.duration,
+      web_url: r.web_url,
+    }),
 };
 
 const runner = (value: unknown): Rec | undefined => (isRecord(value) ? pick(value, ['id', 'description']) : undefined);

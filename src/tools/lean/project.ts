@@ -1,7 +1,7 @@
 // Projects, groups and namespaces: what an agent needs to name one in the next call (id and full
 // path) and to judge it (description, default branch, visibility, activity), without the settings,
 // URLs to clone and feature switches GitLab adds (D33).
-import { compact, flag, isRecord, pick, type Rec } from './helpers';
+import { compact, flag, isRecord, pick } from './helpers';
 import type { RecordKind } from './kind';
 
 /** The caller's access to the project: the higher of its own membership and its group's. */
@@ -14,41 +14,43 @@ function accessLevel(permissions: unknown): number | undefined {
 
 export const project: RecordKind = {
   about: 'A project: its id and full path (either names it in every other tool), what it is, its default branch and latest activity.',
-  lean: (r) => compact({
-    id: r.id,
-    path_with_namespace: r.path_with_namespace,
-    // The name only where it says more than the path's last part.
-    name: r.name !== r.path ? r.name : undefined,
-    description: r.description,
-    default_branch: r.default_branch,
-    visibility: r.visibility,
-    topics: r.topics,
-    archived: flag(r.archived),
-    empty_repo: flag(r.empty_repo),
-    forked_from_project: isRecord(r.forked_from_project) ? pick(r.forked_from_project, ['id', 'path_with_namespace']) : undefined,
-    open_issues_count: r.open_issues_count,
-    access_level: accessLevel(r.permissions),
-    last_activity_at: r.last_activity_at,
-    web_url: r.web_url,
-    license: isRecord(r.license) ? pick(r.license, ['key', 'name']) : undefined,
-    statistics: isRecord(r.statistics) ? pick(r.statistics, ['commit_count', 'repository_size', 'storage_size']) : undefined,
-  }),
+  lean: (r) =>
+    compact({
+      id: r.id,
+      path_with_namespace: r.path_with_namespace,
+      // The name only where it says more than the path's last part.
+      name: r.name !== r.path ? r.name : undefined,
+      description: r.description,
+      default_branch: r.default_branch,
+      visibility: r.visibility,
+      topics: r.topics,
+      archived: flag(r.archived),
+      empty_repo: flag(r.empty_repo),
+      forked_from_project: isRecord(r.forked_from_project) ? pick(r.forked_from_project, ['id', 'path_with_namespace']) : undefined,
+      open_issues_count: r.open_issues_count,
+      access_level: accessLevel(r.permissions),
+      last_activity_at: r.last_activity_at,
+      web_url: r.web_url,
+      license: isRecord(r.license) ? pick(r.license, ['key', 'name']) : undefined,
+      statistics: isRecord(r.statistics) ? pick(r.statistics, ['commit_count', 'repository_size', 'storage_size']) : undefined,
+    }),
 };
 
 export const group: RecordKind = {
   about: 'A group: its id and full path, what it is, and its parent group.',
-  lean: (r) => compact({
-    id: r.id,
-    full_path: r.full_path,
-    name: r.name !== r.path ? r.name : undefined,
-    description: r.description,
-    visibility: r.visibility,
-    parent_id: r.parent_id,
-    web_url: r.web_url,
-  }),
+  lean: (r) =>
+    compact({
+      id: r.id,
+      full_path: r.full_path,
+      name: r.name !== r.path ? r.name : undefined,
+      description: r.description,
+      visibility: r.visibility,
+      parent_id: r.parent_id,
+      web_url: r.web_url,
+    }),
 };
 
 export const namespace: RecordKind = {
-  about: 'A namespace a project can live in: a group or a user\'s personal namespace.',
+  about: "A namespace a project can live in: a group or a user's personal namespace.",
   lean: (r) => compact({ id: r.id, full_path: r.full_path, name: r.name !== r.path ? r.name : undefined, kind: r.kind, parent_id: r.parent_id, plan: r.plan }),
 };

@@ -6,15 +6,16 @@ const sha = (commit: unknown) => (isRecord(commit) ? commit.id : undefined);
 
 export const tag: RecordKind = {
   about: 'A tag: the commit it points at (commit_sha, title), its message when annotated, whether it is protected and whether a release is made of it.',
-  lean: (r) => compact({
-    name: r.name,
-    commit_sha: sha(r.commit),
-    commit_title: isRecord(r.commit) ? r.commit.title : undefined,
-    message: r.message,
-    protected: flag(r.protected),
-    release: flag(isRecord(r.release)),
-    created_at: r.created_at,
-  }),
+  lean: (r) =>
+    compact({
+      name: r.name,
+      commit_sha: sha(r.commit),
+      commit_title: isRecord(r.commit) ? r.commit.title : undefined,
+      message: r.message,
+      protected: flag(r.protected),
+      release: flag(isRecord(r.release)),
+      created_at: r.created_at,
+    }),
 };
 
 /** Where a link's permanent URL puts its direct asset path: <release web_url>/downloads<path>. */
@@ -59,6 +60,7 @@ export const release: RecordKind = {
 };
 
 export const releaseLink: RecordKind = {
-  about: 'A release asset link: name, URL, its direct asset path when it has one (the permanent URL is the release\'s web_url, /downloads and the path), and its type when not other.',
+  about:
+    "A release asset link: name, URL, its direct asset path when it has one (the permanent URL is the release's web_url, /downloads and the path), and its type when not other.",
   lean: leanLink,
 };

@@ -3,10 +3,10 @@ import { compact, isRecord, type Rec } from './helpers';
 import type { RecordKind } from './kind';
 
 /** Line number → text: JSON objects keep integer keys in ascending order, so this reads top to bottom. */
-export type NumberedLines = Record<string, string>;
+type NumberedLines = Record<string, string>;
 
 /** A hit's chunk of text as numbered lines, from its start line. */
-export function numberedLines(data: unknown, startline: unknown): NumberedLines {
+function numberedLines(data: unknown, startline: unknown): NumberedLines {
   const out: NumberedLines = {};
   if (typeof data !== 'string') return out;
   const first = typeof startline === 'number' && startline > 0 ? startline : 1;
@@ -32,11 +32,19 @@ export function leanCodeHit(r: Rec, keep?: (text: string) => boolean): Rec {
 }
 
 export const codeHit: RecordKind = {
-  about: 'A code search hit: the file\'s path and ref, the line its chunk starts at, and its lines by number (search_code keeps the matching ones; open the file with get_file_contents at that range).',
+  about:
+    "A code search hit: the file's path and ref, the line its chunk starts at, and its lines by number (search_code keeps the matching ones; open the file with get_file_contents at that range).",
   lean: (r) => leanCodeHit(r),
 };
 
 export const snippetHit: RecordKind = {
   about: 'A snippet found by its title.',
-  lean: (r) => compact({ id: r.id, title: r.title, file_name: r.file_name, author: isRecord(r.author) ? compact({ id: r.author.id, username: r.author.username, name: r.author.name }) : undefined, web_url: r.web_url }),
+  lean: (r) =>
+    compact({
+      id: r.id,
+      title: r.title,
+      file_name: r.file_name,
+      author: isRecord(r.author) ? compact({ id: r.author.id, username: r.author.username, name: r.author.name }) : undefined,
+      web_url: r.web_url,
+    }),
 };

@@ -8,18 +8,20 @@ import type { RecordKind } from './kind';
 const titleOfSlug = (slug: unknown) => (typeof slug === 'string' ? slug.split('/').pop()!.replace(/-/g, ' ') : undefined);
 
 export const wikiPage: RecordKind = {
-  about: 'A wiki page: its slug, its title when that is not the slug\'s last part, its format when not markdown, and its content (cleaned of hidden Markdown) when asked.',
-  lean: (r: Rec) => compact({
-    slug: r.slug,
-    title: r.title !== titleOfSlug(r.slug) ? r.title : undefined,
-    format: r.format !== 'markdown' ? r.format : undefined,
-    front_matter: r.front_matter,
-    content: typeof r.content === 'string' ? cleanProse(r.content) : undefined,
-    start_line: r.start_line,
-    end_line: r.end_line,
-    total_lines: r.total_lines,
-    truncated: flag(r.truncated),
-    next_start_line: r.next_start_line,
-    note: r.note,
-  }),
+  about:
+    "A wiki page: its slug, its title when that is not the slug's last part, its format when not markdown, and its content (cleaned of hidden Markdown) when asked.",
+  lean: (r: Rec) =>
+    compact({
+      slug: r.slug,
+      title: r.title !== titleOfSlug(r.slug) ? r.title : undefined,
+      format: r.format !== 'markdown' ? r.format : undefined,
+      front_matter: r.front_matter,
+      content: typeof r.content === 'string' ? cleanProse(r.content) : undefined,
+      start_line: r.start_line,
+      end_line: r.end_line,
+      total_lines: r.total_lines,
+      truncated: flag(r.truncated),
+      next_start_line: r.next_start_line,
+      note: r.note,
+    }),
 };

@@ -29,15 +29,19 @@ export const approveMergeRequest = defineTool({
   name: 'approve_merge_request',
   record: 'approval_state',
   title: 'Approve merge request',
-  description: 'Approve. sha: the full head SHA you reviewed; GitLab refuses (conflict) if the branch moved. ' +
-    'Not for projects that require the approver\'s password.',
+  description:
+    'Approve. sha: the full head SHA you reviewed; GitLab refuses (conflict) if the branch moved. ' + "Not for projects that require the approver's password.",
   group: 'merge_requests',
   mode: 'write',
   endpoint: `POST ${MR_PATH}/approve`,
   input: Type.Object({ ...ids(), sha: Type.Optional(headSha()) }, { additionalProperties: false }),
   async handler(args, { forge }) {
     try {
-      return await forge.json({ method: 'POST', path: fillPath(`${MR_PATH}/approve`, args), body: args.sha === undefined ? {} : { sha: args.sha.toLowerCase() } });
+      return await forge.json({
+        method: 'POST',
+        path: fillPath(`${MR_PATH}/approve`, args),
+        body: args.sha === undefined ? {} : { sha: args.sha.toLowerCase() },
+      });
     } catch (error) {
       if (!(error instanceof ToolError)) throw error;
       if (error.status === 401) throw new ToolError('permission', `${error.message}: ${await whyRefused(forge, args)}`, 401);
@@ -59,10 +63,12 @@ async function whyRefused(forge: ForgeClient, args: { project_id: string; merge_
   const state = await forge.json<ApprovalState>({ method: 'GET', path: fillPath(`${MR_PATH}/approvals`, args) }).catch(() => undefined);
   if (state?.user_has_approved === true) return 'the caller already approved this merge request';
   if (state?.require_password_to_approve === true || state?.require_reauthentication_to_approve === true) {
-    return 'this project requires approvers to confirm with their GitLab password (require_password_to_approve), which this server cannot send: approve in GitLab\'s web interface';
+    return "this project requires approvers to confirm with their GitLab password (require_password_to_approve), which this server cannot send: approve in GitLab's web interface";
   }
-  return 'GitLab refused the approval (the caller already approved, is the author and authors may not approve here, ' +
-    'or the project requires the approver\'s password, which this server cannot send)';
+  return (
+    'GitLab refused the approval (the caller already approved, is the author and authors may not approve here, ' +
+    "or the project requires the approver's password, which this server cannot send)"
+  );
 }
 
 interface ApprovalState {
@@ -75,7 +81,7 @@ export const unapproveMergeRequest = defineTool({
   name: 'unapprove_merge_request',
   record: 'approval_state',
   title: 'Withdraw approval',
-  description: 'Withdraw the caller\'s approval.',
+  description: "Withdraw the caller's approval.",
   group: 'merge_requests',
   mode: 'write',
   endpoint: `POST ${MR_PATH}/unapprove`,

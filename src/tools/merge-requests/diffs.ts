@@ -10,14 +10,14 @@ import { restTool } from '../rest';
 import { mergeRequestIid, MR_PATH } from './params';
 
 /** Characters of one file's diff shown in a page of diffs; the rest is cut at a whole line. */
-export const FILE_DIFF_BUDGET = 20_000;
+const FILE_DIFF_BUDGET = 20_000;
 /** Characters of diff text in one result (about 15k tokens); later files keep their paths, not their diff. */
-export const RESULT_DIFF_BUDGET = 60_000;
+const RESULT_DIFF_BUDGET = 60_000;
 /** Characters of diff text returned for named files (file_paths): within the default MAX_RESULT_BYTES (D33). */
-export const FULL_DIFF_BUDGET = 90_000;
+const FULL_DIFF_BUDGET = 90_000;
 const MIN_CUT = 2_000;
 
-export interface FileDiff {
+interface FileDiff {
   old_path: string;
   new_path: string;
   diff: string | null;
@@ -34,7 +34,7 @@ function cut(diff: string, budget: number): { diff: string; omitted: number } {
 }
 
 /** Applies the per-file and per-result budgets in order; reports what was cut. */
-export function budgetDiffs(files: FileDiff[], perFile: number, perResult: number): { items: FileDiff[]; cut: string[]; omitted: string[] } {
+function budgetDiffs(files: FileDiff[], perFile: number, perResult: number): { items: FileDiff[]; cut: string[]; omitted: string[] } {
   let left = perResult;
   const cutPaths: string[] = [];
   const omitted: string[] = [];
@@ -55,8 +55,7 @@ export function budgetDiffs(files: FileDiff[], perFile: number, perResult: numbe
   return { items, cut: cutPaths, omitted };
 }
 
-const filePaths = () =>
-  Type.Array(Type.String({ minLength: 1, maxLength: LIMITS.filePath }), { minItems: 1, maxItems: 20 });
+const filePaths = () => Type.Array(Type.String({ minLength: 1, maxLength: LIMITS.filePath }), { minItems: 1, maxItems: 20 });
 
 /** The whole diffs of the named files: every page is read (bounded by the forge client, D30). */
 async function fileDiffs(forge: ForgeClient, path: string, paths: string[]) {
@@ -64,8 +63,14 @@ async function fileDiffs(forge: ForgeClient, path: string, paths: string[]) {
   const wanted = new Set(paths);
   const found = all.items.filter((f) => wanted.has(f.new_path) || wanted.has(f.old_path));
   if (found.length === 0) {
-    const changed = all.items.slice(0, 20).map((f) => f.new_path).join(', ');
-    throw new ToolError('not_found', `file_paths: none of them is changed in this merge request (changed: ${changed || 'nothing'}${all.items.length > 20 ? ', …' : ''})`);
+    const changed = all.items
+      .slice(0, 20)
+      .map((f) => f.new_path)
+      .join(', ');
+    throw new ToolError(
+      'not_found',
+      `file_paths: none of them is changed in this merge request (changed: ${changed || 'nothing'}${all.items.length > 20 ? ', …' : ''})`,
+    );
   }
   const { items, cut: cutPaths } = budgetDiffs(found, FULL_DIFF_BUDGET, FULL_DIFF_BUDGET);
   const result: Record<string, unknown> = { items };
@@ -90,7 +95,8 @@ export const listMergeRequestDiffs = defineTool({
     { additionalProperties: false },
   ),
   check(args) {
-    if (args.file_paths && (args.page !== undefined || args.per_page !== undefined)) throw invalidArgument('file_paths', 'cannot be combined with page or per_page (every page is searched)');
+    if (args.file_paths && (args.page !== undefined || args.per_page !== undefined))
+      throw invalidArgument('file_paths', 'cannot be combined with page or per_page (every page is searched)');
   },
   async handler(args, { forge }) {
     const { project_id: _p, merge_request_iid: _i, file_paths, ...query } = args;

@@ -29,8 +29,7 @@ export const createMergeRequestThread = defineTool({
   attachments: true,
   record: 'mr_discussion',
   title: 'Start merge request thread',
-  description:
-    'Start a thread; with position, on a diff line, checked against the latest diff first (wrong line or path: mismatch; old shas: conflict).',
+  description: 'Start a thread; with position, on a diff line, checked against the latest diff first (wrong line or path: mismatch; old shas: conflict).',
   group: 'merge_requests',
   mode: 'write',
   endpoint: `POST ${MR_PATH}/discussions (GET ${MR_PATH}/versions and /versions/:latest first with position)`,
@@ -61,8 +60,9 @@ export const createMergeRequestDiscussionNote = restTool({
 // GitLab answers a thread that cannot be resolved (a stand-alone comment) with the same bare 403 as a
 // caller who may not resolve (resolve_discussion: forbidden! unless discussion.can_resolve?,
 // lib/api/helpers/notes_helpers.rb): the refusal names both, so the agent does not take it for a role problem only.
-const NOT_RESOLVABLE = 'GitLab resolves only threads (a stand-alone comment, individual_note, is not resolvable), ' +
-  'and only for the merge request\'s author or members who may resolve threads';
+const NOT_RESOLVABLE =
+  'GitLab resolves only threads (a stand-alone comment, individual_note, is not resolvable), ' +
+  "and only for the merge request's author or members who may resolve threads";
 
 /**
  * GitLab answers resolving a thread it does not have with 500, not 404 (resolve_discussion in
@@ -95,7 +95,11 @@ export const resolveMergeRequestThread = defineTool({
     } catch (error) {
       if (error instanceof ToolError && error.status === 403) throw new ToolError('permission', `${error.message}: ${NOT_RESOLVABLE}`, 403);
       if (error instanceof ToolError && error.status === 500 && (await threadAbsent(forge, path))) {
-        throw new ToolError('not_found', `thread ${args.discussion_id} does not exist on merge request !${args.merge_request_iid} (GitLab answered its resolve with ${error.message})`, 404);
+        throw new ToolError(
+          'not_found',
+          `thread ${args.discussion_id} does not exist on merge request !${args.merge_request_iid} (GitLab answered its resolve with ${error.message})`,
+          404,
+        );
       }
       throw error;
     }

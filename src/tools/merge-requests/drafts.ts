@@ -33,8 +33,10 @@ export const createDraftNote = defineTool({
     { additionalProperties: false },
   ),
   check(args) {
-    if (args.position && args.in_reply_to_discussion_id !== undefined) throw invalidArgument('position', 'cannot be combined with in_reply_to_discussion_id (a reply sits in its thread)');
-    if (args.resolve_discussion !== undefined && args.in_reply_to_discussion_id === undefined) throw invalidArgument('resolve_discussion', 'needs in_reply_to_discussion_id');
+    if (args.position && args.in_reply_to_discussion_id !== undefined)
+      throw invalidArgument('position', 'cannot be combined with in_reply_to_discussion_id (a reply sits in its thread)');
+    if (args.resolve_discussion !== undefined && args.in_reply_to_discussion_id === undefined)
+      throw invalidArgument('resolve_discussion', 'needs in_reply_to_discussion_id');
     if (args.position) checkPositionShape(args.position);
   },
   async handler(args, { forge }) {
@@ -50,7 +52,7 @@ export const createDraftNote = defineTool({
 export const bulkPublishDraftNotes = defineTool({
   name: 'bulk_publish_draft_notes',
   title: 'Publish review',
-  description: 'Publish all the caller\'s draft notes at once; a draft reply without resolve_discussion re-opens its thread.',
+  description: "Publish all the caller's draft notes at once; a draft reply without resolve_discussion re-opens its thread.",
   group: 'merge_requests',
   mode: 'write',
   endpoint: `POST ${MR_PATH}/draft_notes/bulk_publish (GET ${MR_PATH}/draft_notes first)`,

@@ -11,7 +11,10 @@ import { requireRelease } from '../tiers';
 const idNoneAny = () => Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.idDigits, ...ID }));
 const ID_NONE_ANY = /^([0-9]+|none|any)$/i;
 const enumOf = (values: readonly string[]) => Type.Optional(Type.Union(values.map((v) => Type.Literal(v))));
-const EXCLUSIVE = [['assignee_id', 'assignee_username'], ['reviewer_id', 'reviewer_username']] as const;
+const EXCLUSIVE = [
+  ['assignee_id', 'assignee_username'],
+  ['reviewer_id', 'reviewer_username'],
+] as const;
 
 export const listMergeRequests = defineTool({
   name: 'list_merge_requests',
@@ -52,7 +55,8 @@ export const listMergeRequests = defineTool({
     for (const name of ['assignee_id', 'reviewer_id'] as const) {
       if (args[name] !== undefined && !ID_NONE_ANY.test(args[name])) throw invalidArgument(name, 'must be a numeric user id, none or any');
     }
-    for (const [id, name] of EXCLUSIVE) if (args[id] !== undefined && args[name] !== undefined) throw invalidArgument(name, `cannot be combined with ${id}; give one of them`);
+    for (const [id, name] of EXCLUSIVE)
+      if (args[id] !== undefined && args[name] !== undefined) throw invalidArgument(name, `cannot be combined with ${id}; give one of them`);
   },
   async handler(args, ctx) {
     // GitLab 18.4 added the scope (lib/api/helpers/merge_requests_helpers.rb); an older one answers 400.

@@ -26,9 +26,12 @@ interface MergeRequest {
  * cannot tell it from a licensed one beforehand (tiers.ts); GitLab also drops users who cannot be
  * assigned. Read from the merge request GitLab returned (docs/decisions.md D20's not_applied).
  */
-export function mergeRequestNotApplied(wanted: { assignee_ids?: number[]; reviewer_ids?: number[] }, mr: MergeRequest): string[] {
+function mergeRequestNotApplied(wanted: { assignee_ids?: number[]; reviewer_ids?: number[] }, mr: MergeRequest): string[] {
   const missed: string[] = [];
-  for (const [name, got] of [['assignee_ids', mr.assignees], ['reviewer_ids', mr.reviewers]] as const) {
+  for (const [name, got] of [
+    ['assignee_ids', mr.assignees],
+    ['reviewer_ids', mr.reviewers],
+  ] as const) {
     const want = wanted[name];
     if (want === undefined || !Array.isArray(got)) continue;
     const asked = [...new Set(want.filter((id) => id !== 0))];
@@ -52,7 +55,7 @@ const DRAFT_PREFIX = /^\s*(\[draft\]|\(draft\)|draft:)\s*/i;
  * The title with `draft` set: every leading marker goes (so "Draft: [Draft] x" comes out ready, not
  * still a draft), and a draft starts "Draft: ".
  */
-export function withDraft(currentTitle: string, draft: boolean): string {
+function withDraft(currentTitle: string, draft: boolean): string {
   let bare = currentTitle;
   while (DRAFT_PREFIX.test(bare)) bare = bare.replace(DRAFT_PREFIX, '');
   return draft ? `Draft: ${bare}` : bare;
@@ -83,8 +86,7 @@ export const getMergeRequest = defineTool({
   name: 'get_merge_request',
   attachments: true,
   title: 'Get merge request',
-  description:
-    'Get a merge request by merge_request_iid or source_branch (its open one, else newest): detailed_merge_status, diff_refs, sha.',
+  description: 'Get a merge request by merge_request_iid or source_branch (its open one, else newest): detailed_merge_status, diff_refs, sha.',
   group: 'merge_requests',
   mode: 'read',
   record: 'merge_request_detail',
@@ -126,7 +128,9 @@ export const createMergeRequest = defineTool({
       // GitLab takes the target only as a numeric id (unlike project_id in the path): a path is refused
       // here, naming the parameter, rather than by the forge. Its description states that exception
       // to the server's conventions (tools/groups.ts INSTRUCTIONS).
-      target_project_id: Type.Optional(integerId('must be the numeric id of the project to merge into, such as 42 (not a path)', 'Numeric id of the project to merge into (no path).')),
+      target_project_id: Type.Optional(
+        integerId('must be the numeric id of the project to merge into, such as 42 (not a path)', 'Numeric id of the project to merge into (no path).'),
+      ),
       description: Type.Optional(userText(longText())),
       assignee_ids: userIds('must be positive integer user ids'),
       reviewer_ids: userIds('must be positive integer user ids'),
@@ -149,8 +153,20 @@ export const createMergeRequest = defineTool({
   },
 });
 
-const UPDATABLE = ['title', 'description', 'target_branch', 'assignee_ids', 'reviewer_ids', 'labels', 'milestone_id', 'state_event',
-  'remove_source_branch', 'squash', 'draft', 'discussion_locked'] as const;
+const UPDATABLE = [
+  'title',
+  'description',
+  'target_branch',
+  'assignee_ids',
+  'reviewer_ids',
+  'labels',
+  'milestone_id',
+  'state_event',
+  'remove_source_branch',
+  'squash',
+  'draft',
+  'discussion_locked',
+] as const;
 
 export const updateMergeRequest = defineTool({
   name: 'update_merge_request',

@@ -46,7 +46,11 @@ async function unmergeable(forge: ForgeClient, path: string, error: ToolError): 
     // The merge already failed; its own answer is reported whether or not the follow-up read works.
   }
   const why = REMEDY[status] ?? 'see get_merge_request';
-  return new ToolError('conflict', `the merge request cannot be merged now (detailed_merge_status: ${status}): ${why}. GitLab said: ${error.message}`, error.status);
+  return new ToolError(
+    'conflict',
+    `the merge request cannot be merged now (detailed_merge_status: ${status}): ${why}. GitLab said: ${error.message}`,
+    error.status,
+  );
 }
 
 export const mergeMergeRequest = defineTool({
@@ -78,8 +82,11 @@ export const mergeMergeRequest = defineTool({
     // params[:squash]`, lib/api/merge_requests.rb): false would be dropped, and a merge request set to
     // squash would be squashed all the same.
     if (args.squash === false) {
-      throw invalidArgument('squash', 'false is ignored by GitLab when merging (the merge request\'s own setting applies); ' +
-        'to merge without squashing, first call update_merge_request with squash: false');
+      throw invalidArgument(
+        'squash',
+        "false is ignored by GitLab when merging (the merge request's own setting applies); " +
+          'to merge without squashing, first call update_merge_request with squash: false',
+      );
     }
   },
   async handler(args, { forge }) {
@@ -98,10 +105,15 @@ export const mergeMergeRequest = defineTool({
       // A namespace (group or instance) may require the sha on every merge (lib/api/merge_requests.rb:
       // require_sha_for_merge?, checked before anything else).
       if (error.status === 400 && /SHA must be provided/i.test(error.message)) {
-        throw new ToolError('validation', `${error.message}: this project's group or instance requires sha on every merge; ` +
-          'read the head with get_merge_request, review it, then merge with sha', 400);
+        throw new ToolError(
+          'validation',
+          `${error.message}: this project's group or instance requires sha on every merge; ` +
+            'read the head with get_merge_request, review it, then merge with sha',
+          400,
+        );
       }
-      if (error.status === 409) throw new ToolError('conflict', `${error.message}; the source branch moved since it was read: review the new head, then merge with its sha`, 409);
+      if (error.status === 409)
+        throw new ToolError('conflict', `${error.message}; the source branch moved since it was read: review the new head, then merge with its sha`, 409);
       throw error;
     }
   },

@@ -12,7 +12,13 @@ const commitSha = () => Type.String({ minLength: 1, maxLength: 64 });
  * branch name would always be refused with 409, as if the branch had moved. Handlers send it lower-cased.
  */
 export const headSha = () =>
-  Type.String({ minLength: 1, maxLength: 64, identifier: true, pattern: '^([0-9a-fA-F]{40}|[0-9a-fA-F]{64})$', hint: 'must be the full head SHA (40 hex characters, the sha of get_merge_request); GitLab compares it exactly, so an abbreviated SHA never matches' });
+  Type.String({
+    minLength: 1,
+    maxLength: 64,
+    identifier: true,
+    pattern: '^([0-9a-fA-F]{40}|[0-9a-fA-F]{64})$',
+    hint: 'must be the full head SHA (40 hex characters, the sha of get_merge_request); GitLab compares it exactly, so an abbreviated SHA never matches',
+  });
 
 /** A repository path inside a body object: never part of a URL path, so plain bounded text. */
 const repoPath = () => Type.String({ minLength: 1, maxLength: LIMITS.filePath });

@@ -7,7 +7,7 @@
 import type { ForgeClient } from '../../forge/client';
 import { invalidArgument, ToolError } from '../errors';
 
-export interface PositionArgs {
+interface PositionArgs {
   new_path?: string;
   old_path?: string;
   new_line?: number;
@@ -38,7 +38,7 @@ interface Line {
 }
 
 /** Each diff line with its old and new line numbers (null on the side it is absent from). */
-export function diffLines(diff: string): Line[] {
+function diffLines(diff: string): Line[] {
   const lines: Line[] = [];
   let oldNo = 0;
   let newNo = 0;
@@ -100,15 +100,18 @@ function lineProblem(lines: Line[], file: VersionDiff, old: number | undefined, 
   const path = file.new_path;
   const byNew = neu === undefined ? undefined : lines.find((l) => l.new === neu);
   const byOld = old === undefined ? undefined : lines.find((l) => l.old === old);
-  if (byNew && byNew.old !== null && old === undefined) return mismatch('old_line', `new line ${neu} of ${path} is unchanged: give old_line ${byNew.old} as well`);
-  if (byOld && byOld.new !== null && neu === undefined) return mismatch('new_line', `old line ${old} of ${path} is unchanged: give new_line ${byOld.new} as well`);
+  if (byNew && byNew.old !== null && old === undefined)
+    return mismatch('old_line', `new line ${neu} of ${path} is unchanged: give old_line ${byNew.old} as well`);
+  if (byOld && byOld.new !== null && neu === undefined)
+    return mismatch('new_line', `old line ${old} of ${path} is unchanged: give new_line ${byOld.new} as well`);
   if (byNew && byNew.old === null && old !== undefined) return mismatch('old_line', `new line ${neu} of ${path} is an added line: omit old_line`);
   if (byOld && byOld.new === null && neu !== undefined) return mismatch('new_line', `old line ${old} of ${path} is a removed line: omit new_line`);
   if (byNew && old !== undefined) return mismatch('old_line', `new line ${neu} of ${path} is old line ${byNew.old}, not ${old}`);
   const unfolds = canUnfold(file);
   if (unfolds && old !== undefined && neu !== undefined && !byOld) {
     const other = unfoldedLine(file.diff, old, 'old');
-    if (other !== null) return mismatch('new_line', `old line ${old} of ${path} is an unchanged line outside the diff's hunks: its new line is ${other}, not ${neu}`);
+    if (other !== null)
+      return mismatch('new_line', `old line ${old} of ${path} is an unchanged line outside the diff's hunks: its new line is ${other}, not ${neu}`);
   }
   const news = lines.filter((l) => l.new !== null).map((l) => l.new!);
   const olds = lines.filter((l) => l.old !== null).map((l) => l.old!);
@@ -123,7 +126,7 @@ function lineProblem(lines: Line[], file: VersionDiff, old: number | undefined, 
 
 /** Checks what can be checked without the forge; throws validation naming the field. */
 export function checkPositionShape(p: PositionArgs): void {
-  if (p.new_path === undefined && p.old_path === undefined) throw invalidArgument('position.new_path', 'is required (the changed file\'s path)');
+  if (p.new_path === undefined && p.old_path === undefined) throw invalidArgument('position.new_path', "is required (the changed file's path)");
   for (const field of ['base_sha', 'start_sha', 'head_sha'] as const) {
     if (p[field] !== undefined && !/^[0-9a-f]{7,64}$/i.test(p[field]!)) throw invalidArgument(`position.${field}`, 'must be a commit SHA (hex)');
   }
@@ -145,8 +148,11 @@ export async function resolvePosition(forge: ForgeClient, mrPath: string, p: Pos
   for (const field of ['head_sha', 'base_sha', 'start_sha'] as const) {
     const given = p[field];
     if (given !== undefined && given.toLowerCase() !== refs[field].toLowerCase()) {
-      throw new ToolError('conflict', `position.${field}: ${given} is not the merge request's latest version (its ${field} is ${refs[field]}); ` +
-        'read the diff again, or omit the shas to comment on the latest version. Nothing was written');
+      throw new ToolError(
+        'conflict',
+        `position.${field}: ${given} is not the merge request's latest version (its ${field} is ${refs[field]}); ` +
+          'read the diff again, or omit the shas to comment on the latest version. Nothing was written',
+      );
     }
   }
   const version = await forge.json<{ diffs?: VersionDiff[] }>({ method: 'GET', path: `${mrPath}/versions/${latest.id}` });
@@ -154,8 +160,14 @@ export async function resolvePosition(forge: ForgeClient, mrPath: string, p: Pos
   const file = diffs.find((d) => (p.new_path === undefined || d.new_path === p.new_path) && (p.old_path === undefined || d.old_path === p.old_path));
   if (!file) {
     const field = p.new_path !== undefined ? 'new_path' : 'old_path';
-    const changed = diffs.slice(0, 20).map((d) => d.new_path).join(', ');
-    throw mismatch(field, `${p[field]} is not a file changed in the merge request's latest version (changed: ${changed || 'nothing'}${diffs.length > 20 ? ', …' : ''})`);
+    const changed = diffs
+      .slice(0, 20)
+      .map((d) => d.new_path)
+      .join(', ');
+    throw mismatch(
+      field,
+      `${p[field]} is not a file changed in the merge request's latest version (changed: ${changed || 'nothing'}${diffs.length > 20 ? ', …' : ''})`,
+    );
   }
   // An empty diff (GitLab collapsed a large file) cannot be checked here; GitLab judges the line itself.
   if (file.diff) {

@@ -9,8 +9,21 @@ const project = milestoneTools(PROJECT_SCOPE);
 const group = milestoneTools(GROUP_SCOPE);
 
 export const milestoneGroupTools = [
-  project.list, project.get, project.create, project.edit, project.delete, project.issues, project.mergeRequests,
-  promoteMilestone, burndownTool(PROJECT_SCOPE),
-  group.list, group.get, group.create, group.edit, group.delete, group.issues, group.mergeRequests,
+  project.list,
+  project.get,
+  project.create,
+  project.edit,
+  project.delete,
+  project.issues,
+  project.mergeRequests,
+  promoteMilestone,
+  burndownTool(PROJECT_SCOPE),
+  group.list,
+  group.get,
+  group.create,
+  group.edit,
+  group.delete,
+  group.issues,
+  group.mergeRequests,
   burndownTool(GROUP_SCOPE),
 ];

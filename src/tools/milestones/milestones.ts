@@ -30,7 +30,7 @@ function checkDateOrder(args: DatedArgs): void {
 
 const EDITABLE = ['title', 'description', 'due_date', 'start_date', 'state_event'] as const;
 
-export interface MilestoneTools {
+interface MilestoneTools {
   list: ToolDefinition;
   get: ToolDefinition;
   create: ToolDefinition;

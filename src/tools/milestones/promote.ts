@@ -33,8 +33,7 @@ async function refuseWithoutGroup(forge: ForgeClient, project_id: string): Promi
 export const promoteMilestone = defineTool({
   name: 'promote_milestone',
   title: 'Promote milestone to group',
-  description:
-    'One-way: move a project milestone to its group (new id, returned); issues and MRs follow, same-titled project milestones are deleted.',
+  description: 'One-way: move a project milestone to its group (new id, returned); issues and MRs follow, same-titled project milestones are deleted.',
   group: 'milestones',
   mode: 'write',
   destructive: true,
@@ -68,7 +67,11 @@ export const promoteMilestone = defineTool({
     } catch (error) {
       // The promotion happened: report it, not the failed look-up.
       if (!(error instanceof ToolError)) throw error;
-      return { ...promoted, group_milestone: null, note: `promoted, but finding the new group milestone failed (${error.kind}: ${error.message}); see list_group_milestones` };
+      return {
+        ...promoted,
+        group_milestone: null,
+        note: `promoted, but finding the new group milestone failed (${error.kind}: ${error.message}); see list_group_milestones`,
+      };
     }
   },
 });

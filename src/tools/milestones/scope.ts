@@ -5,7 +5,7 @@ import type { ToolContext } from '../define';
 import { groupId, numericId, projectId } from '../params';
 import { releaseBefore } from '../tiers';
 
-export interface MilestoneToolNames {
+interface MilestoneToolNames {
   list: string;
   get: string;
   create: string;
@@ -63,7 +63,7 @@ export function parentParam(scope: MilestoneScope) {
 }
 
 /** Milestones are addressed by their global id; the iid is only unique within the parent. */
-export const milestoneId = () => numericId('must be the milestone\'s numeric id (the id field, not iid)');
+export const milestoneId = () => numericId("must be the milestone's numeric id (the id field, not iid)");
 
 /**
  * The name under which the forge takes "add the ancestor groups' milestones": include_ancestors

@@ -14,7 +14,7 @@ import { freshPages, PAGE_BYTES, PAGE_LINES, readLogLinesWith, type LogWindow, t
 import { lineText } from './log-text';
 import { jobId } from './params';
 
-export const LOG_LIMITS = {
+const LOG_LIMITS = {
   /** Lines returned by default. */
   lines: 200,
   /** Lines returned at most. */
@@ -69,7 +69,7 @@ export const getPipelineJobOutput = defineTool({
   name: 'get_pipeline_job_output',
   title: 'Get job log',
   description:
-    'Read a job\'s log without colour codes or section markers: the last `limit` lines (default 200, max 1000), skipping `offset` lines from the end, ' +
+    "Read a job's log without colour codes or section markers: the last `limit` lines (default 200, max 1000), skipping `offset` lines from the end, " +
     'or `limit` lines from `start_line`. Gives line numbers and total_lines.',
   group: 'pipelines',
   mode: 'read',
@@ -81,7 +81,13 @@ export const getPipelineJobOutput = defineTool({
       project_id: projectId(),
       job_id: jobId(),
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LOG_LIMITS.maxLines, hint: `must be an integer from 1 to ${LOG_LIMITS.maxLines}` })),
-      offset: Type.Optional(Type.Integer({ minimum: 0, maximum: LOG_LIMITS.maxOffset, hint: `must be an integer from 0 to ${LOG_LIMITS.maxOffset}; use start_line to read further back` })),
+      offset: Type.Optional(
+        Type.Integer({
+          minimum: 0,
+          maximum: LOG_LIMITS.maxOffset,
+          hint: `must be an integer from 0 to ${LOG_LIMITS.maxOffset}; use start_line to read further back`,
+        }),
+      ),
       start_line: Type.Optional(integer(1, 'must be a line number, 1 or more')),
     },
     { additionalProperties: false },
@@ -91,11 +97,18 @@ export const getPipelineJobOutput = defineTool({
   },
   async handler(args, { forge, fullResponse, logBudget }): Promise<JobLog> {
     const limit = args.limit ?? LOG_LIMITS.lines;
-    const window: LogWindow = args.start_line === undefined ? { mode: 'tail', limit, offset: args.offset ?? 0 } : { mode: 'range', start: args.start_line, limit };
+    const window: LogWindow =
+      args.start_line === undefined ? { mode: 'tail', limit, offset: args.offset ?? 0 } : { mode: 'range', start: args.start_line, limit };
     const path = fillPath('/projects/{project_id}/jobs/{job_id}/trace', args);
     // The lines become text before their pages go back to the budget (log-lines.ts).
-    const stream = () => forge.stream({ method: 'GET', path }, (reader) =>
-      readLogLinesWith(reader, window, logBudget?.pages ?? freshPages, (lines) => ({ first_line: lines.first_line, total_lines: lines.total_lines, ...fit(lines.lines, window.mode === 'tail', (line) => lineText(line, fullResponse)) })));
+    const stream = () =>
+      forge.stream({ method: 'GET', path }, (reader) =>
+        readLogLinesWith(reader, window, logBudget?.pages ?? freshPages, (lines) => ({
+          first_line: lines.first_line,
+          total_lines: lines.total_lines,
+          ...fit(lines.lines, window.mode === 'tail', (line) => lineText(line, fullResponse)),
+        })),
+      );
     const read = logBudget ? await logBudget.run(logReadBytes(window), stream) : await stream();
     const { texts, dropped } = read;
     const first = read.first_line === 0 ? 0 : window.mode === 'tail' ? read.first_line + dropped : read.first_line;
@@ -108,9 +121,10 @@ export const getPipelineJobOutput = defineTool({
     };
     if (dropped > 0) {
       result.truncated = true;
-      result.truncation = window.mode === 'tail'
-        ? `${dropped} older lines did not fit; read them with start_line ${read.first_line} and limit ${dropped}`
-        : `${dropped} more lines did not fit; continue with start_line ${first + texts.length}`;
+      result.truncation =
+        window.mode === 'tail'
+          ? `${dropped} older lines did not fit; read them with start_line ${read.first_line} and limit ${dropped}`
+          : `${dropped} more lines did not fit; continue with start_line ${first + texts.length}`;
     }
     if (read.total_lines === 0) result.note = 'the job has no log (not started yet, or erased)';
     else if (read.total_lines !== null && window.mode === 'range' && read.first_line === 0) result.note = `the log has only ${read.total_lines} lines`;

@@ -12,10 +12,11 @@ import { jobId, pipelineId, status } from './params';
 
 const JOB_PATH = '/projects/{project_id}/jobs/{job_id}';
 
-export const listPipelineJobs = restTool({
+const listPipelineJobs = restTool({
   name: 'list_pipeline_jobs',
   title: 'List pipeline jobs',
-  description: 'List the jobs of a pipeline with their stage, status and failure_reason; scope keeps one status (failed: what broke). Trigger jobs are not listed.',
+  description:
+    'List the jobs of a pipeline with their stage, status and failure_reason; scope keeps one status (failed: what broke). Trigger jobs are not listed.',
   group: 'pipelines',
   record: 'job',
   mode: 'read',
@@ -32,7 +33,7 @@ export const listPipelineJobs = restTool({
   rest: { method: 'GET', path: '/projects/{project_id}/pipelines/{pipeline_id}/jobs', list: true },
 });
 
-export const getPipelineJob = restTool({
+const getPipelineJob = restTool({
   name: 'get_pipeline_job',
   title: 'Get job',
   description: 'Get a job: status, stage, failure_reason, timings, runner, artifacts, its pipeline.',
@@ -43,7 +44,7 @@ export const getPipelineJob = restTool({
   rest: { method: 'GET', path: JOB_PATH },
 });
 
-export const retryPipelineJob = restTool({
+const retryPipelineJob = restTool({
   name: 'retry_pipeline_job',
   title: 'Retry job',
   description: 'Run a finished job again; returns the new job (a new job_id). A job still running is refused (permission).',
@@ -54,7 +55,7 @@ export const retryPipelineJob = restTool({
   rest: { method: 'POST', path: `${JOB_PATH}/retry` },
 });
 
-export const cancelPipelineJob = defineTool({
+const cancelPipelineJob = defineTool({
   name: 'cancel_pipeline_job',
   title: 'Cancel job',
   description: 'Cancel an unfinished job; force (Maintainer) ends one stuck in canceling. A finished job gives conflict.',

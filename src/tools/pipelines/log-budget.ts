@@ -16,7 +16,7 @@ import { PAGE_BYTES, type PageSource } from './log-lines';
 export const STREAM_ALLOWANCE = 4 * 1024 * 1024;
 
 /** Reads waiting at most; past it a read is refused at once (the queue is memory too). */
-export const MAX_WAITING = 1_000;
+const MAX_WAITING = 1_000;
 
 interface Waiter {
   bytes: number;
@@ -64,14 +64,24 @@ export class LogBudget {
 
   private acquire(bytes: number): Promise<void> {
     if (bytes > this.limit) {
-      return Promise.reject(new ToolError('upstream', `this read would hold ${bytes} bytes, more than JOB_LOG_MEMORY_BYTES (${this.limit} bytes) allows all job-log reads together; ask for fewer lines or a smaller offset`));
+      return Promise.reject(
+        new ToolError(
+          'upstream',
+          `this read would hold ${bytes} bytes, more than JOB_LOG_MEMORY_BYTES (${this.limit} bytes) allows all job-log reads together; ask for fewer lines or a smaller offset`,
+        ),
+      );
     }
     if (this.waiting.length === 0 && this.held + bytes <= this.limit) {
       this.held += bytes;
       return Promise.resolve();
     }
     if (this.waiting.length >= MAX_WAITING) {
-      return Promise.reject(new ToolError('upstream', `job-log reads in progress hold JOB_LOG_MEMORY_BYTES (${this.limit} bytes) and ${MAX_WAITING} more are waiting; try again shortly`));
+      return Promise.reject(
+        new ToolError(
+          'upstream',
+          `job-log reads in progress hold JOB_LOG_MEMORY_BYTES (${this.limit} bytes) and ${MAX_WAITING} more are waiting; try again shortly`,
+        ),
+      );
     }
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
@@ -83,7 +93,12 @@ export class LogBudget {
       };
       const timer = setTimeout(() => {
         this.waiting.splice(this.waiting.indexOf(waiter), 1);
-        reject(new ToolError('timeout', `job-log reads in progress held JOB_LOG_MEMORY_BYTES (${this.limit} bytes) for the ${this.maxWaitMs} ms this read waited; try again shortly`));
+        reject(
+          new ToolError(
+            'timeout',
+            `job-log reads in progress held JOB_LOG_MEMORY_BYTES (${this.limit} bytes) for the ${this.maxWaitMs} ms this read waited; try again shortly`,
+          ),
+        );
         this.admit(); // the head of the queue may have been the one that did not fit
       }, this.maxWaitMs);
       this.waiting.push(waiter);

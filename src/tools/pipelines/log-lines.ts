@@ -24,7 +24,7 @@ export interface RawLine {
   cut: number;
 }
 
-export interface LogLines {
+interface LogLines {
   lines: RawLine[];
   /** Number of the first line returned (1-based); 0 when none. */
   first_line: number;

@@ -7,9 +7,20 @@ export const jobId = () => numericId('must be a positive integer job id such as 
 export const mergeRequestIid = () => numericId('must be a positive integer merge request iid such as 12');
 
 /** Pipeline and job statuses (GitLab's Ci::HasStatus::AVAILABLE_STATUSES, `canceling` and `waiting_for_callback` since 17.x). */
-export const STATUSES = [
-  'created', 'waiting_for_resource', 'preparing', 'waiting_for_callback', 'pending', 'running', 'success', 'failed',
-  'canceling', 'canceled', 'skipped', 'manual', 'scheduled',
+const STATUSES = [
+  'created',
+  'waiting_for_resource',
+  'preparing',
+  'waiting_for_callback',
+  'pending',
+  'running',
+  'success',
+  'failed',
+  'canceling',
+  'canceled',
+  'skipped',
+  'manual',
+  'scheduled',
 ] as const;
 
 export const status = () => Type.Optional(Type.Union(STATUSES.map((s) => Type.Literal(s))));

@@ -21,11 +21,11 @@ function checkRange(from: string | undefined, to: string | undefined, fromName: 
   if (from && to && Date.parse(from) > Date.parse(to)) throw invalidArgument(toName, `must not be before ${fromName}`);
 }
 
-export const listPipelines = defineTool({
+const listPipelines = defineTool({
   name: 'list_pipelines',
   title: 'List pipelines',
   description:
-    'List a project\'s pipelines, newest first; filter by ref, sha, status, source (push, web, schedule, api, merge_request_event, parent_pipeline, …), ' +
+    "List a project's pipelines, newest first; filter by ref, sha, status, source (push, web, schedule, api, merge_request_event, parent_pipeline, …), " +
     'who ran them, pipeline name, creation or update time, or yaml_errors (invalid configuration).',
   group: 'pipelines',
   record: 'pipeline',
@@ -40,7 +40,7 @@ export const listPipelines = defineTool({
       source: Type.Optional(shortName({ pattern: '^[a-z_]+$', hint: 'must be a pipeline source such as push, web or merge_request_event' })),
       scope: Type.Optional(Type.Union(['running', 'pending', 'finished', 'branches', 'tags'].map((s) => Type.Literal(s)))),
       username: Type.Optional(shortName()),
-      name: Type.Optional(shortName({ description: 'The pipeline\'s name (workflow:name), matched exactly.' })),
+      name: Type.Optional(shortName({ description: "The pipeline's name (workflow:name), matched exactly." })),
       yaml_errors: Type.Optional(Type.Boolean({ description: 'true: only pipelines whose configuration GitLab could not read; false: only the others.' })),
       updated_after: isoDateTime(),
       updated_before: isoDateTime(),
@@ -65,7 +65,7 @@ export const listPipelines = defineTool({
   },
 });
 
-export const getPipeline = restTool({
+const getPipeline = restTool({
   name: 'get_pipeline',
   title: 'Get pipeline',
   description: 'Get a pipeline: status, ref, sha, source, who ran it, timings, coverage.',
@@ -76,7 +76,7 @@ export const getPipeline = restTool({
   rest: { method: 'GET', path: PIPELINE_PATH },
 });
 
-export const listMergeRequestPipelines = restTool({
+const listMergeRequestPipelines = restTool({
   name: 'list_merge_request_pipelines',
   title: 'List merge request pipelines',
   description: 'List the pipelines of a merge request (its source branch and merge request pipelines), newest first.',
@@ -112,7 +112,7 @@ const inputValue = Type.Union([...inputScalars(), listOf(Type.Union(inputScalars
 /** An input's name as a configuration declares it and `$[[ inputs.name ]]` reads it. */
 const inputName = shortName({ pattern: '^[A-Za-z0-9_-]+$', hint: 'must be an input name of letters, digits, _ and -, such as deploy_env' });
 
-export const createPipeline = defineTool({
+const createPipeline = defineTool({
   name: 'create_pipeline',
   title: 'Create pipeline',
   description:
@@ -151,7 +151,7 @@ export const createPipeline = defineTool({
   },
 });
 
-export const retryPipeline = restTool({
+const retryPipeline = restTool({
   name: 'retry_pipeline',
   title: 'Retry pipeline',
   description: 'Retry the failed and canceled jobs of a pipeline (nothing happens when there are none).',
@@ -162,10 +162,10 @@ export const retryPipeline = restTool({
   rest: { method: 'POST', path: `${PIPELINE_PATH}/retry` },
 });
 
-export const cancelPipeline = defineTool({
+const cancelPipeline = defineTool({
   name: 'cancel_pipeline',
   title: 'Cancel pipeline',
-  description: 'Cancel a pipeline\'s unfinished jobs. A pipeline that has already finished gives conflict.',
+  description: "Cancel a pipeline's unfinished jobs. A pipeline that has already finished gives conflict.",
   group: 'pipelines',
   record: 'pipeline',
   mode: 'write',

@@ -8,7 +8,7 @@ import { eventFilters } from './params';
 export const listEvents = restTool({
   name: 'list_events',
   title: 'List your events',
-  description: 'List the caller\'s own recent activity (pushes, comments, issues and merge requests opened or closed), newest first.',
+  description: "List the caller's own recent activity (pushes, comments, issues and merge requests opened or closed), newest first.",
   group: 'projects',
   mode: 'read',
   record: 'event',
@@ -19,7 +19,7 @@ export const listEvents = restTool({
 export const getProjectEvents = restTool({
   name: 'get_project_events',
   title: 'List project events',
-  description: 'List a project\'s recent activity, newest first: who pushed, commented, opened, closed or merged what.',
+  description: "List a project's recent activity, newest first: who pushed, commented, opened, closed or merged what.",
   group: 'projects',
   mode: 'read',
   record: 'event',

@@ -13,7 +13,7 @@ const subgroups: RestSpec = { method: 'GET', path: '/groups/{group_id}/subgroups
 export const listGroups = defineTool({
   name: 'list_groups',
   title: 'List groups',
-  description: 'List the groups the caller belongs to (all_available: every readable one), or with group_id that group\'s subgroups.',
+  description: "List the groups the caller belongs to (all_available: every readable one), or with group_id that group's subgroups.",
   group: 'projects',
   mode: 'read',
   record: 'group',
@@ -61,7 +61,7 @@ export const listNamespaces = restTool({
 export const getNamespace = restTool({
   name: 'get_namespace',
   title: 'Get namespace',
-  description: 'Get a namespace (a group or a user\'s) by id or full path.',
+  description: "Get a namespace (a group or a user's) by id or full path.",
   group: 'projects',
   mode: 'read',
   record: 'namespace',

@@ -6,6 +6,15 @@ import { listGroupMembers, listProjectMembers } from './members';
 import { getProject, listGroupProjects, listProjects } from './projects';
 
 export const projectGroupTools = [
-  listProjects, getProject, listGroupProjects, listGroups, getGroup, listNamespaces, getNamespace,
-  listProjectMembers, listGroupMembers, listEvents, getProjectEvents,
+  listProjects,
+  getProject,
+  listGroupProjects,
+  listGroups,
+  getGroup,
+  listNamespaces,
+  getNamespace,
+  listProjectMembers,
+  listGroupMembers,
+  listEvents,
+  getProjectEvents,
 ];

@@ -17,13 +17,16 @@ function membersTool({ name, noun, idParam }: Parent): ToolDefinition {
     group: 'projects',
     mode: 'read',
     record: 'member',
-    input: Type.Object({
-      [idParam]: noun === 'project' ? projectId() : groupId(),
-      query: Type.Optional(shortName({ description: 'Part of a username or name.' })),
-      user_ids: Type.Optional(listOf(integerId())),
-      include_inheritance: Type.Optional(Type.Boolean()),
-      ...pagination,
-    }, { additionalProperties: false }),
+    input: Type.Object(
+      {
+        [idParam]: noun === 'project' ? projectId() : groupId(),
+        query: Type.Optional(shortName({ description: 'Part of a username or name.' })),
+        user_ids: Type.Optional(listOf(integerId())),
+        include_inheritance: Type.Optional(Type.Boolean()),
+        ...pagination,
+      },
+      { additionalProperties: false },
+    ),
     endpoint: `${inherited.method} ${inherited.path} or ${direct.path}`,
     handler: (args, ctx) => {
       const { include_inheritance, ...rest } = args as Record<string, unknown>;

@@ -29,11 +29,18 @@ const listSpec: RestSpec = { method: 'GET', path: '/projects', list: true };
 export const listProjects = defineTool({
   name: 'list_projects',
   title: 'List projects',
-  description: 'Find projects by name, path or description (search). By default only projects the caller is a member of (membership: false for every readable one), most recently active first.',
+  description:
+    'Find projects by name, path or description (search). By default only projects the caller is a member of (membership: false for every readable one), most recently active first.',
   group: 'projects',
   mode: 'read',
   record: 'project',
-  input: input({ ...filters, membership: flag(), search_namespaces: Type.Optional(Type.Boolean({ description: 'search also matches the namespace path.' })), min_access_level: minAccessLevel, ...pagination }),
+  input: input({
+    ...filters,
+    membership: flag(),
+    search_namespaces: Type.Optional(Type.Boolean({ description: 'search also matches the namespace path.' })),
+    min_access_level: minAccessLevel,
+    ...pagination,
+  }),
   endpoint: `${listSpec.method} ${listSpec.path}`,
   handler: (args, ctx) => callRest(listSpec, byActivity({ membership: true, ...args }), ctx.forge),
 });
@@ -59,16 +66,19 @@ function webBase(ctx: ToolContext): { origin: string; prefix: string } {
 }
 
 /** project_id as GitLab takes it: a web URL of this forge becomes the project's path. */
-export function projectIdOf(value: string, ctx: ToolContext): string {
+function projectIdOf(value: string, ctx: ToolContext): string {
   const url = projectUrl(value);
   if (!url) return value;
-  if (url.userinfo) throw invalidArgument('project_id', 'is a URL with a user name or password in it; give the project\'s URL without them, or its path');
+  if (url.userinfo) throw invalidArgument('project_id', "is a URL with a user name or password in it; give the project's URL without them, or its path");
   const forge = webBase(ctx);
   if (url.origin !== forge.origin) {
-    throw invalidArgument('project_id', `is a URL of ${url.origin.replace(/^https?:\/\//, '')}, not of this forge (${new URL(forge.origin).host}); give the project's id or path`);
+    throw invalidArgument(
+      'project_id',
+      `is a URL of ${url.origin.replace(/^https?:\/\//, '')}, not of this forge (${new URL(forge.origin).host}); give the project's id or path`,
+    );
   }
   const path = forge.prefix && url.path.startsWith(`${forge.prefix}/`) ? url.path.slice(forge.prefix.length + 1) : url.path;
-  if (!path.includes('/')) throw invalidArgument('project_id', 'is a URL that names no project (a project\'s URL ends in namespace/project)');
+  if (!path.includes('/')) throw invalidArgument('project_id', "is a URL that names no project (a project's URL ends in namespace/project)");
   return path;
 }
 
@@ -77,7 +87,8 @@ const getSpec: RestSpec = { method: 'GET', path: '/projects/{project_id}' };
 export const getProject = defineTool({
   name: 'get_project',
   title: 'Get project',
-  description: 'Get a project by id, full path or web URL: path, default branch, description, visibility, topics, fork parent, open issues, last activity, your access level.',
+  description:
+    'Get a project by id, full path or web URL: path, default branch, description, visibility, topics, fork parent, open issues, last activity, your access level.',
   group: 'projects',
   mode: 'read',
   record: 'project',
@@ -85,6 +96,3 @@ export const getProject = defineTool({
   endpoint: `${getSpec.method} ${getSpec.path}`,
   handler: (args, ctx) => callRest(getSpec, { ...args, project_id: projectIdOf(String(args.project_id), ctx) }, ctx.forge),
 });
-
-export const projectTools = [listProjects, getProject, listGroupProjects];
-

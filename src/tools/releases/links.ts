@@ -10,9 +10,23 @@ const LINKS = '/projects/{project_id}/releases/{tag_name}/assets/links';
 
 export const linkType = Type.Optional(Type.Union(['other', 'runbook', 'image', 'package'].map((t) => Type.Literal(t))));
 /** GitLab blocks any other scheme (Releases::Link validates the URL with schemes http, https and ftp). */
-export const assetUrl = () => Type.String({ minLength: 1, maxLength: LIMITS.filePath, pattern: '^(https?|ftp)://[^\\s/?#]+', hint: 'must be an http, https or ftp URL (GitLab blocks other schemes)' });
+export const assetUrl = () =>
+  Type.String({
+    minLength: 1,
+    maxLength: LIMITS.filePath,
+    pattern: '^(https?|ftp)://[^\\s/?#]+',
+    hint: 'must be an http, https or ftp URL (GitLab blocks other schemes)',
+  });
 /** A path under the release's downloads (`/bin/api-linux-amd64`), as GitLab's filepath format allows. */
-export const directAssetPath = () => Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.filePath, pattern: '^/?[A-Za-z0-9_\\-./+]+$', hint: 'must be a path such as /bin/app-linux-amd64 (letters, digits, _ - . / +)' }));
+export const directAssetPath = () =>
+  Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: LIMITS.filePath,
+      pattern: '^/?[A-Za-z0-9_\\-./+]+$',
+      hint: 'must be a path such as /bin/app-linux-amd64 (letters, digits, _ - . / +)',
+    }),
+  );
 
 export interface LinkArgs {
   name: string;
@@ -28,7 +42,7 @@ export function checkLink(link: LinkArgs, label: (field: string) => string = (f)
   }
 }
 
-export const listReleaseLinks = restTool({
+const listReleaseLinks = restTool({
   name: 'list_release_links',
   title: 'List release links',
   description: 'List the asset links of the release of tag_name.',
@@ -39,7 +53,7 @@ export const listReleaseLinks = restTool({
   rest: { method: 'GET', path: LINKS, list: true },
 });
 
-export const createReleaseLink = restTool({
+const createReleaseLink = restTool({
   name: 'create_release_link',
   title: 'Create release link',
   description: 'Add an asset link (http, https or ftp URL; name and URL unique in the release) to the release of tag_name.',
@@ -53,7 +67,7 @@ export const createReleaseLink = restTool({
   rest: { method: 'POST', path: LINKS },
 });
 
-export const deleteReleaseLink = restTool({
+const deleteReleaseLink = restTool({
   name: 'delete_release_link',
   title: 'Delete release link',
   description: 'Remove an asset link (link_id from list_release_links) from the release of tag_name.',

@@ -11,23 +11,26 @@ const RELEASES = '/projects/{project_id}/releases';
 const RELEASE = `${RELEASES}/{tag_name}`;
 const milestones = (description: string) => Type.Optional(listOf(shortName(), description));
 
-export const listReleases = restTool({
+const listReleases = restTool({
   name: 'list_releases',
   title: 'List releases',
-  description: 'List a project\'s releases, newest released_at first.',
+  description: "List a project's releases, newest released_at first.",
   group: 'releases',
   mode: 'read',
   record: 'release',
-  input: Type.Object({
-    project_id: projectId(),
-    order_by: Type.Optional(Type.Union([Type.Literal('released_at'), Type.Literal('created_at')])),
-    sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
-    ...pagination,
-  }, { additionalProperties: false }),
+  input: Type.Object(
+    {
+      project_id: projectId(),
+      order_by: Type.Optional(Type.Union([Type.Literal('released_at'), Type.Literal('created_at')])),
+      sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+      ...pagination,
+    },
+    { additionalProperties: false },
+  ),
   rest: { method: 'GET', path: RELEASES, list: true },
 });
 
-export const getRelease = restTool({
+const getRelease = restTool({
   name: 'get_release',
   title: 'Get release',
   description: 'Get the release of a tag: notes, commit, milestones, asset links.',
@@ -52,31 +55,35 @@ function checkLinks(links: LinkArgs[] | undefined): void {
   });
 }
 
-export const createRelease = restTool({
+const createRelease = restTool({
   name: 'create_release',
   title: 'Create release',
-  description: 'Create the release of tag_name. A tag that does not exist yet is made at ref (tag_message annotates it). milestones: titles of project milestones.',
+  description:
+    'Create the release of tag_name. A tag that does not exist yet is made at ref (tag_message annotates it). milestones: titles of project milestones.',
   group: 'releases',
   mode: 'write',
   record: 'release',
-  input: Type.Object({
-    project_id: projectId(),
-    tag_name: refName(),
-    name: Type.Optional(shortName()),
-    description: Type.Optional(longText()),
-    ref: Type.Optional(refName()),
-    tag_message: Type.Optional(longText()),
-    milestones: milestones('Milestone titles.'),
-    assets: Type.Optional(Type.Object({ links: Type.Optional(listOf(link)) }, { additionalProperties: false })),
-    released_at: isoDateTime('Past: a historical release; future: an upcoming one.'),
-  }, { additionalProperties: false }),
+  input: Type.Object(
+    {
+      project_id: projectId(),
+      tag_name: refName(),
+      name: Type.Optional(shortName()),
+      description: Type.Optional(longText()),
+      ref: Type.Optional(refName()),
+      tag_message: Type.Optional(longText()),
+      milestones: milestones('Milestone titles.'),
+      assets: Type.Optional(Type.Object({ links: Type.Optional(listOf(link)) }, { additionalProperties: false })),
+      released_at: isoDateTime('Past: a historical release; future: an upcoming one.'),
+    },
+    { additionalProperties: false },
+  ),
   check: (args) => checkLinks(args.assets?.links),
   rest: { method: 'POST', path: RELEASES },
 });
 
 const EDITABLE = ['name', 'description', 'milestones', 'released_at'] as const;
 
-export const updateRelease = restTool({
+const updateRelease = restTool({
   name: 'update_release',
   title: 'Update release',
   description: 'Update the release of tag_name; milestones replaces the list ([] removes all).',
@@ -84,21 +91,24 @@ export const updateRelease = restTool({
   mode: 'write',
   idempotent: true,
   record: 'release',
-  input: Type.Object({
-    project_id: projectId(),
-    tag_name: refName(),
-    name: Type.Optional(shortName()),
-    description: Type.Optional(longText()),
-    milestones: Type.Optional(Type.Array(shortName(), { maxItems: 100 })),
-    released_at: isoDateTime(),
-  }, { additionalProperties: false }),
+  input: Type.Object(
+    {
+      project_id: projectId(),
+      tag_name: refName(),
+      name: Type.Optional(shortName()),
+      description: Type.Optional(longText()),
+      milestones: Type.Optional(Type.Array(shortName(), { maxItems: 100 })),
+      released_at: isoDateTime(),
+    },
+    { additionalProperties: false },
+  ),
   check(args: Record<string, unknown>) {
     if (!EDITABLE.some((name) => args[name] !== undefined)) throw invalidArgument('arguments', `give at least one of ${EDITABLE.join(', ')}`);
   },
   rest: { method: 'PUT', path: RELEASE },
 });
 
-export const deleteRelease = restTool({
+const deleteRelease = restTool({
   name: 'delete_release',
   title: 'Delete release',
   description: 'Delete the release of tag_name; the tag stays (delete_tag removes it).',

@@ -14,10 +14,10 @@ const TAGS = '/projects/{project_id}/repository/tags';
 const TAG = `${TAGS}/{tag_name}`;
 const input = <P extends Parameters<typeof Type.Object>[0]>(properties: P) => Type.Object(properties, { additionalProperties: false });
 
-export const listTags = restTool({
+const listTags = restTool({
   name: 'list_tags',
   title: 'List tags',
-  description: 'List a project\'s tags, newest update first; search matches part of the name (^ and $ anchor).',
+  description: "List a project's tags, newest update first; search matches part of the name (^ and $ anchor).",
   group: 'releases',
   mode: 'read',
   record: 'tag',
@@ -31,7 +31,7 @@ export const listTags = restTool({
   rest: { method: 'GET', path: TAGS, list: true },
 });
 
-export const getTag = restTool({
+const getTag = restTool({
   name: 'get_tag',
   title: 'Get tag',
   description: 'Get a tag: its commit, message and whether it is protected.',
@@ -45,7 +45,7 @@ export const getTag = restTool({
 /** Tags::CreateService relays the pre-receive check's refusal of a protected tag as a 400. */
 const PROTECTED_REFUSAL = /not allowed to create this tag as it is protected/i;
 
-export const createTag = defineTool({
+const createTag = defineTool({
   name: 'create_tag',
   title: 'Create tag',
   description: 'Create a tag at ref (branch, tag or SHA); message makes it annotated. A tag matching a protected tag rule needs a role the rule allows.',
@@ -58,7 +58,11 @@ export const createTag = defineTool({
       return await forge.json({ method: 'POST', path: fillPath(TAGS, args), body: { tag_name: args.tag_name, ref: args.ref, message: args.message } });
     } catch (error) {
       if (error instanceof ToolError && PROTECTED_REFUSAL.test(error.message)) {
-        throw new ToolError('permission', `${error.message} The name matches a protected tag rule whose "allowed to create" roles do not include the caller's; a Maintainer (or a role the rule names) can create it`, error.status);
+        throw new ToolError(
+          'permission',
+          `${error.message} The name matches a protected tag rule whose "allowed to create" roles do not include the caller's; a Maintainer (or a role the rule names) can create it`,
+          error.status,
+        );
       }
       throw error;
     }
@@ -75,7 +79,7 @@ async function isProtected(forge: ForgeClient, args: Record<string, unknown>): P
   }
 }
 
-export const deleteTag = defineTool({
+const deleteTag = defineTool({
   name: 'delete_tag',
   title: 'Delete tag',
   description: 'Delete a tag (its release, if any, stays). A protected tag is deleted by Maintainers only.',

@@ -60,7 +60,7 @@ export const getBranchDiffs = defineTool({
   description:
     'Compare from and to (branches, tags or SHAs): commits and changed files with diffs, from the merge base unless straight. ' +
     'Files are paged (per_page, default 20); diffs over ~20 KB per file or ~60 KB per page are cut (diff_truncated) or left out (diff_omitted): ' +
-    'file_path returns that file\'s whole diff.',
+    "file_path returns that file's whole diff.",
   group: 'repository',
   mode: 'read',
   record: 'compare',
@@ -95,13 +95,14 @@ export const getBranchDiffs = defineTool({
       commits: shown,
       ...(listCut
         ? {
-          commits_total: commits.length,
-          commits_note: `first ${shown.length} of ${commits.length} commits shown, oldest first; commit is the last, the head of ${args.to}; ` +
-            `list_commits with ref_name ${args.from}..${args.to} lists them all`,
-        }
+            commits_total: commits.length,
+            commits_note:
+              `first ${shown.length} of ${commits.length} commits shown, oldest first; commit is the last, the head of ${args.to}; ` +
+              `list_commits with ref_name ${args.from}..${args.to} lists them all`,
+          }
         : {}),
       diffs,
-      ...(cut ? { note: 'some diffs were cut or left out to stay small: ask again with file_path for one file\'s whole diff' } : {}),
+      ...(cut ? { note: "some diffs were cut or left out to stay small: ask again with file_path for one file's whole diff" } : {}),
       pagination: { page, per_page: perPage, next_page: page < totalPages ? page + 1 : null, total: all.length, total_pages: totalPages },
     };
   },

@@ -59,7 +59,7 @@ export const getFileContents = defineTool({
   description:
     'Read a file at ref (default: the default branch). Text: lines start_line..end_line (1-based) within a ~60 KB budget; ' +
     'when cut, truncated is true and next_start_line says where to go on. Binary files: size, blob_id and a mime_type guess, no content. ' +
-    'A file stored in Git LFS: its object\'s oid and size (lfs), not its content. last_commit_id guards a later create_or_update_file.',
+    "A file stored in Git LFS: its object's oid and size (lfs), not its content. last_commit_id guards a later create_or_update_file.",
   group: 'repository',
   mode: 'read',
   record: 'file',

@@ -15,11 +15,30 @@ const SIGNATURES: readonly [number[], string][] = [
 ];
 
 const EXTENSIONS: Record<string, string> = {
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', ico: 'image/x-icon',
-  bmp: 'image/bmp', pdf: 'application/pdf', zip: 'application/zip', gz: 'application/gzip', tgz: 'application/gzip',
-  jar: 'application/java-archive', wasm: 'application/wasm', woff: 'font/woff', woff2: 'font/woff2', ttf: 'font/ttf',
-  otf: 'font/otf', mp3: 'audio/mpeg', mp4: 'video/mp4', webm: 'video/webm', exe: 'application/vnd.microsoft.portable-executable',
-  so: 'application/x-sharedlib', sqlite: 'application/vnd.sqlite3', db: 'application/vnd.sqlite3',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  ico: 'image/x-icon',
+  bmp: 'image/bmp',
+  pdf: 'application/pdf',
+  zip: 'application/zip',
+  gz: 'application/gzip',
+  tgz: 'application/gzip',
+  jar: 'application/java-archive',
+  wasm: 'application/wasm',
+  woff: 'font/woff',
+  woff2: 'font/woff2',
+  ttf: 'font/ttf',
+  otf: 'font/otf',
+  mp3: 'audio/mpeg',
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+  exe: 'application/vnd.microsoft.portable-executable',
+  so: 'application/x-sharedlib',
+  sqlite: 'application/vnd.sqlite3',
+  db: 'application/vnd.sqlite3',
 };
 
 export function guessMimeType(path: string, head: Uint8Array): string {

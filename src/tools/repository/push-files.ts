@@ -64,22 +64,28 @@ export function checkActions(files: readonly Action[]): void {
       throw invalidArgument(at(f.content !== undefined ? 'content' : 'encoding'), `is not used by action ${kind}; leave it out`);
     }
     if (kind === 'chmod' && f.execute_filemode === undefined) throw invalidArgument(at('execute_filemode'), 'is required when action is chmod');
-    if (kind === 'create' && f.last_commit_id !== undefined) throw invalidArgument(at('last_commit_id'), 'guards changes to an existing file; a create has none');
+    if (kind === 'create' && f.last_commit_id !== undefined)
+      throw invalidArgument(at('last_commit_id'), 'guards changes to an existing file; a create has none');
     // GitLab checks last_commit_id on update, move and delete only (Files::MultiService): on a chmod it
     // would commit whatever the file became, so no guard is promised there.
     if (kind === 'chmod' && f.last_commit_id !== undefined) {
-      throw invalidArgument(at('last_commit_id'), 'GitLab ignores it on a chmod (it checks update, move and delete only), so it would not guard this action; leave it out');
+      throw invalidArgument(
+        at('last_commit_id'),
+        'GitLab ignores it on a chmod (it checks update, move and delete only), so it would not guard this action; leave it out',
+      );
     }
     if (f.encoding === 'base64' && f.content !== undefined) {
       const problem = base64Problem(f.content);
       if (problem) throw invalidArgument(at('content'), problem);
     }
     total += f.content?.length ?? 0;
-    if (total > COMMIT_CONTENT_LIMIT) throw invalidArgument(at('content'), `brings the commit's content past ${COMMIT_CONTENT_LIMIT} characters; split it into several commits`);
+    if (total > COMMIT_CONTENT_LIMIT)
+      throw invalidArgument(at('content'), `brings the commit's content past ${COMMIT_CONTENT_LIMIT} characters; split it into several commits`);
     for (const path of [f.file_path, f.previous_path]) {
       if (path === undefined) continue;
       const before = seen.get(path);
-      if (before !== undefined) throw invalidArgument(at(path === f.file_path ? 'file_path' : 'previous_path'), `${path} is already changed by files[${before}]; one action per path`);
+      if (before !== undefined)
+        throw invalidArgument(at(path === f.file_path ? 'file_path' : 'previous_path'), `${path} is already changed by files[${before}]; one action per path`);
       seen.set(path, i);
     }
   });

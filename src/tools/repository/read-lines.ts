@@ -6,10 +6,10 @@
 import { ToolError } from '../errors';
 
 /** Git's heuristic: a NUL byte in the first 8000 bytes makes a file binary. */
-export const SNIFF_BYTES = 8000;
+const SNIFF_BYTES = 8000;
 const NEWLINE = 0x0a;
 
-export interface LineWindowRequest {
+interface LineWindowRequest {
   /** First line wanted (1-based). */
   start: number;
   /** Last line wanted (1-based, inclusive); undefined: up to the budget. */
@@ -20,22 +20,22 @@ export interface LineWindowRequest {
   maxBytes: number;
 }
 
-export type LineWindow =
+type LineWindow =
   | { binary: true; head: Uint8Array }
   | {
-    binary: false;
-    /** The kept lines exactly as in the file, line endings included. */
-    text: string;
-    /** Line numbers of the first and last kept line; last is 0 when none was kept. */
-    first: number;
-    last: number;
-    /** Lines of the whole file, known when it was read to its end. */
-    totalLines?: number;
-    /** The budget stopped the reading before the range (or the file) ended. */
-    cut: boolean;
-    /** The only kept line was longer than the budget and is shown cut. */
-    lineCut: boolean;
-  };
+      binary: false;
+      /** The kept lines exactly as in the file, line endings included. */
+      text: string;
+      /** Line numbers of the first and last kept line; last is 0 when none was kept. */
+      first: number;
+      last: number;
+      /** Lines of the whole file, known when it was read to its end. */
+      totalLines?: number;
+      /** The budget stopped the reading before the range (or the file) ended. */
+      cut: boolean;
+      /** The only kept line was longer than the budget and is shown cut. */
+      lineCut: boolean;
+    };
 
 /** Bytes a string takes inside a JSON text: what the budget counts. */
 const jsonBytes = (text: string) => Buffer.byteLength(JSON.stringify(text)) - 2;
@@ -54,7 +54,8 @@ function looksBinary(head: Uint8Array): boolean {
 function streamFailure(error: unknown): ToolError {
   if (error instanceof ToolError) return error;
   const name = (error as Error | undefined)?.name;
-  if (name === 'TimeoutError' || name === 'AbortError') return new ToolError('timeout', 'the forge did not finish sending the file in time (FORGE_REQUEST_TIMEOUT_MS / FORGE_TOOL_TIMEOUT_MS)');
+  if (name === 'TimeoutError' || name === 'AbortError')
+    return new ToolError('timeout', 'the forge did not finish sending the file in time (FORGE_REQUEST_TIMEOUT_MS / FORGE_TOOL_TIMEOUT_MS)');
   return new ToolError('upstream', "the forge's answer was cut off before the file's end");
 }
 
@@ -135,7 +136,10 @@ export async function readLineWindow(body: ReadableStream<Uint8Array> | null, wa
     read = want.maxBytes;
     take(bytes.subarray(0, room));
     if (!done) {
-      throw new ToolError('upstream', `the file is larger than FORGE_MAX_RESPONSE_BYTES (${want.maxBytes} bytes) and the lines asked for lie beyond them; nothing past that was read`);
+      throw new ToolError(
+        'upstream',
+        `the file is larger than FORGE_MAX_RESPONSE_BYTES (${want.maxBytes} bytes) and the lines asked for lie beyond them; nothing past that was read`,
+      );
     }
   };
 

@@ -6,12 +6,20 @@ import { ToolError } from '../errors';
 
 const RULES: readonly { match: RegExp; kind: ToolError['kind']; advice: string }[] = [
   // Files::UpdateService and Files::MultiService: last_commit_id is no longer the file's last commit.
-  { match: /has changed since you started editing it/i, kind: 'conflict', advice: 'the file changed after you read it: read it again (get_file_contents) and redo the change' },
+  {
+    match: /has changed since you started editing it/i,
+    kind: 'conflict',
+    advice: 'the file changed after you read it: read it again (get_file_contents) and redo the change',
+  },
   // Gitaly's index errors.
   { match: /already exists/i, kind: 'conflict', advice: 'a file (or branch) of that name is already there' },
   { match: /doesn't exist/i, kind: 'not_found', advice: 'no file of that name on the branch (deleted or moved since you read it?)' },
   // Commits::CreateService#validate_on_branch!
-  { match: /only create or edit files when you are on a branch/i, kind: 'not_found', advice: 'the branch does not exist: give start_branch to create it from another branch' },
+  {
+    match: /only create or edit files when you are on a branch/i,
+    kind: 'not_found',
+    advice: 'the branch does not exist: give start_branch to create it from another branch',
+  },
   { match: /not allowed to push into this branch/i, kind: 'permission', advice: 'the branch is protected or your role cannot push' },
 ];
 

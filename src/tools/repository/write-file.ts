@@ -31,7 +31,11 @@ export const commitMessage = () => Type.String({ minLength: 1, maxLength: 1_000_
 // GitLab compares last_commit_id with the file's last commit SHA as strings (Files::BaseService),
 // so a short or upper-case SHA would always read as "the file changed": only the full SHA, as read.
 export const sha = () =>
-  Type.String({ pattern: '^([0-9a-f]{40}|[0-9a-f]{64})$', maxLength: 64, hint: "must be a commit SHA: the file's full last_commit_id from get_file_contents (40 or 64 lower-case hex characters)" });
+  Type.String({
+    pattern: '^([0-9a-f]{40}|[0-9a-f]{64})$',
+    maxLength: 64,
+    hint: "must be a commit SHA: the file's full last_commit_id from get_file_contents (40 or 64 lower-case hex characters)",
+  });
 
 export const createOrUpdateFile = defineTool({
   name: 'create_or_update_file',

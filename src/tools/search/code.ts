@@ -13,7 +13,7 @@ import { term } from './search';
  * The words a line must hold to count as matching: the term without GitLab's search syntax
  * (filename:, path:, extension: filters, quotes, exclusions, wildcards and operators).
  */
-export function matchWords(search: string): string[] {
+function matchWords(search: string): string[] {
   return search
     .replace(/(?:^|\s)(?:filename|path|extension|blob):\S*/gi, ' ')
     .replace(/(?:^|\s)-\S+/g, ' ')
@@ -25,17 +25,21 @@ export function matchWords(search: string): string[] {
 export const searchCode = defineTool({
   name: 'search_code',
   title: 'Search code',
-  description: 'Search code in a project (project_id), a group (group_id) or everywhere. Each hit: path, ref, start line and the matching lines by number. A group or everywhere needs GitLab\'s advanced or exact code search; a project always works.',
+  description:
+    "Search code in a project (project_id), a group (group_id) or everywhere. Each hit: path, ref, start line and the matching lines by number. A group or everywhere needs GitLab's advanced or exact code search; a project always works.",
   group: 'search',
   mode: 'read',
   record: 'code_hit',
-  input: Type.Object({
-    search: term(),
-    project_id: Type.Optional(projectId()),
-    group_id: Type.Optional(groupId()),
-    ref: Type.Optional(refName()),
-    ...pagination,
-  }, { additionalProperties: false }),
+  input: Type.Object(
+    {
+      search: term(),
+      project_id: Type.Optional(projectId()),
+      group_id: Type.Optional(groupId()),
+      ref: Type.Optional(refName()),
+      ...pagination,
+    },
+    { additionalProperties: false },
+  ),
   check: (args) => checkSearch({ ...args, scope: 'blobs' }),
   endpoint: `GET ${PATHS.instance}, ${PATHS.group} or ${PATHS.project}`,
   async handler(args, ctx) {
@@ -48,7 +52,12 @@ export const searchCode = defineTool({
     }
     if (ctx.fullResponse) return page;
     const words = matchWords(args.search);
-    const keep = words.length ? (text: string) => { const lower = text.toLowerCase(); return words.some((w) => lower.includes(w)); } : undefined;
+    const keep = words.length
+      ? (text: string) => {
+          const lower = text.toLowerCase();
+          return words.some((w) => lower.includes(w));
+        }
+      : undefined;
     return { ...page, items: page.items.map((item) => (isRecord(item) ? leanCodeHit(item, keep) : item)) };
   },
 });

@@ -6,9 +6,9 @@
 import { ToolError } from '../errors';
 import { invalidArgument } from '../errors';
 
-export type Level = 'instance' | 'group' | 'project';
+type Level = 'instance' | 'group' | 'project';
 
-export interface Where {
+interface Where {
   project_id?: string;
   group_id?: string;
 }
@@ -40,7 +40,7 @@ export const SCOPES = {
 export type Scope = keyof typeof SCOPES;
 
 /** Scopes a group or the instance answers only with advanced search (blobs: or exact code search). */
-export const ADVANCED: readonly string[] = ['blobs', 'commits', 'wiki_blobs', 'notes'];
+const ADVANCED: readonly string[] = ['blobs', 'commits', 'wiki_blobs', 'notes'];
 
 const NOUN: Record<Level, string> = { instance: 'the whole instance', group: 'a group', project: 'a project' };
 
@@ -56,7 +56,8 @@ export function checkSearch(args: Where & { scope: string; search: string; ref?:
   if (args.search.trim() === '') throw invalidArgument('search', 'must not be blank');
   // GitLab would fail on a NUL in its database query; no search means anything by a control character.
   if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(args.search)) throw invalidArgument('search', 'must not contain control characters');
-  if (args.ref !== undefined && level !== 'project') throw invalidArgument('ref', 'is taken only with project_id (a group or the instance searches default branches)');
+  if (args.ref !== undefined && level !== 'project')
+    throw invalidArgument('ref', 'is taken only with project_id (a group or the instance searches default branches)');
 }
 
 /** GitLab's refusals of a scope that needs advanced search: EE's two messages, older EE's, and CE's undeclared scope. */
@@ -67,9 +68,12 @@ const NEEDS_ADVANCED = /advanced search|exact code search|elasticsearch|scope do
  * scope, says why and what works instead; any other failure as it is.
  */
 export function explainRefusal(error: unknown, scope: string, level: Level): unknown {
-  if (!(error instanceof ToolError) || error.status !== 400 || level === 'project' || !ADVANCED.includes(scope) || !NEEDS_ADVANCED.test(error.message)) return error;
+  if (!(error instanceof ToolError) || error.status !== 400 || level === 'project' || !ADVANCED.includes(scope) || !NEEDS_ADVANCED.test(error.message))
+    return error;
   const needs = scope === 'blobs' ? 'advanced search or exact code search' : 'advanced search';
-  return new ToolError('validation',
+  return new ToolError(
+    'validation',
     `scope: ${scope} across ${NOUN[level]} needs GitLab's ${needs}, which this GitLab does not have (it answered: ${error.message}); search one project instead (project_id), which every GitLab answers`,
-    error.status);
+    error.status,
+  );
 }

@@ -9,8 +9,16 @@ import { callRest } from '../rest';
 import { checkSearch, explainRefusal, levelOf, PATHS, SCOPES, type Scope } from './level';
 
 const KIND: Record<Scope, RecordKindName> = {
-  projects: 'project', issues: 'issue', merge_requests: 'merge_request', milestones: 'milestone', snippet_titles: 'snippet_hit',
-  users: 'user', wiki_blobs: 'code_hit', commits: 'commit_summary', blobs: 'code_hit', notes: 'note',
+  projects: 'project',
+  issues: 'issue',
+  merge_requests: 'merge_request',
+  milestones: 'milestone',
+  snippet_titles: 'snippet_hit',
+  users: 'user',
+  wiki_blobs: 'code_hit',
+  commits: 'commit_summary',
+  blobs: 'code_hit',
+  notes: 'note',
 };
 
 export const term = () => Type.String({ minLength: 1, maxLength: LIMITS.search });
@@ -18,22 +26,26 @@ export const term = () => Type.String({ minLength: 1, maxLength: LIMITS.search }
 export const searchTool = defineTool({
   name: 'search',
   title: 'Search',
-  description: 'Search the instance, a group (group_id) or a project (project_id) for one scope. Code, commits, wiki and comments across a group or the instance need GitLab\'s advanced search; within a project they always work.',
+  description:
+    "Search the instance, a group (group_id) or a project (project_id) for one scope. Code, commits, wiki and comments across a group or the instance need GitLab's advanced search; within a project they always work.",
   group: 'search',
   mode: 'read',
   // Each scope's hits are lean records of their own kind, applied below; full_response returns GitLab's.
   text: true,
-  input: Type.Object({
-    scope: Type.Union(Object.keys(SCOPES).map((s) => Type.Literal(s))),
-    search: term(),
-    project_id: Type.Optional(projectId()),
-    group_id: Type.Optional(groupId()),
-    ref: Type.Optional(refName()),
-    state: Type.Optional(Type.Union([Type.Literal('opened'), Type.Literal('closed'), Type.Literal('merged')])),
-    confidential: Type.Optional(Type.Boolean()),
-    sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'By creation time.' })),
-    ...pagination,
-  }, { additionalProperties: false }),
+  input: Type.Object(
+    {
+      scope: Type.Union(Object.keys(SCOPES).map((s) => Type.Literal(s))),
+      search: term(),
+      project_id: Type.Optional(projectId()),
+      group_id: Type.Optional(groupId()),
+      ref: Type.Optional(refName()),
+      state: Type.Optional(Type.Union([Type.Literal('opened'), Type.Literal('closed'), Type.Literal('merged')])),
+      confidential: Type.Optional(Type.Boolean()),
+      sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'By creation time.' })),
+      ...pagination,
+    },
+    { additionalProperties: false },
+  ),
   check: (args) => checkSearch(args),
   endpoint: `GET ${PATHS.instance}, ${PATHS.group} or ${PATHS.project}`,
   async handler(args, ctx) {

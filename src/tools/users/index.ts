@@ -8,10 +8,10 @@ const input = (properties: Parameters<typeof Type.Object>[0]) => Type.Object(pro
 
 const WHO = ['id', 'username', 'name', 'state', 'bot'] as const;
 
-export const whoami = defineTool({
+const whoami = defineTool({
   name: 'whoami',
   title: 'Who am I',
-  description: 'The user the caller\'s token acts as: id, username, name, state, bot or not.',
+  description: "The user the caller's token acts as: id, username, name, state, bot or not.",
   group: 'users',
   mode: 'read',
   record: 'user',
@@ -27,7 +27,7 @@ export const whoami = defineTool({
   },
 });
 
-export const getUsers = restTool({
+const getUsers = restTool({
   name: 'get_users',
   title: 'Find users',
   description: 'Find users by exact username or by search over usernames and names; blocked users and bots say so.',
@@ -44,7 +44,7 @@ export const getUsers = restTool({
   rest: { method: 'GET', path: '/users', list: true },
 });
 
-export const getUser = restTool({
+const getUser = restTool({
   name: 'get_user',
   title: 'Get user',
   description: 'Get a user by numeric id.',

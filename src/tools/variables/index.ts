@@ -7,6 +7,14 @@ const project = variableTools(PROJECT_VARIABLES);
 const group = variableTools(GROUP_VARIABLES);
 
 export const variableGroupTools = [
-  project.list, project.get, project.create, project.update, project.delete,
-  group.list, group.get, group.create, group.update, group.delete,
+  project.list,
+  project.get,
+  project.create,
+  project.update,
+  project.delete,
+  group.list,
+  group.get,
+  group.create,
+  group.update,
+  group.delete,
 ];

@@ -15,7 +15,7 @@ export const MAX_SCOPE = 255;
 
 const MASKED = /^[A-Za-z0-9_+=/@:.~-]{8,}$/;
 
-export interface VariableWrite {
+interface VariableWrite {
   value?: string;
   masked?: boolean;
   masked_and_hidden?: boolean;

@@ -16,7 +16,9 @@ import { parentParam, type VariableScope } from './scope';
 // The key fills a path segment: an identifier (D31), and its pattern leaves no room for / . or %.
 const key = () => Type.String({ minLength: 1, maxLength: 255, pattern: KEY_PATTERN, identifier: true, hint: 'must be 1 to 255 letters, digits or _' });
 const scopeText = () => Type.String({ minLength: 1, maxLength: MAX_SCOPE });
-const filter = Type.Optional(Type.Object({ environment_scope: scopeText() }, { additionalProperties: false, description: 'Which scope\'s variable, when a key has several.' }));
+const filter = Type.Optional(
+  Type.Object({ environment_scope: scopeText() }, { additionalProperties: false, description: "Which scope's variable, when a key has several." }),
+);
 const includeValue = Type.Optional(Type.Boolean({ description: 'Return the value of a variable neither masked nor hidden (a secret: ask only when needed).' }));
 const settings = {
   variable_type: Type.Optional(Type.Union([Type.Literal('env_var'), Type.Literal('file')])),
@@ -41,7 +43,7 @@ interface VariableArgs {
   [name: string]: unknown;
 }
 
-export interface VariableTools {
+interface VariableTools {
   list: ToolDefinition;
   get: ToolDefinition;
   create: ToolDefinition;
@@ -65,7 +67,11 @@ export function variableTools(scope: VariableScope): VariableTools {
     if (noun === 'group') {
       // The Community Edition declares no environment_scope for group variables and would store '*' (EE: Premium).
       await refusePaidOnCommunityEdition(ctx, [
-        { parameter: 'environment_scope', used: args.environment_scope !== undefined && args.environment_scope !== '*', what: 'an environment scope on a group variable' },
+        {
+          parameter: 'environment_scope',
+          used: args.environment_scope !== undefined && args.environment_scope !== '*',
+          what: 'an environment scope on a group variable',
+        },
         { parameter: 'filter', used: args.filter !== undefined && args.filter.environment_scope !== '*', what: 'an environment scope on a group variable' },
       ]);
     }
@@ -81,7 +87,11 @@ export function variableTools(scope: VariableScope): VariableTools {
     endpoint: `GET ${many}`,
     input: input({ ...parent, include_value: includeValue, ...pagination }),
     async handler(args: VariableArgs, { forge }) {
-      const page = await forge.list({ method: 'GET', path: path(many, args), query: { page: args.page as number | undefined, per_page: args.per_page as number | undefined } });
+      const page = await forge.list({
+        method: 'GET',
+        path: path(many, args),
+        query: { page: args.page as number | undefined, per_page: args.per_page as number | undefined },
+      });
       return redactVariables(page, args.include_value === true);
     },
   });

@@ -6,6 +6,14 @@ const project = wikiTools(PROJECT_WIKI);
 const group = wikiTools(GROUP_WIKI);
 
 export const wikiGroupTools = [
-  project.list, project.get, project.create, project.update, project.delete,
-  group.list, group.get, group.create, group.update, group.delete,
+  project.list,
+  project.get,
+  project.create,
+  project.update,
+  project.delete,
+  group.list,
+  group.get,
+  group.create,
+  group.update,
+  group.delete,
 ];

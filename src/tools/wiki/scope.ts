@@ -5,7 +5,7 @@ import type { ToolContext } from '../define';
 import { invalidArgument, ToolError } from '../errors';
 import { groupId, projectId } from '../params';
 
-export interface WikiToolNames {
+interface WikiToolNames {
   list: string;
   get: string;
   create: string;
@@ -60,7 +60,11 @@ export async function withGroupWikiTier<T>(scope: WikiScope, ctx: ToolContext, c
     return await call();
   } catch (error) {
     if (error instanceof ToolError && error.kind === 'permission' && error.status === 403) {
-      throw new ToolError('permission', `${error.message} (${TIER}: an Enterprise instance without that licence refuses every group wiki call, owners' included)`, error.status);
+      throw new ToolError(
+        'permission',
+        `${error.message} (${TIER}: an Enterprise instance without that licence refuses every group wiki call, owners' included)`,
+        error.status,
+      );
     }
     throw error;
   }

@@ -17,12 +17,14 @@ const format = Type.Optional(Type.Union(['markdown', 'rdoc', 'asciidoc', 'org'].
 /** A page's slug as the list gives it (`guides/setup`). */
 const slug = () => filePath();
 /** A version is a commit of the wiki's repository. */
-const version = Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{7,64}$', maxLength: 64, hint: 'must be a commit sha of the wiki (hex, 7 to 64 characters)' }));
+const version = Type.Optional(
+  Type.String({ pattern: '^[0-9a-fA-F]{7,64}$', maxLength: 64, hint: 'must be a commit sha of the wiki (hex, 7 to 64 characters)' }),
+);
 const lineNumber = () => Type.Optional(integer(1, 'must be a line number, 1 or more'));
 
 const EDITABLE = ['title', 'content', 'format'] as const;
 
-export interface WikiTools {
+interface WikiTools {
   list: ToolDefinition;
   get: ToolDefinition;
   create: ToolDefinition;
@@ -72,8 +74,10 @@ export function wikiTools(scope: WikiScope): WikiTools {
     narrowing: 'leave out with_content, then read the pages one at a time',
     endpoint: `GET ${all}`,
     input: input({ ...parent, with_content: Type.Optional(Type.Boolean()) }),
-    handler: (args, ctx) => withGroupWikiTier(scope, ctx, () =>
-      ctx.forge.json({ method: 'GET', path: fillPath(all, args), query: { with_content: (args as { with_content?: boolean }).with_content } })),
+    handler: (args, ctx) =>
+      withGroupWikiTier(scope, ctx, () =>
+        ctx.forge.json({ method: 'GET', path: fillPath(all, args), query: { with_content: (args as { with_content?: boolean }).with_content } }),
+      ),
   });
 
   const get = defineTool({

@@ -30,7 +30,11 @@ export interface ForgeHooks {
 }
 
 function decoded(path: string): string {
-  try { return decodeURIComponent(path); } catch { return path; }
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }
 
 export class ForgeControl {
@@ -44,9 +48,11 @@ export class ForgeControl {
   }
 
   take(r: RecordedRequest): InjectedFailure | undefined {
-    const i = this.failures.findIndex(({ f }) =>
-      (!f.method || f.method.toUpperCase() === r.method.toUpperCase())
-      && (!f.pathIncludes || r.path.includes(f.pathIncludes) || decoded(r.path).includes(f.pathIncludes)));
+    const i = this.failures.findIndex(
+      ({ f }) =>
+        (!f.method || f.method.toUpperCase() === r.method.toUpperCase()) &&
+        (!f.pathIncludes || r.path.includes(f.pathIncludes) || decoded(r.path).includes(f.pathIncludes)),
+    );
     if (i < 0) return undefined;
     const slot = this.failures[i];
     if (--slot.left <= 0) this.failures.splice(i, 1);
@@ -59,15 +65,26 @@ export class ForgeControl {
   }
 
   readonly hooks: ForgeHooks = {
-    onRequest: (r) => { if (this.record) this.requests.push(r); },
+    onRequest: (r) => {
+      if (this.record) this.requests.push(r);
+    },
     takeFailure: (r) => this.take(r),
   };
 }
 
 const REASONS: Record<number, string> = {
-  400: 'Bad request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 412: 'Precondition Failed',
-  422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway',
-  503: 'Service Unavailable', 504: 'Gateway Timeout',
+  400: 'Bad request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  412: 'Precondition Failed',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };
 
 export function failureResponse(f: InjectedFailure): Response {

@@ -39,15 +39,47 @@ import { contextRoutes } from './handlers/context';
 
 import { ciExtraRoutes } from './handlers/ci-extra';
 
-const ROUTES: Route[] = [...projectRoutes, ...branchRoutes, ...protectedRoutes, ...commitRoutes, ...statusRoutes, ...milestoneRoutes, ...milestoneItemRoutes, ...issueActivityRoutes, ...uploadRoutes, ...jobRoutes, ...mergeRequestRoutes, ...pipelineRoutes, ...pipelineJobRoutes, ...repositoryFileRoutes, ...repositoryRoutes, ...metadataRoutes, ...tokenRoutes,
-  ...discoveryProjectRoutes, ...discoveryGroupRoutes, ...memberRoutes, ...userRoutes, ...eventRoutes, ...labelRoutes, ...searchRoutes, ...tagRoutes, ...releaseRoutes, ...wikiRoutes, ...variableRoutes, ...contextRoutes, ...ciExtraRoutes];
+const ROUTES: Route[] = [
+  ...projectRoutes,
+  ...branchRoutes,
+  ...protectedRoutes,
+  ...commitRoutes,
+  ...statusRoutes,
+  ...milestoneRoutes,
+  ...milestoneItemRoutes,
+  ...issueActivityRoutes,
+  ...uploadRoutes,
+  ...jobRoutes,
+  ...mergeRequestRoutes,
+  ...pipelineRoutes,
+  ...pipelineJobRoutes,
+  ...repositoryFileRoutes,
+  ...repositoryRoutes,
+  ...metadataRoutes,
+  ...tokenRoutes,
+  ...discoveryProjectRoutes,
+  ...discoveryGroupRoutes,
+  ...memberRoutes,
+  ...userRoutes,
+  ...eventRoutes,
+  ...labelRoutes,
+  ...searchRoutes,
+  ...tagRoutes,
+  ...releaseRoutes,
+  ...wikiRoutes,
+  ...variableRoutes,
+  ...contextRoutes,
+  ...ciExtraRoutes,
+];
 
 async function readBody(request: Request): Promise<{ recorded: unknown; params: Record<string, unknown>; invalid?: boolean }> {
   if (request.method === 'GET' || request.method === 'HEAD' || !request.body) return { recorded: undefined, params: {} };
   const type = (request.headers.get('content-type') ?? '').toLowerCase();
   if (type.includes('multipart/form-data')) {
     const pairs: [string, string][] = [];
-    (await request.formData()).forEach((v, k) => { if (typeof v === 'string') pairs.push([k, v]); });
+    (await request.formData()).forEach((v, k) => {
+      if (typeof v === 'string') pairs.push([k, v]);
+    });
     const params = parseNested(pairs);
     return { recorded: params, params };
   }
@@ -74,8 +106,13 @@ export async function handleForgeRequest(request: Request, basePath: string, mod
   const url = new URL(request.url);
   const rawPath = url.pathname;
   const body = await readBody(request);
-  const rec: RecordedRequest = { method: request.method, path: rawPath, query: new URLSearchParams(url.search),
-    headers: new Headers(request.headers), body: body.recorded };
+  const rec: RecordedRequest = {
+    method: request.method,
+    path: rawPath,
+    query: new URLSearchParams(url.search),
+    headers: new Headers(request.headers),
+    body: body.recorded,
+  };
   hooks.onRequest?.(rec);
   const failure = hooks.takeFailure?.(rec);
   if (failure) return failureResponse(failure);

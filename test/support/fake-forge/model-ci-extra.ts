@@ -84,6 +84,10 @@ const extra = new WeakMap<Project, ProjectCiExtra>();
 
 export function ciExtraOf(p: Project): ProjectCiExtra {
   let found = extra.get(p);
-  if (!found) extra.set(p, (found = { testReports: new Map(), artifacts: new Map(), entryStreams: new Map(), environments: [], deployments: [], schedules: [], ciConfig: null }));
+  if (!found)
+    extra.set(
+      p,
+      (found = { testReports: new Map(), artifacts: new Map(), entryStreams: new Map(), environments: [], deployments: [], schedules: [], ciConfig: null }),
+    );
   return found;
 }

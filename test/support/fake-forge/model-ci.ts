@@ -92,7 +92,7 @@ const ESC = '\x1b';
 const section = (edge: 'start' | 'end', at: number, name: string, options = '') => `section_${edge}:${at}:${name}${options}\r${ESC}[0K`;
 
 /** A log as GitLab stores it: ANSI colours, collapsible sections, CRLF line ends, a progress bar. */
-const FAILED_LOG = [
+const FAILED_LOG = `${[
   `${ESC}[0KRunning with gitlab-runner 17.5.0 (abc123)${ESC}[0;m`,
   `${section('start', 1706000000, 'prepare_executor', '[collapsed=true]')}${ESC}[0K${ESC}[36;1mPreparing the "docker" executor${ESC}[0;m`,
   `Using Docker executor with image oven/bun:1.4 ...`,
@@ -108,20 +108,48 @@ const FAILED_LOG = [
   `Tests: ${ESC}[31;1m1 failed${ESC}[0m, 41 passed, 42 total`,
   `${section('end', 1706000040, 'step_script')}`,
   `${ESC}[31;1mERROR: Job failed: exit code 1${ESC}[0;m`,
-].join('\r\n') + '\r\n';
+].join('\r\n')}\r\n`;
 
 export function seedCi(m: ForgeModel, headSha: string, featureSha: string, parentOfHead: string, parentOfFeature: string): void {
   const p = m.projects.get(42)!;
   const state = ciOf(p);
   const at = (day: number, min: number) => new Date(Date.UTC(2024, 0, day, 9, min)).toISOString();
   const pipeline = (id: number, ref: string, sha: string, before: string, status: string, userId: number, day: number): Pipeline => ({
-    id, iid: state.nextIid++, project_id: p.id, sha, before_sha: before, ref, tag: false, status, source: 'push', name: null, yaml_errors: null, user_id: userId,
-    created_at: at(day, 0), updated_at: at(day, 10), started_at: at(day, 1), finished_at: status === 'running' ? null : at(day, 10), variables: [], inputs: {},
+    id,
+    iid: state.nextIid++,
+    project_id: p.id,
+    sha,
+    before_sha: before,
+    ref,
+    tag: false,
+    status,
+    source: 'push',
+    name: null,
+    yaml_errors: null,
+    user_id: userId,
+    created_at: at(day, 0),
+    updated_at: at(day, 10),
+    started_at: at(day, 1),
+    finished_at: status === 'running' ? null : at(day, 10),
+    variables: [],
+    inputs: {},
   });
   const job = (id: number, pipelineId: number, name: string, stage: string, status: string, day: number, o: Partial<Job> = {}): Job => ({
-    id, pipeline_id: pipelineId, name, stage, status, allow_failure: false, coverage: null, failure_reason: status === 'failed' ? 'script_failure' : null,
-    user_id: 1, created_at: at(day, 0), started_at: status === 'skipped' ? null : at(day, 1), finished_at: status === 'running' || status === 'skipped' ? null : at(day, 5),
-    retried: false, trace: status === 'skipped' ? null : `$ echo ${name}\r\n${name}\r\nJob succeeded\r\n`, ...o,
+    id,
+    pipeline_id: pipelineId,
+    name,
+    stage,
+    status,
+    allow_failure: false,
+    coverage: null,
+    failure_reason: status === 'failed' ? 'script_failure' : null,
+    user_id: 1,
+    created_at: at(day, 0),
+    started_at: status === 'skipped' ? null : at(day, 1),
+    finished_at: status === 'running' || status === 'skipped' ? null : at(day, 5),
+    retried: false,
+    trace: status === 'skipped' ? null : `$ echo ${name}\r\n${name}\r\nJob succeeded\r\n`,
+    ...o,
   });
   state.pipelines.push(
     pipeline(2001, 'main', headSha, parentOfHead, 'success', 1, 31),

@@ -46,7 +46,16 @@ export interface ForgeEvent {
   target_iid: number | null;
   target_title: string | null;
   created_at: string;
-  push_data?: { commit_count: number; action: 'pushed' | 'created' | 'removed'; ref_type: 'branch' | 'tag'; commit_from: string | null; commit_to: string | null; ref: string; commit_title: string | null; ref_count: null };
+  push_data?: {
+    commit_count: number;
+    action: 'pushed' | 'created' | 'removed';
+    ref_type: 'branch' | 'tag';
+    commit_from: string | null;
+    commit_to: string | null;
+    ref: string;
+    commit_title: string | null;
+    ref_count: null;
+  };
   note?: { id: number; body: string; noteable_type: string; noteable_id: number; noteable_iid: number };
 }
 

@@ -63,11 +63,35 @@ export interface Award {
 }
 
 // GitLab app/models/todo.rb ACTION_NAMES.
-export const TODO_ACTIONS = ['assigned', 'review_requested', 'mentioned', 'build_failed', 'marked', 'approval_required', 'unmergeable',
-  'directly_addressed', 'merge_train_removed', 'member_access_requested', 'review_submitted', 'okr_checkin_requested',
-  'added_approver', 'ssh_key_expired', 'ssh_key_expiring_soon'] as const;
-export const TODO_TYPES = ['Issue', 'MergeRequest', 'Commit', 'Epic', 'DesignManagement::Design', 'AlertManagement::Alert',
-  'Project', 'Namespace', 'Vulnerability', 'WikiPage::Meta'] as const;
+export const TODO_ACTIONS = [
+  'assigned',
+  'review_requested',
+  'mentioned',
+  'build_failed',
+  'marked',
+  'approval_required',
+  'unmergeable',
+  'directly_addressed',
+  'merge_train_removed',
+  'member_access_requested',
+  'review_submitted',
+  'okr_checkin_requested',
+  'added_approver',
+  'ssh_key_expired',
+  'ssh_key_expiring_soon',
+] as const;
+export const TODO_TYPES = [
+  'Issue',
+  'MergeRequest',
+  'Commit',
+  'Epic',
+  'DesignManagement::Design',
+  'AlertManagement::Alert',
+  'Project',
+  'Namespace',
+  'Vulnerability',
+  'WikiPage::Meta',
+] as const;
 
 export interface Todo {
   id: number;
@@ -85,8 +109,27 @@ export interface Todo {
 }
 
 /** Names GitLab's emoji validator accepts (a small subset of its list). */
-export const EMOJI_NAMES = new Set(['thumbsup', 'thumbsdown', 'rocket', 'tada', 'heart', 'eyes', 'smile', 'laughing',
-  'confused', 'hourglass', 'white_check_mark', 'x', '100', 'fire', 'star', 'bug', 'clap', 'pray', 'thinking']);
+export const EMOJI_NAMES = new Set([
+  'thumbsup',
+  'thumbsdown',
+  'rocket',
+  'tada',
+  'heart',
+  'eyes',
+  'smile',
+  'laughing',
+  'confused',
+  'hourglass',
+  'white_check_mark',
+  'x',
+  '100',
+  'fire',
+  'star',
+  'bug',
+  'clap',
+  'pray',
+  'thinking',
+]);
 
 export class IssueTracker {
   discussions: Discussion[] = [];
@@ -131,7 +174,9 @@ export class IssueTracker {
     this.discussions = this.discussions.filter((d) => !(d.project_id === ref.project_id && d.noteable_type === 'Issue' && d.noteable_iid === ref.iid));
     const touching = new Set(this.linksOf(ref));
     this.links = this.links.filter((l) => !touching.has(l));
-    this.awards = this.awards.filter((a) => !(a.awardable_type === 'Issue' && a.awardable_id === issue.id) && !(a.awardable_type === 'Note' && noteIds.has(a.awardable_id)));
+    this.awards = this.awards.filter(
+      (a) => !(a.awardable_type === 'Issue' && a.awardable_id === issue.id) && !(a.awardable_type === 'Note' && noteIds.has(a.awardable_id)),
+    );
     this.todos = this.todos.filter((t) => !(t.project_id === ref.project_id && t.target_iid === ref.iid));
   }
 }

@@ -107,10 +107,25 @@ export class MergeRequestReviews {
     let state = this.states.get(mr.id);
     if (!state) {
       state = {
-        assignee_ids: [], reviewer_ids: [], labels: [], squash: false, force_remove_source_branch: false, discussion_locked: false,
-        has_conflicts: false, head_pipeline_status: null, head_pipeline_id: null, merge_when_pipeline_succeeds: false, merge_user_id: null, merged_by_id: null,
-        merged_at: mr.state === 'merged' ? mr.updated_at : null, closed_by_id: null, closed_at: mr.state === 'closed' ? mr.updated_at : null,
-        merge_commit_sha: mr.state === 'merged' ? fakeSha(`merge:${mr.id}`) : null, squash_commit_sha: null, versions: [], approvals: [],
+        assignee_ids: [],
+        reviewer_ids: [],
+        labels: [],
+        squash: false,
+        force_remove_source_branch: false,
+        discussion_locked: false,
+        has_conflicts: false,
+        head_pipeline_status: null,
+        head_pipeline_id: null,
+        merge_when_pipeline_succeeds: false,
+        merge_user_id: null,
+        merged_by_id: null,
+        merged_at: mr.state === 'merged' ? mr.updated_at : null,
+        closed_by_id: null,
+        closed_at: mr.state === 'closed' ? mr.updated_at : null,
+        merge_commit_sha: mr.state === 'merged' ? fakeSha(`merge:${mr.id}`) : null,
+        squash_commit_sha: null,
+        versions: [],
+        approvals: [],
         approvals_required: 0,
       };
       this.states.set(mr.id, state);
@@ -121,7 +136,12 @@ export class MergeRequestReviews {
   settingsOf(projectId: number): MergeSettings {
     let s = this.settings.get(projectId);
     if (!s) {
-      s = { only_allow_merge_if_pipeline_succeeds: false, only_allow_merge_if_all_discussions_are_resolved: false, merge_requests_author_approval: false, require_password_to_approve: false };
+      s = {
+        only_allow_merge_if_pipeline_succeeds: false,
+        only_allow_merge_if_all_discussions_are_resolved: false,
+        merge_requests_author_approval: false,
+        require_password_to_approve: false,
+      };
       this.settings.set(projectId, s);
     }
     return s;

@@ -81,7 +81,13 @@ export function lastCommitFor(m: ForgeModel, p: Project, sha: string, path: stri
 
 // ─── Trees ─────────────────────────────────────────────────────────────────────────────────────
 
-export interface TreeEntry { id: string; name: string; type: 'tree' | 'blob'; path: string; mode: string }
+export interface TreeEntry {
+  id: string;
+  name: string;
+  type: 'tree' | 'blob';
+  path: string;
+  mode: string;
+}
 
 function treeId(snap: Snapshot, dir: string): string {
   const h = createHash('sha1').update('tree');
@@ -105,7 +111,8 @@ export function treeEntries(snap: Snapshot, dir: string, recursive: boolean): Tr
       const treePath = prefix + rest.slice(0, depth).join('/');
       if (!trees.has(treePath)) trees.set(treePath, { id: treeId(snap, `${treePath}/`), name: rest[depth - 1], type: 'tree', path: treePath, mode: '040000' });
     }
-    if (rest.length === 1 || recursive) blobs.push({ id: blob.id, name: rest[rest.length - 1], type: 'blob', path, mode: blob.executable ? '100755' : '100644' });
+    if (rest.length === 1 || recursive)
+      blobs.push({ id: blob.id, name: rest[rest.length - 1], type: 'blob', path, mode: blob.executable ? '100755' : '100644' });
   }
   if (dir !== '' && trees.size === 0 && blobs.length === 0) return undefined;
   const byPath = (a: TreeEntry, b: TreeEntry) => (a.path < b.path ? -1 : 1);
@@ -141,8 +148,10 @@ function unifiedDiff(before: string[], after: string[]): string {
   const oldCount = lead.length + removed.length + trail.length;
   const newCount = lead.length + added.length + trail.length;
   const start = (count: number) => (count === 0 ? from : from + 1);
-  return `@@ -${start(oldCount)},${oldCount} +${start(newCount)},${newCount} @@\n`
-    + [...lead.map((l) => ` ${l}`), ...removed.map((l) => `-${l}`), ...added.map((l) => `+${l}`), ...trail.map((l) => ` ${l}`)].map((l) => `${l}\n`).join('');
+  return (
+    `@@ -${start(oldCount)},${oldCount} +${start(newCount)},${newCount} @@\n` +
+    [...lead.map((l) => ` ${l}`), ...removed.map((l) => `-${l}`), ...added.map((l) => `+${l}`), ...trail.map((l) => ` ${l}`)].map((l) => `${l}\n`).join('')
+  );
 }
 
 const modeOf = (blob: Blob | undefined) => (blob ? (blob.executable ? '100755' : '100644') : '0');
@@ -156,8 +165,16 @@ export function diffSnapshots(before: Snapshot, after: Snapshot): DiffFile[] {
     const b = after.get(path);
     if (a && b && a.id === b.id && a.executable === b.executable) continue;
     const binary = (a && isBinary(a)) || (b && isBinary(b));
-    out.push({ old_path: path, new_path: path, a_mode: modeOf(a), b_mode: modeOf(b), new_file: !a, renamed_file: false, deleted_file: !b,
-      diff: binary ? 'Binary files differ\n' : a?.id === b?.id ? '' : unifiedDiff(lines(a), lines(b)) });
+    out.push({
+      old_path: path,
+      new_path: path,
+      a_mode: modeOf(a),
+      b_mode: modeOf(b),
+      new_file: !a,
+      renamed_file: false,
+      deleted_file: !b,
+      diff: binary ? 'Binary files differ\n' : a?.id === b?.id ? '' : unifiedDiff(lines(a), lines(b)),
+    });
   }
   return out;
 }

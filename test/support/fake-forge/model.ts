@@ -219,7 +219,12 @@ export function wildcardMatch(pattern: string, name: string): boolean {
   if (!pattern.includes('*')) return pattern === name;
   let re = globCache.get(pattern);
   if (!re) {
-    re = new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+    re = new RegExp(
+      `^${pattern
+        .split('*')
+        .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+    );
     globCache.set(pattern, re);
   }
   return re.test(name);
@@ -346,7 +351,9 @@ export class ForgeModel {
       const c = p.commits.get(id);
       if (!c) continue;
       seen.add(id);
-      if (firstParent) { if (c.parent_ids.length) stack.push(c.parent_ids[0]); } else stack.push(...c.parent_ids);
+      if (firstParent) {
+        if (c.parent_ids.length) stack.push(c.parent_ids[0]);
+      } else stack.push(...c.parent_ids);
     }
     return seen;
   }

@@ -21,7 +21,7 @@ export const CI_EXTRA_SEED = {
   schedule: 31,
 } as const;
 
-export const FAILING_OUTPUT = [
+export const FAILING_OUTPUT = `${[
   'bun test v1.4.0',
   '',
   'src/auth/login.test.ts:',
@@ -35,45 +35,124 @@ export const FAILING_OUTPUT = [
   '      at login (src/auth/login.ts:2:20)',
   '      at <anonymous> (src/auth/login.test.ts:2:53)',
   '✗ rejects an empty user name [0.90ms]',
-].join('\n') + '\n';
+].join('\n')}\n`;
 
 export const CI_CONFIG = 'stages: [build, test]\nbuild:\n  stage: build\n  script: bun run build\nunit-tests:\n  stage: test\n  script: bun test\n';
 
 export function seedCiExtra(m: ForgeModel, featureSha: string): void {
   const p = m.projects.get(42)!;
   const state = ciExtraOf(p);
-  const ok = (name: string): TestCase => ({ status: 'success', name, classname: 'src/auth/login.test.ts', file: CI_EXTRA_SEED.failingFile, execution_time: 0.0004, system_output: null, stack_trace: null });
+  const ok = (name: string): TestCase => ({
+    status: 'success',
+    name,
+    classname: 'src/auth/login.test.ts',
+    file: CI_EXTRA_SEED.failingFile,
+    execution_time: 0.0004,
+    system_output: null,
+    stack_trace: null,
+  });
   state.testReports.set(CI_SEED.pipelines.featureFailed, [
     { name: 'build', build_ids: [CI_SEED.jobs.featureBuild], suite_error: null, cases: [ok('compiles')] },
     {
-      name: 'unit-tests', build_ids: [CI_SEED.jobs.featureUnitFailed], suite_error: null,
+      name: 'unit-tests',
+      build_ids: [CI_SEED.jobs.featureUnitFailed],
+      suite_error: null,
       cases: [
         ...Array.from({ length: 41 }, (_, i) => ok(`test ${i + 1} passes`)),
-        { status: 'failed', name: CI_EXTRA_SEED.failingTest, classname: 'src/auth/login.test.ts', file: CI_EXTRA_SEED.failingFile, execution_time: 0.0009,
-          system_output: 'error: expect(received).toThrow(expected)\nExpected substring: "empty user name"\nReceived message: "user required"\n      at login (src/auth/login.ts:2:20)', stack_trace: null },
+        {
+          status: 'failed',
+          name: CI_EXTRA_SEED.failingTest,
+          classname: 'src/auth/login.test.ts',
+          file: CI_EXTRA_SEED.failingFile,
+          execution_time: 0.0009,
+          system_output:
+            'error: expect(received).toThrow(expected)\nExpected substring: "empty user name"\nReceived message: "user required"\n      at login (src/auth/login.ts:2:20)',
+          stack_trace: null,
+        },
       ],
     },
   ]);
-  state.testReports.set(CI_SEED.pipelines.mainSuccess, [{ name: 'unit-tests', build_ids: [CI_SEED.jobs.unitSuccess], suite_error: null, cases: [ok('compiles')] }]);
-  state.artifacts.set(CI_SEED.jobs.featureUnitFailed, zip([
-    { path: 'junit.xml', data: `<testsuites><testsuite name="unit-tests" tests="42" failures="1"><testcase name="${CI_EXTRA_SEED.failingTest}" classname="src/auth/login.test.ts" file="${CI_EXTRA_SEED.failingFile}"><failure>user required</failure></testcase></testsuite></testsuites>\n` },
-    { path: 'test-output/' },
-    { path: CI_EXTRA_SEED.outputPath, data: FAILING_OUTPUT },
-    { path: 'coverage/' },
-    { path: CI_EXTRA_SEED.binaryPath, data: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]), method: 0 },
-  ]));
+  state.testReports.set(CI_SEED.pipelines.mainSuccess, [
+    { name: 'unit-tests', build_ids: [CI_SEED.jobs.unitSuccess], suite_error: null, cases: [ok('compiles')] },
+  ]);
+  state.artifacts.set(
+    CI_SEED.jobs.featureUnitFailed,
+    zip([
+      {
+        path: 'junit.xml',
+        data: `<testsuites><testsuite name="unit-tests" tests="42" failures="1"><testcase name="${CI_EXTRA_SEED.failingTest}" classname="src/auth/login.test.ts" file="${CI_EXTRA_SEED.failingFile}"><failure>user required</failure></testcase></testsuite></testsuites>\n`,
+      },
+      { path: 'test-output/' },
+      { path: CI_EXTRA_SEED.outputPath, data: FAILING_OUTPUT },
+      { path: 'coverage/' },
+      { path: CI_EXTRA_SEED.binaryPath, data: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]), method: 0 },
+    ]),
+  );
   const at = (day: number) => new Date(Date.UTC(2024, 0, day, 9, 0)).toISOString();
   state.environments.push(
-    { id: 11, name: 'staging', tier: 'staging', state: 'available', external_url: 'https://staging.example.com', on_stop: true, created_at: at(10), updated_at: at(30) },
-    { id: 12, name: 'production', tier: 'production', state: 'available', external_url: 'https://example.com', on_stop: false, created_at: at(10), updated_at: at(31) },
+    {
+      id: 11,
+      name: 'staging',
+      tier: 'staging',
+      state: 'available',
+      external_url: 'https://staging.example.com',
+      on_stop: true,
+      created_at: at(10),
+      updated_at: at(30),
+    },
+    {
+      id: 12,
+      name: 'production',
+      tier: 'production',
+      state: 'available',
+      external_url: 'https://example.com',
+      on_stop: false,
+      created_at: at(10),
+      updated_at: at(31),
+    },
   );
   state.deployments.push(
-    { id: 21, iid: 1, environment_id: 11, ref: 'feature/login', sha: featureSha, status: 'success', job_id: CI_SEED.jobs.featureBuild, user_id: 1, created_at: at(30), updated_at: at(30), finished_at: at(30) },
-    { id: 22, iid: 2, environment_id: 12, ref: 'main', sha: featureSha, status: 'success', job_id: CI_SEED.jobs.build, user_id: 1, created_at: at(31), updated_at: at(31), finished_at: at(31) },
+    {
+      id: 21,
+      iid: 1,
+      environment_id: 11,
+      ref: 'feature/login',
+      sha: featureSha,
+      status: 'success',
+      job_id: CI_SEED.jobs.featureBuild,
+      user_id: 1,
+      created_at: at(30),
+      updated_at: at(30),
+      finished_at: at(30),
+    },
+    {
+      id: 22,
+      iid: 2,
+      environment_id: 12,
+      ref: 'main',
+      sha: featureSha,
+      status: 'success',
+      job_id: CI_SEED.jobs.build,
+      user_id: 1,
+      created_at: at(31),
+      updated_at: at(31),
+      finished_at: at(31),
+    },
   );
   state.schedules.push({
-    id: 31, description: 'Nightly build', ref: 'main', cron: '0 2 * * *', cron_timezone: 'UTC', next_run_at: '2024-02-01T02:00:00.000Z', active: true,
-    owner_id: 1, created_at: at(10), updated_at: at(31), last_pipeline_id: CI_SEED.pipelines.mainSuccess, variables: [{ key: 'NIGHTLY', value: 'true', variable_type: 'env_var' }], played: 0,
+    id: 31,
+    description: 'Nightly build',
+    ref: 'main',
+    cron: '0 2 * * *',
+    cron_timezone: 'UTC',
+    next_run_at: '2024-02-01T02:00:00.000Z',
+    active: true,
+    owner_id: 1,
+    created_at: at(10),
+    updated_at: at(31),
+    last_pipeline_id: CI_SEED.pipelines.mainSuccess,
+    variables: [{ key: 'NIGHTLY', value: 'true', variable_type: 'env_var' }],
+    played: 0,
   });
   state.ciConfig = CI_CONFIG;
   ciOf(p).pipelines.find((pl) => pl.id === CI_SEED.pipelines.featureFailed)!.variables = [{ key: 'LOGIN_MODE', value: 'strict', variable_type: 'env_var' }];

@@ -22,8 +22,14 @@ export function seedDiscovery(m: ForgeModel, headSha: string, secretHead: string
   const { botUser, blockedUser } = DISCOVERY_SEED;
   m.users.set(botUser.id, { ...botUser, email: `${botUser.username}@noreply.forge.test` });
   m.users.set(blockedUser.id, { ...blockedUser, email: 'lee@forge.test' });
-  const person = (namespaceId: number, state: 'active' | 'blocked' = 'active', bot = false, job_title = '') =>
-    ({ state, bot, namespaceId, created_at: '2023-06-01T09:00:00.000Z', bio: '', job_title });
+  const person = (namespaceId: number, state: 'active' | 'blocked' = 'active', bot = false, job_title = '') => ({
+    state,
+    bot,
+    namespaceId,
+    created_at: '2023-06-01T09:00:00.000Z',
+    bio: '',
+    job_title,
+  });
   d.users.set(1, person(11, 'active', false, 'Maintainer of the platform'));
   d.users.set(2, person(12));
   d.users.set(3, person(13));
@@ -31,10 +37,24 @@ export function seedDiscovery(m: ForgeModel, headSha: string, secretHead: string
   d.users.set(blockedUser.id, person(15, 'blocked'));
 
   const facts = (description: string | null, topics: string[], last: string, stars = 0) => ({
-    description, topics, archived: false, star_count: stars, created_at: '2023-12-30T10:00:00.000Z', last_activity_at: last, license: null,
+    description,
+    topics,
+    archived: false,
+    star_count: stars,
+    created_at: '2023-12-30T10:00:00.000Z',
+    last_activity_at: last,
+    license: null,
   });
-  d.projects.set(42, { ...facts('Platform API service: HTTP entry point, config and caching.', ['api', 'platform'], '2024-01-31T12:00:00.000Z', 7),
-    license: { key: 'mit', name: 'MIT License', nickname: null, html_url: 'http://choosealicense.com/licenses/mit/', source_url: 'https://opensource.org/licenses/MIT' } });
+  d.projects.set(42, {
+    ...facts('Platform API service: HTTP entry point, config and caching.', ['api', 'platform'], '2024-01-31T12:00:00.000Z', 7),
+    license: {
+      key: 'mit',
+      name: 'MIT License',
+      nickname: null,
+      html_url: 'http://choosealicense.com/licenses/mit/',
+      source_url: 'https://opensource.org/licenses/MIT',
+    },
+  });
   d.projects.set(43, facts('Signing keys and the vault client.', ['security'], '2024-02-03T12:00:00.000Z'));
   // dev's fork lives in dev's personal namespace.
   const fork = m.projects.get(44);
@@ -42,7 +62,13 @@ export function seedDiscovery(m: ForgeModel, headSha: string, secretHead: string
   d.projects.set(60, facts(null, [], '2024-01-20T10:00:00.000Z'));
   d.projects.set(44, facts('Platform API service: HTTP entry point, config and caching.', [], '2024-01-29T16:00:00.000Z'));
 
-  const label = (id: number, name: string, color: string, description: string | null, priority: number | null = null): Label => ({ id, name, color, description, priority });
+  const label = (id: number, name: string, color: string, description: string | null, priority: number | null = null): Label => ({
+    id,
+    name,
+    color,
+    description,
+    priority,
+  });
   const L = DISCOVERY_SEED.labels;
   d.labelsOf('project', 42).push(
     label(L.bug, 'bug', '#d9534f', 'Something is broken', 1),
@@ -55,16 +81,61 @@ export function seedDiscovery(m: ForgeModel, headSha: string, secretHead: string
   d.nextLabelId = 400;
 
   const E = DISCOVERY_SEED.events;
-  const event = (e: Omit<ForgeEvent, 'target_id' | 'target_iid' | 'target_title' | 'target_type'> & Partial<ForgeEvent>): ForgeEvent =>
-    ({ target_type: null, target_id: null, target_iid: null, target_title: null, ...e });
+  const event = (e: Omit<ForgeEvent, 'target_id' | 'target_iid' | 'target_title' | 'target_type'> & Partial<ForgeEvent>): ForgeEvent => ({
+    target_type: null,
+    target_id: null,
+    target_iid: null,
+    target_title: null,
+    ...e,
+  });
   const push = (id: number, project: number, author: number, at: string, ref: string, to: string, title: string, action: 'pushed' | 'created' = 'pushed') =>
-    event({ id, project_id: project, author_id: author, action_name: action === 'created' ? 'pushed new' : 'pushed to', action: 'pushed', created_at: at,
-      push_data: { commit_count: 1, action, ref_type: 'branch', commit_from: null, commit_to: to, ref, commit_title: title, ref_count: null } });
+    event({
+      id,
+      project_id: project,
+      author_id: author,
+      action_name: action === 'created' ? 'pushed new' : 'pushed to',
+      action: 'pushed',
+      created_at: at,
+      push_data: { commit_count: 1, action, ref_type: 'branch', commit_from: null, commit_to: to, ref, commit_title: title, ref_count: null },
+    });
   d.events.push(
-    event({ id: E.opened, project_id: 42, author_id: 2, action_name: 'opened', action: 'created', target_type: 'Issue', target_id: 502, target_iid: 2, target_title: 'Add rate limiting', created_at: '2024-01-04T10:00:00.000Z' }),
-    event({ id: E.commented, project_id: 42, author_id: 1, action_name: 'commented on', action: 'commented', target_type: 'Note', target_id: 7001, target_iid: 7001, target_title: 'Login fails with SSO', created_at: '2024-01-05T09:30:00.000Z',
-      note: { id: 7001, body: 'I can reproduce this with the staging IdP.', noteable_type: 'Issue', noteable_id: 501, noteable_iid: 1 } }),
-    event({ id: E.closed, project_id: 42, author_id: 1, action_name: 'closed', action: 'closed', target_type: 'Issue', target_id: 504, target_iid: 4, target_title: 'Old crash on start', created_at: '2024-01-10T12:00:00.000Z' }),
+    event({
+      id: E.opened,
+      project_id: 42,
+      author_id: 2,
+      action_name: 'opened',
+      action: 'created',
+      target_type: 'Issue',
+      target_id: 502,
+      target_iid: 2,
+      target_title: 'Add rate limiting',
+      created_at: '2024-01-04T10:00:00.000Z',
+    }),
+    event({
+      id: E.commented,
+      project_id: 42,
+      author_id: 1,
+      action_name: 'commented on',
+      action: 'commented',
+      target_type: 'Note',
+      target_id: 7001,
+      target_iid: 7001,
+      target_title: 'Login fails with SSO',
+      created_at: '2024-01-05T09:30:00.000Z',
+      note: { id: 7001, body: 'I can reproduce this with the staging IdP.', noteable_type: 'Issue', noteable_id: 501, noteable_iid: 1 },
+    }),
+    event({
+      id: E.closed,
+      project_id: 42,
+      author_id: 1,
+      action_name: 'closed',
+      action: 'closed',
+      target_type: 'Issue',
+      target_id: 504,
+      target_iid: 4,
+      target_title: 'Old crash on start',
+      created_at: '2024-01-10T12:00:00.000Z',
+    }),
     push(E.forkBranch, 44, 2, '2024-01-29T16:00:00.000Z', 'readme-guide', forkHead, 'Point the README at the guide', 'created'),
     push(E.push, 42, 1, '2024-01-31T09:00:00.000Z', 'main', headSha, 'Bump version to 1.4.0'),
     push(E.secretPush, 43, 1, '2024-02-03T12:00:00.000Z', 'main', secretHead, 'Rotate signing keys'),

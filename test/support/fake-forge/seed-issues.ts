@@ -26,8 +26,23 @@ const PROJECT = 42;
 const at = (day: number, hour: number) => `2024-01-${String(day).padStart(2, '0')}T${String(hour).padStart(2, '0')}:00:00.000Z`;
 
 function note(id: number, discussionId: string, iid: number, authorId: number, body: string, when: string, threaded: boolean): Note {
-  return { id, discussion_id: discussionId, project_id: PROJECT, noteable_type: 'Issue', noteable_iid: iid, type: threaded ? 'DiscussionNote' : null,
-    body, author_id: authorId, created_at: when, updated_at: when, system: false, internal: false, resolved: false, resolved_by_id: null, resolved_at: null };
+  return {
+    id,
+    discussion_id: discussionId,
+    project_id: PROJECT,
+    noteable_type: 'Issue',
+    noteable_iid: iid,
+    type: threaded ? 'DiscussionNote' : null,
+    body,
+    author_id: authorId,
+    created_at: when,
+    updated_at: when,
+    system: false,
+    internal: false,
+    resolved: false,
+    resolved_by_id: null,
+    resolved_at: null,
+  };
 }
 
 function discussion(m: ForgeModel, iid: number, notes: (id: string) => Note[], individual: boolean): Discussion {
@@ -40,8 +55,19 @@ function award(id: number, name: string, userId: number, type: Award['awardable_
 }
 
 function todo(id: number, userId: number, authorId: number, action: Todo['action_name'], iid: number, state: Todo['state']): Todo {
-  return { id, user_id: userId, author_id: authorId, project_id: PROJECT, action_name: action, target_type: 'Issue', target_iid: iid,
-    body: `Issue #${iid}`, state, created_at: at(10 + (id % 10), 8), updated_at: at(10 + (id % 10), 8) };
+  return {
+    id,
+    user_id: userId,
+    author_id: authorId,
+    project_id: PROJECT,
+    action_name: action,
+    target_type: 'Issue',
+    target_iid: iid,
+    body: `Issue #${iid}`,
+    state,
+    created_at: at(10 + (id % 10), 8),
+    updated_at: at(10 + (id % 10), 8),
+  };
 }
 
 export function seedIssueActivity(m: ForgeModel): void {
@@ -49,15 +75,26 @@ export function seedIssueActivity(m: ForgeModel): void {
   const S = ISSUE_SEED;
   t.discussions.push(
     discussion(m, 1, (d) => [note(S.commentNote, d, 1, 2, 'I can reproduce this with Okta.', at(4, 9), false)], true),
-    discussion(m, 1, (d) => [
-      note(S.threadNote, d, 1, 1, 'Should we retry the SSO handshake?', at(4, 10), true),
-      note(S.replyNote, d, 1, 2, 'Yes, once, with a fresh state.', at(4, 11), true),
-    ], false),
+    discussion(
+      m,
+      1,
+      (d) => [
+        note(S.threadNote, d, 1, 1, 'Should we retry the SSO handshake?', at(4, 10), true),
+        note(S.replyNote, d, 1, 2, 'Yes, once, with a fresh state.', at(4, 11), true),
+      ],
+      false,
+    ),
     discussion(m, 2, (d) => [note(S.issue2Note, d, 2, 1, 'Per user or per token?', at(5, 9), false)], true),
     discussion(m, 5, (d) => [note(S.confidentialNote, d, 5, 3, 'Details are in the incident doc.', at(7, 9), false)], true),
   );
-  t.links.push({ id: S.link, source: { project_id: PROJECT, iid: 1 }, target: { project_id: PROJECT, iid: 2 }, link_type: 'relates_to',
-    created_at: at(6, 9), updated_at: at(6, 9) });
+  t.links.push({
+    id: S.link,
+    source: { project_id: PROJECT, iid: 1 },
+    target: { project_id: PROJECT, iid: 2 },
+    link_type: 'relates_to',
+    created_at: at(6, 9),
+    updated_at: at(6, 9),
+  });
   t.awards.push(
     award(S.awards.devThumbsup, 'thumbsup', 2, 'Issue', m.projects.get(PROJECT)!.issues.get(1)!.id),
     award(S.awards.mariaRocket, 'rocket', 1, 'Issue', m.projects.get(PROJECT)!.issues.get(1)!.id),

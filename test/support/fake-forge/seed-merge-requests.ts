@@ -3,7 +3,7 @@
 // computed from the commit graph (merge requests created through the API compute theirs, see
 // handlers/merge-requests.ts). Ids are fixed so tests can address them (MR_SEED).
 import type { DiffFile, ForgeModel } from './model';
-import type { Discussion, Note } from './model-issues';
+import type { Note } from './model-issues';
 import { fakeSha, type MrVersion, type Position } from './model-merge-requests';
 import { CI_SEED } from './model-ci';
 
@@ -15,7 +15,7 @@ const USERS = { maintainer: 1, developer: 2 };
 
 /** MR 1's latest diff of src/app.ts: old lines 3-9 → new lines 3-10; old 6 removed, new 6-7 added. */
 const APP_HUNK = [
-  '@@ -3,7 +3,8 @@ import { loadConfig } from \'./config\';',
+  "@@ -3,7 +3,8 @@ import { loadConfig } from './config';",
   ' ',
   ' const config = loadConfig();',
   ' export function start(port = config.port) {',
@@ -68,9 +68,23 @@ function version(id: number, refs: { base_sha: string; start_sha: string; head_s
 }
 
 function note(id: number, discussionId: string, authorId: number, body: string, when: string, threaded: boolean): Note {
-  return { id, discussion_id: discussionId, project_id: PROJECT, noteable_type: 'MergeRequest', noteable_iid: MR_SEED.reviewIid,
-    type: threaded ? 'DiscussionNote' : null, body, author_id: authorId, created_at: when, updated_at: when, system: false, internal: false,
-    resolved: false, resolved_by_id: null, resolved_at: null };
+  return {
+    id,
+    discussion_id: discussionId,
+    project_id: PROJECT,
+    noteable_type: 'MergeRequest',
+    noteable_iid: MR_SEED.reviewIid,
+    type: threaded ? 'DiscussionNote' : null,
+    body,
+    author_id: authorId,
+    created_at: when,
+    updated_at: when,
+    system: false,
+    internal: false,
+    resolved: false,
+    resolved_by_id: null,
+    resolved_at: null,
+  };
 }
 
 export function seedMergeRequestReviews(m: ForgeModel): void {
@@ -79,7 +93,11 @@ export function seedMergeRequestReviews(m: ForgeModel): void {
   const mr = (iid: number) => p.mergeRequests.find((x) => x.iid === iid)!;
   Object.assign(r.of(mr(1)), {
     // Its head pipeline is the one seeded on feature/login at the head sha (model-ci.ts), as GitLab picks it.
-    reviewer_ids: [USERS.maintainer], labels: ['auth'], head_pipeline_id: CI_SEED.pipelines.featureFailed, head_pipeline_status: 'failed', approvals_required: 1,
+    reviewer_ids: [USERS.maintainer],
+    labels: ['auth'],
+    head_pipeline_id: CI_SEED.pipelines.featureFailed,
+    head_pipeline_status: 'failed',
+    approvals_required: 1,
     versions: [
       version(MR_SEED.versions.latest, MR_SEED.diffRefs, at(11, 12), [added(MR_SEED.loginFile, LOGIN_V2), edit(MR_SEED.appFile, APP_HUNK)]),
       version(MR_SEED.versions.first, MR_SEED.firstRefs, at(11, 9), [added(MR_SEED.loginFile, LOGIN_V1)]),
@@ -90,7 +108,11 @@ export function seedMergeRequestReviews(m: ForgeModel): void {
     const head = p.branches.get(mr(iid).source_branch)!;
     const refs = { base_sha: MAIN(1), start_sha: HEAD, head_sha: head };
     const file = `src/modules/review-${iid}.ts`;
-    r.of(mr(iid)).versions = [version(20 + iid, refs, at(10 + iid, 9), [edit(file, `@@ -1,2 +1,2 @@\n-export const id = ${iid};\n+export const id = ${iid * 10};\n export default id;\n`)])];
+    r.of(mr(iid)).versions = [
+      version(20 + iid, refs, at(10 + iid, 9), [
+        edit(file, `@@ -1,2 +1,2 @@\n-export const id = ${iid};\n+export const id = ${iid * 10};\n export default id;\n`),
+      ]),
+    ];
   }
   r.of(mr(MR_SEED.conflictIid)).has_conflicts = true;
 
@@ -99,13 +121,25 @@ export function seedMergeRequestReviews(m: ForgeModel): void {
   const position: Position = { ...MR_SEED.diffRefs, position_type: 'text', old_path: MR_SEED.appFile, new_path: MR_SEED.appFile, old_line: null, new_line: 7 };
   const comment = t.newDiscussionId();
   t.discussions.push(
-    { id: thread, project_id: PROJECT, noteable_type: 'MergeRequest', noteable_iid: 1, individual_note: false, notes: [
-      note(MR_SEED.diffNote, thread, USERS.maintainer, 'Should login run before the error handler?', at(12, 9), true),
-      note(MR_SEED.diffReply, thread, USERS.developer, 'Yes, it has to see every request.', at(12, 10), true),
-    ] },
-    { id: comment, project_id: PROJECT, noteable_type: 'MergeRequest', noteable_iid: 1, individual_note: true, notes: [
-      note(MR_SEED.comment, comment, USERS.developer, 'Ready for review.', at(11, 13), false),
-    ] },
+    {
+      id: thread,
+      project_id: PROJECT,
+      noteable_type: 'MergeRequest',
+      noteable_iid: 1,
+      individual_note: false,
+      notes: [
+        note(MR_SEED.diffNote, thread, USERS.maintainer, 'Should login run before the error handler?', at(12, 9), true),
+        note(MR_SEED.diffReply, thread, USERS.developer, 'Yes, it has to see every request.', at(12, 10), true),
+      ],
+    },
+    {
+      id: comment,
+      project_id: PROJECT,
+      noteable_type: 'MergeRequest',
+      noteable_iid: 1,
+      individual_note: true,
+      notes: [note(MR_SEED.comment, comment, USERS.developer, 'Ready for review.', at(11, 13), false)],
+    },
   );
   r.positions.set(MR_SEED.diffNote, position).set(MR_SEED.diffReply, position);
   r.nextId = { version: 100, draft: 400, mergeRequest: 950 };

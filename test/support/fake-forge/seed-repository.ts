@@ -38,8 +38,7 @@ function generatedBlob(): Blob {
 }
 
 /** A 1×1 PNG: its signature and IHDR chunk hold NUL bytes, as binary files do. */
-const PNG = Uint8Array.from(Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64'));
+const PNG = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64'));
 
 export const REPOSITORY_SEED = {
   manifest: 'package.json',
@@ -53,7 +52,11 @@ export const REPOSITORY_SEED = {
   featureFile: 'src/auth/login.ts',
 } as const;
 
-interface SeededBlob { path: string; blob: Blob; introducedBy: (p: Project) => string }
+interface SeededBlob {
+  path: string;
+  blob: Blob;
+  introducedBy: (p: Project) => string;
+}
 
 let api: SeededBlob[] | undefined;
 
@@ -66,7 +69,11 @@ export function SEEDED_BLOBS(projectId: number): SeededBlob[] {
     { path: REPOSITORY_SEED.image, blob: storedBlob(PNG), introducedBy: () => SEED.mainShas[1] },
     { path: REPOSITORY_SEED.hugeFile, blob: generatedBlob(), introducedBy: () => SEED.rootSha },
     { path: REPOSITORY_SEED.developFile, blob: textBlob('export const gateway = true;\n'), introducedBy: () => SEED.developShas[0] },
-    { path: REPOSITORY_SEED.featureFile, blob: textBlob('export function login(user: string) {\n  if (!user) throw new Error("user required");\n}\n'), introducedBy: () => SEED.featureShas[0] },
+    {
+      path: REPOSITORY_SEED.featureFile,
+      blob: textBlob('export function login(user: string) {\n  if (!user) throw new Error("user required");\n}\n'),
+      introducedBy: () => SEED.featureShas[0],
+    },
   ];
   return api;
 }

@@ -4,7 +4,14 @@ import type { ForgeModel } from './model';
 import { variablesOf, type CiVariable } from './model-variables';
 
 const variable = (o: Pick<CiVariable, 'key' | 'value'> & Partial<CiVariable>): CiVariable => ({
-  variable_type: 'env_var', protected: false, masked: false, hidden: false, raw: false, environment_scope: '*', description: null, ...o,
+  variable_type: 'env_var',
+  protected: false,
+  masked: false,
+  hidden: false,
+  raw: false,
+  environment_scope: '*',
+  description: null,
+  ...o,
 });
 
 export const VARIABLE_SEED = {

@@ -31,26 +31,38 @@ export function isExpired(m: ForgeModel, info: TokenInfo): boolean {
 }
 
 const expired = () =>
-  new ApiError(401, { error: 'invalid_token', error_description: 'Token has expired.' }, {
-    'WWW-Authenticate': 'Bearer realm="Protected by OAuth 2", error="invalid_token", error_description="Token has expired."',
-  });
+  new ApiError(
+    401,
+    { error: 'invalid_token', error_description: 'Token has expired.' },
+    {
+      'WWW-Authenticate': 'Bearer realm="Protected by OAuth 2", error="invalid_token", error_description="Token has expired."',
+    },
+  );
 
 const insufficientScope = (scopes: string[]) =>
-  new ApiError(403, {
-    error: 'insufficient_scope',
-    error_description: 'The request requires higher privileges than provided by the access token.',
-    scope: scopes.join(' '),
-  }, {
-    'WWW-Authenticate': `Bearer realm="Protected by OAuth 2", error="insufficient_scope", error_description="The request requires higher privileges than provided by the access token.", scope="${scopes.join(' ')}"`,
-  });
+  new ApiError(
+    403,
+    {
+      error: 'insufficient_scope',
+      error_description: 'The request requires higher privileges than provided by the access token.',
+      scope: scopes.join(' '),
+    },
+    {
+      'WWW-Authenticate': `Bearer realm="Protected by OAuth 2", error="insufficient_scope", error_description="The request requires higher privileges than provided by the access token.", scope="${scopes.join(' ')}"`,
+    },
+  );
 
 const insufficientGranular = (permission: string) =>
-  new ApiError(403, {
-    error: 'insufficient_granular_scope',
-    error_description: `Access denied: Your Personal Access Token lacks the required permissions: [${permissionLabel(permission)}].`,
-  }, {
-    'WWW-Authenticate': 'Bearer realm="Protected by OAuth 2", error="insufficient_granular_scope"',
-  });
+  new ApiError(
+    403,
+    {
+      error: 'insufficient_granular_scope',
+      error_description: `Access denied: Your Personal Access Token lacks the required permissions: [${permissionLabel(permission)}].`,
+    },
+    {
+      'WWW-Authenticate': 'Bearer realm="Protected by OAuth 2", error="insufficient_granular_scope"',
+    },
+  );
 
 const ACTION_LABEL: Record<string, string> = { read: 'Read', create: 'Create', update: 'Update', delete: 'Delete' };
 
@@ -62,13 +74,46 @@ export function permissionLabel(permission: string): string {
 }
 
 const SINGULAR: Record<string, string> = {
-  issues: 'issue', merge_requests: 'merge_request', notes: 'note', discussions: 'discussion', milestones: 'milestone',
-  branches: 'branch', protected_branches: 'protected_branch', commits: 'commit', statuses: 'commit_status', files: 'repository_file',
-  tree: 'repository', compare: 'repository', pipelines: 'pipeline', jobs: 'job', pipeline: 'pipeline', uploads: 'upload',
-  award_emoji: 'award_emoji', links: 'issue_link', approvals: 'merge_request_approval', approve: 'merge_request_approval',
-  unapprove: 'merge_request_approval', draft_notes: 'draft_note', todo: 'todo', todos: 'todo', tags: 'tag', versions: 'merge_request',
-  changes: 'merge_request', diffs: 'merge_request', merge: 'merge_request', rebase: 'merge_request', trace: 'job', variables: 'pipeline',
-  blame: 'repository_file', raw: 'repository_file', cancel: 'job', retry: 'job', play: 'job', repository: 'repository', groups: 'group', projects: 'project',
+  issues: 'issue',
+  merge_requests: 'merge_request',
+  notes: 'note',
+  discussions: 'discussion',
+  milestones: 'milestone',
+  branches: 'branch',
+  protected_branches: 'protected_branch',
+  commits: 'commit',
+  statuses: 'commit_status',
+  files: 'repository_file',
+  tree: 'repository',
+  compare: 'repository',
+  pipelines: 'pipeline',
+  jobs: 'job',
+  pipeline: 'pipeline',
+  uploads: 'upload',
+  award_emoji: 'award_emoji',
+  links: 'issue_link',
+  approvals: 'merge_request_approval',
+  approve: 'merge_request_approval',
+  unapprove: 'merge_request_approval',
+  draft_notes: 'draft_note',
+  todo: 'todo',
+  todos: 'todo',
+  tags: 'tag',
+  versions: 'merge_request',
+  changes: 'merge_request',
+  diffs: 'merge_request',
+  merge: 'merge_request',
+  rebase: 'merge_request',
+  trace: 'job',
+  variables: 'pipeline',
+  blame: 'repository_file',
+  raw: 'repository_file',
+  cancel: 'job',
+  retry: 'job',
+  play: 'job',
+  repository: 'repository',
+  groups: 'group',
+  projects: 'project',
 };
 
 /** The permission a fine-grained token needs for a route: `<action>_<resource>`. */

@@ -5,15 +5,15 @@ import { lineDiff } from './line-diff';
 import { applySearchReplace, parseSearchReplace, type SearchReplaceBlock } from './search-replace';
 import { applyUnifiedDiff, parseUnifiedDiff, type Hunk } from './unified-diff';
 
-export type PatchType = 'search_replace' | 'unified_diff';
+type PatchType = 'search_replace' | 'unified_diff';
 
-export type ParsedPatch = { type: 'search_replace'; blocks: SearchReplaceBlock[] } | { type: 'unified_diff'; hunks: Hunk[] };
+type ParsedPatch = { type: 'search_replace'; blocks: SearchReplaceBlock[] } | { type: 'unified_diff'; hunks: Hunk[] };
 
 export function parsePatch(type: PatchType, patch: string): ParsedPatch {
   return type === 'search_replace' ? { type, blocks: parseSearchReplace(patch) } : { type, hunks: parseUnifiedDiff(patch) };
 }
 
-export interface AppliedPatch {
+interface AppliedPatch {
   description: string;
   /** Unified diff from the old description to the new one; empty when nothing changed. */
   diff: string;

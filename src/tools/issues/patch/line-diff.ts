@@ -43,9 +43,10 @@ function diffOps(a: readonly string[], b: readonly string[]): Op[] {
   while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
   const midA = a.slice(head, a.length - tail);
   const midB = b.slice(head, b.length - tail);
-  const middle = midA.length * midB.length <= MAX_CELLS
-    ? lcsOps(midA, midB)
-    : [...midA.map((text): Op => ({ op: '-', text })), ...midB.map((text): Op => ({ op: '+', text }))];
+  const middle =
+    midA.length * midB.length <= MAX_CELLS
+      ? lcsOps(midA, midB)
+      : [...midA.map((text): Op => ({ op: '-', text })), ...midB.map((text): Op => ({ op: '+', text }))];
   const same = (text: string): Op => ({ op: ' ', text });
   return [...a.slice(0, head).map(same), ...middle, ...a.slice(a.length - tail).map(same)];
 }
@@ -61,7 +62,7 @@ function header(ops: readonly Op[], from: number, to: number): string {
   return `@@ -${range('-')} +${range('+')} @@`;
 }
 
-export interface LineDiff {
+interface LineDiff {
   /** Unified diff with `--- a/description` / `+++ b/description`; empty when nothing changed. */
   diff: string;
   added: number;

@@ -1,6 +1,6 @@
 // Line handling shared by the description patch formats. A description keeps its own line ending
 // (GitLab stores what the client sent, \n or \r\n); patches may use either.
-export type Eol = '\n' | '\r\n';
+type Eol = '\n' | '\r\n';
 
 export function eolOf(text: string): Eol {
   return text.includes('\r\n') ? '\r\n' : '\n';

@@ -19,7 +19,11 @@ const SEARCH = /^<<<<<<< SEARCH\s*$/;
 const DIVIDER = /^=======\s*$/;
 const REPLACE = /^>>>>>>> REPLACE\s*$/;
 
-const malformed = (problem: string) => invalidArgument('patch', `${problem}. Each block is: <<<<<<< SEARCH, the exact text, =======, the replacement, >>>>>>> REPLACE (each marker on its own line)`);
+const malformed = (problem: string) =>
+  invalidArgument(
+    'patch',
+    `${problem}. Each block is: <<<<<<< SEARCH, the exact text, =======, the replacement, >>>>>>> REPLACE (each marker on its own line)`,
+  );
 
 export function parseSearchReplace(patch: string): SearchReplaceBlock[] {
   const blocks: SearchReplaceBlock[] = [];
@@ -68,7 +72,7 @@ function notFoundHint(text: string, search: string): string {
   return '';
 }
 
-export interface SearchReplaceResult {
+interface SearchReplaceResult {
   text: string;
   /** Occurrences replaced over all blocks. */
   replacements: number;
@@ -88,7 +92,10 @@ export function applySearchReplace(text: string, blocks: readonly SearchReplaceB
       throw new ToolError('mismatch', `${label}: the SEARCH text was not found in the description${notFoundHint(out, search)}${order}. Nothing was changed`);
     }
     if (count > 1 && !allowMultiple) {
-      throw new ToolError('mismatch', `${label}: the SEARCH text occurs ${count} times; add neighbouring lines to make it unique, or set allow_multiple to replace every occurrence. Nothing was changed`);
+      throw new ToolError(
+        'mismatch',
+        `${label}: the SEARCH text occurs ${count} times; add neighbouring lines to make it unique, or set allow_multiple to replace every occurrence. Nothing was changed`,
+      );
     }
     out = out.split(search).join(replace);
     replacements += count;

@@ -5,7 +5,7 @@
 import { invalidArgument, ToolError } from '../../errors';
 import { eolOf, joinLines, patchLines, quote, splitLines } from './lines';
 
-export interface HunkLine {
+interface HunkLine {
   op: ' ' | '-' | '+';
   text: string;
   /** An empty patch line, read as an empty context line (editors strip the lone space). */
@@ -52,7 +52,13 @@ export function parseUnifiedDiff(patch: string): Hunk[] {
   while (i < lines.length) {
     const m = HUNK.exec(lines[i]);
     if (!m) throw invalidArgument('patch', `line ${i + 1}: malformed hunk header ${quote(lines[i])}; expected @@ -l,s +l,s @@`);
-    const hunk: Hunk = { header: m[0], oldStart: Number(m[1]), oldCount: m[2] === undefined ? 1 : Number(m[2]), newCount: m[4] === undefined ? 1 : Number(m[4]), lines: [] };
+    const hunk: Hunk = {
+      header: m[0],
+      oldStart: Number(m[1]),
+      oldCount: m[2] === undefined ? 1 : Number(m[2]),
+      newCount: m[4] === undefined ? 1 : Number(m[4]),
+      lines: [],
+    };
     for (i++; i < lines.length && !lines[i].startsWith('@@'); i++) {
       const line = lines[i];
       if (line.startsWith('\\')) continue; // "\ No newline at end of file"
@@ -85,7 +91,8 @@ function difference(lines: readonly string[], expected: readonly string[], at: n
 function locate(lines: readonly string[], old: readonly string[], hunk: Hunk, from: number, label: string): number {
   if (old.length === 0) {
     // A pure insertion goes after line oldStart (0 = at the top).
-    if (hunk.oldStart < from || hunk.oldStart > lines.length) throw mismatch(`${label}: cannot insert after line ${hunk.oldStart} (the description has ${lines.length} lines)`);
+    if (hunk.oldStart < from || hunk.oldStart > lines.length)
+      throw mismatch(`${label}: cannot insert after line ${hunk.oldStart} (the description has ${lines.length} lines)`);
     return hunk.oldStart;
   }
   const at = (p: number) => p >= from && p + old.length <= lines.length && old.every((t, j) => lines[p + j] === t);
@@ -95,7 +102,9 @@ function locate(lines: readonly string[], old: readonly string[], hunk: Hunk, fr
   for (let p = from; p + old.length <= lines.length; p++) if (at(p)) found.push(p);
   if (found.length === 1) return found[0];
   if (found.length > 1) {
-    throw mismatch(`${label}: its lines are not at line ${hunk.oldStart} and occur at lines ${found.map((p) => p + 1).join(', ')}; correct the line number or add context`);
+    throw mismatch(
+      `${label}: its lines are not at line ${hunk.oldStart} and occur at lines ${found.map((p) => p + 1).join(', ')}; correct the line number or add context`,
+    );
   }
   throw mismatch(`${label}: ${difference(lines, old, expected)}; context and removed lines must match the description exactly`);
 }

@@ -26,8 +26,8 @@ export function searchMatch(search: string, name: string): boolean {
   return n.includes(s);
 }
 
-const DELETE_PROTECTED = 'You are not allowed to delete protected branches from this project. '
-  + 'Only a project maintainer or owner can delete a protected branch.';
+const DELETE_PROTECTED =
+  'You are not allowed to delete protected branches from this project. ' + 'Only a project maintainer or owner can delete a protected branch.';
 
 function getBranch(ctx: Ctx) {
   const p = loadProject(ctx);
@@ -46,13 +46,16 @@ export const branchRoutes: Route[] = [
     const sort = ctx.input.oneOf('sort', ['name_asc', 'updated_asc', 'updated_desc'] as const) ?? 'name_asc';
     let re: RegExp | undefined;
     if (regex !== undefined) {
-      try { re = new RegExp(regex); } catch { throw badRequest('Regex is invalid'); }
+      try {
+        re = new RegExp(regex);
+      } catch {
+        throw badRequest('Regex is invalid');
+      }
     }
     const updated = (n: string) => Date.parse(p.commits.get(p.branches.get(n)!)!.committed_date);
     const names = [...p.branches.keys()]
       .filter((n) => (search ? searchMatch(search, n) : true) && (re ? re.test(n) : true))
-      .sort((a, b) => sort === 'name_asc' ? (a < b ? -1 : a > b ? 1 : 0)
-        : (sort === 'updated_asc' ? 1 : -1) * (updated(a) - updated(b)) || (a < b ? -1 : 1));
+      .sort((a, b) => (sort === 'name_asc' ? (a < b ? -1 : a > b ? 1 : 0) : (sort === 'updated_asc' ? 1 : -1) * (updated(a) - updated(b)) || (a < b ? -1 : 1)));
     const head = p.branches.get(p.default_branch);
     const reach = ctx.model.reachable(p, head ? [head] : []);
     return listResponse(ctx, names, (n) => presentBranch(ctx.model, p, ctx.user.id, n, reach));

@@ -24,10 +24,27 @@ const time = (s: TestSuite) => Math.round(s.cases.reduce((t, c) => t + c.executi
 function presentSuite(s: TestSuite, withCases: boolean) {
   const count = (status: string) => s.cases.filter((c) => c.status === status).length;
   return {
-    name: s.name, total_time: time(s), total_count: s.cases.length, success_count: count('success'), failed_count: count('failed'),
-    skipped_count: count('skipped'), error_count: count('error'),
+    name: s.name,
+    total_time: time(s),
+    total_count: s.cases.length,
+    success_count: count('success'),
+    failed_count: count('failed'),
+    skipped_count: count('skipped'),
+    error_count: count('error'),
     ...(withCases
-      ? { suite_error: s.suite_error, test_cases: s.cases.map((c) => ({ status: c.status, name: c.name, classname: c.classname, file: c.file, execution_time: c.execution_time, system_output: c.system_output, stack_trace: c.stack_trace, recent_failures: null })) }
+      ? {
+          suite_error: s.suite_error,
+          test_cases: s.cases.map((c) => ({
+            status: c.status,
+            name: c.name,
+            classname: c.classname,
+            file: c.file,
+            execution_time: c.execution_time,
+            system_output: c.system_output,
+            stack_trace: c.stack_trace,
+            recent_failures: null,
+          })),
+        }
       : { build_ids: s.build_ids, suite_error: s.suite_error }),
   };
 }
@@ -47,7 +64,17 @@ function archiveBytes(ctx: Ctx, p: Project, job: Job): Uint8Array {
 }
 
 function presentEnvironmentBasic(e: Environment) {
-  return { id: e.id, name: e.name, slug: e.name, external_url: e.external_url, created_at: e.created_at, updated_at: e.updated_at, tier: e.tier, state: e.state, auto_stop_at: null };
+  return {
+    id: e.id,
+    name: e.name,
+    slug: e.name,
+    external_url: e.external_url,
+    created_at: e.created_at,
+    updated_at: e.updated_at,
+    tier: e.tier,
+    state: e.state,
+    auto_stop_at: null,
+  };
 }
 
 function presentDeployment(m: ForgeModel, p: Project, d: Deployment) {
@@ -55,30 +82,65 @@ function presentDeployment(m: ForgeModel, p: Project, d: Deployment) {
   const job = ciOf(p).jobs.find((j) => j.id === d.job_id)!;
   const pl = ciOf(p).pipelines.find((x) => x.id === job.pipeline_id)!;
   return {
-    id: d.id, iid: d.iid, ref: d.ref, sha: d.sha, created_at: d.created_at, updated_at: d.updated_at, finished_at: d.finished_at, status: d.status,
-    user: presentUser(m, m.users.get(d.user_id)!), environment: presentEnvironmentBasic(env), deployable: presentJob(m, p, job, pl),
+    id: d.id,
+    iid: d.iid,
+    ref: d.ref,
+    sha: d.sha,
+    created_at: d.created_at,
+    updated_at: d.updated_at,
+    finished_at: d.finished_at,
+    status: d.status,
+    user: presentUser(m, m.users.get(d.user_id)!),
+    environment: presentEnvironmentBasic(env),
+    deployable: presentJob(m, p, job, pl),
   };
 }
 
 function presentEnvironment(m: ForgeModel, p: Project, e: Environment) {
-  const last = ciExtraOf(p).deployments.filter((d) => d.environment_id === e.id).sort((a, b) => b.id - a.id)[0];
+  const last = ciExtraOf(p)
+    .deployments.filter((d) => d.environment_id === e.id)
+    .sort((a, b) => b.id - a.id)[0];
   return { ...presentEnvironmentBasic(e), last_deployment: last ? presentDeployment(m, p, last) : null };
 }
 
 function presentSchedule(ctx: Ctx, p: Project, s: Schedule, details: boolean) {
   const last = s.last_pipeline_id ? ciOf(p).pipelines.find((x) => x.id === s.last_pipeline_id) : undefined;
   return {
-    id: s.id, description: s.description, ref: s.ref, cron: s.cron, cron_timezone: s.cron_timezone, next_run_at: s.next_run_at, active: s.active,
-    created_at: s.created_at, updated_at: s.updated_at, owner: presentUser(ctx.model, ctx.model.users.get(s.owner_id)!),
-    ...(details ? {
-      last_pipeline: last ? { id: last.id, iid: last.iid, project_id: p.id, sha: last.sha, ref: last.ref, status: last.status, source: last.source } : null,
-      // Variables only for those who may read them (read_pipeline_schedule_variables: Developer and above, as the owner is).
-      ...(ctx.model.accessLevel(p, ctx.user.id) >= ACCESS.developer ? { variables: s.variables.map((v) => ({ ...v, raw: false })) } : {}),
-    } : {}),
+    id: s.id,
+    description: s.description,
+    ref: s.ref,
+    cron: s.cron,
+    cron_timezone: s.cron_timezone,
+    next_run_at: s.next_run_at,
+    active: s.active,
+    created_at: s.created_at,
+    updated_at: s.updated_at,
+    owner: presentUser(ctx.model, ctx.model.users.get(s.owner_id)!),
+    ...(details
+      ? {
+          last_pipeline: last ? { id: last.id, iid: last.iid, project_id: p.id, sha: last.sha, ref: last.ref, status: last.status, source: last.source } : null,
+          // Variables only for those who may read them (read_pipeline_schedule_variables: Developer and above, as the owner is).
+          ...(ctx.model.accessLevel(p, ctx.user.id) >= ACCESS.developer ? { variables: s.variables.map((v) => ({ ...v, raw: false })) } : {}),
+        }
+      : {}),
   };
 }
 
-const RESERVED = new Set(['stages', 'variables', 'default', 'include', 'workflow', 'image', 'services', 'before_script', 'after_script', 'cache', 'spec', 'types', 'pages:deploy']);
+const RESERVED = new Set([
+  'stages',
+  'variables',
+  'default',
+  'include',
+  'workflow',
+  'image',
+  'services',
+  'before_script',
+  'after_script',
+  'cache',
+  'spec',
+  'types',
+  'pages:deploy',
+]);
 /** Gitlab::Config::Loader::Yaml: max_yaml_depth (100 by default). */
 const MAX_DEPTH = 100;
 
@@ -98,8 +160,29 @@ function depthOf(value: unknown): number {
 /** Gitlab::Ci::Lint#legacy_validate on a static check: errors with GitLab's messages, no warnings, the merged YAML. */
 function lint(content: string | null, includeJobs: boolean) {
   const result = (errors: string[], jobs: { name: string; stage: string }[] = []) => ({
-    valid: errors.length === 0, errors, warnings: [], merged_yaml: errors.length ? null : content, includes: errors.length ? null : [],
-    ...(includeJobs ? { jobs: jobs.map((j) => ({ name: j.name, stage: j.stage, before_script: [], script: [], after_script: [], tag_list: [], only: null, except: null, environment: null, when: 'on_success', allow_failure: false, needs: null })) } : {}),
+    valid: errors.length === 0,
+    errors,
+    warnings: [],
+    merged_yaml: errors.length ? null : content,
+    includes: errors.length ? null : [],
+    ...(includeJobs
+      ? {
+          jobs: jobs.map((j) => ({
+            name: j.name,
+            stage: j.stage,
+            before_script: [],
+            script: [],
+            after_script: [],
+            tag_list: [],
+            only: null,
+            except: null,
+            environment: null,
+            when: 'on_success',
+            allow_failure: false,
+            needs: null,
+          })),
+        }
+      : {}),
   });
   if (content === null || content.trim() === '') return result(['Please provide content of .gitlab-ci.yml']);
   let config: unknown;
@@ -111,12 +194,17 @@ function lint(content: string | null, includeJobs: boolean) {
   }
   if (config === null || typeof config !== 'object' || Array.isArray(config)) return result(['Invalid configuration format']);
   if (depthOf(config) > MAX_DEPTH) return result(['The parsed YAML is too big']);
-  const stages = Array.isArray((config as Record<string, unknown>).stages) ? ((config as Record<string, unknown>).stages as string[]) : ['build', 'test', 'deploy'];
+  const stages = Array.isArray((config as Record<string, unknown>).stages)
+    ? ((config as Record<string, unknown>).stages as string[])
+    : ['build', 'test', 'deploy'];
   const errors: string[] = [];
   const jobs: { name: string; stage: string }[] = [];
   for (const [name, job] of Object.entries(config as Record<string, unknown>)) {
     if (RESERVED.has(name) || name.startsWith('.')) continue;
-    if (job === null || typeof job !== 'object' || Array.isArray(job)) { errors.push(`jobs:${name} config should be a hash`); continue; }
+    if (job === null || typeof job !== 'object' || Array.isArray(job)) {
+      errors.push(`jobs:${name} config should be a hash`);
+      continue;
+    }
     const j = job as Record<string, unknown>;
     if (!('script' in j) && !('trigger' in j) && !('run' in j)) errors.push(`jobs:${name} config should implement the script:, run:, or trigger: keyword`);
     const stage = typeof j.stage === 'string' ? j.stage : 'test';
@@ -132,8 +220,12 @@ export const ciExtraRoutes: Route[] = [
     const p = loadProject(ctx);
     const suites = ciExtraOf(p).testReports.get(loadPipeline(ctx, p).id) ?? [];
     return json({
-      total_time: Math.round(suites.reduce((t, s) => t + time(s), 0) * 1e6) / 1e6, total_count: sum(suites), success_count: sum(suites, 'success'),
-      failed_count: sum(suites, 'failed'), skipped_count: sum(suites, 'skipped'), error_count: sum(suites, 'error'),
+      total_time: Math.round(suites.reduce((t, s) => t + time(s), 0) * 1e6) / 1e6,
+      total_count: sum(suites),
+      success_count: sum(suites, 'success'),
+      failed_count: sum(suites, 'failed'),
+      skipped_count: sum(suites, 'skipped'),
+      error_count: sum(suites, 'error'),
       test_suites: suites.map((s) => presentSuite(s, true)),
     });
   }),
@@ -142,7 +234,15 @@ export const ciExtraRoutes: Route[] = [
     const p = loadProject(ctx);
     const suites = ciExtraOf(p).testReports.get(loadPipeline(ctx, p).id) ?? [];
     return json({
-      total: { time: Math.round(suites.reduce((t, s) => t + time(s), 0) * 1e6) / 1e6, count: sum(suites), success: sum(suites, 'success'), failed: sum(suites, 'failed'), skipped: sum(suites, 'skipped'), error: sum(suites, 'error'), suite_error: null },
+      total: {
+        time: Math.round(suites.reduce((t, s) => t + time(s), 0) * 1e6) / 1e6,
+        count: sum(suites),
+        success: sum(suites, 'success'),
+        failed: sum(suites, 'failed'),
+        skipped: sum(suites, 'skipped'),
+        error: sum(suites, 'error'),
+        suite_error: null,
+      },
       test_suites: suites.map((s) => presentSuite(s, false)),
     });
   }),
@@ -199,8 +299,9 @@ export const ciExtraRoutes: Route[] = [
     const search = ctx.input.str('search');
     if (name !== undefined && search !== undefined) throw paramError('name, search are mutually exclusive');
     const states = ctx.input.oneOf('states', ['available', 'stopping', 'stopped'] as const);
-    const found = ciExtraOf(p).environments
-      .filter((e) => (name === undefined || e.name === name) && (search === undefined || e.name.includes(search)) && (!states || e.state === states));
+    const found = ciExtraOf(p).environments.filter(
+      (e) => (name === undefined || e.name === name) && (search === undefined || e.name.includes(search)) && (!states || e.state === states),
+    );
     return listResponse(ctx, found, (e) => presentEnvironment(ctx.model, p, e));
   }),
 
@@ -232,8 +333,10 @@ export const ciExtraRoutes: Route[] = [
     const before = ctx.input.str('updated_before');
     if ((after || before) && orderBy !== 'updated_at') throw badRequest('400 Bad request - `updated_at` filter and `updated_at` sorting must be paired');
     const envs = ciExtraOf(p).environments;
-    const found = ciExtraOf(p).deployments
-      .filter((d) => (environment === undefined || envs.find((e) => e.id === d.environment_id)?.name === environment) && (!status || d.status === status))
+    const found = ciExtraOf(p)
+      .deployments.filter(
+        (d) => (environment === undefined || envs.find((e) => e.id === d.environment_id)?.name === environment) && (!status || d.status === status),
+      )
       .filter((d) => (!after || d.updated_at >= new Date(after).toISOString()) && (!before || d.updated_at <= new Date(before).toISOString()))
       .sort((a, b) => (String(a[orderBy]) < String(b[orderBy]) ? -1 : String(a[orderBy]) > String(b[orderBy]) ? 1 : a.id - b.id) * (sort === 'asc' ? 1 : -1));
     return listResponse(ctx, found, (d) => presentDeployment(ctx.model, p, d));

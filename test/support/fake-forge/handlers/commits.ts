@@ -34,8 +34,8 @@ function logFor(ctx: Ctx, p: Project, firstParent: boolean): Commit[] {
   return m.log(p, [resolveOr404(m, p, ref)], firstParent);
 }
 
-const touches = (c: Commit, path: string) => c.diffs.some((d) =>
-  [d.old_path, d.new_path].some((f) => f === path || f.startsWith(path.endsWith('/') ? path : `${path}/`)));
+const touches = (c: Commit, path: string) =>
+  c.diffs.some((d) => [d.old_path, d.new_path].some((f) => f === path || f.startsWith(path.endsWith('/') ? path : `${path}/`)));
 
 export function lastPipeline(m: ForgeModel, p: Project, sha: string) {
   const mine = p.statuses.filter((s) => s.sha === sha);
@@ -43,9 +43,21 @@ export function lastPipeline(m: ForgeModel, p: Project, sha: string) {
   const id = Math.max(...mine.map((s) => s.pipeline_id));
   const jobs = mine.filter((s) => s.pipeline_id === id && !s.retried);
   const first = mine.find((s) => s.pipeline_id === id)!;
-  return { id, iid: id, project_id: p.id, sha, ref: first.ref, status: compositeStatus(jobs), source: 'external',
-    created_at: first.created_at, updated_at: jobs.map((s) => s.finished_at ?? s.created_at).sort().pop(),
-    web_url: `${p.web_url}/-/pipelines/${id}` };
+  return {
+    id,
+    iid: id,
+    project_id: p.id,
+    sha,
+    ref: first.ref,
+    status: compositeStatus(jobs),
+    source: 'external',
+    created_at: first.created_at,
+    updated_at: jobs
+      .map((s) => s.finished_at ?? s.created_at)
+      .sort()
+      .pop(),
+    web_url: `${p.web_url}/-/pipelines/${id}`,
+  };
 }
 
 export const commitRoutes: Route[] = [
@@ -77,8 +89,7 @@ export const commitRoutes: Route[] = [
     const withStats = ctx.input.bool('stats') ?? true;
     const c = p.commits.get(resolveOr404(ctx.model, p, ctx.params.sha))!;
     const pipeline = lastPipeline(ctx.model, p, c.id);
-    return json({ ...presentCommit(p, c, { stats: withStats, trailers: true }), status: pipeline?.status ?? null,
-      project_id: p.id, last_pipeline: pipeline });
+    return json({ ...presentCommit(p, c, { stats: withStats, trailers: true }), status: pipeline?.status ?? null, project_id: p.id, last_pipeline: pipeline });
   }),
 
   route('GET', '/projects/:id/repository/commits/:sha/diff', (ctx) => {
@@ -121,15 +132,31 @@ export const commitRoutes: Route[] = [
       const hi = Math.min(line - 1, to);
       if (lo > hi) continue;
       const c = p.commits.get(b.commitId)!;
-      out.push({ commit: { id: c.id, message: c.message, parent_ids: [...c.parent_ids], authored_date: c.authored_date,
-        author_name: c.author_name, author_email: c.author_email, committed_date: c.committed_date,
-        committer_name: c.committer_name, committer_email: c.committer_email },
-      lines: b.lines.slice(lo - first, hi - first + 1) });
+      out.push({
+        commit: {
+          id: c.id,
+          message: c.message,
+          parent_ids: [...c.parent_ids],
+          authored_date: c.authored_date,
+          author_name: c.author_name,
+          author_email: c.author_email,
+          committed_date: c.committed_date,
+          committer_name: c.committer_name,
+          committer_email: c.committer_email,
+        },
+        lines: b.lines.slice(lo - first, hi - first + 1),
+      });
     }
-    const last = file.blame.map((b) => p.commits.get(b.commitId)!).sort((a, b) => a.committed_date < b.committed_date ? 1 : -1)[0];
+    const last = file.blame.map((b) => p.commits.get(b.commitId)!).sort((a, b) => (a.committed_date < b.committed_date ? 1 : -1))[0];
     const size = file.blame.flatMap((b) => b.lines).join('\n').length + 1;
-    return json(out, 200, { 'x-gitlab-file-name': filePath.split('/').pop()!, 'x-gitlab-file-path': filePath,
-      'x-gitlab-ref': ref, 'x-gitlab-commit-id': sha, 'x-gitlab-last-commit-id': last.id, 'x-gitlab-size': String(size),
-      'x-gitlab-encoding': 'base64' });
+    return json(out, 200, {
+      'x-gitlab-file-name': filePath.split('/').pop()!,
+      'x-gitlab-file-path': filePath,
+      'x-gitlab-ref': ref,
+      'x-gitlab-commit-id': sha,
+      'x-gitlab-last-commit-id': last.id,
+      'x-gitlab-size': String(size),
+      'x-gitlab-encoding': 'base64',
+    });
   }),
 ];

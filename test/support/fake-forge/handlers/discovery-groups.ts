@@ -26,15 +26,18 @@ function groupsFor(ctx: Ctx, parent?: Group): Group[] {
   const sort = input.oneOf('sort', ['asc', 'desc'] as const) ?? 'asc';
   const list = [...m.groups.values()].filter((g) => {
     const level = m.groupAccessLevel(g, user.id);
-    if (owned) { if ((g.members.get(user.id) ?? 0) < 50) return false; }
-    else if (minAccess !== undefined) { if (level < minAccess) return false; }
-    else if (level === 0 && !(allAvailable && g.visibility !== 'private')) return false;
+    if (owned) {
+      if ((g.members.get(user.id) ?? 0) < 50) return false;
+    } else if (minAccess !== undefined) {
+      if (level < minAccess) return false;
+    } else if (level === 0 && !(allAvailable && g.visibility !== 'private')) return false;
     if (parent && g.parent_id !== parent.id) return false;
     if (topLevel && g.parent_id !== null) return false;
     if (search && !`${g.name}\n${g.path}`.toLowerCase().includes(search)) return false;
     return true;
   });
-  const key = (g: Group) => (orderBy === 'id' || orderBy === 'similarity' ? String(g.id).padStart(10, '0') : orderBy === 'path' ? g.path.toLowerCase() : g.name.toLowerCase());
+  const key = (g: Group) =>
+    orderBy === 'id' || orderBy === 'similarity' ? String(g.id).padStart(10, '0') : orderBy === 'path' ? g.path.toLowerCase() : g.name.toLowerCase();
   const factor = sort === 'asc' ? 1 : -1;
   return list.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.id - b.id) * factor);
 }
@@ -68,8 +71,9 @@ export const discoveryGroupRoutes: Route[] = [
     const g = loadGroup(ctx);
     const withProjects = ctx.input.bool('with_projects') ?? true;
     const projects = withProjects
-      ? [...ctx.model.projects.values()].filter((p) => p.namespace.kind !== 'user' && p.namespace.id === g.id && canRead(ctx.model, p, ctx.user.id))
-        .map((p) => presentProjectDetails(ctx.model, p))
+      ? [...ctx.model.projects.values()]
+          .filter((p) => p.namespace.kind !== 'user' && p.namespace.id === g.id && canRead(ctx.model, p, ctx.user.id))
+          .map((p) => presentProjectDetails(ctx.model, p))
       : [];
     return json({ ...presentGroup(ctx.model, g), shared_with_groups: [], projects, shared_projects: [] });
   }),
@@ -77,8 +81,9 @@ export const discoveryGroupRoutes: Route[] = [
   route('GET', '/namespaces', (ctx) => {
     const search = ctx.input.str('search')?.toLowerCase();
     const topLevel = ctx.input.bool('top_level_only') === true;
-    const list = namespacesOf(ctx.model, ctx.user, ctx.input.bool('owned_only') === true)
-      .filter((ns) => (!search || `${ns.name}\n${ns.path}`.toLowerCase().includes(search)) && (!topLevel || ns.parent_id === null));
+    const list = namespacesOf(ctx.model, ctx.user, ctx.input.bool('owned_only') === true).filter(
+      (ns) => (!search || `${ns.name}\n${ns.path}`.toLowerCase().includes(search)) && (!topLevel || ns.parent_id === null),
+    );
     return listResponse(ctx, list, (ns) => presentNamespace(ctx.model, ns));
   }),
 

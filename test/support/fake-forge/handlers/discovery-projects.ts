@@ -19,9 +19,13 @@ export function loadGroup(ctx: Ctx, param = 'id'): Group {
 /** The group and every subgroup below it. */
 export function groupAndDescendants(m: ForgeModel, g: Group): Set<number> {
   const ids = new Set([g.id]);
-  for (let grew = true; grew;) {
+  for (let grew = true; grew; ) {
     grew = false;
-    for (const x of m.groups.values()) if (x.parent_id !== null && ids.has(x.parent_id) && !ids.has(x.id)) { ids.add(x.id); grew = true; }
+    for (const x of m.groups.values())
+      if (x.parent_id !== null && ids.has(x.parent_id) && !ids.has(x.id)) {
+        ids.add(x.id);
+        grew = true;
+      }
   }
   return ids;
 }
@@ -29,12 +33,19 @@ export function groupAndDescendants(m: ForgeModel, g: Group): Set<number> {
 function sortValue(m: ForgeModel, p: Project, orderBy: string): string | number {
   const facts = m.discovery.projects.get(p.id);
   switch (orderBy) {
-    case 'name': return p.name.toLowerCase();
-    case 'path': return p.path.toLowerCase();
-    case 'last_activity_at': case 'updated_at': return facts?.last_activity_at ?? '';
-    case 'created_at': return `${facts?.created_at ?? ''}#${String(p.id).padStart(10, '0')}`;
-    case 'star_count': return facts?.star_count ?? 0;
-    default: return p.id;
+    case 'name':
+      return p.name.toLowerCase();
+    case 'path':
+      return p.path.toLowerCase();
+    case 'last_activity_at':
+    case 'updated_at':
+      return facts?.last_activity_at ?? '';
+    case 'created_at':
+      return `${facts?.created_at ?? ''}#${String(p.id).padStart(10, '0')}`;
+    case 'star_count':
+      return facts?.star_count ?? 0;
+    default:
+      return p.id;
   }
 }
 
@@ -50,7 +61,10 @@ function filtered(ctx: Ctx, candidates: Project[]): Project[] {
   const visibility = input.oneOf('visibility', VISIBILITY);
   const minAccess = input.int('min_access_level');
   if (minAccess !== undefined && !ACCESS_LEVELS.includes(minAccess)) throw paramError('min_access_level does not have a valid value');
-  const topics = (input.str('topic') ?? '').split(',').map((t) => t.trim().toLowerCase()).filter(Boolean);
+  const topics = (input.str('topic') ?? '')
+    .split(',')
+    .map((t) => t.trim().toLowerCase())
+    .filter(Boolean);
   const orderBy = input.oneOf('order_by', ORDER_BY) ?? 'created_at';
   const sort = input.oneOf('sort', ['asc', 'desc'] as const) ?? 'desc';
   const needle = search?.toLowerCase();

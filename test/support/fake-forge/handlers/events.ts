@@ -10,7 +10,17 @@ import { canRead, presentEvent } from './present-discovery';
 const ACTIONS = ['created', 'updated', 'closed', 'reopened', 'pushed', 'commented', 'merged', 'joined', 'left', 'destroyed', 'expired', 'approved'] as const;
 /** Event::TARGET_TYPES keys. */
 const TARGET_TYPES = ['issue', 'milestone', 'merge_request', 'note', 'project', 'snippet', 'user', 'wiki', 'design'] as const;
-const CLASS_OF: Record<string, string> = { issue: 'Issue', milestone: 'Milestone', merge_request: 'MergeRequest', note: 'Note', project: 'Project', snippet: 'Snippet', user: 'User', wiki: 'WikiPage::Meta', design: 'DesignManagement::Design' };
+const CLASS_OF: Record<string, string> = {
+  issue: 'Issue',
+  milestone: 'Milestone',
+  merge_request: 'MergeRequest',
+  note: 'Note',
+  project: 'Project',
+  snippet: 'Snippet',
+  user: 'User',
+  wiki: 'WikiPage::Meta',
+  design: 'DesignManagement::Design',
+};
 
 /** A Grape Date parameter: YYYY-MM-DD (other forms Date.parse reads are not modelled). */
 function day(ctx: Ctx, name: string): string | undefined {
@@ -26,10 +36,14 @@ function filtered(ctx: Ctx, events: ForgeEvent[]): ForgeEvent[] {
   const before = day(ctx, 'before');
   const after = day(ctx, 'after');
   const sort = ctx.input.oneOf('sort', ['asc', 'desc'] as const) ?? 'desc';
-  const list = events.filter((e) =>
-    (!action || e.action === action) && (!target || e.target_type === CLASS_OF[target])
-    // created_at < before.beginning_of_day; created_at > after.end_of_day
-    && (!before || e.created_at < `${before}T00:00:00.000Z`) && (!after || e.created_at > `${after}T23:59:59.999Z`));
+  const list = events.filter(
+    (e) =>
+      (!action || e.action === action) &&
+      (!target || e.target_type === CLASS_OF[target]) &&
+      // created_at < before.beginning_of_day; created_at > after.end_of_day
+      (!before || e.created_at < `${before}T00:00:00.000Z`) &&
+      (!after || e.created_at > `${after}T23:59:59.999Z`),
+  );
   return list.sort((a, b) => (sort === 'asc' ? a.id - b.id : b.id - a.id));
 }
 
@@ -49,6 +63,13 @@ export const eventRoutes: Route[] = [
   }),
   route('GET', '/projects/:id/events', (ctx) => {
     const p = loadProject(ctx);
-    return listResponse(ctx, filtered(ctx, ctx.model.discovery.events.filter((e) => e.project_id === p.id)), (e) => presentEvent(ctx.model, e));
+    return listResponse(
+      ctx,
+      filtered(
+        ctx,
+        ctx.model.discovery.events.filter((e) => e.project_id === p.id),
+      ),
+      (e) => presentEvent(ctx.model, e),
+    );
   }),
 ];

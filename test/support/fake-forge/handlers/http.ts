@@ -5,7 +5,11 @@ import { ACCESS, type ForgeModel, type Project, type TokenInfo, type User } from
 import { jobTokenReaches } from '../tokens';
 
 export class ApiError extends Error {
-  constructor(public status: number, public body: unknown, public headers?: Record<string, string>) {
+  constructor(
+    public status: number,
+    public body: unknown,
+    public headers?: Record<string, string>,
+  ) {
     super(typeof body === 'string' ? body : JSON.stringify(body));
   }
 }
@@ -44,18 +48,27 @@ export function parseNested(pairs: Iterable<[string, string]>): Obj {
 function assign(obj: Obj, path: string[], value: unknown): void {
   const [head, ...rest] = path;
   if (head === '__proto__') return;
-  if (rest.length === 0) { obj[head] = value; return; }
+  if (rest.length === 0) {
+    obj[head] = value;
+    return;
+  }
   if (rest[0] === '') {
-    const arr = Array.isArray(obj[head]) ? (obj[head] as unknown[]) : (obj[head] = []) as unknown[];
+    const arr = Array.isArray(obj[head]) ? (obj[head] as unknown[]) : ((obj[head] = []) as unknown[]);
     const tail = rest.slice(1);
-    if (tail.length === 0) { arr.push(value); return; }
+    if (tail.length === 0) {
+      arr.push(value);
+      return;
+    }
     // Rack appends to the last hash unless it already has this key.
     let last = arr[arr.length - 1];
-    if (!isObj(last) || tail[0] in last) { last = {}; arr.push(last); }
+    if (!isObj(last) || tail[0] in last) {
+      last = {};
+      arr.push(last);
+    }
     assign(last as Obj, tail, value);
     return;
   }
-  const child = isObj(obj[head]) ? (obj[head] as Obj) : (obj[head] = {}) as Obj;
+  const child = isObj(obj[head]) ? (obj[head] as Obj) : ((obj[head] = {}) as Obj);
   assign(child, rest, value);
 }
 
@@ -73,7 +86,9 @@ export class Params {
     const [h, ...r] = name.split('.');
     return h + r.map((x) => `[${x}]`).join('');
   }
-  has(name: string) { return this.raw(name) !== undefined && this.raw(name) !== null; }
+  has(name: string) {
+    return this.raw(name) !== undefined && this.raw(name) !== null;
+  }
 
   str(name: string): string | undefined {
     const v = this.raw(name);
@@ -134,10 +149,13 @@ export interface Ctx {
 }
 
 export type Handler = (ctx: Ctx) => Response | Promise<Response>;
-export interface Route { method: string; segments: string[]; handler: Handler }
+export interface Route {
+  method: string;
+  segments: string[];
+  handler: Handler;
+}
 
-export const route = (method: string, path: string, handler: Handler): Route =>
-  ({ method, segments: path.split('/').filter(Boolean), handler });
+export const route = (method: string, path: string, handler: Handler): Route => ({ method, segments: path.split('/').filter(Boolean), handler });
 
 /** Match raw segments against a pattern; `:name` segments are percent-decoded. */
 export function matchRoute(r: Route, raw: string[]): Record<string, string> | undefined {
@@ -148,12 +166,20 @@ export function matchRoute(r: Route, raw: string[]): Record<string, string> | un
   for (let i = 0; i < raw.length; i++) {
     const pat = r.segments[i];
     if (wildcard && i === r.segments.length - 1) {
-      try { params[pat.slice(1)] = raw.slice(i).map(decodeURIComponent).join('/'); } catch { return undefined; }
+      try {
+        params[pat.slice(1)] = raw.slice(i).map(decodeURIComponent).join('/');
+      } catch {
+        return undefined;
+      }
       return params;
     }
     if (pat.startsWith(':')) {
       if (raw[i] === '') return undefined;
-      try { params[pat.slice(1)] = decodeURIComponent(raw[i]); } catch { return undefined; }
+      try {
+        params[pat.slice(1)] = decodeURIComponent(raw[i]);
+      } catch {
+        return undefined;
+      }
     } else if (pat !== raw[i]) return undefined;
   }
   return params;
@@ -175,8 +201,11 @@ export function authenticate(model: ForgeModel, req: Request, url: URL, segments
   const h = req.headers;
   const bearer = /^Bearer\s+(.+)$/i.exec(h.get('authorization') ?? '')?.[1];
   const candidates: [string | null | undefined, 'personal' | 'job'][] = [
-    [h.get('private-token'), 'personal'], [bearer, 'personal'], [h.get('job-token'), 'job'],
-    [url.searchParams.get('private_token'), 'personal'], [url.searchParams.get('access_token'), 'personal'],
+    [h.get('private-token'), 'personal'],
+    [bearer, 'personal'],
+    [h.get('job-token'), 'job'],
+    [url.searchParams.get('private_token'), 'personal'],
+    [url.searchParams.get('access_token'), 'personal'],
     [url.searchParams.get('job_token'), 'job'],
   ];
   const found = candidates.find(([t]) => t);

@@ -8,8 +8,12 @@ import { paramError, type Ctx } from './http';
 const SCOPES = ['created_by_me', 'assigned_to_me', 'all', 'created-by-me', 'assigned-to-me'] as const;
 const DUE_DATES = ['0', 'none', 'any', 'today', 'tomorrow', 'overdue', 'week', 'month', 'next_month_and_previous_two_weeks'] as const;
 const ISSUE_TYPES = ['issue', 'incident', 'test_case', 'task'] as const;
-const EXCLUSIVE: [string, string][] = [['assignee_id', 'assignee_username'], ['author_id', 'author_username'],
-  ['milestone', 'milestone_id'], ['iteration_id', 'iteration_title']];
+const EXCLUSIVE: [string, string][] = [
+  ['assignee_id', 'assignee_username'],
+  ['author_id', 'author_username'],
+  ['milestone', 'milestone_id'],
+  ['iteration_id', 'iteration_title'],
+];
 
 function dueDateMatch(filter: (typeof DUE_DATES)[number], i: Issue, today: string): boolean {
   const due = i.due_date;
@@ -17,13 +21,20 @@ function dueDateMatch(filter: (typeof DUE_DATES)[number], i: Issue, today: strin
   if (due === null) return false;
   const shift = (days: number) => new Date(Date.parse(today) + days * 86_400_000).toISOString().slice(0, 10);
   switch (filter) {
-    case 'any': return true;
-    case 'today': return due === today;
-    case 'tomorrow': return due === shift(1);
-    case 'overdue': return due < today;
-    case 'week': return due >= today && due <= shift(7);
-    case 'month': return due >= today && due <= shift(31);
-    default: return due >= shift(-14) && due <= shift(62);
+    case 'any':
+      return true;
+    case 'today':
+      return due === today;
+    case 'tomorrow':
+      return due === shift(1);
+    case 'overdue':
+      return due < today;
+    case 'week':
+      return due >= today && due <= shift(7);
+    case 'month':
+      return due >= today && due <= shift(31);
+    default:
+      return due >= shift(-14) && due <= shift(62);
   }
 }
 
@@ -73,9 +84,11 @@ export function filterIssues(ctx: Ctx, issues: Issue[], defaultScope: 'created_b
     if (authorName !== undefined && i.author_id !== userIdOf(authorName)) return false;
     if (labels) {
       const wanted = labels.map((l) => l.toLowerCase());
-      if (wanted.length === 1 && wanted[0] === 'none') { if (i.labels.length) return false; }
-      else if (wanted.length === 1 && wanted[0] === 'any') { if (!i.labels.length) return false; }
-      else if (!wanted.every((l) => i.labels.some((x) => x.toLowerCase() === l))) return false;
+      if (wanted.length === 1 && wanted[0] === 'none') {
+        if (i.labels.length) return false;
+      } else if (wanted.length === 1 && wanted[0] === 'any') {
+        if (!i.labels.length) return false;
+      } else if (!wanted.every((l) => i.labels.some((x) => x.toLowerCase() === l))) return false;
     }
     if (milestone !== undefined) {
       const title = milestoneTitle(m, i.milestone_id);
@@ -89,7 +102,12 @@ export function filterIssues(ctx: Ctx, issues: Issue[], defaultScope: 'created_b
     const [ca, cb, ua, ub] = dates;
     const created = Date.parse(i.created_at);
     const updated = Date.parse(i.updated_at);
-    return !((ca !== undefined && created < ca) || (cb !== undefined && created > cb) || (ua !== undefined && updated < ua) || (ub !== undefined && updated > ub));
+    return !(
+      (ca !== undefined && created < ca) ||
+      (cb !== undefined && created > cb) ||
+      (ua !== undefined && updated < ua) ||
+      (ub !== undefined && updated > ub)
+    );
   });
   const orderBy = input.oneOf('order_by', ['created_at', 'updated_at'] as const) ?? 'created_at';
   const asc = (input.oneOf('sort', ['asc', 'desc'] as const) ?? 'desc') === 'asc';

@@ -11,8 +11,22 @@ import { presentIssue } from './present-issues';
 
 const ISSUE_TYPES = ['issue', 'incident', 'test_case', 'task'] as const;
 const MAX_DESCRIPTION = 1_048_576;
-const UPDATABLE = ['title', 'description', 'assignee_ids', 'assignee_id', 'confidential', 'discussion_locked', 'due_date', 'labels',
-  'add_labels', 'remove_labels', 'milestone_id', 'state_event', 'weight', 'issue_type'];
+const UPDATABLE = [
+  'title',
+  'description',
+  'assignee_ids',
+  'assignee_id',
+  'confidential',
+  'discussion_locked',
+  'due_date',
+  'labels',
+  'add_labels',
+  'remove_labels',
+  'milestone_id',
+  'state_event',
+  'weight',
+  'issue_type',
+];
 
 /** ActiveRecord validation failures: 400 {"message": {"field": ["…"]}}. */
 const invalid = (field: string, problem: string) => new ApiError(400, { message: { [field]: [problem] } });
@@ -116,7 +130,13 @@ function listFrom(ctx: Ctx, projects: Project[], defaultScope: 'created_by_me' |
 
 export const issueRoutes: Route[] = [
   // GET /issues defaults to the caller's own issues (scope created_by_me); a project's list to all.
-  route('GET', '/issues', (ctx) => listFrom(ctx, [...ctx.model.projects.values()].filter((p) => ctx.model.canSee(p, ctx.user.id)), 'created_by_me')),
+  route('GET', '/issues', (ctx) =>
+    listFrom(
+      ctx,
+      [...ctx.model.projects.values()].filter((p) => ctx.model.canSee(p, ctx.user.id)),
+      'created_by_me',
+    ),
+  ),
   route('GET', '/projects/:id/issues', (ctx) => listFrom(ctx, [loadProject(ctx)], 'all')),
 
   route('GET', '/projects/:id/issues/:issue_iid', (ctx) => {
@@ -132,9 +152,27 @@ export const issueRoutes: Route[] = [
     const m = ctx.model;
     const iid = Math.max(0, ...p.issues.keys()) + 1;
     const now = m.now();
-    const issue: Issue = { id: m.nextId.issue++, iid, project_id: p.id, title: '', description: '', state: 'opened', author_id: ctx.user.id,
-      assignee_ids: [], labels: [], milestone_id: null, issue_type: 'issue', weight: null, confidential: false, discussion_locked: false,
-      due_date: null, created_at: now, updated_at: now, closed_at: null, closed_by_id: null };
+    const issue: Issue = {
+      id: m.nextId.issue++,
+      iid,
+      project_id: p.id,
+      title: '',
+      description: '',
+      state: 'opened',
+      author_id: ctx.user.id,
+      assignee_ids: [],
+      labels: [],
+      milestone_id: null,
+      issue_type: 'issue',
+      weight: null,
+      confidential: false,
+      discussion_locked: false,
+      due_date: null,
+      created_at: now,
+      updated_at: now,
+      closed_at: null,
+      closed_by_id: null,
+    };
     applyFields(ctx, p, issue);
     p.issues.set(iid, issue);
     return json(presentIssue(m, issue), 201);

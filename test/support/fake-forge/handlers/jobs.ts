@@ -17,8 +17,16 @@ export const jobRoutes: Route[] = [
       const job = project.statuses.find((s) => s.authorId === ctx.user.id && s.status === 'running');
       if (!job) continue;
       return json({
-        id: job.id, status: job.status, stage: job.stage, name: job.name, ref: job.ref, tag: false,
-        allow_failure: job.allow_failure, created_at: job.created_at, started_at: job.started_at, finished_at: job.finished_at,
+        id: job.id,
+        status: job.status,
+        stage: job.stage,
+        name: job.name,
+        ref: job.ref,
+        tag: false,
+        allow_failure: job.allow_failure,
+        created_at: job.created_at,
+        started_at: job.started_at,
+        finished_at: job.finished_at,
         user: presentUser(ctx.model, ctx.user),
         pipeline: { id: job.pipeline_id, project_id: project.id, ref: job.ref, sha: job.sha, status: job.status },
         web_url: `${project.web_url}/-/jobs/${job.id}`,

@@ -10,7 +10,16 @@ import { presentLabel, type LabelCounts } from './present-discovery';
 import { groupAndDescendants, loadGroup } from './discovery-projects';
 
 /** A few of the CSS colour names Gitlab::Color knows, as the hex code GitLab stores. */
-const NAMED: Record<string, string> = { red: '#FF0000', green: '#008000', blue: '#0000FF', orange: '#FFA500', purple: '#800080', black: '#000000', white: '#FFFFFF', gray: '#808080' };
+const NAMED: Record<string, string> = {
+  red: '#FF0000',
+  green: '#008000',
+  blue: '#0000FF',
+  orange: '#FFA500',
+  purple: '#800080',
+  black: '#000000',
+  white: '#FFFFFF',
+  gray: '#808080',
+};
 
 function colour(value: string): string | undefined {
   if (/^#([0-9a-f]{3}|[0-9a-f]{6})$/i.test(value)) return value;
@@ -28,7 +37,10 @@ function validate(name: string | undefined, color: string | undefined): void {
   if (Object.keys(errors).length) throw badRequest(errors);
 }
 
-interface Visible { label: Label; kind: 'project' | 'group' }
+interface Visible {
+  label: Label;
+  kind: 'project' | 'group';
+}
 
 function projectGroupChain(m: ForgeModel, p: Project) {
   const g = p.namespace.kind === 'user' ? undefined : m.groups.get(p.namespace.id);
@@ -43,7 +55,11 @@ function visibleIn(m: ForgeModel, p: Project, ancestors: boolean): Visible[] {
 
 function countsIn(m: ForgeModel, projects: Project[], name: string): LabelCounts {
   const issues = projects.flatMap((p) => [...p.issues.values()]).filter((i) => i.labels.includes(name));
-  return { open_issues_count: issues.filter((i) => i.state === 'opened').length, closed_issues_count: issues.filter((i) => i.state === 'closed').length, open_merge_requests_count: 0 };
+  return {
+    open_issues_count: issues.filter((i) => i.state === 'opened').length,
+    closed_issues_count: issues.filter((i) => i.state === 'closed').length,
+    open_merge_requests_count: 0,
+  };
 }
 
 function searchFilter(ctx: Ctx) {
@@ -51,7 +67,8 @@ function searchFilter(ctx: Ctx) {
   return (v: Visible) => !search || v.label.name.toLowerCase().includes(search);
 }
 
-const byName = (a: Visible, b: Visible) => (a.label.name.toLowerCase() < b.label.name.toLowerCase() ? -1 : a.label.name.toLowerCase() > b.label.name.toLowerCase() ? 1 : a.label.id - b.label.id);
+const byName = (a: Visible, b: Visible) =>
+  a.label.name.toLowerCase() < b.label.name.toLowerCase() ? -1 : a.label.name.toLowerCase() > b.label.name.toLowerCase() ? 1 : a.label.id - b.label.id;
 
 /** find_label: by id when the value is digits, else by title. */
 function findIn(list: Visible[], idOrName: string): Visible | undefined {
@@ -81,7 +98,9 @@ export const labelRoutes: Route[] = [
   route('GET', '/projects/:id/labels', (ctx) => {
     const p = loadProject(ctx);
     const withCounts = ctx.input.bool('with_counts') === true;
-    const list = visibleIn(ctx.model, p, ctx.input.bool('include_ancestor_groups') ?? true).filter(searchFilter(ctx)).sort(byName);
+    const list = visibleIn(ctx.model, p, ctx.input.bool('include_ancestor_groups') ?? true)
+      .filter(searchFilter(ctx))
+      .sort(byName);
     return listResponse(ctx, list, (v) => presentLabel(v.label, v.kind, withCounts ? countsIn(ctx.model, [p], v.label.name) : undefined));
   }),
 
@@ -98,7 +117,13 @@ export const labelRoutes: Route[] = [
     requireLevel(ctx, p, ACCESS.reporter);
     if (visibleIn(ctx.model, p, true).some((v) => v.label.name === name)) throw new ApiError(409, { message: 'Label already exists' });
     validate(name, color);
-    const label: Label = { id: ctx.model.discovery.nextLabelId++, name, color: colour(color)!, description: ctx.input.str('description') ?? null, priority: ctx.input.int('priority') ?? null };
+    const label: Label = {
+      id: ctx.model.discovery.nextLabelId++,
+      name,
+      color: colour(color)!,
+      description: ctx.input.str('description') ?? null,
+      priority: ctx.input.int('priority') ?? null,
+    };
     ctx.model.discovery.labelsOf('project', p.id).push(label);
     return json(presentLabel(label, 'project'), 201);
   }),
@@ -116,7 +141,8 @@ export const labelRoutes: Route[] = [
     // Only the project's own labels can be changed through it (find_label with include_ancestor_groups: false).
     const { label } = loadLabel(ctx, p, false);
     validate(newName, color);
-    if (newName !== undefined && newName !== label.name && visibleIn(ctx.model, p, false).some((v) => v.label.name === newName)) throw badRequest({ title: ['has already been taken'] });
+    if (newName !== undefined && newName !== label.name && visibleIn(ctx.model, p, false).some((v) => v.label.name === newName))
+      throw badRequest({ title: ['has already been taken'] });
     if (newName !== undefined) {
       for (const i of p.issues.values()) i.labels = i.labels.map((n) => (n === label.name ? newName : n));
       label.name = newName;
@@ -142,10 +168,15 @@ export const labelRoutes: Route[] = [
     const g = loadGroup(ctx);
     const withCounts = ctx.input.bool('with_counts') === true;
     const groups = [
-      ...(ctx.input.bool('include_ancestor_groups') ?? true ? m.groupChain(g) : [g]),
-      ...(ctx.input.bool('include_descendant_groups') === true ? [...groupAndDescendants(m, g)].filter((id) => id !== g.id).map((id) => m.groups.get(id)!) : []),
+      ...((ctx.input.bool('include_ancestor_groups') ?? true) ? m.groupChain(g) : [g]),
+      ...(ctx.input.bool('include_descendant_groups') === true
+        ? [...groupAndDescendants(m, g)].filter((id) => id !== g.id).map((id) => m.groups.get(id)!)
+        : []),
     ];
-    const list = groups.flatMap((x) => m.discovery.labelsOf('group', x.id).map((label) => ({ label, kind: 'group' as const }))).filter(searchFilter(ctx)).sort(byName);
+    const list = groups
+      .flatMap((x) => m.discovery.labelsOf('group', x.id).map((label) => ({ label, kind: 'group' as const })))
+      .filter(searchFilter(ctx))
+      .sort(byName);
     const projects = [...m.projects.values()].filter((p) => p.namespace.kind !== 'user' && groupAndDescendants(m, g).has(p.namespace.id));
     return listResponse(ctx, list, (v) => presentLabel(v.label, 'group', withCounts ? countsIn(m, projects, v.label.name) : undefined, false));
   }),

@@ -37,8 +37,7 @@ function loadTarget(ctx: Ctx): { p: Project; issue: Issue } {
 export const linkRoutes: Route[] = [
   route('GET', '/projects/:id/issues/:issue_iid/links', (ctx) => {
     const { issue } = loadIssue(ctx);
-    const visible = ctx.model.tracker.linksOf({ project_id: issue.project_id, iid: issue.iid })
-      .filter((l) => issueOf(ctx, l.source) && issueOf(ctx, l.target));
+    const visible = ctx.model.tracker.linksOf({ project_id: issue.project_id, iid: issue.iid }).filter((l) => issueOf(ctx, l.source) && issueOf(ctx, l.target));
     return json(visible.map((l) => presentRelated(ctx.model, l, issue)));
   }),
 
@@ -63,8 +62,14 @@ export const linkRoutes: Route[] = [
     if (same(source, other)) throw new ApiError(422, { message: `#${issue.iid} cannot be added: cannot be related to itself` });
     const now = ctx.model.now();
     const inverted = linkType === 'is_blocked_by';
-    const link: IssueLink = { id: t.nextId.link++, source: inverted ? other : source, target: inverted ? source : other,
-      link_type: linkType === 'relates_to' ? 'relates_to' : 'blocks', created_at: now, updated_at: now };
+    const link: IssueLink = {
+      id: t.nextId.link++,
+      source: inverted ? other : source,
+      target: inverted ? source : other,
+      link_type: linkType === 'relates_to' ? 'relates_to' : 'blocks',
+      created_at: now,
+      updated_at: now,
+    };
     t.links.push(link);
     return json(presentLink(ctx.model, link), 201);
   }),

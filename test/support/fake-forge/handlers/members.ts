@@ -48,8 +48,12 @@ function groupMembers(ctx: Ctx, all: boolean): Entry[] {
 }
 
 export const memberRoutes: Route[] = [
-  route('GET', '/projects/:id/members', (ctx) => listResponse(ctx, filtered(ctx, projectMembers(ctx, false)), (e) => presentMember(ctx.model, e.user, e.level))),
-  route('GET', '/projects/:id/members/all', (ctx) => listResponse(ctx, filtered(ctx, projectMembers(ctx, true)), (e) => presentMember(ctx.model, e.user, e.level))),
+  route('GET', '/projects/:id/members', (ctx) =>
+    listResponse(ctx, filtered(ctx, projectMembers(ctx, false)), (e) => presentMember(ctx.model, e.user, e.level)),
+  ),
+  route('GET', '/projects/:id/members/all', (ctx) =>
+    listResponse(ctx, filtered(ctx, projectMembers(ctx, true)), (e) => presentMember(ctx.model, e.user, e.level)),
+  ),
   route('GET', '/projects/:id/members/all/:user_id', (ctx) => one(ctx, projectMembers(ctx, true))),
   route('GET', '/groups/:id/members', (ctx) => listResponse(ctx, filtered(ctx, groupMembers(ctx, false)), (e) => presentMember(ctx.model, e.user, e.level))),
   route('GET', '/groups/:id/members/all', (ctx) => listResponse(ctx, filtered(ctx, groupMembers(ctx, true)), (e) => presentMember(ctx.model, e.user, e.level))),

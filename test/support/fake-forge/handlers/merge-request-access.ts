@@ -59,7 +59,8 @@ export function loadMergeRequest(ctx: Ctx): { p: Project; mr: MergeRequest; st: 
 }
 
 export function unresolvedThreads(m: ForgeModel, mr: MergeRequest): number {
-  return m.tracker.discussionsOf(mr.project_id, 'MergeRequest', mr.iid)
+  return m.tracker
+    .discussionsOf(mr.project_id, 'MergeRequest', mr.iid)
     .filter((d) => d.notes.some((n) => n.type === 'DiscussionNote' && !n.system && !n.resolved)).length;
 }
 

@@ -10,7 +10,15 @@ import { ACCESS, ApiError, forbidden, json, notFound, paramError, route, unautho
 import { intParam } from './issue-access';
 import { loadMergeRequest } from './merge-request-access';
 import { listResponse } from './paginate';
-import { presentApprovals, presentDiff, presentDraftNote, presentMrDiscussion, presentMrNote, presentVersion, presentVersionFull } from './present-merge-requests';
+import {
+  presentApprovals,
+  presentDiff,
+  presentDraftNote,
+  presentMrDiscussion,
+  presentMrNote,
+  presentVersion,
+  presentVersionFull,
+} from './present-merge-requests';
 
 const MAX_NOTE = 1_000_000;
 const LINE_CODE_ERROR = '400 Bad request - Note {:line_code=>["can\'t be blank", "must be a valid line code"]}';
@@ -30,9 +38,14 @@ function positionParam(ctx: Ctx, types: readonly string[]): Position | undefined
   }
   const type = ctx.input.oneOf('position.position_type', types) as Position['position_type'];
   return {
-    base_sha: ctx.input.str('position.base_sha')!, start_sha: ctx.input.str('position.start_sha')!, head_sha: ctx.input.str('position.head_sha')!,
-    position_type: type, old_path: ctx.input.str('position.old_path') ?? null, new_path: ctx.input.str('position.new_path') ?? null,
-    old_line: ctx.input.int('position.old_line') ?? null, new_line: ctx.input.int('position.new_line') ?? null,
+    base_sha: ctx.input.str('position.base_sha')!,
+    start_sha: ctx.input.str('position.start_sha')!,
+    head_sha: ctx.input.str('position.head_sha')!,
+    position_type: type,
+    old_path: ctx.input.str('position.old_path') ?? null,
+    new_path: ctx.input.str('position.new_path') ?? null,
+    old_line: ctx.input.int('position.old_line') ?? null,
+    new_line: ctx.input.int('position.new_line') ?? null,
   };
 }
 
@@ -43,7 +56,11 @@ export function diffLines(diff: string): { old: number | null; new: number | nul
   let newNo = 0;
   for (const line of diff.split('\n')) {
     const hunk = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
-    if (hunk) { oldNo = Number(hunk[1]); newNo = Number(hunk[2]); continue; }
+    if (hunk) {
+      oldNo = Number(hunk[1]);
+      newNo = Number(hunk[2]);
+      continue;
+    }
     if (line.startsWith('+')) lines.push({ old: null, new: newNo++ });
     else if (line.startsWith('-')) lines.push({ old: oldNo++, new: null });
     else if (line.startsWith(' ')) lines.push({ old: oldNo++, new: newNo++ });
@@ -80,7 +97,15 @@ export function unfoldedNewLine(diff: string, oldLine: number): number | null {
 function unfolds(m: ForgeModel, p: Project, version: MrVersion, file: DiffFile, pos: Position): boolean {
   if (pos.old_line === null || pos.new_line === null || file.new_file || file.deleted_file || !file.diff) return false;
   const blob = snapshotAt(m, p, version.base_commit_sha).get(file.old_path);
-  if (!blob || pos.old_line > new TextDecoder().decode(blobBytes(blob)).split('\n').filter((_, i, all) => i < all.length - 1 || all[i] !== '').length) return false;
+  if (
+    !blob ||
+    pos.old_line >
+      new TextDecoder()
+        .decode(blobBytes(blob))
+        .split('\n')
+        .filter((_, i, all) => i < all.length - 1 || all[i] !== '').length
+  )
+    return false;
   return unfoldedNewLine(file.diff, pos.old_line) === pos.new_line;
 }
 
@@ -106,9 +131,23 @@ function requireCanComment(ctx: Ctx, p: Project, st: MrState): void {
 
 function newNote(ctx: Ctx, p: Project, mr: MergeRequest, discussionId: string, threaded: boolean, body: string): Note {
   const now = ctx.model.now();
-  return { id: ctx.model.tracker.nextId.note++, discussion_id: discussionId, project_id: p.id, noteable_type: 'MergeRequest', noteable_iid: mr.iid,
-    type: threaded ? 'DiscussionNote' : null, body, author_id: ctx.user.id, created_at: now, updated_at: now, system: false, internal: false,
-    resolved: false, resolved_by_id: null, resolved_at: null };
+  return {
+    id: ctx.model.tracker.nextId.note++,
+    discussion_id: discussionId,
+    project_id: p.id,
+    noteable_type: 'MergeRequest',
+    noteable_iid: mr.iid,
+    type: threaded ? 'DiscussionNote' : null,
+    body,
+    author_id: ctx.user.id,
+    created_at: now,
+    updated_at: now,
+    system: false,
+    internal: false,
+    resolved: false,
+    resolved_by_id: null,
+    resolved_at: null,
+  };
 }
 
 function threadsOf(ctx: Ctx, mr: MergeRequest): Discussion[] {
@@ -159,7 +198,10 @@ function reply(ctx: Ctx, p: Project, mr: MergeRequest, thread: Discussion, body:
 function setResolved(ctx: Ctx, thread: Discussion, resolved: boolean): void {
   for (const n of thread.notes) {
     if (n.type !== 'DiscussionNote' || n.system) continue;
-    Object.assign(n, resolved ? { resolved: true, resolved_by_id: ctx.user.id, resolved_at: ctx.model.now() } : { resolved: false, resolved_by_id: null, resolved_at: null });
+    Object.assign(
+      n,
+      resolved ? { resolved: true, resolved_by_id: ctx.user.id, resolved_at: ctx.model.now() } : { resolved: false, resolved_by_id: null, resolved_at: null },
+    );
   }
 }
 
@@ -200,7 +242,14 @@ function publish(ctx: Ctx, p: Project, mr: MergeRequest, st: MrState, draft: Dra
   }
   const t = ctx.model.tracker;
   const id = t.newDiscussionId();
-  t.discussions.push({ id, project_id: p.id, noteable_type: 'MergeRequest', noteable_iid: mr.iid, individual_note: true, notes: [newNote(ctx, p, mr, id, false, draft.note)] });
+  t.discussions.push({
+    id,
+    project_id: p.id,
+    noteable_type: 'MergeRequest',
+    noteable_iid: mr.iid,
+    individual_note: true,
+    notes: [newNote(ctx, p, mr, id, false, draft.note)],
+  });
 }
 
 const MR = '/projects/:id/merge_requests/:merge_request_iid';
@@ -228,7 +277,8 @@ export const mergeRequestReviewRoutes: Route[] = [
     const { mr } = loadMergeRequest(ctx);
     const orderBy = ctx.input.oneOf('order_by', ['created_at', 'updated_at'] as const) ?? 'created_at';
     const asc = (ctx.input.oneOf('sort', ['asc', 'desc'] as const) ?? 'desc') === 'asc';
-    const notes = threadsOf(ctx, mr).flatMap((d) => d.notes)
+    const notes = threadsOf(ctx, mr)
+      .flatMap((d) => d.notes)
       .sort((a, b) => (asc ? 1 : -1) * (Date.parse(a[orderBy]) - Date.parse(b[orderBy])) || (asc ? a.id - b.id : b.id - a.id));
     return listResponse(ctx, notes, (n) => presentMrNote(ctx.model, n));
   }),
@@ -320,8 +370,17 @@ export const mergeRequestReviewRoutes: Route[] = [
     if (ctx.model.accessLevel(p, ctx.user.id) < ACCESS.guest && p.visibility === 'private') throw forbidden();
     requireCanComment(ctx, p, st);
     if (discussionId !== null && !threadsOf(ctx, mr).some((d) => d.id === discussionId)) throw notFound('Discussion');
-    const draft: DraftNote = { id: ctx.model.reviews.nextId.draft++, project_id: p.id, merge_request_iid: mr.iid, author_id: ctx.user.id, note,
-      discussion_id: discussionId, resolve_discussion: ctx.input.bool('resolve_discussion') ?? false, position, commit_id: ctx.input.str('commit_id') ?? null };
+    const draft: DraftNote = {
+      id: ctx.model.reviews.nextId.draft++,
+      project_id: p.id,
+      merge_request_iid: mr.iid,
+      author_id: ctx.user.id,
+      note,
+      discussion_id: discussionId,
+      resolve_discussion: ctx.input.bool('resolve_discussion') ?? false,
+      position,
+      commit_id: ctx.input.str('commit_id') ?? null,
+    };
     ctx.model.reviews.drafts.push(draft);
     return json(presentDraftNote(ctx.model, draft), 201);
   }),

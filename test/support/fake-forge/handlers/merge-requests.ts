@@ -5,17 +5,47 @@ import type { DiffFile, ForgeModel, MergeRequest, Project } from '../model';
 import { fakeSha, type MrState, type MrVersion } from '../model-merge-requests';
 import { idNoneAny, list, milestoneTitle } from './finder-params';
 import { ApiError, forbidden, json, loadProject, notFound, paramError, route, unauthorized, type Ctx, type Route } from './http';
-import { canCreateMergeRequestFrom, canCreateMergeRequestIn, canMergeInto, canReadMergeRequests, canUpdateMergeRequest, detailedMergeStatus, isDraft,
-  loadMergeRequest, sourceProjectOf } from './merge-request-access';
+import {
+  canCreateMergeRequestFrom,
+  canCreateMergeRequestIn,
+  canMergeInto,
+  canReadMergeRequests,
+  canUpdateMergeRequest,
+  detailedMergeStatus,
+  isDraft,
+  loadMergeRequest,
+  sourceProjectOf,
+} from './merge-request-access';
 import { listResponse } from './paginate';
 import { mergeChecksShaFirst, paidTier, reviewsForMeScope } from '../edition';
 import { presentMergeRequest } from './present-merge-requests';
 
 const MAX_DESCRIPTION = 1_048_576;
-const UPDATABLE = ['assignee_id', 'assignee_ids', 'reviewer_ids', 'description', 'labels', 'add_labels', 'remove_labels', 'milestone_id',
-  'milestone', 'remove_source_branch', 'allow_collaboration', 'allow_maintainer_to_push', 'squash', 'target_branch', 'title', 'state_event',
-  'discussion_locked', 'merge_after'];
-const EXCLUSIVE: [string, string][] = [['assignee_id', 'assignee_username'], ['author_id', 'author_username'], ['reviewer_id', 'reviewer_username']];
+const UPDATABLE = [
+  'assignee_id',
+  'assignee_ids',
+  'reviewer_ids',
+  'description',
+  'labels',
+  'add_labels',
+  'remove_labels',
+  'milestone_id',
+  'milestone',
+  'remove_source_branch',
+  'allow_collaboration',
+  'allow_maintainer_to_push',
+  'squash',
+  'target_branch',
+  'title',
+  'state_event',
+  'discussion_locked',
+  'merge_after',
+];
+const EXCLUSIVE: [string, string][] = [
+  ['assignee_id', 'assignee_username'],
+  ['author_id', 'author_username'],
+  ['reviewer_id', 'reviewer_username'],
+];
 
 /** ActiveRecord validation failures: 400 {"message": {"field": ["…"]}}. */
 const invalid = (field: string, problem: string) => new ApiError(400, { message: { [field]: [problem] } });
@@ -44,7 +74,7 @@ function filterMergeRequests(ctx: Ctx, mrs: MergeRequest[], defaultScope: 'creat
   const assigneeId = idNoneAny(input, 'assignee_id');
   const reviewerId = idNoneAny(input, 'reviewer_id');
   const authorId = input.int('author_id');
-  const userIdOf = (name: string | undefined) => (name === undefined ? undefined : [...m.users.values()].find((u) => u.username === name)?.id ?? -1);
+  const userIdOf = (name: string | undefined) => (name === undefined ? undefined : ([...m.users.values()].find((u) => u.username === name)?.id ?? -1));
   const authorName = userIdOf(input.str('author_username'));
   const assigneeName = userIdOf(input.str('assignee_username'));
   const reviewerName = userIdOf(input.str('reviewer_username'));
@@ -81,7 +111,12 @@ function filterMergeRequests(ctx: Ctx, mrs: MergeRequest[], defaultScope: 'creat
     const [ca, cb, ua, ub] = dates;
     const created = Date.parse(mr.created_at);
     const updated = Date.parse(mr.updated_at);
-    return !((ca !== undefined && created < ca) || (cb !== undefined && created > cb) || (ua !== undefined && updated < ua) || (ub !== undefined && updated > ub));
+    return !(
+      (ca !== undefined && created < ca) ||
+      (cb !== undefined && created > cb) ||
+      (ua !== undefined && updated < ua) ||
+      (ub !== undefined && updated > ub)
+    );
   });
   const orderBy = input.oneOf('order_by', ['created_at', 'updated_at'] as const) ?? 'created_at';
   const asc = (input.oneOf('sort', ['asc', 'desc'] as const) ?? 'desc') === 'asc';
@@ -118,7 +153,14 @@ function versionFor(m: ForgeModel, source: Project, p: Project, mr: MergeRequest
       byPath.set(d.new_path, earlier ? { ...d, new_file: earlier.new_file, a_mode: earlier.a_mode } : d);
     }
   }
-  return { id: m.reviews.nextId.version++, head_commit_sha: head, base_commit_sha: base, start_commit_sha: start, created_at: m.now(), diffs: [...byPath.values()] };
+  return {
+    id: m.reviews.nextId.version++,
+    head_commit_sha: head,
+    base_commit_sha: base,
+    start_commit_sha: start,
+    created_at: m.now(),
+    diffs: [...byPath.values()],
+  };
 }
 
 function milestoneFor(m: ForgeModel, p: Project, id: number): number | null {
@@ -170,8 +212,14 @@ function applyFields(ctx: Ctx, p: Project, mr: MergeRequest, st: MrState): void 
 /** MergeRequest#validate_branches: another open merge request of the target from the same source project and branches. */
 function openDuplicate(p: Project, mr: MergeRequest): MergeRequest | undefined {
   const sourceId = mr.source_project_id ?? mr.project_id;
-  return p.mergeRequests.find((x) => x !== mr && x.state === 'opened' && x.source_branch === mr.source_branch && x.target_branch === mr.target_branch
-    && (x.source_project_id ?? x.project_id) === sourceId);
+  return p.mergeRequests.find(
+    (x) =>
+      x !== mr &&
+      x.state === 'opened' &&
+      x.source_branch === mr.source_branch &&
+      x.target_branch === mr.target_branch &&
+      (x.source_project_id ?? x.project_id) === sourceId,
+  );
 }
 
 function merge(ctx: Ctx, p: Project, mr: MergeRequest, st: MrState): void {
@@ -179,8 +227,13 @@ function merge(ctx: Ctx, p: Project, mr: MergeRequest, st: MrState): void {
   const now = m.now();
   const head = st.versions[0]?.head_commit_sha ?? '';
   Object.assign(mr, { state: 'merged', updated_at: now });
-  Object.assign(st, { merged_by_id: ctx.user.id, merged_at: now, merge_when_pipeline_succeeds: false,
-    merge_commit_sha: fakeSha(`merge:${mr.id}:${head}`), squash_commit_sha: st.squash ? fakeSha(`squash:${mr.id}:${head}`) : null });
+  Object.assign(st, {
+    merged_by_id: ctx.user.id,
+    merged_at: now,
+    merge_when_pipeline_succeeds: false,
+    merge_commit_sha: fakeSha(`merge:${mr.id}:${head}`),
+    squash_commit_sha: st.squash ? fakeSha(`squash:${mr.id}:${head}`) : null,
+  });
   if (ctx.input.bool('should_remove_source_branch') ?? st.force_remove_source_branch) sourceProjectOf(m, mr)?.branches.delete(mr.source_branch);
 }
 
@@ -211,15 +264,30 @@ export const mergeRequestRoutes: Route[] = [
     if (!p) throw notFound();
     if (!canCreateMergeRequestIn(m, p, ctx.user.id)) throw forbidden();
     const now = m.now();
-    const mr: MergeRequest = { id: m.reviews.nextId.mergeRequest++, iid: Math.max(0, ...p.mergeRequests.map((x) => x.iid)) + 1, project_id: p.id,
-      ...(source === p ? {} : { source_project_id: source.id }), title: '', description: '', state: 'opened', source_branch: sourceBranch,
-      target_branch: targetBranch, author_id: ctx.user.id, milestone_id: null, created_at: now, updated_at: now };
+    const mr: MergeRequest = {
+      id: m.reviews.nextId.mergeRequest++,
+      iid: Math.max(0, ...p.mergeRequests.map((x) => x.iid)) + 1,
+      project_id: p.id,
+      ...(source === p ? {} : { source_project_id: source.id }),
+      title: '',
+      description: '',
+      state: 'opened',
+      source_branch: sourceBranch,
+      target_branch: targetBranch,
+      author_id: ctx.user.id,
+      milestone_id: null,
+      created_at: now,
+      updated_at: now,
+    };
     const st = m.reviews.of(mr);
     // Assignees, reviewers and the milestone are judged in the target project (set_projects!).
     applyFields(ctx, p, mr, st);
     if (source === p && sourceBranch === targetBranch) throw unprocessable("You can't use same project/branch for source and target");
     if (!m.inSameForkNetwork(source, p)) throw unprocessable('Source project is not a fork of the target project');
-    for (const [what, name, project] of [['Source', sourceBranch, source], ['Target', targetBranch, p]] as const) {
+    for (const [what, name, project] of [
+      ['Source', sourceBranch, source],
+      ['Target', targetBranch, p],
+    ] as const) {
       if (!project.branches.has(name)) throw unprocessable(`${what} branch "${name}" does not exist`);
     }
     const duplicate = openDuplicate(p, mr);

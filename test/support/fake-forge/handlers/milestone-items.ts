@@ -39,8 +39,15 @@ function promote(ctx: Ctx): Response {
   if (!group || ctx.model.groupAccessLevel(group, ctx.user.id) < ACCESS.reporter) throw forbidden();
   const ms = findOwnMilestone(ctx, parent);
   const now = ctx.model.now();
-  const promoted: Milestone = { ...ms, id: ctx.model.nextId.milestone++, iid: nextIid(group.milestones), project_id: null,
-    group_id: group.id, created_at: now, updated_at: now };
+  const promoted: Milestone = {
+    ...ms,
+    id: ctx.model.nextId.milestone++,
+    iid: nextIid(group.milestones),
+    project_id: null,
+    group_id: group.id,
+    created_at: now,
+    updated_at: now,
+  };
   // Milestones::PromoteService: every same-titled milestone of the group's projects is merged into
   // the new group milestone (issues and merge requests re-pointed) and then deleted.
   for (const p of projectsIn(ctx.model, [group])) {
@@ -65,7 +72,9 @@ export const milestoneItemRoutes: Route[] = [
     route('GET', `${prefix}/milestones/:milestone_id/merge_requests`, (ctx) => {
       const parent = load(ctx);
       const ms = findOwnMilestone(ctx, parent);
-      const mrs = scopeProjects(ctx, parent).flatMap((p) => p.mergeRequests.filter((mr) => mr.milestone_id === ms.id)).sort((a, b) => a.id - b.id);
+      const mrs = scopeProjects(ctx, parent)
+        .flatMap((p) => p.mergeRequests.filter((mr) => mr.milestone_id === ms.id))
+        .sort((a, b) => a.id - b.id);
       return listResponse(ctx, mrs, (mr) => presentMergeRequestBasic(ctx.model, mr));
     }),
     route('GET', `${prefix}/milestones/:milestone_id/burndown_events`, (ctx) => {

@@ -69,7 +69,9 @@ export function titleScope(m: ForgeModel, parent: Parent): Milestone[] {
 
 /** Ruby's Hash#inspect of model errors, as GitLab interpolates them into "Failed to … milestone …". */
 function rubyErrors(errors: Record<string, string[]>): string {
-  return `{${Object.entries(errors).map(([k, v]) => `:${k}=>[${v.map((s) => JSON.stringify(s)).join(', ')}]`).join(', ')}}`;
+  return `{${Object.entries(errors)
+    .map(([k, v]) => `:${k}=>[${v.map((s) => JSON.stringify(s)).join(', ')}]`)
+    .join(', ')}}`;
 }
 
 /** Model validation of a milestone about to be saved; `verb` is "create" or "update". */

@@ -4,8 +4,17 @@ import { milestoneHierarchyParams } from '../edition';
 import type { Milestone } from '../model';
 import { json, paramError, route, type Ctx, type Route } from './http';
 import {
-  castDate, findOwnMilestone, groupParent, nextIid, parentGroupOf, projectParent, projectsIn, requireMilestoneAdmin,
-  selfAndDescendants, validateMilestone, type Parent,
+  castDate,
+  findOwnMilestone,
+  groupParent,
+  nextIid,
+  parentGroupOf,
+  projectParent,
+  projectsIn,
+  requireMilestoneAdmin,
+  selfAndDescendants,
+  validateMilestone,
+  type Parent,
 } from './milestone-parent';
 import { listResponse } from './paginate';
 import { presentMilestone } from './present-milestones';
@@ -77,10 +86,17 @@ function create(ctx: Ctx, load: Load): Response {
   requireMilestoneAdmin(parent);
   const now = ctx.model.now();
   const ms: Milestone = {
-    id: ctx.model.nextId.milestone, iid: nextIid(parent.milestones), project_id: parent.project?.id ?? null,
-    group_id: parent.group?.id ?? null, title, description: ctx.input.str('description') ?? '', state: 'active',
-    due_date: castDate(ctx.input.str('due_date')) ?? null, start_date: castDate(ctx.input.str('start_date')) ?? null,
-    created_at: now, updated_at: now,
+    id: ctx.model.nextId.milestone,
+    iid: nextIid(parent.milestones),
+    project_id: parent.project?.id ?? null,
+    group_id: parent.group?.id ?? null,
+    title,
+    description: ctx.input.str('description') ?? '',
+    state: 'active',
+    due_date: castDate(ctx.input.str('due_date')) ?? null,
+    start_date: castDate(ctx.input.str('start_date')) ?? null,
+    created_at: now,
+    updated_at: now,
   };
   validateMilestone(ctx.model, parent, ms, 'create');
   ctx.model.nextId.milestone++;
@@ -123,7 +139,10 @@ function remove(ctx: Ctx, parent: Parent): Response {
   return new Response(null, { status: 204 });
 }
 
-export const PARENTS: [string, Load][] = [['/projects/:id', projectParent], ['/groups/:id', groupParent]];
+export const PARENTS: [string, Load][] = [
+  ['/projects/:id', projectParent],
+  ['/groups/:id', groupParent],
+];
 
 export const milestoneRoutes: Route[] = PARENTS.flatMap(([prefix, load]) => [
   route('GET', `${prefix}/milestones`, (ctx) => list(ctx, load)),

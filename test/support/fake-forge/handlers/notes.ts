@@ -33,9 +33,23 @@ function requireCanComment(ctx: Ctx, p: Project, issue: Issue): void {
 function newNote(ctx: Ctx, p: Project, type: NoteableType, iid: number, discussionId: string, threaded: boolean): Note {
   const body = noteBody(ctx);
   const when = createdAt(ctx, p);
-  return { id: ctx.model.tracker.nextId.note++, discussion_id: discussionId, project_id: p.id, noteable_type: type, noteable_iid: iid,
-    type: threaded ? 'DiscussionNote' : null, body, author_id: ctx.user.id, created_at: when, updated_at: when, system: false,
-    internal: ctx.input.bool('internal') === true, resolved: false, resolved_by_id: null, resolved_at: null };
+  return {
+    id: ctx.model.tracker.nextId.note++,
+    discussion_id: discussionId,
+    project_id: p.id,
+    noteable_type: type,
+    noteable_iid: iid,
+    type: threaded ? 'DiscussionNote' : null,
+    body,
+    author_id: ctx.user.id,
+    created_at: when,
+    updated_at: when,
+    system: false,
+    internal: ctx.input.bool('internal') === true,
+    resolved: false,
+    resolved_by_id: null,
+    resolved_at: null,
+  };
 }
 
 /** A new top-level note on any noteable: a one-note individual discussion. */
@@ -143,7 +157,8 @@ function resolvable(ctx: Ctx, note: Note): boolean {
 }
 
 function setResolved(ctx: Ctx, note: Note, resolved: boolean): void {
-  Object.assign(note, resolved
-    ? { resolved: true, resolved_by_id: ctx.user.id, resolved_at: ctx.model.now() }
-    : { resolved: false, resolved_by_id: null, resolved_at: null });
+  Object.assign(
+    note,
+    resolved ? { resolved: true, resolved_by_id: ctx.user.id, resolved_at: ctx.model.now() } : { resolved: false, resolved_by_id: null, resolved_at: null },
+  );
 }

@@ -1,7 +1,12 @@
 // Offset pagination shared by every list endpoint (GitLab's x-* headers and Link header).
 import { json, type Ctx } from './http';
 
-export interface PageInfo { page: number; perPage: number; total: number; totalPages: number }
+export interface PageInfo {
+  page: number;
+  perPage: number;
+  total: number;
+  totalPages: number;
+}
 
 export function pageParams(ctx: Ctx): { page: number; perPage: number } {
   const page = ctx.input.int('page') ?? 1;
@@ -16,8 +21,12 @@ export function paginationHeaders(ctx: Ctx, info: PageInfo): Headers {
   const next = inRange && page < totalPages ? String(page + 1) : '';
   const prev = inRange && page > 1 ? String(page - 1) : '';
   const h = new Headers({
-    'x-page': String(page), 'x-per-page': String(perPage), 'x-total': String(total),
-    'x-total-pages': String(totalPages), 'x-next-page': next, 'x-prev-page': prev,
+    'x-page': String(page),
+    'x-per-page': String(perPage),
+    'x-total': String(total),
+    'x-total-pages': String(totalPages),
+    'x-next-page': next,
+    'x-prev-page': prev,
   });
   const link = (n: number, rel: string) => pageLink(ctx, perPage, n, rel);
   const links = [];

@@ -33,7 +33,9 @@ export function resolveInputs(specs: Record<string, InputSpec> | null, given: Re
     const value = provided ? given[name] : spec.default;
     if (!typeOk(spec, value)) errors.push(`\`${name}\` input: ${provided ? 'provided' : 'default'} value is not ${NOT_A[spec.type]}`);
     else if (spec.options && !spec.options.includes(value)) {
-      errors.push(`\`${name}\` input: \`${String(value)}\` cannot be used because it is not in the list of ${spec.type === 'number' ? 'the ' : ''}allowed options`);
+      errors.push(
+        `\`${name}\` input: \`${String(value)}\` cannot be used because it is not in the list of ${spec.type === 'number' ? 'the ' : ''}allowed options`,
+      );
     } else values[name] = value;
   }
   return errors.length > 0 ? { error: errors.slice(0, 3).join(', ') } : { values };

@@ -9,8 +9,21 @@ import { listResponse } from './paginate';
 import { latestJobs, loadPipeline } from './pipelines';
 import { presentJob } from './present-ci';
 
-const STATUSES = ['created', 'waiting_for_resource', 'preparing', 'waiting_for_callback', 'pending', 'running', 'success', 'failed',
-  'canceling', 'canceled', 'skipped', 'manual', 'scheduled'];
+const STATUSES = [
+  'created',
+  'waiting_for_resource',
+  'preparing',
+  'waiting_for_callback',
+  'pending',
+  'running',
+  'success',
+  'failed',
+  'canceling',
+  'canceled',
+  'skipped',
+  'manual',
+  'scheduled',
+];
 /** Ci::Build#retryable?: finished, and not already retried. */
 const RETRYABLE = new Set(['success', 'failed', 'canceled']);
 
@@ -68,8 +81,18 @@ export const pipelineJobRoutes: Route[] = [
     if (job.retried || !RETRYABLE.has(job.status)) throw new ApiError(403, { message: '403 Forbidden - Job is not retryable' });
     const now = ctx.model.now();
     job.retried = true;
-    const fresh: Job = { ...job, id: ctx.model.nextId.status++, status: 'pending', retried: false, failure_reason: null, user_id: ctx.user.id,
-      created_at: now, started_at: null, finished_at: null, trace: null };
+    const fresh: Job = {
+      ...job,
+      id: ctx.model.nextId.status++,
+      status: 'pending',
+      retried: false,
+      failure_reason: null,
+      user_id: ctx.user.id,
+      created_at: now,
+      started_at: null,
+      finished_at: null,
+      trace: null,
+    };
     ciOf(p).jobs.push(fresh);
     const pl = ciOf(p).pipelines.find((x) => x.id === job.pipeline_id)!;
     Object.assign(pl, { status: 'running', finished_at: null, updated_at: now });

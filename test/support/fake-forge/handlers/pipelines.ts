@@ -9,12 +9,43 @@ import { listResponse } from './paginate';
 import { resolveInputs } from './pipeline-inputs';
 import { presentPipeline, presentPipelineBasic } from './present-ci';
 
-const STATUSES = ['created', 'waiting_for_resource', 'preparing', 'waiting_for_callback', 'pending', 'running', 'success', 'failed',
-  'canceling', 'canceled', 'skipped', 'manual', 'scheduled'] as const;
+const STATUSES = [
+  'created',
+  'waiting_for_resource',
+  'preparing',
+  'waiting_for_callback',
+  'pending',
+  'running',
+  'success',
+  'failed',
+  'canceling',
+  'canceled',
+  'skipped',
+  'manual',
+  'scheduled',
+] as const;
 const FINISHED = new Set(['success', 'failed', 'canceled', 'skipped']);
-const SOURCES = ['unknown', 'push', 'web', 'trigger', 'schedule', 'api', 'external', 'pipeline', 'chat', 'webide', 'merge_request_event',
-  'external_pull_request_event', 'parent_pipeline', 'ondemand_dast_scan', 'ondemand_dast_validation', 'security_orchestration_policy',
-  'container_registry_push', 'duo_workflow', 'pipeline_execution_policy_schedule'] as const;
+const SOURCES = [
+  'unknown',
+  'push',
+  'web',
+  'trigger',
+  'schedule',
+  'api',
+  'external',
+  'pipeline',
+  'chat',
+  'webide',
+  'merge_request_event',
+  'external_pull_request_event',
+  'parent_pipeline',
+  'ondemand_dast_scan',
+  'ondemand_dast_validation',
+  'security_orchestration_policy',
+  'container_registry_push',
+  'duo_workflow',
+  'pipeline_execution_policy_schedule',
+] as const;
 
 /** `:pipeline_id` is an Integer param: anything else is Grape's 400; an unknown id is ActiveRecord's 404. */
 export function loadPipeline(ctx: Ctx, p: Project): Pipeline {
@@ -59,16 +90,29 @@ export const pipelineRoutes: Route[] = [
     const updated = { after: dateParam(ctx, 'updated_after'), before: dateParam(ctx, 'updated_before') };
     const created = pipelineCreatedFilters(m) ? { after: dateParam(ctx, 'created_after'), before: dateParam(ctx, 'created_before') } : {};
     const user = username === undefined ? undefined : [...m.users.values()].find((u) => u.username === username);
-    let list = ciOf(p).pipelines.filter((pl) =>
-      (status === undefined || pl.status === status) && (ref === undefined || pl.ref === ref) && (sha === undefined || pl.sha === sha)
-      // Child pipelines only when asked for by source (doc/api/pipelines.md).
-      && (source === undefined ? pl.source !== 'parent_pipeline' : pl.source === source)
-      && (username === undefined || pl.user_id === user?.id)
-      && (yamlErrors === undefined || (pl.yaml_errors !== null) === yamlErrors)
-      && (name === undefined || name === '' || pl.name === name)
-      && within(pl.updated_at, updated) && within(pl.created_at, created)
-      && (scope === undefined || (scope === 'running' ? pl.status === 'running' : scope === 'pending' ? pl.status === 'pending'
-        : scope === 'finished' ? FINISHED.has(pl.status) : scope === 'tags' ? pl.tag : !pl.tag)));
+    let list = ciOf(p).pipelines.filter(
+      (pl) =>
+        (status === undefined || pl.status === status) &&
+        (ref === undefined || pl.ref === ref) &&
+        (sha === undefined || pl.sha === sha) &&
+        // Child pipelines only when asked for by source (doc/api/pipelines.md).
+        (source === undefined ? pl.source !== 'parent_pipeline' : pl.source === source) &&
+        (username === undefined || pl.user_id === user?.id) &&
+        (yamlErrors === undefined || (pl.yaml_errors !== null) === yamlErrors) &&
+        (name === undefined || name === '' || pl.name === name) &&
+        within(pl.updated_at, updated) &&
+        within(pl.created_at, created) &&
+        (scope === undefined ||
+          (scope === 'running'
+            ? pl.status === 'running'
+            : scope === 'pending'
+              ? pl.status === 'pending'
+              : scope === 'finished'
+                ? FINISHED.has(pl.status)
+                : scope === 'tags'
+                  ? pl.tag
+                  : !pl.tag)),
+    );
     if (scope === 'branches' || scope === 'tags') {
       // The latest pipeline of each ref.
       const latest = new Map<string, Pipeline>();
@@ -100,7 +144,7 @@ export const pipelineRoutes: Route[] = [
       return { key: String(v.key ?? ''), value: String(v.value ?? ''), variable_type: type as 'env_var' | 'file' };
     });
     // `inputs` is a Hash parameter from 17.11; an earlier release drops it unread (edition.ts).
-    const givenInputs = pipelineInputs(m) ? ctx.input.raw('inputs') ?? {} : {};
+    const givenInputs = pipelineInputs(m) ? (ctx.input.raw('inputs') ?? {}) : {};
     if (typeof givenInputs !== 'object' || givenInputs === null || Array.isArray(givenInputs)) throw paramError('inputs is invalid');
     requireLevel(ctx, p, ACCESS.developer);
     // Ci::CreatePipelineService's chain: errors land on the pipeline and come back as validation errors.
@@ -117,11 +161,41 @@ export const pipelineRoutes: Route[] = [
     const now = m.now();
     const state = ciOf(p);
     const pl: Pipeline = {
-      id: m.nextId.pipeline++, iid: state.nextIid++, project_id: p.id, sha, before_sha: '0'.repeat(40), ref, tag: tag !== undefined,
-      status: 'pending', source: 'api', name: null, yaml_errors: null, user_id: ctx.user.id, created_at: now, updated_at: now, started_at: null, finished_at: null, variables, inputs: inputs.values,
+      id: m.nextId.pipeline++,
+      iid: state.nextIid++,
+      project_id: p.id,
+      sha,
+      before_sha: '0'.repeat(40),
+      ref,
+      tag: tag !== undefined,
+      status: 'pending',
+      source: 'api',
+      name: null,
+      yaml_errors: null,
+      user_id: ctx.user.id,
+      created_at: now,
+      updated_at: now,
+      started_at: null,
+      finished_at: null,
+      variables,
+      inputs: inputs.values,
     };
-    const job = (name: string, stage: string, status: string): Job => ({ id: m.nextId.status++, pipeline_id: pl.id, name, stage, status,
-      allow_failure: false, coverage: null, failure_reason: null, user_id: ctx.user.id, created_at: now, started_at: null, finished_at: null, retried: false, trace: null });
+    const job = (name: string, stage: string, status: string): Job => ({
+      id: m.nextId.status++,
+      pipeline_id: pl.id,
+      name,
+      stage,
+      status,
+      allow_failure: false,
+      coverage: null,
+      failure_reason: null,
+      user_id: ctx.user.id,
+      created_at: now,
+      started_at: null,
+      finished_at: null,
+      retried: false,
+      trace: null,
+    });
     state.pipelines.push(pl);
     state.jobs.push(job('build', 'build', 'pending'), job('unit-tests', 'test', 'created'));
     return json(presentPipeline(m, p, pl), 201);
@@ -134,11 +208,25 @@ export const pipelineRoutes: Route[] = [
     const now = ctx.model.now();
     let retried = false;
     for (const old of latestJobs(p, pl)) {
-      if (old.status === 'skipped') { old.status = 'created'; retried = true; continue; }
+      if (old.status === 'skipped') {
+        old.status = 'created';
+        retried = true;
+        continue;
+      }
       if (old.status !== 'failed' && old.status !== 'canceled') continue;
       old.retried = true;
-      ciOf(p).jobs.push({ ...old, id: ctx.model.nextId.status++, status: 'pending', retried: false, failure_reason: null,
-        created_at: now, started_at: null, finished_at: null, user_id: ctx.user.id, trace: null });
+      ciOf(p).jobs.push({
+        ...old,
+        id: ctx.model.nextId.status++,
+        status: 'pending',
+        retried: false,
+        failure_reason: null,
+        created_at: now,
+        started_at: null,
+        finished_at: null,
+        user_id: ctx.user.id,
+        trace: null,
+      });
       retried = true;
     }
     if (retried) Object.assign(pl, { status: 'running', finished_at: null, updated_at: now });
@@ -164,8 +252,8 @@ export const pipelineRoutes: Route[] = [
     const p = loadProject(ctx);
     const mr = p.mergeRequests.find((x) => String(x.iid) === ctx.params.merge_request_iid);
     if (!mr) throw notFound();
-    const list = ciOf(p).pipelines
-      .filter((pl) => pl.ref === mr.source_branch || pl.ref === `refs/merge-requests/${mr.iid}/head`)
+    const list = ciOf(p)
+      .pipelines.filter((pl) => pl.ref === mr.source_branch || pl.ref === `refs/merge-requests/${mr.iid}/head`)
       .sort((a, b) => b.id - a.id);
     return listResponse(ctx, list, (pl) => presentPipelineBasic(p, pl));
   }),

@@ -34,24 +34,44 @@ export function presentIssue(m: ForgeModel, i: Issue, opts: { labelDetails?: boo
     task_completion_status: { count: 0, completed_count: 0 },
     has_tasks: false,
     severity: 'UNKNOWN',
-    _links: { self: `${url}/issues/${i.iid}`, notes: `${url}/issues/${i.iid}/notes`, award_emoji: `${url}/issues/${i.iid}/award_emoji`,
-      project: url, closed_as_duplicate_of: null },
+    _links: {
+      self: `${url}/issues/${i.iid}`,
+      notes: `${url}/issues/${i.iid}/notes`,
+      award_emoji: `${url}/issues/${i.iid}/award_emoji`,
+      project: url,
+      closed_as_duplicate_of: null,
+    },
     moved_to_id: null,
     service_desk_reply_to: null,
   };
 }
 
 export function presentNote(m: ForgeModel, n: Note) {
-  const noteableId = n.noteable_type === 'Issue'
-    ? m.projects.get(n.project_id)?.issues.get(n.noteable_iid)?.id
-    : m.projects.get(n.project_id)?.mergeRequests.find((mr) => mr.iid === n.noteable_iid)?.id;
+  const noteableId =
+    n.noteable_type === 'Issue'
+      ? m.projects.get(n.project_id)?.issues.get(n.noteable_iid)?.id
+      : m.projects.get(n.project_id)?.mergeRequests.find((mr) => mr.iid === n.noteable_iid)?.id;
   // Issue notes are resolvable from GitLab 16.3 (app/models/concerns/noteable.rb RESOLVABLE_TYPES).
   const resolvable = n.type === 'DiscussionNote' && !n.system && (n.noteable_type !== 'Issue' || issueThreadsResolvable(m));
   const out: Record<string, unknown> = {
-    id: n.id, type: n.type, body: n.body, attachment: null, author: userOf(m, n.author_id), created_at: n.created_at,
-    updated_at: n.updated_at, system: n.system, noteable_id: noteableId ?? null, noteable_type: n.noteable_type,
-    project_id: n.project_id, resolvable, confidential: n.internal, internal: n.internal, imported: false,
-    imported_from: 'none', noteable_iid: n.noteable_iid, commands_changes: {},
+    id: n.id,
+    type: n.type,
+    body: n.body,
+    attachment: null,
+    author: userOf(m, n.author_id),
+    created_at: n.created_at,
+    updated_at: n.updated_at,
+    system: n.system,
+    noteable_id: noteableId ?? null,
+    noteable_type: n.noteable_type,
+    project_id: n.project_id,
+    resolvable,
+    confidential: n.internal,
+    internal: n.internal,
+    imported: false,
+    imported_from: 'none',
+    noteable_iid: n.noteable_iid,
+    commands_changes: {},
   };
   if (resolvable) Object.assign(out, { resolved: n.resolved, resolved_by: userOf(m, n.resolved_by_id), resolved_at: n.resolved_at });
   return out;
@@ -62,8 +82,16 @@ export function presentDiscussion(m: ForgeModel, d: Discussion) {
 }
 
 export function presentAward(m: ForgeModel, a: Award) {
-  return { id: a.id, name: a.name, user: userOf(m, a.user_id), created_at: a.created_at, updated_at: a.updated_at,
-    awardable_id: a.awardable_id, awardable_type: a.awardable_type, url: null };
+  return {
+    id: a.id,
+    name: a.name,
+    user: userOf(m, a.user_id),
+    created_at: a.created_at,
+    updated_at: a.updated_at,
+    awardable_id: a.awardable_id,
+    awardable_type: a.awardable_type,
+    url: null,
+  };
 }
 
 function issueAt(m: ForgeModel, ref: { project_id: number; iid: number }): Issue {
@@ -88,8 +116,16 @@ export function presentTodo(m: ForgeModel, t: Todo) {
   const issue = p.issues.get(t.target_iid);
   const { default_branch: _d, visibility: _v, web_url: _w, namespace: _n, ...project } = presentProject(p);
   return {
-    id: t.id, project, author: userOf(m, t.author_id), action_name: t.action_name, target_type: t.target_type,
-    target: issue ? presentIssue(m, issue) : null, target_url: `${p.web_url}/-/issues/${t.target_iid}`, body: t.body,
-    state: t.state, created_at: t.created_at, updated_at: t.updated_at,
+    id: t.id,
+    project,
+    author: userOf(m, t.author_id),
+    action_name: t.action_name,
+    target_type: t.target_type,
+    target: issue ? presentIssue(m, issue) : null,
+    target_url: `${p.web_url}/-/issues/${t.target_iid}`,
+    body: t.body,
+    state: t.state,
+    created_at: t.created_at,
+    updated_at: t.updated_at,
   };
 }

@@ -14,9 +14,18 @@ export function presentMilestone(m: ForgeModel, ms: Milestone) {
   const today = m.now().slice(0, 10);
   const owner = ms.project_id !== null ? { project_id: ms.project_id } : { group_id: ms.group_id };
   return {
-    id: ms.id, iid: ms.iid, ...owner, title: ms.title, description: ms.description, state: ms.state,
-    created_at: ms.created_at, updated_at: ms.updated_at, due_date: ms.due_date, start_date: ms.start_date,
-    expired: ms.due_date !== null && ms.due_date < today, web_url: milestoneWebUrl(m, ms),
+    id: ms.id,
+    iid: ms.iid,
+    ...owner,
+    title: ms.title,
+    description: ms.description,
+    state: ms.state,
+    created_at: ms.created_at,
+    updated_at: ms.updated_at,
+    due_date: ms.due_date,
+    start_date: ms.start_date,
+    expired: ms.due_date !== null && ms.due_date < today,
+    web_url: milestoneWebUrl(m, ms),
   };
 }
 
@@ -42,12 +51,28 @@ export function presentIssueBasic(m: ForgeModel, i: Issue) {
   const p = m.projects.get(i.project_id)!;
   const assignees = i.assignee_ids.map((id) => userOf(m, id)).filter((u) => u !== null);
   return {
-    id: i.id, iid: i.iid, project_id: i.project_id, title: i.title, description: i.description, state: i.state,
-    created_at: i.created_at, updated_at: i.updated_at, closed_at: i.closed_at,
-    closed_by: i.closed_by_id === null ? null : userOf(m, i.closed_by_id), labels: [...i.labels],
-    milestone: milestoneOf(m, i.milestone_id), assignees, author: userOf(m, i.author_id), type: 'ISSUE',
-    assignee: assignees[0] ?? null, issue_type: i.issue_type, due_date: i.due_date, confidential: i.confidential,
-    discussion_locked: i.discussion_locked, ...(paidTier(m) ? { weight: i.weight } : {}), web_url: `${p.web_url}/-/issues/${i.iid}`,
+    id: i.id,
+    iid: i.iid,
+    project_id: i.project_id,
+    title: i.title,
+    description: i.description,
+    state: i.state,
+    created_at: i.created_at,
+    updated_at: i.updated_at,
+    closed_at: i.closed_at,
+    closed_by: i.closed_by_id === null ? null : userOf(m, i.closed_by_id),
+    labels: [...i.labels],
+    milestone: milestoneOf(m, i.milestone_id),
+    assignees,
+    author: userOf(m, i.author_id),
+    type: 'ISSUE',
+    assignee: assignees[0] ?? null,
+    issue_type: i.issue_type,
+    due_date: i.due_date,
+    confidential: i.confidential,
+    discussion_locked: i.discussion_locked,
+    ...(paidTier(m) ? { weight: i.weight } : {}),
+    web_url: `${p.web_url}/-/issues/${i.iid}`,
     references: { short: `#${i.iid}`, relative: `#${i.iid}`, full: `${p.path_with_namespace}#${i.iid}` },
   };
 }
@@ -56,13 +81,31 @@ export function presentMergeRequestBasic(m: ForgeModel, mr: MergeRequest) {
   const p = m.projects.get(mr.project_id)!;
   const draft = /^(draft:|\[draft\])/i.test(mr.title);
   return {
-    id: mr.id, iid: mr.iid, project_id: mr.project_id, title: mr.title, description: mr.description, state: mr.state,
-    created_at: mr.created_at, updated_at: mr.updated_at, merged_at: mr.state === 'merged' ? mr.updated_at : null,
-    closed_at: mr.state === 'closed' ? mr.updated_at : null, target_branch: mr.target_branch, source_branch: mr.source_branch,
-    author: userOf(m, mr.author_id), assignees: [], reviewers: [], source_project_id: mr.source_project_id ?? mr.project_id, target_project_id: mr.project_id,
-    labels: [], draft, work_in_progress: draft, milestone: milestoneOf(m, mr.milestone_id),
-    merge_status: 'can_be_merged', detailed_merge_status: mr.state === 'opened' ? 'mergeable' : 'not_open',
-    sha: p.branches.get(mr.source_branch) ?? null, web_url: `${p.web_url}/-/merge_requests/${mr.iid}`,
+    id: mr.id,
+    iid: mr.iid,
+    project_id: mr.project_id,
+    title: mr.title,
+    description: mr.description,
+    state: mr.state,
+    created_at: mr.created_at,
+    updated_at: mr.updated_at,
+    merged_at: mr.state === 'merged' ? mr.updated_at : null,
+    closed_at: mr.state === 'closed' ? mr.updated_at : null,
+    target_branch: mr.target_branch,
+    source_branch: mr.source_branch,
+    author: userOf(m, mr.author_id),
+    assignees: [],
+    reviewers: [],
+    source_project_id: mr.source_project_id ?? mr.project_id,
+    target_project_id: mr.project_id,
+    labels: [],
+    draft,
+    work_in_progress: draft,
+    milestone: milestoneOf(m, mr.milestone_id),
+    merge_status: 'can_be_merged',
+    detailed_merge_status: mr.state === 'opened' ? 'mergeable' : 'not_open',
+    sha: p.branches.get(mr.source_branch) ?? null,
+    web_url: `${p.web_url}/-/merge_requests/${mr.iid}`,
     references: { short: `!${mr.iid}`, relative: `!${mr.iid}`, full: `${p.path_with_namespace}!${mr.iid}` },
   };
 }

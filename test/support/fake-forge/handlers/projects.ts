@@ -1,6 +1,6 @@
 // GET /user, GET /projects/:id, PUT /projects/:id (default_branch only).
 import { ACCESS, badRequest, json, loadProject, paramError, requireLevel, route, type Route } from './http';
-import { presentProject, presentUser } from './present';
+import { presentProject } from './present';
 import { presentProjectDetails, presentUserDetails } from './present-discovery';
 
 export const projectRoutes: Route[] = [
@@ -8,8 +8,15 @@ export const projectRoutes: Route[] = [
   route('GET', '/user', (ctx) => json({ ...presentUserDetails(ctx.model, ctx.user), email: ctx.user.email })),
 
   // Entities::ProjectWithAccess: license and statistics only when asked (lib/api/projects.rb).
-  route('GET', '/projects/:id', (ctx) => json(presentProjectDetails(ctx.model, loadProject(ctx),
-    { license: ctx.input.bool('license') === true, statistics: ctx.input.bool('statistics') === true, userId: ctx.user.id }))),
+  route('GET', '/projects/:id', (ctx) =>
+    json(
+      presentProjectDetails(ctx.model, loadProject(ctx), {
+        license: ctx.input.bool('license') === true,
+        statistics: ctx.input.bool('statistics') === true,
+        userId: ctx.user.id,
+      }),
+    ),
+  ),
 
   route('PUT', '/projects/:id', (ctx) => {
     const p = loadProject(ctx);

@@ -108,8 +108,11 @@ export const protectedRoutes: Route[] = [
     const p = loadProject(ctx);
     const m = ctx.model;
     const name = ctx.input.required('name');
-    const levels = { push: level(ctx, 'push_access_level'), merge: level(ctx, 'merge_access_level'),
-      unprotect: eeParam(ctx, 'unprotect_access_level') === undefined ? undefined : level(ctx, 'unprotect_access_level') };
+    const levels = {
+      push: level(ctx, 'push_access_level'),
+      merge: level(ctx, 'merge_access_level'),
+      unprotect: eeParam(ctx, 'unprotect_access_level') === undefined ? undefined : level(ctx, 'unprotect_access_level'),
+    };
     const allowForcePush = ctx.input.bool('allow_force_push') ?? false;
     const codeOwners = (eeParam(ctx, 'code_owner_approval_required') === undefined ? undefined : ctx.input.bool('code_owner_approval_required')) ?? false;
     const allowed = Object.fromEntries(KINDS.map((k) => [k, allowedTo(ctx, k)])) as Record<Kind, Record<string, unknown>[] | undefined>;
@@ -121,8 +124,15 @@ export const protectedRoutes: Route[] = [
       list.push(...(allowed[k] ?? []).map((e) => entry(m, `allowed_to_${k}`, e)));
       return list.length ? list : [entry(m, `${k}_access_level`, { access_level: ACCESS.maintainer })];
     };
-    const rule: ProtectedBranch = { id: m.nextId.protectedBranch++, name, push: entries('push'), merge: entries('merge'),
-      unprotect: entries('unprotect'), allow_force_push: allowForcePush, code_owner_approval_required: codeOwners };
+    const rule: ProtectedBranch = {
+      id: m.nextId.protectedBranch++,
+      name,
+      push: entries('push'),
+      merge: entries('merge'),
+      unprotect: entries('unprotect'),
+      allow_force_push: allowForcePush,
+      code_owner_approval_required: codeOwners,
+    };
     p.protectedBranches.push(rule);
     return json(presentProtected(m, rule), 201);
   }),
@@ -131,9 +141,12 @@ export const protectedRoutes: Route[] = [
   route('PATCH', '/projects/:id/protected_branches/:name', (ctx) => {
     const p = loadProject(ctx);
     const allowForcePush = ctx.input.bool('allow_force_push');
-    const codeOwners = eeParam(ctx, 'code_owner_approval_required') === undefined
-      ? (patchResetsCodeOwners(ctx.model) ? false : undefined)
-      : ctx.input.bool('code_owner_approval_required');
+    const codeOwners =
+      eeParam(ctx, 'code_owner_approval_required') === undefined
+        ? patchResetsCodeOwners(ctx.model)
+          ? false
+          : undefined
+        : ctx.input.bool('code_owner_approval_required');
     const allowed = KINDS.map((k) => [k, allowedTo(ctx, k)] as const);
     requireLevel(ctx, p, ACCESS.maintainer);
     const r = findRule(ctx, p);

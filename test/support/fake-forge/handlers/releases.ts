@@ -160,8 +160,14 @@ export const releaseRoutes: Route[] = [
     }
     const now = ctx.model.now();
     const release: Release = {
-      tag, name: ctx.input.str('name') || tag, description: ctx.input.str('description') ?? '', author_id: ctx.user.id,
-      created_at: now, released_at: releasedAt ?? now, milestone_ids: milestones, links,
+      tag,
+      name: ctx.input.str('name') || tag,
+      description: ctx.input.str('description') ?? '',
+      author_id: ctx.user.id,
+      created_at: now,
+      released_at: releasedAt ?? now,
+      milestone_ids: milestones,
+      links,
     };
     data.releases.push(release);
     return json(presentRelease(ctx, p, release), 201);
@@ -202,8 +208,11 @@ export const releaseRoutes: Route[] = [
 
   route('POST', '/projects/:id/releases/:tag_name/assets/links', (ctx) => {
     const input: LinkInput = {
-      name: ctx.input.str('name'), url: ctx.input.str('url'), direct_asset_path: ctx.input.str('direct_asset_path'),
-      filepath: ctx.input.str('filepath'), link_type: ctx.input.str('link_type'),
+      name: ctx.input.str('name'),
+      url: ctx.input.str('url'),
+      direct_asset_path: ctx.input.str('direct_asset_path'),
+      filepath: ctx.input.str('filepath'),
+      link_type: ctx.input.str('link_type'),
     };
     const p = loadProject(ctx);
     requireLevel(ctx, p, ACCESS.developer);

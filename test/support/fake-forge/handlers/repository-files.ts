@@ -31,7 +31,13 @@ function contentSha256(blob: Blob): string {
   return hex;
 }
 
-interface Found { p: Project; sha: string; path: string; blob: Blob; ref: string | undefined }
+interface Found {
+  p: Project;
+  sha: string;
+  path: string;
+  blob: Blob;
+  ref: string | undefined;
+}
 
 /** assign_file_vars!: the commit (404 Commit), then the blob (404 File). */
 function findFile(ctx: Ctx, refRequired: boolean): Found {
@@ -49,8 +55,15 @@ function findFile(ctx: Ctx, refRequired: boolean): Found {
 /** blob_data of files.rb, as fields and as X-Gitlab-* headers (set_http_headers). */
 function blobData(ctx: Ctx, f: Found) {
   return {
-    file_name: f.path.split('/').pop()!, file_path: f.path, size: f.blob.size, encoding: 'base64', content_sha256: contentSha256(f.blob),
-    ref: f.ref ?? null, blob_id: f.blob.id, commit_id: f.sha, last_commit_id: lastCommitFor(ctx.model, f.p, f.sha, f.path),
+    file_name: f.path.split('/').pop()!,
+    file_path: f.path,
+    size: f.blob.size,
+    encoding: 'base64',
+    content_sha256: contentSha256(f.blob),
+    ref: f.ref ?? null,
+    blob_id: f.blob.id,
+    commit_id: f.sha,
+    last_commit_id: lastCommitFor(ctx.model, f.p, f.sha, f.path),
     execute_filemode: f.blob.executable,
   };
 }
@@ -66,26 +79,45 @@ const CHUNK = 64 * 1024;
 /** Pull-based: each chunk is produced when the socket wants one, so an abandoned read stops the production. */
 function rawBody(p: Project, blob: Blob): ReadableStream<Uint8Array> {
   let offset = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (offset >= blob.size) { controller.close(); return; }
-      const chunk = blob.read(offset, Math.min(blob.size, offset + CHUNK));
-      offset += chunk.byteLength;
-      repoStore(p).rawBytesServed += chunk.byteLength;
-      controller.enqueue(chunk);
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (offset >= blob.size) {
+          controller.close();
+          return;
+        }
+        const chunk = blob.read(offset, Math.min(blob.size, offset + CHUNK));
+        offset += chunk.byteLength;
+        repoStore(p).rawBytesServed += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
     },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
 }
 
-function writeParams(ctx: Ctx, action: 'create' | 'update'): { branch: string; message: string; startBranch?: string; action: WriteAction; authorName?: string; authorEmail?: string } {
+function writeParams(
+  ctx: Ctx,
+  action: 'create' | 'update',
+): { branch: string; message: string; startBranch?: string; action: WriteAction; authorName?: string; authorEmail?: string } {
   const branch = ctx.input.required('branch', false);
   const message = ctx.input.required('commit_message', false);
   const content = ctx.input.required('content');
   const encoding = ctx.input.oneOf('encoding', ['base64', 'text'] as const) ?? 'text';
   return {
-    branch, message, startBranch: ctx.input.str('start_branch'), authorName: ctx.input.str('author_name'), authorEmail: ctx.input.str('author_email'),
-    action: { action, file_path: ctx.params.file_path, content, encoding, last_commit_id: action === 'update' ? ctx.input.str('last_commit_id') : undefined,
-      execute_filemode: ctx.input.bool('execute_filemode') },
+    branch,
+    message,
+    startBranch: ctx.input.str('start_branch'),
+    authorName: ctx.input.str('author_name'),
+    authorEmail: ctx.input.str('author_email'),
+    action: {
+      action,
+      file_path: ctx.params.file_path,
+      content,
+      encoding,
+      last_commit_id: action === 'update' ? ctx.input.str('last_commit_id') : undefined,
+      execute_filemode: ctx.input.bool('execute_filemode'),
+    },
   };
 }
 
@@ -94,8 +126,15 @@ function write(ctx: Ctx, action: 'create' | 'update', status: number): Response 
   const path = filePathParam(ctx);
   const w = writeParams(ctx, action);
   requireLevel(ctx, p, ACCESS.developer);
-  writeCommit(ctx.model, p, ctx.user, { api: 'files', branch: w.branch, commitMessage: w.message, startBranch: w.startBranch,
-    authorName: w.authorName, authorEmail: w.authorEmail, actions: [w.action] });
+  writeCommit(ctx.model, p, ctx.user, {
+    api: 'files',
+    branch: w.branch,
+    commitMessage: w.message,
+    startBranch: w.startBranch,
+    authorName: w.authorName,
+    authorEmail: w.authorEmail,
+    actions: [w.action],
+  });
   return json({ file_path: path, branch: w.branch }, status);
 }
 

@@ -52,7 +52,7 @@ export function writeCommit(m: ForgeModel, p: Project, user: User, req: WriteReq
     if (!p.commits.has(req.startSha)) throw badRequest(`Cannot find start_sha '${req.startSha}'`);
     base = req.startSha;
   }
-  const startBranch = req.startSha === undefined ? req.startBranch ?? req.branch : undefined;
+  const startBranch = req.startSha === undefined ? (req.startBranch ?? req.branch) : undefined;
   if (startBranch !== undefined) {
     base = p.branches.get(startBranch);
     if (!base) throw badRequest('You can only create or edit files when you are on a branch');
@@ -68,10 +68,24 @@ export function writeCommit(m: ForgeModel, p: Project, user: User, req: WriteReq
   const now = m.now();
   const title = req.commitMessage.split('\n')[0];
   const id = createHash('sha1').update(`fake-forge:written:${++counter}:${now}:${req.commitMessage}`).digest('hex');
-  const commit = addCommit(m, p, {
-    id, title, message: req.commitMessage, author_name: req.authorName ?? user.name, author_email: req.authorEmail ?? user.email,
-    authored_date: now, committer_name: user.name, committer_email: user.email, committed_date: now, parent_ids: [base!], trailers: {},
-  }, snap);
+  const commit = addCommit(
+    m,
+    p,
+    {
+      id,
+      title,
+      message: req.commitMessage,
+      author_name: req.authorName ?? user.name,
+      author_email: req.authorEmail ?? user.email,
+      authored_date: now,
+      committer_name: user.name,
+      committer_email: user.email,
+      committed_date: now,
+      parent_ids: [base!],
+      trailers: {},
+    },
+    snap,
+  );
   p.branches.set(req.branch, id);
   return commit;
 }
@@ -98,9 +112,11 @@ function applyAction(m: ForgeModel, p: Project, base: string, snap: Snapshot, a:
     const current = snap.has(path) ? lastCommitFor(m, p, base, path) : undefined;
     if (current !== a.last_commit_id) {
       // The files API (Files::UpdateService) and the commits API (Files::MultiService) word it differently.
-      throw badRequest(api === 'files'
-        ? 'You are attempting to update a file that has changed since you started editing it.'
-        : `The file has changed since you started editing it: ${path}`);
+      throw badRequest(
+        api === 'files'
+          ? 'You are attempting to update a file that has changed since you started editing it.'
+          : `The file has changed since you started editing it: ${path}`,
+      );
     }
   }
   switch (a.action) {

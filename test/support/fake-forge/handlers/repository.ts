@@ -41,8 +41,15 @@ function actionsParam(ctx: Ctx): WriteAction[] {
     if (encoding !== 'text' && encoding !== 'base64') throw paramError(`${name('encoding')} does not have a valid value`);
     const mode = a.execute_filemode;
     if (mode !== undefined && typeof mode !== 'boolean') throw paramError(`${name('execute_filemode')} is invalid`);
-    return { action: action as ActionKind, file_path: filePath, previous_path: previous, content, encoding, last_commit_id: str('last_commit_id'),
-      execute_filemode: mode as boolean | undefined };
+    return {
+      action: action as ActionKind,
+      file_path: filePath,
+      previous_path: previous,
+      content,
+      encoding,
+      last_commit_id: str('last_commit_id'),
+      execute_filemode: mode as boolean | undefined,
+    };
   });
 }
 
@@ -70,9 +77,12 @@ export const repositoryRoutes: Route[] = [
     const to = resolveRepoRef(m, p, toRef);
     if (!from || !to) throw notFound('Ref');
     // straight: from..to compares the two trees; otherwise from...to compares to with the merge base.
-    const base = straight ? from : mergeBase(m, p, from, to) ?? from;
+    const base = straight ? from : (mergeBase(m, p, from, to) ?? from);
     const excluded = m.reachable(p, [from]);
-    const commits = m.log(p, [to]).filter((c) => !excluded.has(c.id)).reverse();
+    const commits = m
+      .log(p, [to])
+      .filter((c) => !excluded.has(c.id))
+      .reverse();
     const diffs = diffSnapshots(snapshotAt(m, p, base), snapshotAt(m, p, to));
     return json({
       commit: commits.length ? presentCommit(p, commits[commits.length - 1], { trailers: true }) : null,
@@ -93,12 +103,19 @@ export const repositoryRoutes: Route[] = [
     const startSha = ctx.input.str('start_sha');
     if (startBranch !== undefined && startSha !== undefined) throw paramError('start_branch, start_sha are mutually exclusive');
     const withStats = ctx.input.bool('stats') ?? true;
-    const c = writeCommit(ctx.model, p, ctx.user, { api: 'commits', branch, commitMessage: message, startBranch, startSha,
-      authorName: ctx.input.str('author_name'), authorEmail: ctx.input.str('author_email'), actions });
+    const c = writeCommit(ctx.model, p, ctx.user, {
+      api: 'commits',
+      branch,
+      commitMessage: message,
+      startBranch,
+      startSha,
+      authorName: ctx.input.str('author_name'),
+      authorEmail: ctx.input.str('author_email'),
+      actions,
+    });
     const out: Record<string, unknown> = { ...presentCommit(p, c, { trailers: true }) };
     if (withStats) out.stats = stats(c);
     const pipeline = lastPipeline(ctx.model, p, c.id);
     return json({ ...out, status: pipeline?.status ?? null, project_id: p.id, last_pipeline: pipeline }, 201);
   }),
 ];
-

@@ -58,7 +58,16 @@ function blobHits(m: ForgeModel, p: Project, ref: string, needle: string) {
       let end = Math.min(lines.length - 1, matches[k] + CONTEXT);
       while (k + 1 < matches.length && matches[k + 1] - CONTEXT <= end + 1) end = Math.min(lines.length - 1, matches[++k] + CONTEXT);
       k++;
-      hits.push({ basename: path.replace(/\.[^./]*$/, ''), data: `${lines.slice(start, end + 1).join('\n')}\n`, path, filename: path, id: null, ref, startline: start + 1, project_id: p.id });
+      hits.push({
+        basename: path.replace(/\.[^./]*$/, ''),
+        data: `${lines.slice(start, end + 1).join('\n')}\n`,
+        path,
+        filename: path,
+        id: null,
+        ref,
+        startline: start + 1,
+        project_id: p.id,
+      });
     }
   }
   return hits;
@@ -79,12 +88,21 @@ function hits(ctx: Ctx, level: Level, scope: string, projects: Project[]): unkno
     case 'projects':
       return projects.filter((p) => has(p.name, p.path, m.discovery.projects.get(p.id)?.description)).map((p) => presentProjectDetails(m, p));
     case 'issues':
-      return byCreated(projects.flatMap((p) => [...p.issues.values()].filter((i) => canReadIssue(m, p, i, user.id)
-        && has(i.title, i.description) && (!state || state === 'all' || i.state === state) && (confidential === undefined || i.confidential === confidential))))
-        .map((i) => presentIssue(m, i));
+      return byCreated(
+        projects.flatMap((p) =>
+          [...p.issues.values()].filter(
+            (i) =>
+              canReadIssue(m, p, i, user.id) &&
+              has(i.title, i.description) &&
+              (!state || state === 'all' || i.state === state) &&
+              (confidential === undefined || i.confidential === confidential),
+          ),
+        ),
+      ).map((i) => presentIssue(m, i));
     case 'merge_requests':
-      return byCreated(projects.flatMap((p) => p.mergeRequests.filter((mr) => has(mr.title, mr.description) && (!state || state === 'all' || mr.state === state))))
-        .map((mr) => presentMergeRequestBasic(m, mr));
+      return byCreated(
+        projects.flatMap((p) => p.mergeRequests.filter((mr) => has(mr.title, mr.description) && (!state || state === 'all' || mr.state === state))),
+      ).map((mr) => presentMergeRequestBasic(m, mr));
     case 'milestones':
       return projects.flatMap((p) => p.milestones.filter((ms) => has(ms.title, ms.description))).map((ms) => presentMilestone(m, ms));
     case 'users': {
@@ -96,11 +114,21 @@ function hits(ctx: Ctx, level: Level, scope: string, projects: Project[]): unkno
     case 'commits':
       return projects.flatMap((p) => {
         const sha = m.resolveRef(p, ref(p));
-        return sha ? m.log(p, [sha]).filter((c) => has(c.message)).map((c) => ({ ...presentCommit(p, c), project_id: p.id })) : [];
+        return sha
+          ? m
+              .log(p, [sha])
+              .filter((c) => has(c.message))
+              .map((c) => ({ ...presentCommit(p, c), project_id: p.id }))
+          : [];
       });
     case 'notes':
-      return projects.flatMap((p) => [...p.issues.values()].filter((i) => canReadIssue(m, p, i, user.id))
-        .flatMap((i) => m.tracker.notesOf(p.id, 'Issue', i.iid)).filter((n) => !n.system && has(n.body)).map((n) => presentNote(m, n)));
+      return projects.flatMap((p) =>
+        [...p.issues.values()]
+          .filter((i) => canReadIssue(m, p, i, user.id))
+          .flatMap((i) => m.tracker.notesOf(p.id, 'Issue', i.iid))
+          .filter((n) => !n.system && has(n.body))
+          .map((n) => presentNote(m, n)),
+      );
     default:
       // snippet_titles, wiki_blobs and epics: the fake holds no snippets, wikis or epics.
       return [];
@@ -113,7 +141,9 @@ function search(ctx: Ctx, level: Level, projects: Project[]): Response {
   ctx.input.required('search');
   if (!searchScopes(m, level).includes(scope)) throw paramError('scope does not have a valid value');
   if (level !== 'project' && EE_EXTRA.includes(scope) && !m.discovery.hasAdvancedSearch(m.edition)) {
-    throw badRequest({ error: ADVANCED_ONLY.includes(scope) ? 'Scope supported only with advanced search' : 'Scope supported only with advanced search or exact code search' });
+    throw badRequest({
+      error: ADVANCED_ONLY.includes(scope) ? 'Scope supported only with advanced search' : 'Scope supported only with advanced search or exact code search',
+    });
   }
   return listResponse(ctx, hits(ctx, level, scope, projects));
 }
@@ -125,7 +155,11 @@ export const searchRoutes: Route[] = [
   route('GET', '/groups/:id/search', (ctx) => {
     const g = loadGroup(ctx);
     const ids = groupAndDescendants(ctx.model, g);
-    return search(ctx, 'group', readable(ctx).filter((p) => p.namespace.kind !== 'user' && ids.has(p.namespace.id)));
+    return search(
+      ctx,
+      'group',
+      readable(ctx).filter((p) => p.namespace.kind !== 'user' && ids.has(p.namespace.id)),
+    );
   }),
   route('GET', '/projects/:id/search', (ctx) => search(ctx, 'project', [loadProject(ctx)])),
 ];

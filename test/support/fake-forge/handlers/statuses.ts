@@ -49,9 +49,15 @@ export const statusRoutes: Route[] = [
     const sort = ctx.input.oneOf('sort', ['asc', 'desc'] as const) ?? 'asc';
     const all = ctx.input.bool('all') ?? false;
     const list = p.statuses
-      .filter((s) => s.sha === sha && (all || !s.retried) && (ref === undefined || s.ref === ref)
-        && (stage === undefined || s.stage === stage) && (name === undefined || s.name === name)
-        && (pipelineId === undefined || s.pipeline_id === pipelineId))
+      .filter(
+        (s) =>
+          s.sha === sha &&
+          (all || !s.retried) &&
+          (ref === undefined || s.ref === ref) &&
+          (stage === undefined || s.stage === stage) &&
+          (name === undefined || s.name === name) &&
+          (pipelineId === undefined || s.pipeline_id === pipelineId),
+      )
       .sort((a, b) => (sort === 'asc' ? 1 : -1) * (a[orderBy] - b[orderBy] || a.id - b.id));
     return listResponse(ctx, list, (s) => presentStatus(ctx.model, s));
   }),
@@ -69,7 +75,11 @@ export const statusRoutes: Route[] = [
     const coverage = ctx.input.float('coverage');
     const pipelineParam = ctx.input.int('pipeline_id');
     requireLevel(ctx, p, ACCESS.developer);
-    for (const [field, v] of [['target_url', targetUrl], ['description', description], ['name', name]] as const) {
+    for (const [field, v] of [
+      ['target_url', targetUrl],
+      ['description', description],
+      ['name', name],
+    ] as const) {
       if (v && v.length > 255) throw badRequest({ [field]: ['is too long (maximum is 255 characters)'] });
     }
     const sha = m.resolveRef(p, ctx.params.sha);
@@ -88,14 +98,36 @@ export const statusRoutes: Route[] = [
     // Only the caller's own pending/running job with the same name and ref is updated
     // (CreateCommitStatusService's scope: running_or_pending, for_ref, by_name, for_user); final
     // ones, and other users' jobs, get a new job.
-    let s = p.statuses.find((x) => x.sha === sha && x.ref === ref && x.name === name && x.pipeline_id === pipelineId
-      && x.authorId === ctx.user.id && (x.status === 'pending' || x.status === 'running'));
+    let s = p.statuses.find(
+      (x) =>
+        x.sha === sha &&
+        x.ref === ref &&
+        x.name === name &&
+        x.pipeline_id === pipelineId &&
+        x.authorId === ctx.user.id &&
+        (x.status === 'pending' || x.status === 'running'),
+    );
     let created = false;
     if (!s) {
       created = true;
-      s = { id: 0, sha, ref, status: 'created', name, stage: 'external', target_url: null, description: null,
-        created_at: now, started_at: null, finished_at: null, allow_failure: false, coverage: null,
-        authorId: ctx.user.id, pipeline_id: pipelineId, retried: false };
+      s = {
+        id: 0,
+        sha,
+        ref,
+        status: 'created',
+        name,
+        stage: 'external',
+        target_url: null,
+        description: null,
+        created_at: now,
+        started_at: null,
+        finished_at: null,
+        allow_failure: false,
+        coverage: null,
+        authorId: ctx.user.id,
+        pipeline_id: pipelineId,
+        retried: false,
+      };
     }
     transition(s, state, now);
     if (targetUrl !== undefined) s.target_url = targetUrl;

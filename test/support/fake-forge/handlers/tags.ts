@@ -73,7 +73,12 @@ export const tagRoutes: Route[] = [
     requireLevel(ctx, p, p.visibility === 'private' ? ACCESS.reporter : ACCESS.none);
     const when = (name: string) => p.commits.get(p.tags.get(name)!)?.committed_date ?? '';
     const names = search([...p.tags.keys()], term).sort((a, b) => {
-      const order = orderBy === 'name' ? a.localeCompare(b) : orderBy === 'version' ? versionCompare(a, b) : Date.parse(when(a)) - Date.parse(when(b)) || a.localeCompare(b);
+      const order =
+        orderBy === 'name'
+          ? a.localeCompare(b)
+          : orderBy === 'version'
+            ? versionCompare(a, b)
+            : Date.parse(when(a)) - Date.parse(when(b)) || a.localeCompare(b);
       return sort === 'asc' ? order : -order;
     });
     return listResponse(ctx, names, (name) => presentTag(ctx, p, name));

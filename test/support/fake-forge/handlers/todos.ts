@@ -32,9 +32,16 @@ export const todoRoutes: Route[] = [
       return ns !== undefined && m.groupChain(ns).some((g) => g.id === groupId);
     };
     const todos = m.tracker.todos
-      .filter((t) => t.user_id === ctx.user.id && t.state === state && (!action || t.action_name === action) && (!type || t.target_type === type)
-        && (authorId === undefined || t.author_id === authorId) && (projectId === undefined || t.project_id === projectId)
-        && (groupId === undefined || inGroup(t.project_id)))
+      .filter(
+        (t) =>
+          t.user_id === ctx.user.id &&
+          t.state === state &&
+          (!action || t.action_name === action) &&
+          (!type || t.target_type === type) &&
+          (authorId === undefined || t.author_id === authorId) &&
+          (projectId === undefined || t.project_id === projectId) &&
+          (groupId === undefined || inGroup(t.project_id)),
+      )
       .sort((a, b) => b.id - a.id);
     return listResponse(ctx, todos, (t) => presentTodo(m, t));
   }),

@@ -16,9 +16,17 @@ export const tokenRoutes: Route[] = [
     if (!info || info.type === 'oauth') throw badRequest('400 Bad request - This endpoint requires token type to be a personal access token');
     const granular = info.type === 'fine-grained';
     return json({
-      id: info.id ?? 1000 + info.userId, name: info.name ?? 'token', revoked: false, created_at: '2026-01-05T10:00:00.000Z',
-      description: '', scopes: granular ? ['granular'] : info.scopes ?? ['api'], user_id: info.userId, last_used_at: null,
-      active: true, expires_at: info.expiresAt ?? null, granular,
+      id: info.id ?? 1000 + info.userId,
+      name: info.name ?? 'token',
+      revoked: false,
+      created_at: '2026-01-05T10:00:00.000Z',
+      description: '',
+      scopes: granular ? ['granular'] : (info.scopes ?? ['api']),
+      user_id: info.userId,
+      last_used_at: null,
+      active: true,
+      expires_at: info.expiresAt ?? null,
+      granular,
       ...(granular ? { granular_scopes: [{ access: 'all_memberships', permissions: info.permissions ?? [], project_id: null, group_id: null }] } : {}),
     });
   }),

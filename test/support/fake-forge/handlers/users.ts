@@ -13,15 +13,17 @@ export const userRoutes: Route[] = [
     const active = input.bool('active') === true;
     const blocked = input.bool('blocked') === true;
     const humans = input.bool('humans') === true || input.bool('without_project_bots') === true;
-    const list = [...m.users.values()].filter((u) => {
-      const facts = m.discovery.users.get(u.id);
-      if (username !== undefined && u.username.toLowerCase() !== username) return false;
-      if (search !== undefined && !`${u.username}\n${u.name}`.toLowerCase().includes(search)) return false;
-      if (active && (facts?.state ?? 'active') !== 'active') return false;
-      if (blocked && facts?.state !== 'blocked') return false;
-      if (humans && facts?.bot) return false;
-      return true;
-    }).sort((a, b) => b.id - a.id);
+    const list = [...m.users.values()]
+      .filter((u) => {
+        const facts = m.discovery.users.get(u.id);
+        if (username !== undefined && u.username.toLowerCase() !== username) return false;
+        if (search !== undefined && !`${u.username}\n${u.name}`.toLowerCase().includes(search)) return false;
+        if (active && (facts?.state ?? 'active') !== 'active') return false;
+        if (blocked && facts?.state !== 'blocked') return false;
+        if (humans && facts?.bot) return false;
+        return true;
+      })
+      .sort((a, b) => b.id - a.id);
     return listResponse(ctx, list, (u) => presentUserBasic(m, u));
   }),
 

@@ -37,8 +37,14 @@ function groupOwner(ctx: Ctx): Owner {
 function present(ctx: Ctx, v: CiVariable): Record<string, unknown> {
   const m = ctx.model;
   return {
-    variable_type: v.variable_type, key: v.key, value: v.hidden ? null : v.value, protected: v.protected, masked: v.masked,
-    ...(atLeast(m, 17, 4) ? { hidden: v.hidden } : {}), raw: v.raw, environment_scope: v.environment_scope,
+    variable_type: v.variable_type,
+    key: v.key,
+    value: v.hidden ? null : v.value,
+    protected: v.protected,
+    masked: v.masked,
+    ...(atLeast(m, 17, 4) ? { hidden: v.hidden } : {}),
+    raw: v.raw,
+    environment_scope: v.environment_scope,
     ...(atLeast(m, 16, 2) ? { description: v.description } : {}),
   };
 }
@@ -98,10 +104,18 @@ function get(ctx: Ctx, load: (ctx: Ctx) => Owner): Response {
 function create(ctx: Ctx, load: (ctx: Ctx) => Owner): Response {
   const key = ctx.input.required('key');
   const value = ctx.input.required('value');
-  const hidden = atLeast(ctx.model, 17, 4) ? boolOf(ctx, 'masked_and_hidden') ?? false : false;
+  const hidden = atLeast(ctx.model, 17, 4) ? (boolOf(ctx, 'masked_and_hidden') ?? false) : false;
   const o = load(ctx);
   const v: CiVariable = {
-    key, value, variable_type: 'env_var', protected: false, masked: false, hidden, raw: false, environment_scope: '*', description: null,
+    key,
+    value,
+    variable_type: 'env_var',
+    protected: false,
+    masked: false,
+    hidden,
+    raw: false,
+    environment_scope: '*',
+    description: null,
     ...settings(ctx, o),
   };
   if (hidden) v.masked = true;
@@ -117,7 +131,10 @@ function update(ctx: Ctx, load: (ctx: Ctx) => Owner): Response {
   const changed = { ...v, ...settings(ctx, o) };
   // A hidden variable stays masked and hidden (Ci::ChangeVariableService refuses to unmask it).
   if (v.hidden && changed.masked === false) throw validationError('masked', 'cannot be unset for a hidden variable');
-  validate(changed, variablesOf(o.owner).filter((x) => x !== v));
+  validate(
+    changed,
+    variablesOf(o.owner).filter((x) => x !== v),
+  );
   Object.assign(v, changed);
   return json(present(ctx, v));
 }
