@@ -19,7 +19,8 @@
 // user record (a forge URL that points at a web page answers 200 with HTML, which accepts nothing).
 // Beside the check, what the token may do is asked once (token-profile.ts) and kept with the answer.
 import { readTextWithin } from '../forge/body';
-import { credentialHeader, type Credential } from '../forge/credential';
+import type { Credential } from '../forge/credential';
+import { credentialedGet, type FetchLike } from './credentialed-get';
 import type { ForgeEndpoint } from '../forge/endpoint';
 import { MemoryStore } from '../store/memory-store';
 import { storeKey, type SharedStore } from '../store/store';
@@ -32,8 +33,6 @@ const CREDENTIAL_CHECK_TTL_MS = 5 * 60_000;
 export const CREDENTIAL_CHECK_MAX_ENTRIES = 10_000;
 /** How long a check that could not answer ('unknown') keeps an audit line from asking again. */
 const UNKNOWN_USERNAME_TTL_MS = 30_000;
-
-type FetchLike = (input: string, init: RequestInit & Record<string, unknown>) => Promise<Response>;
 
 interface CredentialCheckOptions {
   now?: () => number;
@@ -312,19 +311,9 @@ export class CredentialChecks {
   }
 
   private async askUser(credential: Credential, endpoint: ForgeEndpoint): Promise<Answer & { refusal?: string }> {
-    const [name, value] = credentialHeader(credential);
     const path = credential.kind === 'job' ? '/job' : '/user';
-    const started = performance.now();
     try {
-      // No redirects: the request carries the credential, and a redirect is no answer anyway.
-      const response = await this.fetchImpl(`${endpoint.apiUrl}${path}`, {
-        method: 'GET',
-        headers: { [name]: value, Accept: 'application/json' },
-        redirect: 'manual',
-        signal: AbortSignal.timeout(endpoint.timeoutMs),
-        ...endpoint.fetchOptions,
-      });
-      endpoint.observe?.(response.status, (performance.now() - started) / 1000);
+      const response = await credentialedGet(this.fetchImpl, `${endpoint.apiUrl}${path}`, credential, endpoint);
       if (response.ok) {
         const text = await readTextWithin(response, MAX_ANSWER_BYTES).catch(() => undefined);
         // A body past the bound is not read: no record to judge, so the forge could not say.
@@ -344,7 +333,6 @@ export class CredentialChecks {
       await response.body?.cancel().catch(() => {});
       return { verdict: response.status === 401 ? 'rejected' : 'unknown' };
     } catch {
-      endpoint.observe?.('error', (performance.now() - started) / 1000);
       return { verdict: 'unknown' };
     }
   }

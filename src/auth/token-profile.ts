@@ -9,7 +9,8 @@
 // Anything else leaves a part unknown, and unknown narrows nothing. Nothing here is logged, and the
 // token never leaves the request that carries it.
 import { readTextWithin } from '../forge/body';
-import { credentialHeader, type Credential } from '../forge/credential';
+import type { Credential } from '../forge/credential';
+import { credentialedGet, type FetchLike } from './credentialed-get';
 import type { ForgeEndpoint } from '../forge/endpoint';
 
 type TokenKind = 'personal' | 'fine-grained' | 'project' | 'group' | 'oauth' | 'job';
@@ -35,8 +36,6 @@ export interface ProfileSources {
   fineGrained?: true;
 }
 
-type FetchLike = (input: string, init: RequestInit & Record<string, unknown>) => Promise<Response>;
-
 /** A self-description is a few hundred bytes; a fine-grained grant a few KB. */
 const MAX_PROFILE_BYTES = 64 * 1024;
 const MAX_ENTRIES = 512;
@@ -51,17 +50,8 @@ async function getJson(
   credential: Credential,
   endpoint: ForgeEndpoint,
 ): Promise<{ status: number; json?: unknown; refusal?: string }> {
-  const [name, value] = credentialHeader(credential);
-  const started = performance.now();
   try {
-    const response = await fetchImpl(url, {
-      method: 'GET',
-      headers: { [name]: value, Accept: 'application/json' },
-      redirect: 'manual',
-      signal: AbortSignal.timeout(endpoint.timeoutMs),
-      ...endpoint.fetchOptions,
-    });
-    endpoint.observe?.(response.status, (performance.now() - started) / 1000);
+    const response = await credentialedGet(fetchImpl, url, credential, endpoint);
     if (response.status === 403) return { status: 403, refusal: kindOfRefusal(await readTextWithin(response, MAX_PROFILE_BYTES)) };
     if (!response.ok) {
       await response.body?.cancel().catch(() => {});
@@ -70,7 +60,6 @@ async function getJson(
     const text = await readTextWithin(response, MAX_PROFILE_BYTES);
     return { status: response.status, json: JSON.parse(text) as unknown };
   } catch {
-    endpoint.observe?.('error', (performance.now() - started) / 1000);
     return { status: 0 };
   }
 }

@@ -95,14 +95,15 @@ export function createModernMcpHandler(deps: ModernMcpDeps): (req: McpRequest) =
   // token may do); any other after the SDK answered it, and only if it answered 2xx: a request the
   // revision refuses sends nothing to the forge.
   const gate = deps.credentialGate;
-  const serve = createServingTail<undefined>(deps, {
+  // The tail's state is whether the request looks served (looksServed), judged once per request.
+  const serve = createServingTail<boolean>(deps, {
     lane: 'modern',
-    admit: gate && (async (req, caller, endpoint) => (looksServed(req) ? gate(caller, endpoint, req.requestId, 'modern', req.replyId) : undefined)),
+    admit: gate && (async (req, caller, endpoint, checkFirst) => (checkFirst ? gate(caller, endpoint, req.requestId, 'modern', req.replyId) : undefined)),
     bySdk: async (req) => withRequestId(await deps.handler.fetch(req.request, { parsedBody: req.body }), req.replyId),
     served:
       gate &&
-      (async (response, caller, _state, req, endpoint) => {
-        if (!response.ok || looksServed(req)) return response;
+      (async (response, caller, checkedFirst, req, endpoint) => {
+        if (!response.ok || checkedFirst) return response;
         const refusal = await gate(caller, endpoint, req.requestId, 'modern', req.replyId);
         if (!refusal) return response;
         await response.body?.cancel().catch(() => {});
@@ -129,6 +130,6 @@ export function createModernMcpHandler(deps: ModernMcpDeps): (req: McpRequest) =
       if (!limit.allowed)
         return refusals.rateLimited(limit, { scope: 'credential', request_id: req.requestId, credential: caller.credential.kind }, jsonRpc(req.replyId));
     }
-    return serve(req, caller, undefined);
+    return serve(req, caller, gate !== undefined && looksServed(req));
   };
 }
