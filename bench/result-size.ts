@@ -21,7 +21,7 @@ import {
   GITLAB_RECORDS,
 } from '../test/fixtures/gitlab-records';
 import { DISCOVERY_RECORDS, gitlabGroup, gitlabProject } from '../test/fixtures/gitlab-discovery-records';
-import { gitlabRelease, gitlabTag, gitlabWikiPageBasic } from '../test/fixtures/gitlab-release-records';
+import { gitlabRelease, gitlabReleaseLink, gitlabTag, gitlabWikiPageBasic } from '../test/fixtures/gitlab-release-records';
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 const { open_issues_count: _o, closed_issues_count: _c, open_merge_requests_count: _m, ...labelWithoutCounts } = DISCOVERY_RECORDS.label;
@@ -125,6 +125,11 @@ const pages: Record<string, unknown> = {
   '/projects/5/releases': range(20).map((i) =>
     gitlabRelease(`v2.${i}.0`, gitlabCommit(i), GITLAB_RECORDS.release.author as Record<string, unknown>, gitlabMilestone(10 + i, i)),
   ),
+  // One link in four has no direct asset path: GitLab then gives its url as direct_asset_url too.
+  '/projects/5/releases/v2.4.0/assets/links': range(20).map((i) => {
+    const link = gitlabReleaseLink(i + 1);
+    return i % 4 === 3 ? { ...link, direct_asset_url: link.url, link_type: 'other' } : link;
+  }),
   // GitLab lists a whole wiki at once (lib/api/wikis.rb has no pagination): 20 pages, no content.
   '/projects/5/wikis': range(20).map((i) => gitlabWikiPageBasic(i % 2 ? `guides/deploy-step-${i}` : `runbooks/service-${i}/on-call`)),
   '/projects/5/environments': range(10).map((i) => ({ ...gitlabEnvironment(i), name: `review/feature-${i}`, slug: `review-feature-${i}` })),
@@ -177,6 +182,7 @@ const calls: [string, string, Record<string, unknown>, string][] = [
   ['search_code (20 hits)', 'list', { ...P, search: 'store' }, '/projects/5/search'],
   ['list_tags (20)', 'list', P, '/projects/5/repository/tags'],
   ['list_releases (20)', 'list', P, '/projects/5/releases'],
+  ['list_release_links (20)', 'list', { ...P, tag_name: 'v2.4.0' }, '/projects/5/releases/v2.4.0/assets/links'],
   ['list_wiki_pages (20)', 'list', P, '/projects/5/wikis'],
   ['list_project_variables (20)', 'list', P, '/projects/5/variables'],
   ['list_merge_request_commits (20)', 'list', { ...P, merge_request_iid: 17 }, '/projects/5/merge_requests/17/commits'],

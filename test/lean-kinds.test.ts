@@ -38,10 +38,9 @@ describe.each(kinds)('lean %s', (kind) => {
     // A milestone, a blame range and a diff are mostly what an agent reads; a burndown event has nothing but a null to drop.
     // A merge request's file diff is a diff; a file read is its content; a diff version is its three SHAs; a draft
     // note is its text and the diff position (SHAs and lines) it sits on. A code hit is its lines (search_code keeps only
-    // the matching ones: bench/result-size.ts). A wiki page is its content, like a file; a release link is its id, name,
-    // URL and permanent URL (only the type `other` and a repeated URL drop).
+    // the matching ones: bench/result-size.ts). A wiki page is its content, like a file.
     if (
-      !['burndown_event', 'blame_range', 'diff', 'milestone', 'mr_diff', 'file', 'mr_version', 'draft_note', 'code_hit', 'wiki_page', 'release_link'].includes(
+      !['burndown_event', 'blame_range', 'diff', 'milestone', 'mr_diff', 'file', 'mr_version', 'draft_note', 'code_hit', 'wiki_page'].includes(
         kind,
       )
     )
@@ -133,7 +132,6 @@ describe('what an agent acts on is kept', () => {
     expect(lean('release_link')).toEqual({
       id: 1,
       name: 'api-linux-amd64-1',
-      url: 'https://downloads.example.com/api/v2.4.0/api-linux-amd64-1.tar.gz',
       direct_asset_path: '/bin/api-linux-amd64-1.tar.gz',
       link_type: 'package',
     });

@@ -167,7 +167,6 @@ describe('releases', () => {
         {
           id: 1,
           name: 'api-linux-amd64',
-          url: 'https://downloads.forge.test/api/1.0.0/api-linux-amd64',
           direct_asset_path: '/bin/api-linux-amd64',
           link_type: 'package',
         },
@@ -176,6 +175,9 @@ describe('releases', () => {
     });
     const full = structured<Record<string, unknown>>(await c.call('get_release', { project_id: P, tag_name: 'v1.0.0', full_response: true }));
     expect(full).toHaveProperty('assets.sources');
+    // The permanent URL redirects to the link's url; full_response gives both (D33).
+    expect(full).toHaveProperty('assets.links.0.url', 'https://downloads.forge.test/api/1.0.0/api-linux-amd64');
+    expect(full).toHaveProperty('assets.links.0.direct_asset_url', 'http://forge.test/acme/platform/api/-/releases/v1.0.0/downloads/bin/api-linux-amd64');
     expect(toolError(await c.call('get_release', { project_id: P, tag_name: 'v0.9.0' })).kind).toBe('not_found');
   });
 
@@ -201,7 +203,7 @@ describe('releases', () => {
       upcoming_release: true,
       milestones: [{ title: 'v1.1' }],
     });
-    expect(created.links![0]).toEqual({ id: 2, name: 'checksums', url: 'https://downloads.forge.test/api/1.1.0/SHA256SUMS', direct_asset_path: '/SHA256SUMS' });
+    expect(created.links![0]).toEqual({ id: 2, name: 'checksums', direct_asset_path: '/SHA256SUMS' });
     expect(api().tags.get('v1.1.0')).toBe(SEED.headSha);
     const updated = structured<Release>(
       await c.call('update_release', { project_id: P, tag_name: 'v1.1.0', description: 'Faster, and smaller.', milestones: [] }),

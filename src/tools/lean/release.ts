@@ -22,9 +22,11 @@ export const tag: RecordKind = {
 const DOWNLOADS = /\/-\/releases\/[^/]+\/downloads(\/.+)$/;
 
 /**
- * A link as an agent uses it: its direct asset path (what create_release_link takes; the permanent URL
- * is the release's web_url, /downloads and the path) rather than the whole permanent URL, the type only
- * when not `other`. A permanent URL of another shape is kept as it is.
+ * A link as an agent uses it: its direct asset path (what create_release_link takes) when it has one,
+ * else its URL, and the type only when not `other`. The permanent URL (the release's web_url,
+ * /downloads and the path) is the link users share and GitLab redirects it to the link's url, so the
+ * url itself, a second URL of the same file, comes with full_response only (D37: a page of links is
+ * then under half of GitLab's bytes). A permanent URL of another shape is kept as it is.
  */
 function leanLink(l: Rec): Rec {
   const direct = typeof l.direct_asset_url === 'string' && l.direct_asset_url !== l.url ? l.direct_asset_url : undefined;
@@ -32,7 +34,7 @@ function leanLink(l: Rec): Rec {
   return compact({
     id: l.id,
     name: l.name,
-    url: l.url,
+    url: path ? undefined : l.url,
     direct_asset_path: path,
     direct_asset_url: path ? undefined : direct,
     link_type: l.link_type !== 'other' ? l.link_type : undefined,
@@ -61,6 +63,6 @@ export const release: RecordKind = {
 
 export const releaseLink: RecordKind = {
   about:
-    "A release asset link: name, URL, its direct asset path when it has one (the permanent URL is the release's web_url, /downloads and the path), and its type when not other.",
+    "A release asset link: name and its direct asset path when it has one (the permanent URL is the release's web_url, /downloads and the path; GitLab redirects it to the link's url, which full_response gives), else its URL; its type when not other.",
   lean: leanLink,
 };
