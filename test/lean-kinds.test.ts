@@ -39,11 +39,7 @@ describe.each(kinds)('lean %s', (kind) => {
     // A merge request's file diff is a diff; a file read is its content; a diff version is its three SHAs; a draft
     // note is its text and the diff position (SHAs and lines) it sits on. A code hit is its lines (search_code keeps only
     // the matching ones: bench/result-size.ts). A wiki page is its content, like a file.
-    if (
-      !['burndown_event', 'blame_range', 'diff', 'milestone', 'mr_diff', 'file', 'mr_version', 'draft_note', 'code_hit', 'wiki_page'].includes(
-        kind,
-      )
-    )
+    if (!['burndown_event', 'blame_range', 'diff', 'milestone', 'mr_diff', 'file', 'mr_version', 'draft_note', 'code_hit', 'wiki_page'].includes(kind))
       expect(size / forge).toBeLessThanOrEqual(0.6);
     else expect(size).toBeLessThan(forge);
   });
