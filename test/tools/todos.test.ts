@@ -1,7 +1,7 @@
 // To-do tools through an MCP client: list with numeric filters, mark one done (GitLab's 201),
 // mark all done (GitLab's 204).
 import { describe, expect, test } from 'bun:test';
-import { ISSUE_SEED } from '../support/fake-forge';
+import { ISSUE_SEED, TOKENS } from '../support/fake-forge';
 import { useHarness } from '../support/harness';
 import { structured, toolError } from '../support/mcp-client';
 
@@ -70,6 +70,24 @@ describe('list_todos', () => {
     expect(error).toMatchObject({ kind: 'validation', status: null });
     expect(error.message).toBe(`action: ${action} needs GitLab 17.5 or later; this forge runs 16.7.0-ee`);
     expect(h.upstream().filter((r) => !r.endsWith('/metadata'))).toEqual([]);
+  });
+
+  test.each(['review_submitted', 'okr_checkin_requested', 'added_approver'])('16.0: action %s is refused before the network, naming 16.3', async (action) => {
+    h.forge.model.version = '16.0.0';
+    const c = await h.as();
+    const error = toolError(await c.call('list_todos', { action }));
+    expect(error).toMatchObject({ kind: 'validation', status: null });
+    expect(error.message).toBe(`action: ${action} needs GitLab 16.3 or later; this forge runs 16.0.0-ee`);
+    expect(h.upstream().filter((r) => !r.endsWith('/metadata'))).toEqual([]);
+  });
+
+  test.each(['review_submitted', 'added_approver'])('the fake forge answers 400 to action %s before 16.3, as Grape does', async (action) => {
+    h.forge.model.version = '16.0.0';
+    const get = () => fetch(`${h.forge.apiUrl}/todos?action=${action}`, { headers: { 'PRIVATE-TOKEN': TOKENS.maintainer } });
+    const refused = await get();
+    expect([refused.status, await refused.json()]).toEqual([400, { error: 'action does not have a valid value' }]);
+    h.forge.model.version = '16.7.0';
+    expect((await get()).status).toBe(200);
   });
 
   // lib/gitlab/pagination/offset_pagination.rb: above 10,000 rows GitLab pages without counting.

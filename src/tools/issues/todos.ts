@@ -47,13 +47,18 @@ const LIST_TODOS: RestSpec = { method: 'GET', path: '/todos', list: true };
 const EE_TYPES: readonly string[] = ['Epic', 'Vulnerability'];
 /** Actions app/models/todo.rb gained in GitLab 17.5 (to-dos for expiring SSH keys). */
 const SSH_KEY_ACTIONS: readonly string[] = ['ssh_key_expired', 'ssh_key_expiring_soon'];
+/**
+ * review_submitted (value 11 of app/models/todo.rb) came in GitLab 16.3 (gitlab-org/gitlab!127076);
+ * okr_checkin_requested (12) and added_approver (13) are numbered after it: no earlier release has them.
+ */
+const SINCE_16_3_ACTIONS: readonly string[] = ['review_submitted', 'okr_checkin_requested', 'added_approver'];
 
 const listTodos = defineTool({
   name: 'list_todos',
   title: 'List to-dos',
   description:
     "List the caller's to-dos, newest first (pending unless state: done). project_id/group_id: numeric. " +
-    'type Epic, Vulnerability: Enterprise Edition only; action ssh_key_*: GitLab 17.5+.',
+    'type Epic, Vulnerability: Enterprise Edition only; action review_submitted, okr_checkin_requested, added_approver: GitLab 16.3+; ssh_key_*: 17.5+.',
   group: 'issues',
   mode: 'read',
   record: 'todo',
@@ -84,6 +89,7 @@ const listTodos = defineTool({
       }
     }
     if (args.action !== undefined && SSH_KEY_ACTIONS.includes(args.action)) await requireRelease(ctx, 'action', args.action, 17, 5);
+    if (args.action !== undefined && SINCE_16_3_ACTIONS.includes(args.action)) await requireRelease(ctx, 'action', args.action, 16, 3);
     return callRest(LIST_TODOS, args, ctx.forge);
   },
 });

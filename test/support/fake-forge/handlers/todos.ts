@@ -13,10 +13,14 @@ import { presentTodo } from './present-issues';
  * `values: Todo::ACTION_NAMES.values`, so Grape answers 400 "… does not have a valid value" to one the
  * instance lacks. Epic and Vulnerability are added by the EE finder (ee/app/finders/ee/todos_finder.rb),
  * licensed or not; the SSH key actions by app/models/todo.rb in GitLab 17.5 (the to-dos for expiring
- * SSH keys, behind `todos_for_ssh_key_expiry` until 17.6).
+ * SSH keys, behind `todos_for_ssh_key_expiry` until 17.6). review_submitted (value 11) came with
+ * gitlab-org/gitlab!127076 in GitLab 16.3; okr_checkin_requested (12) and added_approver (13) are
+ * numbered after it, so no release before 16.3 has them (the fake takes 16.3 for all three).
  */
 const todoTypes = (m: ForgeModel) => (m.edition === 'ce' ? TODO_TYPES.filter((t) => t !== 'Epic' && t !== 'Vulnerability') : TODO_TYPES);
-const todoActions = (m: ForgeModel) => (atLeast(m, 17, 5) ? TODO_ACTIONS : TODO_ACTIONS.filter((a) => !a.startsWith('ssh_key_')));
+const FROM_16_3: readonly string[] = ['review_submitted', 'okr_checkin_requested', 'added_approver'];
+const todoActions = (m: ForgeModel) =>
+  TODO_ACTIONS.filter((a) => (a.startsWith('ssh_key_') ? atLeast(m, 17, 5) : FROM_16_3.includes(a) ? atLeast(m, 16, 3) : true));
 
 export const todoRoutes: Route[] = [
   route('GET', '/todos', (ctx) => {
