@@ -13,7 +13,7 @@ const api = () => h.forge.model.projects.get(SEED.project)!;
 const sent = () => h.upstream().filter((r) => !r.endsWith('/metadata'));
 
 type Tag = { name: string; commit_sha?: string; commit_title?: string; message?: string; protected?: boolean; release?: boolean; created_at?: string };
-type Link = { id: number; name: string; url: string; direct_asset_path?: string; direct_asset_url?: string; link_type?: string };
+type Link = { id: number; name: string; url?: string; direct_asset_path?: string; direct_asset_url?: string; link_type?: string };
 type Release = {
   tag_name: string;
   name?: string;
