@@ -57,6 +57,19 @@ describe('OAUTH_CIMD_ENABLED=false', () => {
     expect(body.error_description).toContain('register');
   });
 
+  test.each(['authorization_code', 'refresh_token'])('a URL client_id at /token (%s) is invalid_client naming the setting too', async (grant) => {
+    const response = await fetch(`${off.url}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: grant, client_id: DOCUMENT, code: 'x', refresh_token: 'x', code_verifier: 'x'.repeat(43) }),
+    });
+    expect(response.status).toBe(400); // a client named in the body used no HTTP authentication: 400, not 401;
+    const body = (await response.json()) as { error: string; error_description: string };
+    expect(body.error).toBe('invalid_client');
+    expect(body.error_description).toContain('OAUTH_CIMD_ENABLED=false');
+    expect(body.error_description).not.toContain('unknown or expired');
+  });
+
   test('the SDK client falls back to registration and signs in; where documents are on it would use its URL', async () => {
     // Where documents are advertised, the SDK sends its URL as the client_id.
     const preferring = new DocumentClient();

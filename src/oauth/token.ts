@@ -324,7 +324,10 @@ export function tokenHandler(deps: TokenDeps): (request: Request) => Promise<Res
     // authorizations, and a code is one. A refresh token outlives it: it was issued to this client
     // and is sealed with its id (RFC 6749 §6; every client here is public), so on that grant the
     // binding is the client check, provided the id is not one the registry knows it never issued.
-    const registered = (await deps.clients.lookup(clientId)) !== undefined;
+    const resolved = await deps.clients.resolve(clientId);
+    // A kind of id this server does not take at all (a URL with metadata documents off) says so (D28).
+    if (!resolved.ok && resolved.invalidClient && resolved.reason) return invalidClient(request, resolved.reason);
+    const registered = resolved.ok;
     if (!registered && (grant === 'authorization_code' || !(await deps.clients.admitsRefresh(clientId)))) return unknownClient();
     if (!resources.every((resource) => isOurResource(resource, settings))) return oauthError(400, 'invalid_target', `resource must be ${settings.resource}`);
     return grant === 'authorization_code' ? redeemCode(params, clientId) : refresh(request, params, resources, clientId, registered);
