@@ -172,6 +172,16 @@ for (const lane of ['legacy', 'modern'] as Lane[]) {
       expect(theirs.completion.values).not.toContain(SEED.privateProjectPath);
       const asked = h.forge.requests.filter((r) => r.path === '/api/v4/projects');
       expect(asked.map((r) => r.headers.get('private-token'))).toEqual([TOKENS.maintainer, TOKENS.guest]);
+      // Two characters are not sent as a search (GitLab would match them only as a whole name):
+      // the member projects come back and are filtered here.
+      const short = await ask(guest, lane === 'legacy' ? 'ac' : 'AC');
+      expect(short.completion.values).toContain(SEED.projectPath);
+      expect(
+        h.forge.requests
+          .filter((r) => r.path === '/api/v4/projects')
+          .at(-1)
+          ?.query.has('search'),
+      ).toBe(false);
       // A typed part of the path is searched for, members only, one small page.
       expect(asked[0].query.get('membership')).toBe('true');
       expect(asked[0].query.get('search')?.toLowerCase()).toBe('acme');

@@ -17,7 +17,10 @@ const PER_PAGE = 20;
 const TREE_PER_PAGE = 100;
 /** Typed values longer than this complete to nothing (no project path, ref or file path a person types is longer). */
 const MAX_TYPED_CHARS = 1024;
-/** GitLab's search needs 3 characters to match part of a name (shorter terms are not sent). */
+/**
+ * GitLab matches a shorter search term only as a whole name (Gitlab::SQL::Pattern,
+ * lib/gitlab/sql/pattern.rb: MIN_CHARS_FOR_PARTIAL_MATCHING), so a shorter one is not sent.
+ */
 const MIN_SEARCH_CHARS = 3;
 
 /** The arguments completion knows how to complete. */
