@@ -10,6 +10,7 @@ import { CI_SEED } from './support/fake-forge/model-ci';
 import { MR_SEED } from './support/fake-forge/seed-merge-requests';
 import { REPOSITORY_SEED } from './support/fake-forge/seed-repository';
 import { connect, MCP_URL, modernRpc, structured, type Lane } from './support/mcp-client';
+import { connectV1 } from './support/mcp-client-v1';
 
 const h = useHarness({ FORGE_TOOLSETS: 'all' });
 
@@ -299,4 +300,22 @@ describe('modern lane cache hints', () => {
     }
     expect(await result('resources/read', { uri: `${base}/issues/1` })).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
   });
+});
+
+test('the v1 SDK client (legacy lane) lists, reads, completes and gets prompts too, and reads a not-found error', async () => {
+  const c = await connectV1(h.app, { 'Private-Token': TOKENS.maintainer });
+  try {
+    expect((await c.client.listResourceTemplates()).resourceTemplates).toHaveLength(TEMPLATES.length);
+    const { contents } = await c.client.readResource({ uri: `${base}/issues/1` });
+    expect(JSON.parse((contents[0] as { text: string }).text).iid).toBe(1);
+    const done = await c.client.complete({ ref: { type: 'ref/resource', uri: FILE_TEMPLATE }, argument: { name: 'project_id', value: 'platform' } });
+    expect(done.completion.values).toContain(SEED.projectPath);
+    const prompt = await c.client.getPrompt({ name: 'triage_new_issues', arguments: { project_id: '42' } });
+    expect((prompt.messages[0].content as { text: string }).text).toContain('list_issues');
+    const missing = `${base}/issues/9999`;
+    const error = await refusal(c.client.readResource({ uri: missing }));
+    expect({ code: error.code, data: error.data }).toEqual({ code: -32602, data: { uri: missing } });
+  } finally {
+    await c.close();
+  }
 });
