@@ -108,7 +108,7 @@ export function registerResourcesAndPrompts(server: Server, deps: ResourcesDeps,
     const context = contextOf(ctx);
     const catalog = catalogFor(deps, context);
     const prompt = offerOf(catalog).prompts.find((p) => p.name === request.params.name);
-    if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${String(request.params.name).slice(0, 128)}`);
+    if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${JSON.stringify(String(request.params.name).slice(0, 128))}`);
     const given = stringsOf(request.params.arguments);
     const args: Record<string, string> = {};
     for (const arg of prompt.arguments) {
