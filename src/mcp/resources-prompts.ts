@@ -4,7 +4,7 @@
 // tools/call path (the tool caller: token checks, audit line, metrics), so it is the tool's answer,
 // bounds and cleaning included. resources/list is empty: the templates are the resources.
 // On the modern lane the lists carry the cache hints of server.ts, `private` when a policy shaped them.
-import { ProtocolError, ProtocolErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type Prompt, type ResourceTemplateType, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import { keyOf } from '../auth/credential-check';
 import { ForgeClient } from '../forge/client';
 import { argumentProblem, offeredPrompts, type PromptDef } from '../prompts/prompts';
@@ -23,8 +23,8 @@ const PRIVATE_HINT = { ttlMs: 300_000, cacheScope: 'private' } as const;
 interface Offer {
   templates: ResourceTemplateDef[];
   prompts: PromptDef[];
-  templatesList: { resourceTemplates: Record<string, unknown>[] };
-  promptsList: { prompts: Record<string, unknown>[] };
+  templatesList: { resourceTemplates: ResourceTemplateType[] };
+  promptsList: { prompts: Prompt[] };
 }
 
 const offers = new WeakMap<ToolCatalog, Offer>();
@@ -92,17 +92,17 @@ export function registerResourcesAndPrompts(server: Server, deps: ResourcesDeps,
   server.setRequestHandler('resources/list', () => ({ resources: [] }));
   server.setRequestHandler('resources/templates/list', (_request, ctx) => {
     const context = contextOf(ctx);
-    return listed(offerFor(context).templatesList, context) as never;
+    return listed(offerFor(context).templatesList, context);
   });
   server.setRequestHandler('resources/read', async (request, ctx) => {
     const context = required(ctx);
     const call = (tool: string, args: Record<string, unknown>) => toolCaller({ name: tool, arguments: args }, context);
-    return readResource(request.params.uri, offerFor(context).templates, call) as never;
+    return readResource(request.params.uri, offerFor(context).templates, call);
   });
 
   server.setRequestHandler('prompts/list', (_request, ctx) => {
     const context = contextOf(ctx);
-    return listed(offerFor(context).promptsList, context) as never;
+    return listed(offerFor(context).promptsList, context);
   });
   server.setRequestHandler('prompts/get', (request, ctx) => {
     const context = contextOf(ctx);
@@ -127,7 +127,7 @@ export function registerResourcesAndPrompts(server: Server, deps: ResourcesDeps,
     return {
       description: prompt.description,
       messages: [{ role: 'user', content: { type: 'text', text: prompt.text(args, (tool) => visible.has(tool)) } }],
-    } as never;
+    };
   });
 
   server.setRequestHandler('completion/complete', async (request, ctx) => {
@@ -138,7 +138,7 @@ export function registerResourcesAndPrompts(server: Server, deps: ResourcesDeps,
         ? offer.prompts.some((p) => p.name === ref.name && p.arguments.some((a) => a.name === argument.name))
         : offer.templates.some((t) => t.uriTemplate === ref.uri && t.variables.includes(argument.name));
     // Nothing to suggest for an argument of no template or prompt of ours (or one not offered here).
-    if (!known || !isCompletable(argument.name)) return { completion: NO_COMPLETION } as never;
+    if (!known || !isCompletable(argument.name)) return { completion: NO_COMPLETION };
     const context = required(ctx);
     const others = stringsOf(request.params.context?.arguments);
     const key = CompletionCache.key(keyOf(context.caller.credential, context.forge), [argument.name, argument.value, others.project_id, others.ref]);
@@ -148,6 +148,6 @@ export function registerResourcesAndPrompts(server: Server, deps: ResourcesDeps,
       completion = await completeArgument(forge, argument.name, argument.value, others);
       if (completion) deps.completions.set(key, completion);
     }
-    return { completion: completion ?? NO_COMPLETION } as never;
+    return { completion: completion ?? NO_COMPLETION };
   });
 }

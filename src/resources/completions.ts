@@ -27,10 +27,10 @@ const MIN_SEARCH_CHARS = 3;
 const COMPLETABLE = ['project_id', 'ref', 'file_path'] as const;
 type Completable = (typeof COMPLETABLE)[number];
 
-export interface Completion {
+export type Completion = {
   values: string[];
   hasMore: boolean;
-}
+};
 
 export const NO_COMPLETION: Completion = Object.freeze({ values: [], hasMore: false }) as Completion;
 
