@@ -32,8 +32,23 @@ export const SCENARIOS: Record<Revision, readonly string[]> = {
     'server-sse-multiple-streams',
     'input-required-result-unsupported-methods',
     'input-required-result-validate-input',
+    // Resources, prompts and completions (D44): the scenarios that need none of the suite's fixtures.
+    'resources-list',
+    'prompts-list',
+    'completion-complete',
+    'sep-2164-resource-not-found',
   ],
-  '2025-11-25': ['server-initialize', 'ping', 'tools-list', 'server-session-lifecycle', 'dns-rebinding-protection', 'server-sse-multiple-streams'],
+  '2025-11-25': [
+    'server-initialize',
+    'ping',
+    'tools-list',
+    'server-session-lifecycle',
+    'dns-rebinding-protection',
+    'server-sse-multiple-streams',
+    'resources-list',
+    'prompts-list',
+    'completion-complete',
+  ],
 };
 
 export const TARGETS = ['ours', 'reference'] as const;

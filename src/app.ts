@@ -46,6 +46,7 @@ import { storesFromConfig, type Stores } from './store/from-config';
 import { readinessResponse } from './web/readiness';
 import { pathStart } from './web/request-url';
 import { CREDENTIAL_CHECK_MAX_ENTRIES } from './auth/credential-check';
+import { CompletionCache } from './resources/completion-cache';
 
 /** Whether a request URL's path is exactly /mcp (a query may follow). */
 function isMcpPath(url: string): boolean {
@@ -137,7 +138,9 @@ export function buildCore(config: Config, options: AppOptions = {}) {
   const audit = config.AUDIT_LOG_PATH ? fileAuditSink(options.auditFd ?? openAuditFile(config.AUDIT_LOG_PATH), logger) : undefined;
   // What all job-log reads of the process may hold together (D30, log-budget.ts).
   const logBudget = new LogBudget(config.JOB_LOG_MEMORY_BYTES, config.FORGE_REQUEST_TIMEOUT_MS);
-  return { logger, catalog, catalogs, pool, metrics, toolTimeoutMs: config.FORGE_TOOL_TIMEOUT_MS, audit, instances, logBudget };
+  // completion/complete's answers (D44), per credential, for every server the process builds.
+  const completions = new CompletionCache();
+  return { logger, catalog, catalogs, pool, metrics, toolTimeoutMs: config.FORGE_TOOL_TIMEOUT_MS, audit, instances, logBudget, completions };
 }
 
 /** Stateless mode seals its session ids (D9): the app options must bring the sealer. */
@@ -147,7 +150,7 @@ function statelessSealer(sealer: Sealer | undefined): Sealer {
 }
 
 export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
-  const { logger, catalog, catalogs, pool, metrics, toolTimeoutMs, audit, instances, logBudget } = buildCore(config, options);
+  const { logger, catalog, catalogs, pool, metrics, toolTimeoutMs, audit, instances, logBudget, completions } = buildCore(config, options);
   const now = options.now ?? Date.now;
   const fixedCaller = staticTokenCaller(config);
   // D37: single use, rate-limit windows and caches live in the store chosen here (memory, or Redis
@@ -215,6 +218,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     toolTimeoutMs,
     instances,
     logBudget,
+    completions,
     onToolCall: (tool: string, outcome: string) => metrics.toolCall(tool, outcome),
   };
   // The legacy lane negotiates only the revisions it serves over HTTP (D27); stdio keeps the SDK's.

@@ -1,7 +1,7 @@
 // Real MCP clients on both lanes (D27): the v2 client pinned to 2026-07-28, probing with 'auto',
 // and forced to 2025-11-25, and the v1 client (legacy), each listing tools and calling one with its
 // own Private-Token, in process (app.handle) and against a real server process; then stdio with
-// the v2 client in both modes.
+// the v2 client in both modes, a resource read, a completion and a prompt included (D44).
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -125,6 +125,14 @@ describe('stdio with the v2 client', () => {
     const result = await client.callTool({ name: 'get_branch', arguments: { project_id: String(SEED.project), branch_name: 'develop' } });
     expect((result.structuredContent as { name: string }).name).toBe('develop');
     expect(forge.requests.at(-1)!.headers.get('private-token')).toBe(TOKENS.developer);
+    // Resources, completions and prompts (D44) on stdio too, with the static token.
+    const issue = await client.readResource({ uri: `gitlab://projects/${SEED.project}/-/issues/1` });
+    expect(JSON.parse((issue.contents[0] as { text: string }).text).iid).toBe(1);
+    expect(forge.requests.at(-1)!.headers.get('private-token')).toBe(TOKENS.developer);
+    const ref = { type: 'ref/resource' as const, uri: 'gitlab://projects/{project_id}/-/issues/{issue_iid}' };
+    expect((await client.complete({ ref, argument: { name: 'project_id', value: 'acme/' } })).completion.values).toContain(SEED.projectPath);
+    const prompt = await client.getPrompt({ name: 'triage_new_issues', arguments: { project_id: SEED.projectPath } });
+    expect((prompt.messages[0].content as { text: string }).text).toContain('list_issues');
     await client.close();
   });
 });

@@ -100,12 +100,12 @@ describe('requests stand alone', () => {
 });
 
 describe("server/discover and the revision's own checks", () => {
-  test('server/discover names 2026-07-28, the tools capability, the instructions and public cache hints', async () => {
+  test('server/discover names 2026-07-28, the tools, resources, prompts and completions capabilities (D44), the instructions and public cache hints', async () => {
     const response = await modernRpc(makeApp(), 'd', 'server/discover', {}, { 'Private-Token': TOKEN });
     expect(response.status).toBe(200);
     const { result } = (await response.json()) as { result: Record<string, unknown> };
     expect(result.supportedVersions).toEqual([MODERN_VERSION]);
-    expect(result.capabilities).toEqual({ tools: { listChanged: false } });
+    expect(result.capabilities).toEqual({ tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false }, completions: {} });
     expect(String(result.instructions)).toContain("the caller's own token");
     expect(result).toMatchObject({ ttlMs: 3_600_000, cacheScope: 'public' });
   });
@@ -125,7 +125,8 @@ describe("server/discover and the revision's own checks", () => {
     expect(legacy.result.cacheScope).toBeUndefined();
   });
 
-  test.each(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'prompts/list', 'no/such/method'])(
+  // prompts/list is served since D44; resources/unsubscribe is another method the revision removed.
+  test.each(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe', 'no/such/method'])(
     '%s → 404 with -32601 and the id',
     async (method) => {
       const response = await modernRpc(makeApp(), 'm-7', method, method === 'logging/setLevel' ? { level: 'info' } : {}, { 'Private-Token': TOKEN });

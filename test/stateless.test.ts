@@ -54,6 +54,24 @@ describe('sealed session ids', () => {
     expect(notification.headers.get('mcp-session-id')).toStartWith('v1.sid.');
   });
 
+  test('a sealed session reads a resource, completes and gets a prompt (D44), each request on a fresh server', async () => {
+    const app = await statelessApp();
+    const session = await connect(app, { 'Private-Token': TOKENS.developer });
+    try {
+      const { contents } = await session.client.readResource({ uri: `gitlab://projects/${SEED.project}/-/issues/1` });
+      expect(JSON.parse((contents[0] as { text: string }).text).iid).toBe(1);
+      expect(forge.requests.at(-1)!.headers.get('private-token')).toBe(TOKENS.developer);
+      // The default groups (branches, issues): the issue template and the triage prompt are offered.
+      const ref = { type: 'ref/resource' as const, uri: 'gitlab://projects/{project_id}/-/issues/{issue_iid}' };
+      const projects = await session.client.complete({ ref, argument: { name: 'project_id', value: 'acme/' } });
+      expect(projects.completion.values).toContain(SEED.projectPath);
+      const prompt = await session.client.getPrompt({ name: 'triage_new_issues', arguments: { project_id: '42' } });
+      expect((prompt.messages[0].content as { text: string }).text).toContain('list_issues');
+    } finally {
+      await session.close();
+    }
+  });
+
   test('the v1 SDK client runs a whole session, adopting each new id', async () => {
     const app = await statelessApp();
     const session = await connectV1(app, { 'Private-Token': TOKENS.maintainer });

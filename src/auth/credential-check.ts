@@ -127,7 +127,11 @@ function identityIn(text: string, kind: Credential['kind']): Identity | undefine
 }
 
 /** The store key: a hash of kind, token and forge origin, never the token itself. */
-function keyOf(credential: Credential, endpoint: ForgeEndpoint): string {
+/**
+ * The key of a credential at a forge (a hash of kind, token and forge origin, never the token):
+ * what per-credential memory is keyed by, here and elsewhere (completion answers, D44).
+ */
+export function keyOf(credential: Credential, endpoint: ForgeEndpoint): string {
   const kept = keys.get(credential);
   if (kept && kept.apiUrl === endpoint.apiUrl) return kept.key;
   const key = storeKey('cred', credential.kind, credential.token, originOf(endpoint.apiUrl));

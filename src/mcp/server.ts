@@ -7,6 +7,8 @@ import { ProtocolError } from '../tools/catalog';
 import { INSTRUCTIONS } from '../tools/groups';
 import { requestContextOf, type RequestContext } from './request-context';
 import { toolListFor } from './tool-list';
+import { registerResourcesAndPrompts } from './resources-prompts';
+import type { CompletionCache } from '../resources/completion-cache';
 import { catalogFor, createToolCaller, type ToolCallerDeps, type ToolCallParams } from './tool-caller';
 
 export const SERVER_INFO = { name: 'forge-tool-server', version: '0.1.0' };
@@ -19,12 +21,20 @@ export const SERVER_INFO = { name: 'forge-tool-server', version: '0.1.0' };
 const CACHE_HINTS = {
   'tools/list': { ttlMs: 300_000, cacheScope: 'public' },
   'server/discover': { ttlMs: 3_600_000, cacheScope: 'public' },
+  // D44: the templates and prompts follow the deployment's tools like tools/list; resources/list
+  // is always empty. A read is the caller's forge data as it is now: theirs alone, stale at once.
+  'resources/list': { ttlMs: 300_000, cacheScope: 'public' },
+  'resources/templates/list': { ttlMs: 300_000, cacheScope: 'public' },
+  'prompts/list': { ttlMs: 300_000, cacheScope: 'public' },
+  'resources/read': { ttlMs: 0, cacheScope: 'private' },
 } as const;
 
 /** The tool caller's deps (mcp/tool-caller.ts: catalog, logger, metrics hook, sealer, timeout). */
 interface McpDeps extends ToolCallerDeps {
   /** The context of a call that comes without an HTTP request: stdio with the static token. */
   stdioContext?: () => RequestContext;
+  /** completion/complete's answers, per credential (D44). */
+  completions: CompletionCache;
 }
 
 const QUOTE_START = /[{["]/;
@@ -62,7 +72,8 @@ interface LegacyHttpOptions {
  */
 export function createMcpServer(deps: McpDeps, era: 'modern' | 'legacy' = 'legacy', legacyHttp?: LegacyHttpOptions): Server {
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false } },
+    // D44: resource templates (no subscriptions), prompts and argument completion, on every lane.
+    capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false }, completions: {} },
     instructions: INSTRUCTIONS,
     cacheHints: CACHE_HINTS,
     ...(legacyHttp && { supportedProtocolVersions: [...legacyHttp.versions] }),
@@ -88,6 +99,7 @@ export function createMcpServer(deps: McpDeps, era: 'modern' | 'legacy' = 'legac
   // there a fallback would turn the revision's 404 for unserved methods into in-band errors (200).
   // test/sdk-canary.test.ts pins the SDK behaviour both rely on.
   const toolCaller = createToolCaller(deps);
+  registerResourcesAndPrompts(server, deps, toolCaller);
   const callTool = async (params: ToolCallParams, ctx: ServerContext): Promise<CallToolResult> => {
     const context = requestContextOf(ctx) ?? deps.stdioContext?.();
     if (!context) throw new Error('tools/call without a request context: the HTTP layer must bind one');

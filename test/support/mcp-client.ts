@@ -99,7 +99,9 @@ export function modernMessage(id: number | string, method: string, params: Recor
 
 export function modernHeaders(message: { method: string; params?: Record<string, unknown> }): Record<string, string> {
   const headers: Record<string, string> = { 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': message.method };
-  if (message.method === 'tools/call' && typeof message.params?.name === 'string') headers['mcp-name'] = message.params.name;
+  if ((message.method === 'tools/call' || message.method === 'prompts/get') && typeof message.params?.name === 'string')
+    headers['mcp-name'] = message.params.name;
+  if (message.method === 'resources/read' && typeof message.params?.uri === 'string') headers['mcp-name'] = message.params.uri;
   return headers;
 }
 

@@ -19,18 +19,47 @@ import {
   localhostAllowedOrigins,
   McpServer,
   originValidationResponse,
+  ResourceTemplate,
   validateHostHeader,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 
 const schema = fromJsonSchema<{ text: string }>({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] });
 
+const promptArgs = fromJsonSchema<{ arg1: string; arg2: string }>({
+  type: 'object',
+  properties: { arg1: { type: 'string', description: 'First argument' }, arg2: { type: 'string', description: 'Second argument' } },
+  required: ['arg1', 'arg2'],
+});
+
+const LIST_HINT = { ttlMs: 60_000, cacheScope: 'public' } as const;
+
 function build(): McpServer {
   const server = new McpServer(
     { name: 'reference', version: '1.0.0' },
-    { capabilities: { tools: { listChanged: false } }, cacheHints: { 'tools/list': { ttlMs: 60_000, cacheScope: 'public' } } },
+    {
+      // Resources, prompts and completions declared as ours declares them (D44), so the suite's
+      // list, caching and completion checks have the same to judge on both servers.
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false }, completions: {} },
+      cacheHints: { 'tools/list': LIST_HINT, 'prompts/list': LIST_HINT, 'resources/list': LIST_HINT, 'resources/templates/list': LIST_HINT },
+    },
   );
   server.registerTool('echo', { description: 'Echo the text back.', inputSchema: schema }, ({ text }) => ({ content: [{ type: 'text', text }] }));
+  // A resource template with a completer, as the SDK documents them: registering it is what makes
+  // McpServer answer completion/complete at all (declaring the capability is not enough).
+  const items = new ResourceTemplate('reference://items/{id}', {
+    list: undefined,
+    complete: { id: (value) => ['1', '2', '3'].filter((id) => id.startsWith(value)) },
+  });
+  server.registerResource('item', items, { description: 'An item by id.', mimeType: 'text/plain' }, (uri, { id }) => ({
+    contents: [{ uri: uri.href, mimeType: 'text/plain', text: `item ${String(id)}` }],
+  }));
+  // The prompt the suite's completion-complete scenario completes an argument of (the SDK answers an
+  // unknown prompt with -32602; ours answers it with no values, D44). Its arguments have no
+  // completer, so the SDK completes them to nothing, as ours does for an argument it does not know.
+  server.registerPrompt('test_prompt_with_arguments', { description: 'A prompt with two arguments.', argsSchema: promptArgs }, ({ arg1, arg2 }) => ({
+    messages: [{ role: 'user', content: { type: 'text', text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` } }],
+  }));
   return server;
 }
 

@@ -81,8 +81,11 @@ function filtered(ctx: Ctx, candidates: Project[]): Project[] {
     if (minAccess !== undefined && level < minAccess) return false;
     if (topics.length && !topics.every((t) => (facts?.topics ?? []).some((x) => x.toLowerCase() === t))) return false;
     if (needle !== undefined) {
-      const haystack = [p.name, p.path, facts?.description ?? '', searchNamespaces ? p.path_with_namespace : ''].join('\n').toLowerCase();
-      if (!haystack.includes(needle)) return false;
+      const fields = [p.name, p.path, facts?.description ?? '', ...(searchNamespaces ? [p.path_with_namespace] : [])].map((f) => f.toLowerCase());
+      // Gitlab::SQL::Pattern (lib/gitlab/sql/pattern.rb): a term of fewer than
+      // MIN_CHARS_FOR_PARTIAL_MATCHING (3) characters matches a whole value only, not a part.
+      const matches = needle.length >= 3 ? fields.some((f) => f.includes(needle)) : fields.some((f) => f === needle);
+      if (!matches) return false;
     }
     return true;
   });
