@@ -8,6 +8,7 @@ import { INSTRUCTIONS } from '../tools/groups';
 import { requestContextOf, type RequestContext } from './request-context';
 import { toolListFor } from './tool-list';
 import { catalogFor, createToolCaller, type ToolCallerDeps, type ToolCallParams } from './tool-caller';
+import type { Asking } from './confirmation';
 
 export const SERVER_INFO = { name: 'forge-tool-server', version: '0.1.0' };
 
@@ -25,6 +26,8 @@ const CACHE_HINTS = {
 interface McpDeps extends ToolCallerDeps {
   /** The context of a call that comes without an HTTP request: stdio with the static token. */
   stdioContext?: () => RequestContext;
+  /** FORGE_CONFIRM_TTL_SECONDS in ms: how long a 2025 session's confirmation question waits for its answer (D42). */
+  confirmTimeoutMs?: number;
 }
 
 const QUOTE_START = /[{["]/;
@@ -52,6 +55,11 @@ export function sdkErrorLogger(logger: Logger) {
 interface LegacyHttpOptions {
   /** The revisions negotiated at initialize, newest first. */
   versions: readonly string[];
+  /**
+   * Whether the session's notification stream (GET) is open: the one way a JSON-response session
+   * can send its client a request (an elicitation, D42). Absent (stateless mode): it cannot.
+   */
+  listening?: () => boolean;
 }
 
 /**
@@ -88,10 +96,21 @@ export function createMcpServer(deps: McpDeps, era: 'modern' | 'legacy' = 'legac
   // there a fallback would turn the revision's 404 for unserved methods into in-band errors (200).
   // test/sdk-canary.test.ts pins the SDK behaviour both rely on.
   const toolCaller = createToolCaller(deps);
+  // How this request can ask its user before a destructive tool runs (D42, mcp/confirmation.ts).
+  const askingOf = async (ctx: ServerContext): Promise<Asking | undefined> => {
+    if (!deps.confirmations || !server.getClientCapabilities()?.elicitation) return undefined;
+    if (era === 'modern') {
+      const state = await ctx.mcpReq.requestState<unknown>();
+      return { via: 'input_required', inputResponses: ctx.mcpReq.inputResponses, requestState: typeof state === 'string' ? state : undefined };
+    }
+    if (!legacyHttp?.listening?.()) return undefined;
+    // Sent on the notification stream (no related request): a JSON-response POST cannot carry it.
+    return { via: 'elicitation', elicit: (params) => server.elicitInput(params, { timeout: deps.confirmTimeoutMs }) };
+  };
   const callTool = async (params: ToolCallParams, ctx: ServerContext): Promise<CallToolResult> => {
     const context = requestContextOf(ctx) ?? deps.stdioContext?.();
     if (!context) throw new Error('tools/call without a request context: the HTTP layer must bind one');
-    return toolCaller(params, context);
+    return toolCaller(params, context, await askingOf(ctx));
   };
   if (era === 'modern') {
     server.setRequestHandler('tools/call', (request, ctx) => callTool(request.params, ctx));
