@@ -8,7 +8,10 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { ForgeApp } from '../src/app';
 import { ACCESS, SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
 import { useApps } from './support/apps';
-import { MCP_URL, MODERN_VERSION, connect, inProcessFetch, modernHeaders, rpc, structured, type Lane } from './support/mcp-client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { INITIALIZE, MCP_URL, MODERN_VERSION, connect, inProcessFetch, modernHeaders, rpc, structured, type Lane } from './support/mcp-client';
 
 const SECRET = Buffer.alloc(32, 7).toString('base64url');
 const ALL = { FORGE_TOOLSETS: 'all', OAUTH_STATELESS_SECRET: SECRET };
@@ -224,6 +227,54 @@ describe('2025 sessions: elicitation', () => {
     const c = await connect(app, { 'Private-Token': TOKENS.maintainer });
     try {
       expect(structured(await c.call('delete_issue', { project_id: P, issue_iid: 1 }))).toEqual({ deleted: true, issue_iid: '1' });
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('the v1 SDK client with elicitation: asked, and declined leaves the issue', async () => {
+    const app = await apps.sealed(ALL);
+    const asked: string[] = [];
+    const client = new ClientV1({ name: 'v1', version: '1' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: 'decline' };
+    });
+    const transport = new TransportV1(new URL(MCP_URL), { fetch: inProcessFetch(app), requestInit: { headers: { 'Private-Token': TOKENS.maintainer } } });
+    await client.connect(transport);
+    try {
+      const result = await client.callTool({ name: 'delete_issue', arguments: { project_id: P, issue_iid: 1 } });
+      expect(result.structuredContent).toMatchObject({ done: false, declined: true });
+      expect(asked).toHaveLength(1);
+      expect(issue(1)).toBeDefined();
+    } finally {
+      await transport.terminateSession().catch(() => {});
+      await client.close();
+    }
+  });
+
+  test('elicitation declared but no notification stream open: nothing can reach the client, so it runs as before (no wait)', async () => {
+    const app = await apps.sealed(ALL);
+    const headers = { 'Private-Token': TOKENS.maintainer };
+    const opened = await rpc(app, { ...INITIALIZE, params: { ...INITIALIZE.params, capabilities: { elicitation: {} } } }, headers);
+    await opened.text();
+    const sid = opened.headers.get('mcp-session-id')!;
+    await (await rpc(app, { jsonrpc: '2.0', method: 'notifications/initialized' }, { ...headers, 'mcp-session-id': sid })).text();
+    const called = await rpc(
+      app,
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'delete_issue', arguments: { project_id: P, issue_iid: 1 } } },
+      { ...headers, 'mcp-session-id': sid },
+    );
+    expect(await called.text()).toContain('\\"deleted\\":true');
+    expect(issue(1)).toBeUndefined();
+  });
+
+  test('stateless mode (no session to send a request on): runs as before', async () => {
+    const app = await apps.sealed({ ...ALL, OAUTH_STATELESS_MODE: 'true' });
+    const c = await askingClient(app, 'legacy', { action: 'decline' });
+    try {
+      expect(structured(await c.call('delete_issue', { project_id: P, issue_iid: 1 }))).toEqual({ deleted: true, issue_iid: '1' });
+      expect(c.asked).toEqual([]);
     } finally {
       await c.close();
     }
