@@ -82,11 +82,13 @@ describe('the 2026-07-28 lane: input_required with a sealed state', () => {
   test('confirmed through the SDK client: the question names the tool and its arguments, then the issue is deleted', async () => {
     const app = await apps.sealed(ALL);
     const c = await askingClient(app, 'modern', { action: 'accept', content: { confirm: true } });
+    const title = issue(1)!.title;
     try {
       expect(structured(await c.call('delete_issue', { project_id: P, issue_iid: 1 }))).toEqual({ deleted: true, issue_iid: '1' });
       expect(issue(1)).toBeUndefined();
       expect(c.asked).toHaveLength(1);
-      expect(c.asked[0].message).toStartWith(`Allow delete_issue? Delete issue: project_id: ${P}, issue_iid: 1.`);
+      // Named by its title, read from the forge (one GET), and by the arguments.
+      expect(c.asked[0].message).toStartWith(`Allow delete_issue? Delete issue: issue #1 "${title}" (project_id: ${P}, issue_iid: 1).`);
       expect(c.asked[0].requestedSchema).toMatchObject({ properties: { confirm: { type: 'boolean' } }, required: ['confirm'] });
     } finally {
       await c.close();
@@ -180,6 +182,22 @@ describe('the 2026-07-28 lane: input_required with a sealed state', () => {
     try {
       expect(structured(await c.call('delete_issue', { project_id: P, issue_iid: 1 }))).toEqual({ deleted: true, issue_iid: '1' });
       expect(c.asked).toEqual([]);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('merge_merge_request names the merge request by its title and branches; without a readable title, by the arguments', async () => {
+    const app = await apps.sealed(ALL);
+    const c = await askingClient(app, 'modern', { action: 'decline' });
+    try {
+      expect((await c.call('merge_merge_request', { project_id: P, merge_request_iid: 1 })).structuredContent).toMatchObject({ declined: true });
+      const mr = forge.model.projects.get(SEED.project)!.mergeRequests.find((m) => m.iid === 1)!;
+      expect(c.asked[0].message).toContain(`!1 "${mr.title}" (${mr.source_branch} into ${mr.target_branch})`);
+      expect(mr.state).toBe('opened');
+      forge.failNext({ pathIncludes: '/merge_requests/1', status: 500, body: { message: 'boom' } });
+      await c.call('merge_merge_request', { project_id: P, merge_request_iid: 1 });
+      expect(c.asked[1].message).toStartWith(`Allow merge_merge_request? Merge merge request: project_id: ${P}, merge_request_iid: 1.`);
     } finally {
       await c.close();
     }

@@ -76,7 +76,7 @@ function stableJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** One argument as the question shows it: cleaned of invisible characters (D36) and short. */
+/** One argument (or a title the forge sent) as the question shows it: cleaned of invisible characters (D36) and short. */
 function shown(value: unknown): string {
   const text = cleanText(typeof value === 'string' ? value : JSON.stringify(value));
   return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS)}…` : text;
@@ -112,13 +112,27 @@ function declined(tool: ToolDefinition, target: string, why: string): Held {
 export class Confirmations {
   constructor(private readonly deps: ConfirmationDeps) {}
 
-  /** Undefined: run the tool (confirmed); else the result to answer instead. */
-  async confirm(tool: ToolDefinition, args: Record<string, unknown>, caller: Caller, asking: Asking, requestId?: string): Promise<Held | undefined> {
+  /**
+   * Undefined: run the tool (confirmed); else the result to answer instead. `subject`: what the
+   * forge calls the target (a title), read only when a question is asked.
+   */
+  async confirm(
+    tool: ToolDefinition,
+    args: Record<string, unknown>,
+    caller: Caller,
+    asking: Asking,
+    requestId?: string,
+    subject?: () => Promise<string | undefined>,
+  ): Promise<Held | undefined> {
     const target = namedTarget(args);
+    const named = async () => {
+      const title = await subject?.().catch(() => undefined);
+      return title ? `${shown(title)} (${target})` : target;
+    };
     if (asking.via === 'elicitation') {
       let answer: ElicitResult;
       try {
-        answer = await asking.elicit(question(tool, target));
+        answer = await asking.elicit(question(tool, await named()));
       } catch {
         // No answer within FORGE_CONFIRM_TTL_SECONDS, or the session closed: not confirmed.
         return declined(tool, target, 'the user could not be asked (no answer came)');
@@ -129,13 +143,13 @@ export class Confirmations {
     const state = asking.requestState === undefined ? undefined : await this.open(asking.requestState, binding, requestId, tool.name);
     const answer = inputResponse(asking.inputResponses, KEY);
     // No good state for this very call, or no answer to it: ask (again); nothing is run.
-    if (!state || answer.kind !== 'elicit') return this.ask(tool, target, binding);
+    if (!state || answer.kind !== 'elicit') return this.ask(tool, await named(), binding);
     try {
       // Single use: the first answer to a question counts, a replay of it is asked again.
       const ttlMs = (this.deps.ttlSeconds + FUTURE_SKEW_SECONDS) * 1000;
       if (!(await this.deps.store.setIfAbsent(storeKey('confirm', state.n), 'answered', ttlMs))) {
         this.refused(requestId, tool.name, 'used');
-        return this.ask(tool, target, binding);
+        return this.ask(tool, await named(), binding);
       }
     } catch {
       // The store cannot say whether the answer was used already: nothing runs (fail closed, D37).

@@ -15,7 +15,7 @@ import type { ForgeEndpoint } from '../forge/endpoint';
 import type { Sealer } from '../sealing/sealer';
 import type { LogBudget } from '../tools/pipelines/log-budget';
 import { ProtocolError, type ToolCatalog, type ToolContextSource, type ToolOutcome } from '../tools/catalog';
-import type { ToolContext } from '../tools/define';
+import type { ToolContext, ToolDefinition } from '../tools/define';
 import type { PolicyCatalogs } from './policy';
 import { ToolError } from '../forge/errors';
 import { errorResult } from '../tools/result';
@@ -111,7 +111,10 @@ class ToolRun implements ToolContextSource {
     const confirmations = deps.confirmations;
     // Only where the client can ask its user (D42); the catalog asks only for destructive tools.
     if (confirmations && asking) {
-      this.confirm = (tool, args) => confirmations.confirm(tool, args, context.caller, asking, context.requestId);
+      // The target's title, read with a forge client of its own: the call's budget (D30) starts once confirmed.
+      const subjectOf = (tool: ToolDefinition, args: Record<string, unknown>) =>
+        tool.subject && (() => tool.subject!(args, new ForgeClient(context.forge, context.caller.credential, { toolTimeoutMs: deps.toolTimeoutMs })));
+      this.confirm = (tool, args) => confirmations.confirm(tool, args, context.caller, asking, context.requestId, subjectOf(tool, args));
     }
   }
 

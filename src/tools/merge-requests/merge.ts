@@ -92,6 +92,10 @@ export const mergeMergeRequest = defineTool({
   destructive: true,
   record: 'merge_request_detail',
   endpoint: `PUT ${MR_PATH}/merge (GET ${MR_PATH} after a refusal)`,
+  async subject(args, forge) {
+    const mr = await forge.json<{ title?: string; source_branch?: string; target_branch?: string }>({ method: 'GET', path: fillPath(MR_PATH, args) });
+    return `!${args.merge_request_iid} "${mr.title}" (${mr.source_branch} into ${mr.target_branch})`;
+  },
   input: Type.Object(
     {
       project_id: projectId(),
