@@ -59,13 +59,19 @@ async function askingClient(app: ForgeApp, lane: Lane, answer: Answer) {
 }
 
 /** A raw 2026-07-28 tools/call declaring elicitation, with what a retry adds (inputResponses, requestState). */
-async function modernCall(app: ForgeApp, args: Record<string, unknown>, retry: Record<string, unknown> = {}, token: string = TOKENS.maintainer) {
+async function modernCall(
+  app: ForgeApp,
+  args: Record<string, unknown>,
+  retry: Record<string, unknown> = {},
+  token: string = TOKENS.maintainer,
+  name = 'delete_issue',
+) {
   const message = {
     jsonrpc: '2.0',
     id: crypto.randomUUID(),
     method: 'tools/call',
     params: {
-      name: 'delete_issue',
+      name,
       arguments: args,
       ...retry,
       _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN_VERSION, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } },
@@ -154,6 +160,36 @@ describe('the 2026-07-28 lane: input_required with a sealed state', () => {
     const replay = await modernCall(app, { project_id: P, issue_iid: 1 }, { inputResponses: yes, requestState: state });
     expect(replay.resultType).toBe('input_required');
     expect(forge.requests.filter((r) => r.method === 'DELETE').length).toBe(deletes);
+  });
+
+  test('hostile answers and arguments: only confirm === true runs; the question shows arguments cleaned and cut', async () => {
+    const app = await apps.sealed(ALL);
+    const asked = await modernCall(app, { project_id: P, issue_iid: 1 });
+    for (const content of [{ confirm: 'true' }, { confirm: 1 }, {}, { confirm: [true] }]) {
+      const again = await modernCall(app, { project_id: P, issue_iid: 1 });
+      const answered = await modernCall(
+        app,
+        { project_id: P, issue_iid: 1 },
+        { inputResponses: { confirm: { action: 'accept', content } }, requestState: again.requestState },
+      );
+      expect(answered.structuredContent).toMatchObject({ done: false, declined: true });
+    }
+    // An answer under another key, or no answer: asked again.
+    const otherKey = await modernCall(
+      app,
+      { project_id: P, issue_iid: 1 },
+      { inputResponses: { yes: { action: 'accept', content: { confirm: true } } }, requestState: asked.requestState },
+    );
+    expect(otherKey.resultType).toBe('input_required');
+    expect(issue(1)).toBeDefined();
+    // A branch name with a bidi override and 300 characters: shown without the override, cut at 80.
+    const branch = `feature/\u202Eevil-${'x'.repeat(300)}`;
+    // Asked before anything is sent: the branch need not exist.
+    const question = await modernCall(app, { project_id: P, branch_name: branch }, {}, TOKENS.maintainer, 'delete_branch');
+    const message = (question.inputRequests as { confirm: { params: { message: string } } }).confirm.params.message;
+    expect(message).not.toContain('\u202E');
+    expect(message).toContain(`branch_name: feature/evil-${'x'.repeat(67)}…`);
+    expect(message.length).toBeLessThan(300);
   });
 
   test('an answer after FORGE_CONFIRM_TTL_SECONDS: asked again, nothing run', async () => {
