@@ -97,8 +97,9 @@ export function createMcpServer(deps: McpDeps, era: 'modern' | 'legacy' = 'legac
   // test/sdk-canary.test.ts pins the SDK behaviour both rely on.
   const toolCaller = createToolCaller(deps);
   // How this request can ask its user before a destructive tool runs (D42, mcp/confirmation.ts).
-  const askingOf = async (ctx: ServerContext): Promise<Asking | undefined> => {
-    if (!deps.confirmations || !server.getClientCapabilities()?.elicitation) return undefined;
+  const askingOf = async (params: ToolCallParams, ctx: ServerContext): Promise<Asking | undefined> => {
+    if (!deps.confirmations || typeof params?.name !== 'string' || !deps.catalog.isDestructive(params.name)) return undefined;
+    if (!server.getClientCapabilities()?.elicitation) return undefined;
     if (era === 'modern') {
       const state = await ctx.mcpReq.requestState<unknown>();
       return { via: 'input_required', inputResponses: ctx.mcpReq.inputResponses, requestState: typeof state === 'string' ? state : undefined };
@@ -110,7 +111,7 @@ export function createMcpServer(deps: McpDeps, era: 'modern' | 'legacy' = 'legac
   const callTool = async (params: ToolCallParams, ctx: ServerContext): Promise<CallToolResult> => {
     const context = requestContextOf(ctx) ?? deps.stdioContext?.();
     if (!context) throw new Error('tools/call without a request context: the HTTP layer must bind one');
-    return toolCaller(params, context, await askingOf(ctx));
+    return toolCaller(params, context, await askingOf(params, ctx));
   };
   if (era === 'modern') {
     server.setRequestHandler('tools/call', (request, ctx) => callTool(request.params, ctx));
