@@ -35,13 +35,16 @@ import { createToolCaller } from './mcp/tool-caller';
 import { LogBudget } from './tools/pipelines/log-budget';
 import { TokenWarnings } from './mcp/token-warning';
 import { createOAuth } from './oauth/routes';
-import { MemorySessionStore } from './session/memory-store';
+import { MemorySessionStore, type StreamState } from './session/memory-store';
+import { Confirmations } from './mcp/confirmation';
 import { SealedSessions } from './session/sealed-session';
 import type { Sealer } from './sealing/sealer';
 import { ALL_TOOLS, ToolCatalog } from './tools/catalog';
 import { PolicyCatalogs } from './mcp/policy';
 
 const TOOL_NAMES = new Set(ALL_TOOLS.map((tool) => tool.name));
+/** Confirmation questions answered within FORGE_CONFIRM_TTL_SECONDS that one replica's memory store keeps (D42). */
+const CONFIRMATION_MAX_ENTRIES = 10_000;
 import { storesFromConfig, type Stores } from './store/from-config';
 import { readinessResponse } from './web/readiness';
 import { pathStart } from './web/request-url';
@@ -205,7 +208,15 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
       logger.info('session_evicted', { session: session.caller.sessionTag, reason: 'capacity', idle_seconds: Math.round((now() - session.lastSeen) / 1000) }),
   );
   sessions.startSweeping(Math.min(60_000, config.SESSION_TIMEOUT_SECONDS * 1000));
+  // D42: destructive calls wait for the user's yes where the client can ask; the question's state is
+  // sealed (so the app options must bring the sealer, as src/index.ts always does) and used once.
+  const confirmations =
+    config.FORGE_CONFIRM_DESTRUCTIVE && options.sealer
+      ? new Confirmations({ sealer: options.sealer, store: stores.open(CONFIRMATION_MAX_ENTRIES), ttlSeconds: config.FORGE_CONFIRM_TTL_SECONDS, logger })
+      : undefined;
   const mcpDeps = {
+    confirmations,
+    confirmTimeoutMs: config.FORGE_CONFIRM_TTL_SECONDS * 1000,
     catalog,
     catalogs,
     audit,
@@ -222,7 +233,9 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     onToolCall: (tool: string, outcome: string) => metrics.toolCall(tool, outcome),
   };
   // The legacy lane negotiates only the revisions it serves over HTTP (D27); stdio keeps the SDK's.
-  const createServer = () => createMcpServer(mcpDeps, 'legacy', { versions: LEGACY_PROTOCOL_VERSIONS });
+  // A stateful session hands over its notification stream's state: where an elicitation can go (D42).
+  const createServer = (stream?: StreamState) =>
+    createMcpServer(mcpDeps, 'legacy', { versions: LEGACY_PROTOCOL_VERSIONS, listening: stream && (() => stream.open > 0) });
   const forgeUrlPolicy = config.ENABLE_DYNAMIC_API_URL ? createForgeUrlPolicy(config.forgeApiUrls, config.FORGE_ALLOWED_HOSTS) : undefined;
   // D7: a caller's own credential is checked with the forge before a legacy session opens for it.
   // The static token (D3) is trusted as configured; a token of OAuth mode's own (D23) carries a
@@ -253,7 +266,13 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   const fastToolCall =
     options.fastToolCall === false
       ? undefined
-      : createFastToolCall({ callTool: createToolCaller(mcpDeps), serverInfo: SERVER_INFO, onTaken: options.onFastToolCall });
+      : createFastToolCall({
+          callTool: createToolCaller(mcpDeps),
+          serverInfo: SERVER_INFO,
+          onTaken: options.onFastToolCall,
+          // A call that may have to ask its user first goes to the SDK, which can (D42).
+          bySdk: confirmations && ((name) => catalog.isDestructive(name)),
+        });
   // Stateless mode swaps the session store for sealed ids and turns the in-app limiter off
   // (docs/spec.md stateless rule 7: limits belong to the ingress there) unless a store is shared (D37).
   const stateless = config.OAUTH_STATELESS_MODE;

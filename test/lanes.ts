@@ -8,6 +8,7 @@ export const E2E_FILES: readonly string[] = [
   'test/audit.test.ts',
   'test/binary.test.ts',
   'test/compose.test.ts',
+  'test/confirmations-shared.test.ts',
   'test/container.test.ts',
   'test/fake-forge-serve.test.ts',
   'test/forge-bounds-process.test.ts',

@@ -37,7 +37,9 @@ describe.each(['modern', 'legacy'] as const)('a review on the %s lane', (lane) =
       const detail = structured<Rec>(await agent.call('get_merge_request', { project_id: project, merge_request_iid: mr!.iid }));
       const diffs = structured<{ items: Rec[] }>(await agent.call('list_merge_request_diffs', { project_id: project, merge_request_iid: mr!.iid }));
       const app_ts = diffs.items.find((d) => d.new_path === MR_SEED.appFile);
-      expect(app_ts?.diff).toContain('+  server.use(login);');
+      // Each line with its numbers (D43): the added line's new_line is read, not computed.
+      const added = ((app_ts?.lines ?? []) as [number | null, number | null, string][]).find((row) => row[2] === '+  server.use(login);');
+      expect(added).toEqual([null, 7, '+  server.use(login);']);
 
       // 3. A comment on the added line 7 of the new file.
       const thread = structured<Rec>(
@@ -45,7 +47,7 @@ describe.each(['modern', 'legacy'] as const)('a review on the %s lane', (lane) =
           project_id: project,
           merge_request_iid: mr!.iid,
           body: 'Should login run before the error handler?',
-          position: { new_path: MR_SEED.appFile, new_line: 7 },
+          position: { new_path: MR_SEED.appFile, new_line: added![1]! },
         }),
       );
       expect(thread.notes[0].position).toMatchObject({ new_path: MR_SEED.appFile, new_line: 7 });

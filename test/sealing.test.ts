@@ -5,7 +5,7 @@ import { SEALED_KINDS, type SealedKind } from '../src/sealing/kinds';
 import { Sealer } from '../src/sealing/sealer';
 
 const secret = (fill: number) => Buffer.alloc(32, fill).toString('base64url');
-const TTL = { cid: 86400, ps: 600, pc: 120, sid: 3600, dl: 900, at: 3600, rt: 2592000, ra: 60 };
+const TTL = { cid: 86400, ps: 600, pc: 120, sid: 3600, dl: 900, at: 3600, rt: 2592000, ra: 60, cf: 300 };
 const KINDS = Object.keys(SEALED_KINDS) as SealedKind[];
 let nowMs = 1_700_000_000_000;
 const sealer = (current = secret(1), previous?: string) => Sealer.create({ secret: current, previousSecret: previous, ttlSeconds: TTL, now: () => nowMs });

@@ -105,6 +105,11 @@ export const ConfigSchema = Type.Object({
     false,
     'Let text written through the tools (descriptions, comments) hold GitLab quick actions such as /close; by default such a line is refused.',
   ),
+  FORGE_CONFIRM_DESTRUCTIVE: bool(
+    true,
+    'Ask the user before a tool that deletes or removes protection runs, where the client can ask (2026-07-28: an input_required result; 2025 sessions: elicitation). Off for unattended agents.',
+  ),
+  FORGE_CONFIRM_TTL_SECONDS: int(300, 10, 3600, 'How long a confirmation question stays answerable; a later answer is asked again.'),
   AUDIT_LOG_PATH: optStr('File the audit line of every tool call is appended to (JSON lines); unset: the audit lines go to the log at info.', {
     minLength: 1,
     maxLength: 4096,

@@ -26,6 +26,8 @@ interface FastToolCallDeps {
   serverInfo: { name: string; version: string };
   /** Told of every request the fast path answers (tests count them). */
   onTaken?: () => void;
+  /** Tools whose calls the SDK serves: those that may ask the user first (D42). */
+  bySdk?: (name: string) => boolean;
 }
 
 /** Answers a plain tools/call of the context's lane, or returns undefined for the SDK to serve the request. */
@@ -89,7 +91,7 @@ export function createFastToolCall(deps: FastToolCallDeps): FastToolCall {
 
   return (req, context) => {
     const call = req.plainCall;
-    if (!call) return undefined;
+    if (!call || deps.bySdk?.(call.params.name)) return undefined;
     const modern = context.lane === 'modern';
     if (modern && req.request.signal.aborted) return Promise.resolve(new Response(null, { status: 499 }));
     deps.onTaken?.();

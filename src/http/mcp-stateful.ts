@@ -11,7 +11,7 @@ import { sessionTag } from '../logging/logger';
 import type { Metrics } from '../metrics/registry';
 import { callerAt, type Caller } from '../auth/caller';
 import { createJsonTransport } from '../mcp/transport';
-import type { MemorySessionStore, Session } from '../session/memory-store';
+import type { MemorySessionStore, Session, StreamState } from '../session/memory-store';
 import { MAX_INITIALIZE_PARAMS_BYTES, initializeParamsTooLarge, isInitializeMessage } from '../web/body';
 import type { CredentialGate } from './credential-gate';
 import type { FastToolCall } from './fast-tool-call';
@@ -25,7 +25,8 @@ import { createServingTail } from './serving-tail';
 interface StatefulMcpDeps {
   sessions: MemorySessionStore;
   callers: CallerResolver;
-  createServer: () => Server;
+  /** The session's SDK server, told when the session's notification stream is open (D42). */
+  createServer: (stream: StreamState) => Server;
   maxSessions: number;
   logger: Logger;
   metrics: Metrics;
@@ -90,7 +91,8 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
       if (reserved) opening--;
       reserved = false;
     };
-    const server = deps.createServer();
+    const stream: StreamState = { open: 0 };
+    const server = deps.createServer(stream);
     let session: Session | undefined;
     const transport = createJsonTransport({
       sessionId: id,
@@ -105,6 +107,7 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
           inFlight: 0,
           requestIds: new Set(),
           unanswered: new Set(),
+          stream,
         };
         sessions.add(session);
         release();
@@ -226,7 +229,7 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
     const session = await liveSession(sessionId, req.messages);
     if (session instanceof Response) return session;
     const response = await serveInSession(session, req);
-    return req.method === 'GET' ? openedAtOnce(response) : response;
+    return req.method === 'GET' ? openedAtOnce(response, session.stream) : response;
   };
 }
 
@@ -247,10 +250,36 @@ const STREAM_OPENED = new TextEncoder().encode(': stream opened\n\n');
 /**
  * Bun.serve sends a streamed response's status and headers with its first chunk, and the
  * notification stream may wait long for its first event: a client waiting for the stream to open
- * would wait as long. The stream therefore begins with a comment, so it opens at once.
+ * would wait as long. The stream therefore begins with a comment, so it opens at once. It is
+ * counted in `stream` while it lasts: a confirmation question can be sent only on it (D42).
  */
-function openedAtOnce(response: Response): Response {
+function openedAtOnce(response: Response, stream: StreamState): Response {
   if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
-  const body = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ start: (controller) => controller.enqueue(STREAM_OPENED) }));
+  const reader = response.body.getReader();
+  stream.open++;
+  let counted = true;
+  const ended = () => {
+    if (counted) stream.open--;
+    counted = false;
+  };
+  const body = new ReadableStream<Uint8Array>({
+    start: (controller) => controller.enqueue(STREAM_OPENED),
+    async pull(controller) {
+      try {
+        const next = await reader.read();
+        if (next.done) {
+          ended();
+          controller.close();
+        } else controller.enqueue(next.value);
+      } catch (error) {
+        ended();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      ended();
+      return reader.cancel(reason);
+    },
+  });
   return new Response(body, { status: response.status, headers: response.headers });
 }

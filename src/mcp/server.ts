@@ -10,6 +10,7 @@ import { toolListFor } from './tool-list';
 import { registerResourcesAndPrompts } from './resources-prompts';
 import type { CompletionCache } from '../resources/completion-cache';
 import { catalogFor, createToolCaller, type ToolCallerDeps, type ToolCallParams } from './tool-caller';
+import type { Asking } from './confirmation';
 
 export const SERVER_INFO = { name: 'forge-tool-server', version: '0.1.0' };
 
@@ -35,6 +36,8 @@ interface McpDeps extends ToolCallerDeps {
   stdioContext?: () => RequestContext;
   /** completion/complete's answers, per credential (D44). */
   completions: CompletionCache;
+  /** FORGE_CONFIRM_TTL_SECONDS in ms: how long a 2025 session's confirmation question waits for its answer (D42). */
+  confirmTimeoutMs?: number;
 }
 
 const QUOTE_START = /[{["]/;
@@ -62,6 +65,11 @@ export function sdkErrorLogger(logger: Logger) {
 interface LegacyHttpOptions {
   /** The revisions negotiated at initialize, newest first. */
   versions: readonly string[];
+  /**
+   * Whether the session's notification stream (GET) is open: the one way a JSON-response session
+   * can send its client a request (an elicitation, D42). Absent (stateless mode): it cannot.
+   */
+  listening?: () => boolean;
 }
 
 /**
@@ -100,10 +108,22 @@ export function createMcpServer(deps: McpDeps, era: 'modern' | 'legacy' = 'legac
   // test/sdk-canary.test.ts pins the SDK behaviour both rely on.
   const toolCaller = createToolCaller(deps);
   registerResourcesAndPrompts(server, deps, toolCaller);
+  // How this request can ask its user before a destructive tool runs (D42, mcp/confirmation.ts).
+  const askingOf = async (params: ToolCallParams, ctx: ServerContext): Promise<Asking | undefined> => {
+    if (!deps.confirmations || typeof params?.name !== 'string' || !deps.catalog.isDestructive(params.name)) return undefined;
+    if (!server.getClientCapabilities()?.elicitation) return undefined;
+    if (era === 'modern') {
+      const state = await ctx.mcpReq.requestState<unknown>();
+      return { via: 'input_required', inputResponses: ctx.mcpReq.inputResponses, requestState: typeof state === 'string' ? state : undefined };
+    }
+    if (!legacyHttp?.listening?.()) return undefined;
+    // Sent on the notification stream (no related request): a JSON-response POST cannot carry it.
+    return { via: 'elicitation', elicit: (params) => server.elicitInput(params, { timeout: deps.confirmTimeoutMs }) };
+  };
   const callTool = async (params: ToolCallParams, ctx: ServerContext): Promise<CallToolResult> => {
     const context = requestContextOf(ctx) ?? deps.stdioContext?.();
     if (!context) throw new Error('tools/call without a request context: the HTTP layer must bind one');
-    return toolCaller(params, context);
+    return toolCaller(params, context, await askingOf(params, ctx));
   };
   if (era === 'modern') {
     server.setRequestHandler('tools/call', (request, ctx) => callTool(request.params, ctx));

@@ -15,13 +15,14 @@ import type { ForgeEndpoint } from '../forge/endpoint';
 import type { Sealer } from '../sealing/sealer';
 import type { LogBudget } from '../tools/pipelines/log-budget';
 import { ProtocolError, type ToolCatalog, type ToolContextSource, type ToolOutcome } from '../tools/catalog';
-import type { ToolContext } from '../tools/define';
+import type { ToolContext, ToolDefinition } from '../tools/define';
 import type { PolicyCatalogs } from './policy';
 import { ToolError } from '../forge/errors';
 import { errorResult } from '../tools/result';
 import { TOKEN_KIND_LABEL, type TokenProfile } from '../auth/token-profile';
 import { tokenWarning, type TokenWarnings } from './token-warning';
 import type { RequestContext } from './request-context';
+import type { Asking, Confirmations } from './confirmation';
 
 export interface ToolCallerDeps {
   catalog: ToolCatalog;
@@ -51,6 +52,8 @@ export interface ToolCallerDeps {
   tokenWarnings?: TokenWarnings;
   /** Who the caller is, as the D7 check found it and this process remembers (whoami, issue 36). */
   forgeIdentity?: (caller: Caller, forge: ForgeEndpoint) => Record<string, unknown> | undefined;
+  /** FORGE_CONFIRM_DESTRUCTIVE (D42): destructive calls wait for the user where the client can ask; absent: never asked. */
+  confirmations?: Confirmations;
 }
 
 /** For answers that print a result themselves (http/fast-tool-call.ts). */
@@ -62,7 +65,7 @@ export type ToolCallParams = { name?: unknown; arguments?: unknown } | undefined
  * Runs one tools/call. Tool failures are isError results; an unknown tool or a name that is not a
  * string throws a ProtocolError (-32602), a bug throws anything else (answered as -32603).
  */
-export type ToolCaller = (params: ToolCallParams, context: RequestContext) => Promise<CallToolResult>;
+export type ToolCaller = (params: ToolCallParams, context: RequestContext, asking?: Asking) => Promise<CallToolResult>;
 
 /** Download links for a caller: `{publicBase}/downloads/attachment?…&_token=<v1.dl.…>`. */
 function attachmentLinker(sealer: Sealer, caller: Caller, publicBase: string) {
@@ -103,7 +106,19 @@ class ToolRun implements ToolContextSource {
   constructor(
     private readonly deps: ToolCallerDeps,
     private readonly context: RequestContext,
-  ) {}
+    asking: Asking | undefined,
+  ) {
+    const confirmations = deps.confirmations;
+    // Only where the client can ask its user (D42); the catalog asks only for destructive tools.
+    if (confirmations && asking) {
+      // The target's title, read with a forge client of its own: the call's budget (D30) starts once confirmed.
+      const subjectOf = (tool: ToolDefinition, args: Record<string, unknown>) =>
+        tool.subject && (() => tool.subject!(args, new ForgeClient(context.forge, context.caller.credential, { toolTimeoutMs: deps.toolTimeoutMs })));
+      this.confirm = (tool, args) => confirmations.confirm(tool, args, context.caller, asking, context.requestId, subjectOf(tool, args));
+    }
+  }
+
+  readonly confirm?: ToolContextSource['confirm'];
 
   toolContext(checkUserText: ToolContext['checkUserText'], fullResponse: boolean): ToolContext {
     const { deps, context } = this;
@@ -151,11 +166,11 @@ class ToolRun implements ToolContextSource {
 }
 
 export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
-  return async (params, context) => {
+  return async (params, context, asking) => {
     if (typeof params?.name !== 'string') throw new ProtocolError(-32602, 'Invalid tools/call params: name must be a string');
     const { caller } = context;
     const name = params.name;
-    const run = new ToolRun(deps, context);
+    const run = new ToolRun(deps, context, asking);
     // An audit line is written to AUDIT_LOG_PATH, or to the log when it takes info lines (D35);
     // when neither, nothing of it is worked out.
     const auditing = deps.audit !== undefined || deps.logger.enabled('info');
@@ -201,6 +216,7 @@ export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
     const { result, outcome } = called;
     deps.onToolCall?.(name, outcome);
     if (auditing) await run.audit(name, outcome, called.args, user);
-    return profile?.expiresAt ? tokenWarning(deps, context, profile, result) : result;
+    // A question (D42) is no tool result: it carries no warning.
+    return profile?.expiresAt && outcome !== 'input_required' ? tokenWarning(deps, context, profile, result) : result;
   };
 }

@@ -18,6 +18,7 @@ export async function sealerFromConfig(config: Config, now?: () => number): Prom
       dl: config.DOWNLOAD_TOKEN_TTL_SECONDS,
       at: config.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
       rt: config.OAUTH_REFRESH_TOKEN_TTL_SECONDS,
+      cf: config.FORGE_CONFIRM_TTL_SECONDS,
     },
     now,
   });

@@ -21,6 +21,11 @@ export const SEALED_KINDS = {
    * in the shared store of D37, which thus holds no token in clear.
    */
   ra: { protection: 'aead' },
+  /**
+   * The state of a confirmation question (D42, mcp/confirmation.ts): hashes of the credential, the
+   * tool and its exact arguments, and a nonce for single use. Echoed by the client, opened by any replica.
+   */
+  cf: { protection: 'aead' },
 } as const;
 
 export type SealedKind = keyof typeof SEALED_KINDS;
@@ -32,13 +37,13 @@ type TokenKind = 'at' | 'rt';
 const DEFAULT_TOKEN_TTL_SECONDS: Readonly<Record<TokenKind, number>> = { at: 3600, rt: 2592000 };
 
 /** The kinds whose lifetime has a default here, so a caller need not name it. */
-export type DefaultedKind = TokenKind | 'ra';
+export type DefaultedKind = TokenKind | 'ra' | 'cf';
 
 /**
  * A remembered refresh answer opens for a minute at most, whatever a store keeps; the grace period
  * itself (oauth/refresh-reuse.ts, a few seconds) is checked to the millisecond on the payload.
  */
-export const DEFAULT_TTL_SECONDS: Readonly<Record<DefaultedKind, number>> = { ...DEFAULT_TOKEN_TTL_SECONDS, ra: 60 };
+export const DEFAULT_TTL_SECONDS: Readonly<Record<DefaultedKind, number>> = { ...DEFAULT_TOKEN_TTL_SECONDS, ra: 60, cf: 300 };
 
 export const WIRE_VERSION = 'v1';
 

@@ -1,7 +1,7 @@
 // Sealed values for stateless mode: opaque strings any replica sharing the secret can open.
 //
 // Wire format (every value):  v1.<kind>.<body>
-//   kind  cid | ps | pc | sid | dl | at | rt | ra (see kinds.ts)
+//   kind  cid | ps | pc | sid | dl | at | rt | ra | cf (see kinds.ts)
 //   body  HMAC kinds:  base64url(JSON payload) "." base64url(HMAC-SHA256(subkey, "v1.<kind>." + that JSON part))
 //         AEAD kinds:  base64url(12-byte IV ‖ AES-256-GCM ciphertext ‖ 16-byte tag), with "v1.<kind>." as
 //                      additional authenticated data

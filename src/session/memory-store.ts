@@ -10,6 +10,11 @@ import type { Caller } from '../auth/caller';
 /** A session idle this long may be closed to make room for a new one (D7). */
 const IDLE_BEFORE_EVICTION_MS = 60_000;
 
+/** A session's notification streams (GET) open now: a request to the client can go only there (D42). */
+export interface StreamState {
+  open: number;
+}
+
 export interface Session {
   readonly id: string;
   readonly caller: Caller;
@@ -27,6 +32,8 @@ export interface Session {
    * closes: the transport then drops what it still owes them (mcp-stateful.ts).
    */
   readonly unanswered: Set<(response: Response) => void>;
+  /** Its notification streams open now (mcp-stateful.ts counts them). */
+  readonly stream: StreamState;
 }
 
 export class MemorySessionStore {

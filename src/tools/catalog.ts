@@ -184,7 +184,8 @@ export class ProtocolError extends Error {
 /** A tool call's result and how it went: `ok` or the failure's kind (metrics, audit line). */
 export interface ToolOutcome {
   readonly result: CallToolResult;
-  readonly outcome: 'ok' | ErrorKind;
+  /** input_required and declined: a destructive call held for its confirmation, not run (D42). */
+  readonly outcome: 'ok' | ErrorKind | 'input_required' | 'declined';
   /** The audit line's argument summary (D35): ids and flags, free text as its length. */
   readonly args?: Record<string, unknown>;
 }
@@ -231,6 +232,11 @@ export const DEFAULT_MAX_RESULT_BYTES = 100_000;
 /** Makes the context a call runs with, given what the catalog adds to it (D36's check, full_response). */
 export interface ToolContextSource {
   toolContext(checkUserText: ToolContext['checkUserText'], fullResponse: boolean): ToolContext;
+  /**
+   * Asks the user before a destructive tool runs (D42, mcp/confirmation.ts), with its validated
+   * arguments: undefined runs it, anything else is answered instead. Absent: nothing is asked.
+   */
+  confirm?(tool: ToolDefinition, args: Record<string, unknown>): Promise<Pick<ToolOutcome, 'result' | 'outcome'> | undefined>;
 }
 
 export class ToolCatalog {
@@ -299,6 +305,11 @@ export class ToolCatalog {
     return this.entries.get(name)?.tool.mode === 'write';
   }
 
+  /** Whether `name` is a tool of this deployment that deletes or removes protection (D42 asks first). */
+  isDestructive(name: string): boolean {
+    return this.entries.get(name)?.tool.destructive === true;
+  }
+
   has(name: string): boolean {
     return this.entries.has(name);
   }
@@ -326,6 +337,11 @@ export class ToolCatalog {
       if (entry.fullResponse) {
         const { full_response: _full, ...rest } = valid;
         valid = rest;
+      }
+      // Before the forge client exists, so FORGE_TOOL_TIMEOUT_MS does not count the user's thinking (D30).
+      if (entry.tool.destructive && context.confirm) {
+        const held = await context.confirm(entry.tool, valid);
+        if (held) return { ...held, args: summary };
       }
       const ctx = context.toolContext(this.checkUserText, full);
       let value = await entry.tool.handler(valid as never, ctx);

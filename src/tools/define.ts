@@ -70,6 +70,11 @@ export interface ToolDefinition<S extends TObject = TObject> {
    * references in `closes_issues` (D36, src/text/closing-pattern.ts).
    */
   readonly closingText?: (args: Static<S>) => (string | undefined)[];
+  /**
+   * A destructive tool's target as a confirmation question names it (D42), read from the forge: the
+   * title an id does not tell the user. One GET; a failure leaves the question naming the arguments.
+   */
+  readonly subject?: (args: Static<S>, forge: ForgeClient) => Promise<string | undefined>;
   /** Rules the schema cannot express (exclusive or paired parameters); throws invalidArgument. */
   readonly check?: (args: Static<S>) => void;
   readonly handler: (args: Static<S>, ctx: ToolContext) => Promise<unknown>;

@@ -9,6 +9,7 @@
 // cleaned in place.
 import { findInvisible, hasInvisible } from '../text/invisible';
 import { cleanProse, cleanText } from '../text/untrusted';
+import { isDiffRows } from './lean/diff-lines';
 
 /** Fields whose text GitLab renders as Markdown (or shows as prose) and people other than the caller write. */
 const PROSE = new Set(['title', 'description', 'body', 'message', 'note', 'summary']);
@@ -17,11 +18,15 @@ const CODE = new Set(['content', 'diff', 'lines']);
 /** Where the report goes in the record holding the code. */
 const INVISIBLE_REPORT = 'invisible_characters';
 
-/** Reports the invisible characters of a code field (a string, or blame's array of lines) on its record. */
+/**
+ * Reports the invisible characters of a code field (a string, blame's array of lines, or a diff's
+ * numbered rows, lean/diff-lines.ts: their line numbers are the rows') on its record.
+ */
 function reportCode(record: Record<string, unknown>, key: string, value: unknown): boolean {
   let text: string | undefined;
   if (typeof value === 'string') text = value;
   else if (Array.isArray(value) && value.every((line) => typeof line === 'string')) text = value.join('\n');
+  else if (Array.isArray(value) && isDiffRows(value)) text = value.map((row) => row[2]).join('\n');
   if (text === undefined) return false;
   // A file read from start_line counts its lines from there.
   const first = key === 'content' && typeof record.start_line === 'number' ? record.start_line : 1;

@@ -28,7 +28,10 @@ type MR = {
   diff_refs: Record<string, string>;
 };
 type Page<T> = { items: T[]; pagination: { total: number | null; next_page: number | null } };
-type Diff = { new_path: string; new_file?: boolean; diff?: string | null; diff_truncated?: boolean; diff_lines_omitted?: number; diff_omitted?: boolean };
+type Row = [number | null, number | null, string];
+type Diff = { new_path: string; new_file?: boolean; lines?: Row[]; diff_truncated?: boolean; diff_lines_omitted?: number; diff_omitted?: boolean };
+/** The diff text of numbered rows (D43): the rows' texts joined by newlines. */
+const textOf = (d: Diff) => (d.lines ?? []).map((row) => row[2]).join('\n');
 const project = () => h.forge.model.projects.get(SEED.project)!;
 const mr = (iid: number) => project().mergeRequests.find((m) => m.iid === iid)!;
 const state = (iid: number) => h.forge.model.reviews.of(mr(iid));
@@ -391,6 +394,31 @@ describe.each(LANES)('merge_merge_request (%s lane)', (lane) => {
     expect(sent()).toEqual([`PUT ${MRS}/1/merge`]);
   });
 
+  test('merged though its head pipeline failed or still runs: the result says so (D43); a passed one or an auto-merge says nothing', async () => {
+    const c = await client(lane);
+    // The seed's head pipeline failed, and the project does not require a successful one (GitLab's default).
+    const merged = structured<MR & { head_pipeline_warning?: string }>(await c.call('merge_merge_request', { project_id: P, merge_request_iid: 1 }));
+    expect(merged.state).toBe('merged');
+    expect(merged.head_pipeline_warning).toBe(
+      `merged although its head pipeline ${CI_SEED.pipelines.featureFailed} failed: the target branch now has code that did not pass it`,
+    );
+    expect(merged).toMatchObject({ head_pipeline: { id: CI_SEED.pipelines.featureFailed, status: 'failed' } });
+  });
+
+  test.each([
+    ['running', /^merged while its head pipeline \d+ was still running: whether the merged code passes is not known yet$/],
+    ['pending', /^merged while its head pipeline \d+ was still pending: whether the merged code passes is not known yet$/],
+    ['success', undefined],
+  ] as const)('head pipeline %s: %p', async (status, warning) => {
+    state(1).head_pipeline_status = status;
+    state(1).head_pipeline_id = null;
+    const c = await client(lane);
+    const merged = structured<MR & { head_pipeline_warning?: string }>(await c.call('merge_merge_request', { project_id: P, merge_request_iid: 1 }));
+    expect(merged.state).toBe('merged');
+    if (warning) expect(merged.head_pipeline_warning).toMatch(warning);
+    else expect(merged).not.toHaveProperty('head_pipeline_warning');
+  });
+
   test('a sha that is no longer the head: conflict, nothing merged', async () => {
     const c = await client(lane);
     const error = toolError(await c.call('merge_merge_request', { project_id: P, merge_request_iid: 1, sha: MR_SEED.firstRefs.head_sha }));
@@ -509,6 +537,7 @@ describe('merge_merge_request refusals', () => {
     const c = await h.as();
     const result = structured<MR>(await c.call('merge_merge_request', { project_id: P, merge_request_iid: 1, auto_merge: true }));
     expect(result).toMatchObject({ state: 'opened', merge_when_pipeline_succeeds: true });
+    expect(result).not.toHaveProperty('head_pipeline_warning');
     expect(h.forge.requests[0].body).toEqual({ auto_merge: true, merge_when_pipeline_succeeds: true });
   });
 
@@ -527,9 +556,54 @@ describe('list_merge_request_diffs', () => {
     const c = await h.as(TOKENS.guest);
     const page = structured<Page<Diff>>(await c.call('list_merge_request_diffs', { project_id: P, merge_request_iid: 1 }));
     expect(page.items.map((d) => d.new_path)).toEqual([MR_SEED.loginFile, MR_SEED.appFile]);
-    expect(page.items[1].diff).toContain('+  server.use(login);');
+    expect(textOf(page.items[1])).toContain('+  server.use(login);');
     expect(page.pagination.total).toBe(2);
     expect((page as Record<string, unknown>).truncated).toBeUndefined();
+  });
+
+  test('each line comes with its old and new line numbers (D43); full_response has the raw diff', async () => {
+    const diff = [
+      '@@ -3,4 +3,4 @@ function a() {',
+      ' keep 3',
+      '-old 4',
+      '+new 4',
+      ' keep 5',
+      '\\ No newline at end of file',
+      '@@ -20,2 +20,3 @@',
+      ' keep 20',
+      '+added 21',
+      '',
+      '',
+    ].join('\n');
+    state(1).versions[0].diffs.push({
+      old_path: 'n.ts',
+      new_path: 'n.ts',
+      a_mode: '100644',
+      b_mode: '100644',
+      new_file: false,
+      renamed_file: false,
+      deleted_file: false,
+      diff,
+    });
+    const c = await h.as();
+    const page = structured<Page<Diff>>(await c.call('list_merge_request_diffs', { project_id: P, merge_request_iid: 1, file_paths: ['n.ts'] }));
+    expect(page.items[0].lines).toEqual([
+      [null, null, '@@ -3,4 +3,4 @@ function a() {'],
+      [3, 3, ' keep 3'],
+      [4, null, '-old 4'],
+      [null, 4, '+new 4'],
+      [5, 5, ' keep 5'],
+      [null, null, '\\ No newline at end of file'],
+      [null, null, '@@ -20,2 +20,3 @@'],
+      [20, 20, ' keep 20'],
+      [null, 21, '+added 21'],
+      // An empty context line (its space stripped) still counts on both sides.
+      [21, 22, ''],
+    ]);
+    const raw = structured<{ items: { diff: string }[] }>(
+      await c.call('list_merge_request_diffs', { project_id: P, merge_request_iid: 1, file_paths: ['n.ts'], full_response: true }),
+    );
+    expect(raw.items[0].diff).toBe(diff);
   });
 
   test('a diff over the per-file budget is cut at a line; past the result budget diffs are left out', async () => {
@@ -548,8 +622,9 @@ describe('list_merge_request_diffs', () => {
     const page = structured<Page<Diff> & { truncated?: boolean }>(await c.call('list_merge_request_diffs', { project_id: P, merge_request_iid: 1 }));
     const [a, , , d] = page.items.slice(2);
     expect(a).toMatchObject({ diff_truncated: true });
-    expect(a.diff!.length).toBeLessThanOrEqual(20_000);
-    expect(a.diff!.endsWith('\n')).toBe(true);
+    expect(textOf(a).length).toBeLessThanOrEqual(20_000);
+    // Cut after a whole line.
+    expect(a.lines!.at(-1)![2]).toMatch(/^\+const line\d+ = \d+; \/\/ x{40}$/);
     expect(a.diff_lines_omitted).toBeGreaterThan(500);
     expect(d).toEqual({ new_path: 'gen/d.ts', new_file: true, diff_omitted: true });
     expect(page.truncated).toBe(true);
@@ -558,7 +633,7 @@ describe('list_merge_request_diffs', () => {
     const whole = structured<{ items: Diff[]; not_changed?: string[] }>(
       await c.call('list_merge_request_diffs', { project_id: P, merge_request_iid: 1, file_paths: ['gen/d.ts', 'README.md'] }),
     );
-    expect(whole.items.map((f) => [f.new_path, f.diff!.split('\n').length, f.diff_truncated])).toEqual([['gen/d.ts', 1002, undefined]]);
+    expect(whole.items.map((f) => [f.new_path, f.lines!.length, f.diff_truncated])).toEqual([['gen/d.ts', 1001, undefined]]);
     expect(whole.not_changed).toEqual(['README.md']);
   });
 

@@ -10,13 +10,15 @@ import { budgetDiffs, COMMITS_SHOWN, DIFF_FILE_BUDGET, DIFF_RESULT_BUDGET } from
 type Diff = {
   new_path: string;
   old_path?: string;
-  diff?: string;
+  lines?: [number | null, number | null, string][];
   new_file?: true;
   deleted_file?: true;
   diff_truncated?: true;
   diff_omitted?: true;
   diff_bytes?: number;
 };
+/** The diff text of numbered rows (D43): the rows' texts joined by newlines. */
+const textOf = (d: Diff) => (d.lines ?? []).map((row) => row[2]).join('\n');
 type Compared = {
   commit?: { id: string };
   commits: { id: string; title: string }[];
@@ -50,7 +52,7 @@ describe('get_branch_diffs', () => {
     expect(r.commit).toBeUndefined(); // GitLab's `commit` repeats the last of `commits`: not sent twice
     expect(r.diffs).toHaveLength(1);
     expect(r.diffs[0]).toMatchObject({ new_path: REPOSITORY_SEED.featureFile, new_file: true });
-    expect(r.diffs[0].diff).toContain('+export function login(user: string) {');
+    expect(textOf(r.diffs[0])).toContain('+export function login(user: string) {');
     expect(r.pagination).toEqual({ page: 1, per_page: 20, next_page: null, total: 1, total_pages: 1 });
     expect(r.note).toBeUndefined();
     expect(h.upstream()).toEqual([`GET /api/v4/projects/${SEED.projectPathEncoded}/repository/compare`]);
@@ -80,14 +82,15 @@ describe('get_branch_diffs', () => {
     const [first, second, third] = r.diffs;
     expect(first.diff_truncated).toBe(true);
     expect(first.diff_bytes).toBeGreaterThan(DIFF_FILE_BUDGET);
-    expect(first.diff!.length).toBeLessThanOrEqual(DIFF_FILE_BUDGET);
-    expect(first.diff!.endsWith('\n')).toBe(true);
+    expect(textOf(first).length).toBeLessThanOrEqual(DIFF_FILE_BUDGET);
+    // Cut after a whole line.
+    expect(first.lines!.at(-1)![2]).toMatch(/^\+file 0 line \d+ y{40}$/);
     expect(second.diff_truncated).toBe(true);
     expect(third.diff_truncated).toBe(true);
-    const shown = r.diffs.reduce((n, d) => n + (d.diff?.length ?? 0), 0);
+    const shown = r.diffs.reduce((n, d) => n + textOf(d).length, 0);
     expect(shown).toBeLessThanOrEqual(DIFF_RESULT_BUDGET);
     expect(r.diffs.at(-1)).toMatchObject({ diff_omitted: true });
-    expect(r.diffs.at(-1)!.diff).toBeUndefined();
+    expect(r.diffs.at(-1)!.lines).toBeUndefined();
     expect(r.note).toContain('file_path');
   });
 
@@ -96,7 +99,7 @@ describe('get_branch_diffs', () => {
     const r = structured<Compared>(await (await h.as()).call('get_branch_diffs', { project_id: P, from: 'main', to: 'big', file_path: 'gen/file-01.txt' }));
     expect(r.diffs).toHaveLength(1);
     expect(r.diffs[0].diff_truncated).toBeUndefined();
-    expect(r.diffs[0].diff!.split('\n').filter((l) => l.startsWith('+'))).toHaveLength(600);
+    expect(r.diffs[0].lines!.filter((row) => row[2].startsWith('+'))).toHaveLength(600);
     expect(toolError(await (await h.as()).call('get_branch_diffs', { project_id: P, from: 'main', to: 'big', file_path: 'README.md' }))).toMatchObject({
       kind: 'not_found',
       message: 'file_path: README.md did not change between main and big',

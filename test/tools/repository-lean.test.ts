@@ -127,15 +127,15 @@ describe('untrusted text in files (D36), on the modern lane', () => {
         await c.call('get_file_contents', { project_id: P, file_path: 'h.ts', ref: 'hidden', full_response: true }),
       );
       expect(full.content).toBe(text);
-      const diff = structured<{ diffs: { diff: string; invisible_characters: { count: number; characters: string[] } }[] }>(
+      const diff = structured<{ diffs: { lines: [number | null, number | null, string][]; invisible_characters: { count: number; characters: string[] } }[] }>(
         await c.call('get_branch_diffs', { project_id: P, from: 'main', to: 'hidden' }),
       );
-      expect(diff.diffs[0].diff).toContain('+const ok\u200B = true; // \u202Eevil');
+      expect(diff.diffs[0].lines.map((row) => row[2])).toContain('+const ok\u200B = true; // \u202Eevil');
       expect(diff.diffs[0].invisible_characters).toMatchObject({ count: 4, characters: ['U+200B', 'U+202E', 'U+2066', 'U+2069'] });
-      const commitDiff = structured<{ items: { diff: string; invisible_characters: unknown }[] }>(
+      const commitDiff = structured<{ items: { lines: [number | null, number | null, string][]; invisible_characters: unknown }[] }>(
         await c.call('get_commit_diff', { project_id: P, sha: pushed.id }),
       );
-      expect(commitDiff.items[0].diff).toContain('\u202Eevil');
+      expect(commitDiff.items[0].lines.some((row) => row[2].includes('\u202Eevil'))).toBe(true);
       expect(commitDiff.items[0].invisible_characters).toMatchObject({ count: 4 });
       // The fake forge blames its seeded files: one of their lines gets the override.
       const blamed = h.forge.model.projects.get(P)!.files.get(SEED.blameFile)!.blame[0];

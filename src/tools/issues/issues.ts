@@ -217,5 +217,6 @@ export const deleteIssue = restTool({
   mode: 'write',
   destructive: true,
   input: Type.Object({ project_id: projectId(), issue_iid: issueIid() }, { additionalProperties: false }),
+  subject: async (args, forge) => `issue #${args.issue_iid} "${(await forge.json<Issue>({ method: 'GET', path: fillPath(ISSUE_PATH, args) })).title}"`,
   rest: { method: 'DELETE', path: ISSUE_PATH, empty: (args) => ({ deleted: true, issue_iid: args.issue_iid }) },
 });

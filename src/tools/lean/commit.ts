@@ -1,6 +1,7 @@
 // Commits, their CI statuses, their diffs, and blame ranges.
 import { compact, flag, isRecord, pick, user, type Rec } from './helpers';
 import type { RecordKind } from './kind';
+import { diffRows } from './diff-lines';
 
 /** Who wrote a commit and when; the committer only where it differs from the author. */
 function authorship(r: Rec): Rec {
@@ -70,7 +71,9 @@ export const commitStatus: RecordKind = {
 };
 
 export const diff: RecordKind = {
-  about: 'One changed file of a commit, with its diff.',
+  about:
+    'One changed file of a commit, with its diff as `lines`: rows [old_line, new_line, text], text exactly as in the diff (+, - or space first); ' +
+    'an added line has old_line null, a removed one new_line null, a hunk header both null. A diff thread takes those two numbers as they are.',
   lean: (r) =>
     compact({
       old_path: r.old_path !== r.new_path ? r.old_path : undefined,
@@ -85,7 +88,8 @@ export const diff: RecordKind = {
       // GitLab empties the diff of a file over its patch limit (too_large) or folded (collapsed): say why it is empty.
       too_large: flag(r.too_large),
       collapsed: flag(r.collapsed),
-      diff: r.diff,
+      // The diff as numbered rows [old_line, new_line, text] (D43, ./diff-lines.ts); full_response has GitLab's text.
+      lines: typeof r.diff === 'string' && r.diff !== '' ? diffRows(r.diff) : undefined,
     }),
 };
 

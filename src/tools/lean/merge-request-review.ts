@@ -38,6 +38,8 @@ const mergeRequestDetail: RecordKind = {
       discussion_locked: flag(r.discussion_locked),
       changes_count: r.changes_count,
       merge_error: r.merge_error,
+      // Ours, not GitLab's: merge_merge_request merged without a passed head pipeline (D43).
+      head_pipeline_warning: r.head_pipeline_warning,
       can_merge: typeof canMerge === 'boolean' ? canMerge : undefined,
       // Not GitLab's: create_merge_request and update_merge_request add what GitLab did not keep.
       not_applied: Array.isArray(r.not_applied) ? r.not_applied : undefined,
@@ -48,11 +50,11 @@ const mergeRequestDetail: RecordKind = {
 };
 
 const mrDiff: RecordKind = {
-  about: 'One changed file of a merge request, with its diff (cut or left out past the size budget, which it says).',
+  about:
+    'One changed file of a merge request, with its diff as numbered `lines` as a commit diff has them (cut or left out past the size budget, which it says).',
   lean: (r) =>
     compact({
       ...commitDiff.lean(r),
-      diff: typeof r.diff === 'string' ? r.diff : undefined,
       too_large: flag(r.too_large),
       collapsed: flag(r.collapsed),
       diff_truncated: flag(r.diff_truncated),

@@ -11,10 +11,13 @@ import { mergeRequestIid, MR_PATH } from './params';
 
 /** Characters of one file's diff shown in a page of diffs; the rest is cut at a whole line. */
 const FILE_DIFF_BUDGET = 20_000;
-/** Characters of diff text in one result (about 15k tokens); later files keep their paths, not their diff. */
-const RESULT_DIFF_BUDGET = 60_000;
-/** Characters of diff text returned for named files (file_paths): within the default MAX_RESULT_BYTES (D33). */
-const FULL_DIFF_BUDGET = 90_000;
+/**
+ * Characters of diff text in one result (about 15k tokens with the line numbers); later files keep
+ * their paths, not their diff. The lean rows' numbers (D43) add some 25% to code of common width.
+ */
+const RESULT_DIFF_BUDGET = 50_000;
+/** Characters of diff text returned for named files (file_paths): with the rows' numbers, within the default MAX_RESULT_BYTES (D33). */
+const FULL_DIFF_BUDGET = 70_000;
 const MIN_CUT = 2_000;
 
 interface FileDiff {

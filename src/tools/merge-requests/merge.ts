@@ -38,6 +38,32 @@ const REMEDY: Record<string, string> = {
 
 const UNMERGEABLE = new Set([405, 406, 422]);
 
+/** Head pipeline statuses (GitLab's Ci::HasStatus) of a pipeline that did not pass. */
+const NOT_PASSED: Record<string, string> = { failed: 'failed', canceled: 'was canceled', canceling: 'was being canceled' };
+/** Statuses of a pipeline that has not finished, so nobody knows yet whether the merged code passes. */
+const UNFINISHED = new Set(['created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'scheduled', 'manual']);
+
+/**
+ * What the merge's answer says about its head pipeline when the merge went ahead without a passed
+ * one (issue 37): GitLab merges a merge request whose pipeline failed or still runs unless the
+ * project requires a successful one, and says nothing. Its merge answer is Entities::MergeRequest,
+ * whose head_pipeline is the full pipeline (lib/api/entities/merge_request.rb; lib/api/merge_requests.rb
+ * presents it after PUT …/merge). An auto-merge that waits for the pipeline is no warning.
+ */
+function headPipelineWarning(merged: unknown): string | undefined {
+  if (merged === null || typeof merged !== 'object') return undefined;
+  const r = merged as { head_pipeline?: unknown; merge_when_pipeline_succeeds?: unknown };
+  if (r.merge_when_pipeline_succeeds === true) return undefined;
+  const pipeline = r.head_pipeline as { id?: unknown; status?: unknown } | null | undefined;
+  if (!pipeline || typeof pipeline !== 'object' || typeof pipeline.status !== 'string') return undefined;
+  const id = typeof pipeline.id === 'number' ? ` ${pipeline.id}` : '';
+  const failed = NOT_PASSED[pipeline.status];
+  if (failed) return `merged although its head pipeline${id} ${failed}: the target branch now has code that did not pass it`;
+  if (UNFINISHED.has(pipeline.status))
+    return `merged while its head pipeline${id} was still ${pipeline.status}: whether the merged code passes is not known yet`;
+  return undefined;
+}
+
 async function unmergeable(forge: ForgeClient, path: string, error: ToolError): Promise<ToolError> {
   let status = 'unknown';
   try {
@@ -66,6 +92,10 @@ export const mergeMergeRequest = defineTool({
   destructive: true,
   record: 'merge_request_detail',
   endpoint: `PUT ${MR_PATH}/merge (GET ${MR_PATH} after a refusal)`,
+  async subject(args, forge) {
+    const mr = await forge.json<{ title?: string; source_branch?: string; target_branch?: string }>({ method: 'GET', path: fillPath(MR_PATH, args) });
+    return `!${args.merge_request_iid} "${mr.title}" (${mr.source_branch} into ${mr.target_branch})`;
+  },
   input: Type.Object(
     {
       project_id: projectId(),
@@ -97,7 +127,9 @@ export const mergeMergeRequest = defineTool({
     // both are sent so older and newer versions read it; Grape ignores the one it does not declare.
     const body: Record<string, unknown> = auto_merge === undefined ? fields : { ...fields, auto_merge, merge_when_pipeline_succeeds: auto_merge };
     try {
-      return await forge.json({ method: 'PUT', path: `${path}/merge`, body });
+      const merged = await forge.json<Record<string, unknown>>({ method: 'PUT', path: `${path}/merge`, body });
+      const warning = headPipelineWarning(merged);
+      return warning ? { ...merged, head_pipeline_warning: warning } : merged;
     } catch (error) {
       if (!(error instanceof ToolError)) throw error;
       if (error.status !== null && UNMERGEABLE.has(error.status)) throw await unmergeable(forge, path, error);
