@@ -56,9 +56,7 @@ describe.each(kinds)('lean %s', (kind) => {
         'release_link',
         'work_item_note',
         'work_item_type',
-      ].includes(
-        kind,
-      )
+      ].includes(kind)
     )
       expect(size / forge).toBeLessThanOrEqual(0.6);
     else expect(size).toBeLessThan(forge);

@@ -127,7 +127,11 @@ export function graphqlData<T>(text: string, status: number): T {
     throw new ToolError('upstream', 'the forge answered a GraphQL request without data or errors', status);
   }
   if (deeperThan(data, MAX_ANSWER_DEPTH)) {
-    throw new ToolError('upstream', `the forge's GraphQL answer nests deeper than ${MAX_ANSWER_DEPTH} levels, deeper than any answer to these queries; it was abandoned`, status);
+    throw new ToolError(
+      'upstream',
+      `the forge's GraphQL answer nests deeper than ${MAX_ANSWER_DEPTH} levels, deeper than any answer to these queries; it was abandoned`,
+      status,
+    );
   }
   return data as T;
 }

@@ -122,7 +122,9 @@ export const workItemType: RecordKind = {
       statuses: Array.isArray(r.widgetDefinitions)
         ? r.widgetDefinitions
             .filter(isRecord)
-            .flatMap((d) => (Array.isArray(d.allowedStatuses) ? d.allowedStatuses.filter(isRecord).map((s) => compact({ id: s.id, name: s.name, category: s.category })) : []))
+            .flatMap((d) =>
+              Array.isArray(d.allowedStatuses) ? d.allowedStatuses.filter(isRecord).map((s) => compact({ id: s.id, name: s.name, category: s.category })) : [],
+            )
         : undefined,
     }),
 };

@@ -105,6 +105,11 @@ export const WORK_ITEM_CHILD_IDS = graphqlDocument(`query workItemChildIds($id: 
   }
 }`);
 
+/** The project or group a work item is in (convert_work_item_type asks its types there). */
+export const WORK_ITEM_NAMESPACE = graphqlDocument(`query workItemNamespace($id: WorkItemID!) {
+  workItem(id: $id) { id namespace { fullPath } }
+}`);
+
 const TYPE_FIELDS = 'id name widgetDefinitions { type }';
 const STATUS_TYPE_FIELDS = 'id name widgetDefinitions { type ... on WorkItemWidgetDefinitionStatus { allowedStatuses { id name category } } }';
 
@@ -161,6 +166,7 @@ export const ALL_DOCUMENTS: readonly GraphqlDocument[] = [
   ...Object.values(LIST_WORK_ITEM_CHILDREN),
   RESOLVE_WORK_ITEM,
   WORK_ITEM_CHILD_IDS,
+  WORK_ITEM_NAMESPACE,
   WORK_ITEM_TYPES,
   WORK_ITEM_STATUSES,
   ...Object.values(CREATE_WORK_ITEM),

@@ -23,10 +23,16 @@ export function seedWorkItems(m: ForgeModel): void {
   const project: WorkItemNamespace = { kind: 'project', id: 42, fullPath: WORK_ITEM_SEED.projectPath };
   const epic = store.add({ namespace: group, type: 'Epic', title: WORK_ITEM_SEED.epic.title, description: 'Sign in with the company IdP.', authorId: 1 }, now);
   store.add({ namespace: group, type: 'Epic', title: WORK_ITEM_SEED.otherEpic.title, authorId: 1 }, now);
-  const saml = store.add({ namespace: project, type: 'Issue', title: 'Login with SAML', authorId: 1, parentId: epic.id, labels: ['backend'], assigneeIds: [2], weight: 3 }, now);
+  const saml = store.add(
+    { namespace: project, type: 'Issue', title: 'Login with SAML', authorId: 1, parentId: epic.id, labels: ['backend'], assigneeIds: [2], weight: 3 },
+    now,
+  );
   store.add({ namespace: project, type: 'Issue', title: 'Session timeout settings', authorId: 2, parentId: epic.id, milestoneId: 101 }, now);
   store.add({ namespace: project, type: 'Issue', title: WORK_ITEM_SEED.audit.title, authorId: 1 }, now);
-  const task = store.add({ namespace: project, type: 'Task', title: 'Write SAML fixtures', authorId: 2, parentId: saml.id, state: 'CLOSED', closedAt: now }, now);
+  const task = store.add(
+    { namespace: project, type: 'Task', title: 'Write SAML fixtures', authorId: 2, parentId: saml.id, state: 'CLOSED', closedAt: now },
+    now,
+  );
   store.note(saml, 'Which IdPs must we support first?', 2, now);
   store.note(task, 'Done in the fixtures folder.', 2, now);
 }

@@ -3,7 +3,7 @@
 // (the request is anonymous); 422 "Query too large" past 10,000 characters; then graphql-ruby's
 // validation, the complexity and depth limits (limits.ts), and execution — all answered 200 with
 // `errors[]` when they fail, beside whatever `data` was resolved.
-import { execute, GraphQLError, Kind, parse, validate, type DocumentNode, type OperationDefinitionNode } from 'graphql';
+import { execute, type GraphQLError, Kind, parse, validate, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import { failureResponse, type ForgeHooks, type RecordedRequest } from '../control';
 import { json } from '../handlers/http';
 import type { ForgeModel, User } from '../model';
@@ -33,7 +33,13 @@ export async function handleGraphql(request: Request, model: ForgeModel, hooks: 
   } catch {
     // graphql_controller.rb reads no query: an empty document.
   }
-  const rec: RecordedRequest = { method: request.method, path: new URL(request.url).pathname, query: new URLSearchParams(), headers: new Headers(request.headers), body };
+  const rec: RecordedRequest = {
+    method: request.method,
+    path: new URL(request.url).pathname,
+    query: new URLSearchParams(),
+    headers: new Headers(request.headers),
+    body,
+  };
   hooks.onRequest?.(rec);
   const failure = hooks.takeFailure?.(rec);
   if (failure) return failureResponse(failure);
@@ -61,7 +67,8 @@ export async function handleGraphql(request: Request, model: ForgeModel, hooks: 
   if (complexity > model.graphqlLimits.complexity) {
     return errors(200, `Query has complexity of ${complexity}, which exceeds max complexity of ${model.graphqlLimits.complexity}`);
   }
-  if (operation.operation === 'mutation' && !user) return errors(200, "The resource that you are attempting to access does not exist or you don't have permission to perform this action");
+  if (operation.operation === 'mutation' && !user)
+    return errors(200, "The resource that you are attempting to access does not exist or you don't have permission to perform this action");
   const variables = body.variables && typeof body.variables === 'object' ? (body.variables as Record<string, unknown>) : {};
   const result = await execute({
     schema,

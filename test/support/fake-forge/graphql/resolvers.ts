@@ -93,8 +93,10 @@ const page = <T>(all: T[], args: Args, view: (t: T) => unknown) => {
 
 function milestoneView(m: ForgeModel, id: number | null): Obj | null {
   if (id === null) return null;
-  for (const p of m.projects.values()) for (const ms of p.milestones) if (ms.id === id) return { id: gid('Milestone', id), title: ms.title, dueDate: ms.due_date };
-  for (const g of m.groups.values()) for (const ms of g.milestones) if (ms.id === id) return { id: gid('Milestone', id), title: ms.title, dueDate: ms.due_date };
+  for (const p of m.projects.values())
+    for (const ms of p.milestones) if (ms.id === id) return { id: gid('Milestone', id), title: ms.title, dueDate: ms.due_date };
+  for (const g of m.groups.values())
+    for (const ms of g.milestones) if (ms.id === id) return { id: gid('Milestone', id), title: ms.title, dueDate: ms.due_date };
   return null;
 }
 
@@ -107,7 +109,12 @@ function itemView(ctx: Ctx, wi: WorkItem): Obj {
     widgetTypes(m, wi.type).map((w): Obj => {
       switch (w) {
         case 'ASSIGNEES':
-          return { __typename: 'WorkItemWidgetAssignees', type: w, allowsMultipleAssignees: paidTier(m), assignees: (a: Args) => page(wi.assigneeIds, a, (id) => userView(m, id)) };
+          return {
+            __typename: 'WorkItemWidgetAssignees',
+            type: w,
+            allowsMultipleAssignees: paidTier(m),
+            assignees: (a: Args) => page(wi.assigneeIds, a, (id) => userView(m, id)),
+          };
         case 'DESCRIPTION':
           return { __typename: 'WorkItemWidgetDescription', type: w, description: wi.description, edited: false };
         case 'HIERARCHY': {
@@ -166,10 +173,18 @@ function itemView(ctx: Ctx, wi: WorkItem): Obj {
         case 'WEIGHT':
           return { __typename: 'WorkItemWidgetWeight', type: w, weight: wi.weight };
         case 'ITERATION':
-          return { __typename: 'WorkItemWidgetIteration', type: w, iteration: wi.iterationId === null ? null : { id: gid('Iteration', wi.iterationId), title: `Sprint ${wi.iterationId}` } };
+          return {
+            __typename: 'WorkItemWidgetIteration',
+            type: w,
+            iteration: wi.iterationId === null ? null : { id: gid('Iteration', wi.iterationId), title: `Sprint ${wi.iterationId}` },
+          };
         default: {
           const s = SYSTEM_STATUSES.find((x) => x.id === (wi.statusId ?? (wi.state === 'CLOSED' ? 3 : 1)))!;
-          return { __typename: 'WorkItemWidgetStatus', type: w, status: { id: gid('WorkItems::Statuses::SystemDefined::Status', s.id), name: s.name, category: s.category } };
+          return {
+            __typename: 'WorkItemWidgetStatus',
+            type: w,
+            status: { id: gid('WorkItems::Statuses::SystemDefined::Status', s.id), name: s.name, category: s.category },
+          };
         }
       }
     });
@@ -217,7 +232,12 @@ function namespaceView(ctx: Ctx, ns: WorkItemNamespace): Obj {
   return {
     id: gid(ns.kind === 'group' ? 'Group' : 'Project', ns.id),
     fullPath: ns.fullPath,
-    workItemTypes: (a: Args) => page(types.filter((t) => !a.name || t.enum === a.name), a, (t) => typeView(m, t)),
+    workItemTypes: (a: Args) =>
+      page(
+        types.filter((t) => !a.name || t.enum === a.name),
+        a,
+        (t) => typeView(m, t),
+      ),
     workItems: (a: Args) => {
       const below = (other: WorkItemNamespace) =>
         a.includeDescendants === true && ns.kind === 'group' && other.fullPath.toLowerCase().startsWith(`${ns.fullPath.toLowerCase()}/`);
@@ -242,7 +262,11 @@ function namespaceView(ctx: Ctx, ns: WorkItemNamespace): Obj {
           within(wi.updatedAt, a.updatedAfter, a.updatedBefore),
       );
       const sort = String(a.sort ?? 'CREATED_DESC');
-      const key = sort.startsWith('TITLE') ? (wi: WorkItem) => wi.title : sort.startsWith('UPDATED') ? (wi: WorkItem) => wi.updatedAt : (wi: WorkItem) => wi.createdAt;
+      const key = sort.startsWith('TITLE')
+        ? (wi: WorkItem) => wi.title
+        : sort.startsWith('UPDATED')
+          ? (wi: WorkItem) => wi.updatedAt
+          : (wi: WorkItem) => wi.createdAt;
       all.sort((x, y) => (key(x) < key(y) ? -1 : key(x) > key(y) ? 1 : x.id - y.id) * (sort.endsWith('DESC') ? -1 : 1));
       return page(all, a, (wi) => itemView(ctx, wi));
     },
@@ -320,7 +344,8 @@ function applyWidgets(ctx: Ctx, wi: WorkItem, input: Obj, level: number): string
     const weight = input.weightWidget as Obj | undefined;
     if (weight && 'weight' in weight && paidTier(m)) next.weight = (weight.weight as number | null) ?? null;
     const iteration = input.iterationWidget as Obj | undefined;
-    if (iteration && 'iterationId' in iteration && paidTier(m)) next.iterationId = iteration.iterationId === null ? null : parseGid(iteration.iterationId, ['Iteration']);
+    if (iteration && 'iterationId' in iteration && paidTier(m))
+      next.iterationId = iteration.iterationId === null ? null : parseGid(iteration.iterationId, ['Iteration']);
   }
   const dates = input.startAndDueDateWidget as Obj | undefined;
   if (dates) {
@@ -367,7 +392,10 @@ export function rootFor(ctx: Ctx): Obj {
       const typeId = parseGid(input.workItemTypeId, ['WorkItems::Type']);
       const type = typesIn(m, found.ns.kind).find((t) => t.id === typeId);
       if (!type) return { errors: [`${WORK_ITEM_TYPES.find((t) => t.id === typeId)?.name ?? 'This'} type is not allowed in this namespace`], workItem: null };
-      const wi = m.workItems.add({ namespace: found.ns, type: type.name, title: String(input.title), authorId: ctx.user!.id, confidential: input.confidential === true }, m.now());
+      const wi = m.workItems.add(
+        { namespace: found.ns, type: type.name, title: String(input.title), authorId: ctx.user!.id, confidential: input.confidential === true },
+        m.now(),
+      );
       const errors = applyWidgets(ctx, wi, input, found.level);
       if (errors.length) m.workItems.items.delete(wi.id);
       return payload(ctx, wi, errors);

@@ -11,7 +11,14 @@ import type { ForgeModel } from '../model';
 export const SCHEMA_SDL = readFileSync(new URL('../../../fixtures/gitlab-schema.graphql', import.meta.url), 'utf8');
 
 /** Declared in GitLab's ee/ only. */
-const EE_TYPES = ['WorkItemWidgetWeight', 'WorkItemWidgetIteration', 'WorkItemWidgetProgress', 'WorkItemWidgetWeightInput', 'WorkItemWidgetIterationInput', 'Iteration'];
+const EE_TYPES = [
+  'WorkItemWidgetWeight',
+  'WorkItemWidgetIteration',
+  'WorkItemWidgetProgress',
+  'WorkItemWidgetWeightInput',
+  'WorkItemWidgetIterationInput',
+  'Iteration',
+];
 /** Custom statuses (GitLab 18.2). */
 const STATUS_TYPES = ['WorkItemWidgetStatus', 'WorkItemStatus', 'WorkItemWidgetDefinitionStatus', 'WorkItemWidgetStatusInput', 'WorkItemsStatusesStatusID'];
 
