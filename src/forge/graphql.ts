@@ -85,7 +85,7 @@ function kindOf(error: GraphqlError): ErrorKind {
 }
 
 /** The ToolError for an answer's `errors[]`: the kind of the first, the words of the first few. */
-export function graphqlFailure(errors: readonly unknown[], partial: boolean, status: number): ToolError {
+function graphqlFailure(errors: readonly unknown[], partial: boolean, status: number): ToolError {
   const list = errors.map((e) => (e && typeof e === 'object' ? (e as GraphqlError) : { message: String(e) }));
   const kind = kindOf(list[0] ?? {});
   const words = list

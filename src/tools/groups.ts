@@ -57,7 +57,7 @@ const TOOL_GROUP_INFO: Readonly<Record<ToolGroup, ToolGroupInfo>> = {
   work_items: {
     byDefault: false,
     instructions: [
-      "- Work items (GitLab's GraphQL API): namespace_path is a project's or group's full path, never a numeric id; id is a work item's global id (gid://gitlab/WorkItem/42, as the tools return it). Lists page by cursor: page is null and next_page is a cursor to give back as after. Tasks go under issues, issues and epics under epics, key results under objectives.",
+      "- Work items (GitLab's GraphQL API): namespace_path is a project's or group's full path, never a numeric id. A work item is named by id (its global id gid://gitlab/WorkItem/42, as the tools return it), by namespace_path with iid, or by url (its web page on this forge). Lists page by cursor: page is null and next_page is a cursor to give back as after. Tasks go under issues, issues and epics under epics, key results under objectives.",
     ],
   },
 };

@@ -102,7 +102,8 @@ export const workItemNote: RecordKind = {
   lean: (r: Rec) =>
     compact({
       id: r.id,
-      discussion_id: isRecord(r.discussion) ? r.discussion.id : undefined,
+      // The thread's own id, as the REST discussions give it (create_work_item_note takes it so).
+      discussion_id: isRecord(r.discussion) && typeof r.discussion.id === 'string' ? r.discussion.id.replace(/^gid:\/\/gitlab\/Discussion\//, '') : undefined,
       body: r.body,
       author: isRecord(r.author) ? person(r.author) : undefined,
       created_at: r.createdAt,

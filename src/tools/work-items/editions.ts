@@ -12,12 +12,12 @@ import { refusePaidOnCommunityEdition, requireRelease } from '../tiers';
 import type { SchemaVariant } from './documents';
 
 /** GitLab's type names as the IssueType enum spells them. */
-export const TYPES = ['ISSUE', 'TASK', 'EPIC', 'INCIDENT', 'OBJECTIVE', 'KEY_RESULT', 'TEST_CASE', 'REQUIREMENT', 'TICKET'] as const;
+const TYPES = ['ISSUE', 'TASK', 'EPIC', 'INCIDENT', 'OBJECTIVE', 'KEY_RESULT', 'TEST_CASE', 'REQUIREMENT', 'TICKET'] as const;
 export type TypeName = (typeof TYPES)[number];
 const PAID_TYPES: readonly TypeName[] = ['EPIC', 'OBJECTIVE', 'KEY_RESULT', 'TEST_CASE', 'REQUIREMENT'];
 
-export const EPICS_AS_WORK_ITEMS = [17, 7] as const;
-export const CUSTOM_STATUSES = [18, 2] as const;
+const EPICS_AS_WORK_ITEMS = [17, 7] as const;
+const CUSTOM_STATUSES = [18, 2] as const;
 
 const instanceOf = async (ctx: ToolContext): Promise<InstanceInfo> => (ctx.instance ? ctx.instance() : UNKNOWN_INSTANCE);
 

@@ -10,10 +10,16 @@ import { invalidArgument } from '../errors';
 import { ID, LIMITS, numericId } from '../params';
 import { RESOLVE_WORK_ITEM } from './documents';
 
-const PATH = '^[A-Za-z0-9_][A-Za-z0-9_.+-]*(/[A-Za-z0-9_][A-Za-z0-9_.+-]*)*$';
+const PATH = '^(?![0-9]+$)[A-Za-z0-9_][A-Za-z0-9_.+-]*(/[A-Za-z0-9_][A-Za-z0-9_.+-]*)*$';
 
-export const namespacePath = (description = 'Full path of the project or group, e.g. group/sub/project (numeric ids are not taken).') =>
-  Type.String({ minLength: 1, maxLength: LIMITS.identifier, pattern: PATH, description, hint: 'must be a full path such as group/sub/project' });
+/** A project's or group's full path (what it takes is said once, in the group's instructions). */
+export const namespacePath = () =>
+  Type.String({
+    minLength: 1,
+    maxLength: LIMITS.identifier,
+    pattern: PATH,
+    hint: "must be a full path such as group/sub/project (GitLab's GraphQL API finds projects and groups by path, not numeric id)",
+  });
 
 const GID = '^(gid://gitlab/WorkItem/[1-9][0-9]{0,18}|[1-9][0-9]{0,18})$';
 
@@ -27,12 +33,12 @@ export const workItemId = (description?: string) =>
     ...ID,
   });
 
-/** The three ways to name one work item; `check` wants exactly one. */
+/** The three ways to name one work item (said once, in the group's instructions); `check` wants exactly one. */
 export const workItemRef = (): Record<string, TSchema> => ({
-  id: Type.Optional(workItemId('Global id (gid://gitlab/WorkItem/N). Or give namespace_path and iid, or url.')),
+  id: Type.Optional(workItemId()),
   namespace_path: Type.Optional(namespacePath()),
   iid: Type.Optional(numericId('must be the number within the project or group, such as 12')),
-  url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'The work item, issue or epic web URL on this forge.' })),
+  url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
 });
 
 export interface RefArgs {
@@ -59,7 +65,7 @@ export const toGid = (id: string) => (id.startsWith('gid://') ? id : `gid://gitl
 const WEB_PATH = /^\/(groups\/)?(.+?)\/-\/(work_items|issues|epics)\/([1-9][0-9]{0,18})\/?$/;
 
 /** The namespace path and iid of a web URL on this forge. */
-export function fromUrl(url: string, ctx: ToolContext): { namespace_path: string; iid: string } {
+function fromUrl(url: string, ctx: ToolContext): { namespace_path: string; iid: string } {
   let parsed: URL;
   try {
     parsed = new URL(url);

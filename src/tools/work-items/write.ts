@@ -10,7 +10,7 @@ import { ToolError } from '../../forge/errors';
 import type { GraphqlDocument } from '../../forge/graphql';
 import { defineTool, type ToolContext } from '../define';
 import { invalidArgument } from '../errors';
-import { integer, listOf, longText, noteBody, numericId, title, userText } from '../params';
+import { ID, integer, listOf, longText, noteBody, numericId, title, userText } from '../params';
 import {
   CONVERT_WORK_ITEM,
   CREATE_WORK_ITEM,
@@ -62,9 +62,9 @@ interface Fields {
   description?: string;
   label_ids?: string[];
   assignee_ids?: string[];
-  milestone_id?: string | null;
+  milestone_id?: string;
   weight?: number | null;
-  iteration_id?: string | null;
+  iteration_id?: string;
   start_date?: string | null;
   due_date?: string | null;
 }
@@ -74,9 +74,9 @@ function widgetInputs(args: Fields): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (args.description !== undefined) out.descriptionWidget = { description: args.description };
   if (args.assignee_ids !== undefined) out.assigneesWidget = { assigneeIds: gids('User', args.assignee_ids) };
-  if (args.milestone_id !== undefined) out.milestoneWidget = { milestoneId: args.milestone_id === null ? null : `gid://gitlab/Milestone/${args.milestone_id}` };
+  if (args.milestone_id !== undefined) out.milestoneWidget = { milestoneId: args.milestone_id === '0' ? null : `gid://gitlab/Milestone/${args.milestone_id}` };
   if (args.weight !== undefined) out.weightWidget = { weight: args.weight };
-  if (args.iteration_id !== undefined) out.iterationWidget = { iterationId: args.iteration_id === null ? null : `gid://gitlab/Iteration/${args.iteration_id}` };
+  if (args.iteration_id !== undefined) out.iterationWidget = { iterationId: args.iteration_id === '0' ? null : `gid://gitlab/Iteration/${args.iteration_id}` };
   if (args.start_date !== undefined || args.due_date !== undefined) {
     out.startAndDueDateWidget = {
       ...(args.start_date !== undefined ? { startDate: args.start_date } : {}),
@@ -87,12 +87,18 @@ function widgetInputs(args: Fields): Record<string, unknown> {
   return out;
 }
 
+/** An id where 0 removes what is set (as GitLab's REST API reads milestone_id 0). */
+const idOrZero = (what: string, description: string) =>
+  Type.Optional(
+    Type.String({ pattern: '^(0|[1-9][0-9]{0,18})$', maxLength: 19, hint: `must be a ${what} id such as 42, or 0 to remove it`, description, ...ID }),
+  );
+
 const common = {
   description: Type.Optional(userText(longText())),
   assignee_ids: ids('user'),
-  milestone_id: nullable(numericId('must be a positive integer milestone id such as 42'), "The milestone's global id (its id field); null removes it."),
+  milestone_id: idOrZero('milestone', '0 removes it.'),
   weight: nullable(integer(0, 'must be an integer, 0 or more'), 'Premium/Ultimate; null removes it.'),
-  iteration_id: nullable(numericId('must be a positive integer iteration id such as 7'), 'Premium/Ultimate; null removes it.'),
+  iteration_id: idOrZero('iteration', 'Premium/Ultimate; 0 removes it.'),
   start_date: nullable(Type.String({ format: 'date', maxLength: 10, hint: 'must be a date in the form YYYY-MM-DD' }), 'YYYY-MM-DD; null removes it.'),
   due_date: nullable(Type.String({ format: 'date', maxLength: 10, hint: 'must be a date in the form YYYY-MM-DD' }), 'YYYY-MM-DD; null removes it.'),
 };
@@ -148,8 +154,16 @@ const updateWorkItem = defineTool({
     ...workItemRef(),
     title: Type.Optional(userText(title())),
     state_event: Type.Optional(Type.Union([Type.Literal('close'), Type.Literal('reopen')])),
-    status_id: Type.Optional(Type.String({ pattern: STATUS_ID, maxLength: 100, hint: 'must be a status id from list_work_item_statuses' })),
-    parent_id: nullable(workItemId(), 'The new parent; null detaches the work item from its parent.'),
+    status: Type.Optional(
+      Type.String({
+        pattern: STATUS_ID,
+        maxLength: 100,
+        hint: 'must be a status id from list_work_item_statuses',
+        description: 'A status id from list_work_item_statuses.',
+      }),
+    ),
+    parent_id: Type.Optional(workItemId('The new parent.')),
+    remove_parent: Type.Optional(Type.Boolean({ description: 'Detach the work item from its parent.' })),
     add_label_ids: ids('label'),
     remove_label_ids: ids('label'),
     confidential: Type.Optional(Type.Boolean()),
@@ -159,6 +173,7 @@ const updateWorkItem = defineTool({
   check: (raw) => {
     const args = raw as unknown as RefArgs & Record<string, unknown>;
     checkRef(args);
+    if (args.parent_id !== undefined && args.remove_parent === true) throw invalidArgument('remove_parent', 'give parent_id or remove_parent, not both');
     const changes = Object.keys(args).filter((k) => !['id', 'namespace_path', 'iid', 'url'].includes(k));
     if (changes.length === 0) throw invalidArgument('title', 'nothing to change: give at least one field to update');
   },
@@ -173,19 +188,19 @@ const updateWorkItem = defineTool({
         remove_label_ids?: string[];
         confidential?: boolean;
       };
-    if (args.status_id !== undefined) await refuseStatuses(ctx, 'status_id');
+    if (args.status !== undefined) await refuseStatuses(ctx, 'status');
     await refusePaidWidgets(ctx, args);
     const id = await resolveGid(args, ctx);
-    if (args.parent_id !== undefined && args.parent_id !== null && toGid(args.parent_id) === id)
-      throw invalidArgument('parent_id', 'a work item cannot be its own parent');
+    if (args.parent_id !== undefined && toGid(args.parent_id) === id) throw invalidArgument('parent_id', 'a work item cannot be its own parent');
     return mutate(ctx, UPDATE_WORK_ITEM, 'workItemUpdate', {
       id,
       title: args.title,
       stateEvent: args.state_event?.toUpperCase(),
       confidential: args.confidential,
       ...widgetInputs(args),
-      ...(args.status_id !== undefined ? { statusWidget: { status: args.status_id } } : {}),
-      ...(args.parent_id !== undefined ? { hierarchyWidget: { parentId: args.parent_id === null ? null : toGid(args.parent_id) } } : {}),
+      ...(args.status !== undefined ? { statusWidget: { status: args.status } } : {}),
+      ...(args.parent_id !== undefined ? { hierarchyWidget: { parentId: toGid(args.parent_id) } } : {}),
+      ...(args.remove_parent === true ? { hierarchyWidget: { parentId: null } } : {}),
       ...(args.add_label_ids !== undefined || args.remove_label_ids !== undefined
         ? { labelsWidget: { addLabelIds: gids('Label', args.add_label_ids), removeLabelIds: gids('Label', args.remove_label_ids) } }
         : {}),
@@ -213,7 +228,6 @@ const addWorkItemChildren = defineTool({
     for (const c of args.child_ids.map(toGid)) {
       if (seen.has(c)) throw invalidArgument('child_ids', `${c} is given twice`);
       seen.add(c);
-      if (args.id !== undefined && c === toGid(args.id)) throw invalidArgument('child_ids', 'a work item cannot be its own child');
     }
   },
   handler: async (raw, ctx) => {
@@ -307,7 +321,12 @@ const createWorkItemNote = defineTool({
     ...workItemRef(),
     body: userText(noteBody()),
     discussion_id: Type.Optional(
-      Type.String({ pattern: '^gid://gitlab/Discussion/[0-9a-f]{40}$', maxLength: 80, hint: 'must be a discussion_id from list_work_item_notes' }),
+      Type.String({
+        pattern: '^[0-9a-f]{40}$',
+        maxLength: 40,
+        identifier: true,
+        hint: 'must be a discussion_id from list_work_item_notes (40 hex characters)',
+      }),
     ),
     internal: Type.Optional(Type.Boolean()),
   }),
@@ -317,7 +336,12 @@ const createWorkItemNote = defineTool({
     const args = raw as unknown as RefArgs & { body: string; discussion_id?: string; internal?: boolean };
     const noteableId = await resolveGid(args, ctx);
     const data = await ctx.forge.graphql<Record<string, { errors?: unknown; note?: unknown } | null>>(CREATE_WORK_ITEM_NOTE, {
-      input: { noteableId, body: args.body, discussionId: args.discussion_id, internal: args.internal },
+      input: {
+        noteableId,
+        body: args.body,
+        discussionId: args.discussion_id === undefined ? undefined : `gid://gitlab/Discussion/${args.discussion_id}`,
+        internal: args.internal,
+      },
     });
     return payloadOf(data, 'createNote').note;
   },
