@@ -182,8 +182,9 @@ const updateWorkItem = defineTool({
       Fields & {
         title?: string;
         state_event?: 'close' | 'reopen';
-        status_id?: string;
-        parent_id?: string | null;
+        status?: string;
+        parent_id?: string;
+        remove_parent?: boolean;
         add_label_ids?: string[];
         remove_label_ids?: string[];
         confidential?: boolean;
