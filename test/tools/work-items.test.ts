@@ -210,7 +210,7 @@ describe('hostile input, refused before anything is sent', () => {
       'description',
     ],
     ['a quick action in a comment', 'create_work_item_note', { id: gid(S.saml.id), body: '/assign @dev' }, 'body'],
-    ['a quick action in a title', 'update_work_item', { id: gid(S.saml.id), title: '/label ~x' }, 'title'],
+    ['a quick action in a new description', 'update_work_item', { id: gid(S.saml.id), description: 'Fine\n/label ~x' }, 'description'],
     ['nothing to change', 'update_work_item', { id: gid(S.saml.id) }, 'title'],
   ] as const)('%s', async (_name, tool, args, parameter) => {
     const c = await h.as();
@@ -302,5 +302,22 @@ describe('editions and releases (docs/forge-editions.md), from the cached instan
     h.forge.model.version = '18.2.0';
     h.app.instances.clear();
     expect(structured<Item>(await c.call('get_work_item', { id: gid(S.saml.id) })).status).toBe('To do');
+  });
+});
+
+describe('progress', () => {
+  test('counted only when every child came in the answer; past the first hundred, more_children says to page them', async () => {
+    const store = h.forge.model.workItems;
+    const saml = store.items.get(S.saml.id)!;
+    for (let i = 0; i < 120; i++)
+      store.add(
+        { namespace: saml.namespace, type: 'Task', title: `t${i}`, authorId: 1, parentId: saml.id, state: i < 60 ? 'CLOSED' : 'OPEN' },
+        h.forge.model.now(),
+      );
+    const c = await h.as();
+    const item = structured<Item>(await c.call('get_work_item', { id: gid(S.saml.id) }));
+    expect([item.progress, item.more_children, (item.children as unknown[]).length]).toEqual([undefined, true, 100]);
+    const page = structured<Page>(await c.call('list_work_items', { parent_id: gid(S.saml.id), per_page: 100 }));
+    expect([page.pagination.total, typeof page.pagination.next_page]).toEqual([121, 'string']);
   });
 });

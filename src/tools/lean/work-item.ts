@@ -1,7 +1,8 @@
 // Work items as GitLab's GraphQL API gives them (D45): a node with its widgets, each a `type` and
 // the fields of that widget. The lean record flattens the widgets the tools ask for into plain
 // fields, keeps the work item's global id (writes take it) and gives users and milestones their
-// numeric ids, as the REST records do. A work item with children also says how many are closed.
+// numeric ids, as the REST records do. A work item with children also says how many are closed
+// (when all of them came in its answer; otherwise more_children, and list_work_items with parent_id pages them).
 import { compact, flag, isRecord, type Rec } from './helpers';
 import type { RecordKind } from './kind';
 
@@ -72,9 +73,9 @@ function leanWorkItem(r: Rec): Rec {
         if (isRecord(w.children)) {
           const children = nodes(w.children).map(workItemRef);
           out.children = children;
-          const total = typeof w.children.count === 'number' ? w.children.count : children.length;
-          if (total > 0) out.progress = { closed: children.filter((c) => c?.state === 'closed').length, total };
+          // Progress only from every child read: past the first page it would undercount what is closed.
           if (isRecord(w.children.pageInfo) && w.children.pageInfo.hasNextPage === true) out.more_children = true;
+          else if (children.length > 0) out.progress = { closed: children.filter((c) => c?.state === 'closed').length, total: children.length };
         } else out.has_children = flag(w.hasChildren);
         break;
       }

@@ -3,8 +3,8 @@
 // create.rb, update.rb, convert.rb; mutations/notes/create/note.rb) after, where the work item is named
 // by iid or URL, one query for its global id. GitLab reports a refused change in the payload's
 // `errors` with HTTP 200 ("… cannot be added: it's not allowed to add this type of parent item"): that
-// is a failure here (validation), never a success. Titles, descriptions and comments go through the
-// quick-action guard like the REST tools' (D36).
+// is a failure here (validation), never a success. Descriptions and comments go through the
+// quick-action guard like the REST tools' (D36); GitLab reads no quick actions in titles.
 import { Type } from '@sinclair/typebox';
 import { ToolError } from '../../forge/errors';
 import type { GraphqlDocument } from '../../forge/graphql';
@@ -114,7 +114,7 @@ const createWorkItem = defineTool({
   input: input({
     namespace_path: namespacePath(),
     type: typeName(),
-    title: userText(title()),
+    title: title(),
     ...common,
     parent_id: Type.Optional(workItemId('The parent work item.')),
     label_ids: ids('label'),
@@ -152,7 +152,7 @@ const updateWorkItem = defineTool({
   record: 'work_item',
   input: input({
     ...workItemRef(),
-    title: Type.Optional(userText(title())),
+    title: Type.Optional(title()),
     state_event: Type.Optional(Type.Union([Type.Literal('close'), Type.Literal('reopen')])),
     status: Type.Optional(
       Type.String({
