@@ -173,6 +173,16 @@ describe.each(['legacy', 'modern'] as Lane[])('GitLab errors (%s lane)', (lane) 
     ['insufficient scope', graphqlErrors('Insufficient scope for this action'), 'permission'],
     ['data beside errors', graphqlErrors('Timeout on WorkItem.widgets', { workItem: { id: gid(S.saml.id) } }), 'upstream'],
     ['HTTP 500', { pathIncludes: '/api/graphql', status: 500, body: { errors: [{ message: 'Internal server error' }] } }, 'upstream'],
+    [
+      'an answer nested past any real one',
+      { pathIncludes: '/api/graphql', status: 200, body: JSON.parse(`{"data":${'{"workItem":'.repeat(100)}null${'}'.repeat(100)}}`) },
+      'upstream',
+    ],
+    [
+      'an HTML page',
+      { pathIncludes: '/api/graphql', status: 200, body: '<html><title>Sign in</title></html>', headers: { 'content-type': 'text/html' } },
+      'upstream',
+    ],
     ['HTTP 401', { pathIncludes: '/api/graphql', status: 401, body: { errors: [{ message: 'Invalid token' }] } }, 'permission'],
   ] as const)('%s is an isError result of its kind, never a success', async (_name, failure, kind) => {
     const c = await h.on(lane);
