@@ -127,6 +127,21 @@ describe("errors[] become failures of GitLab's kinds, never a success", () => {
   });
 });
 
+describe('bounds', () => {
+  test("a GraphQL request is held to the call's FORGE_TOOL_TIMEOUT_MS like any other", async () => {
+    // A forge that never answers: only the call's budget ends the wait.
+    const never = (_url: string, init: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+    const held = new ForgeClient(
+      createEndpoint(forge.apiUrl, { rejectUnauthorized: true, timeoutMs: 60_000 }),
+      { kind: 'private', token: TOKENS.maintainer },
+      { toolTimeoutMs: 50, fetch: never },
+    );
+    const e = await failure(held.graphql(RESOLVE_WORK_ITEM, resolve));
+    expect([e.kind, e.message]).toEqual(['timeout', 'the tool call did not finish within FORGE_TOOL_TIMEOUT_MS (50 ms)']);
+  });
+});
+
 describe('HTTP refusals and hostile answers', () => {
   test('an unknown token: 401 "Invalid token" as permission, the token in no message', async () => {
     const e = await failure(client('glpat-not-known-0000000000').graphql(RESOLVE_WORK_ITEM, resolve));
