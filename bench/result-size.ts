@@ -22,6 +22,7 @@ import {
 } from '../test/fixtures/gitlab-records';
 import { DISCOVERY_RECORDS, gitlabGroup, gitlabProject } from '../test/fixtures/gitlab-discovery-records';
 import { gitlabRelease, gitlabReleaseLink, gitlabTag, gitlabWikiPageBasic } from '../test/fixtures/gitlab-release-records';
+import { gitlabWorkItem } from '../test/fixtures/gitlab-work-item-records';
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 const { open_issues_count: _o, closed_issues_count: _c, open_merge_requests_count: _m, ...labelWithoutCounts } = DISCOVERY_RECORDS.label;
@@ -142,12 +143,28 @@ const pages: Record<string, unknown> = {
   '/projects/5/pipelines/9001/test_report': testReport(),
 };
 const bodies = new Map(Object.entries(pages).map(([path, value]) => [`/api/v4${path}`, JSON.stringify(value)]));
+// GraphQL answers (issue 39), by operation name: a page of 20 work items and one whole, as GitLab
+// answers the tools' documents; /metadata says an Enterprise 18.2, so the documents ask for every widget.
+const cursor = { hasNextPage: true, endCursor: 'eyJjcmVhdGVkX2F0IjoiMjAyNi0xMS0wMiAwOToxNDowNy4wMDAwMDAwMDAgKzAwMDAiLCJpZCI6IjEwMjAifQ' };
+const graphql: Record<string, unknown> = {
+  listWorkItems: {
+    data: {
+      project: { workItems: { count: 57, pageInfo: cursor, nodes: range(20).map((i) => gitlabWorkItem(i, { labels: labels[i % labels.length] })) } },
+      group: null,
+    },
+  },
+  getWorkItem: { data: { workItem: gitlabWorkItem(12, { whole: true }) } },
+};
+bodies.set('/api/v4/metadata', JSON.stringify({ version: '18.2.0-ee', revision: 'abc', kas: { enabled: false }, enterprise: true }));
+for (const [operation, answer] of Object.entries(graphql)) bodies.set(`graphql:${operation}`, JSON.stringify(answer));
 
 const stub = Bun.serve({
   hostname: '127.0.0.1',
   port: 0,
-  fetch(request) {
-    const body = bodies.get(new URL(request.url).pathname);
+  async fetch(request) {
+    const pathname = new URL(request.url).pathname;
+    const body =
+      pathname === '/api/graphql' ? bodies.get(`graphql:${((await request.json()) as { operationName: string }).operationName}`) : bodies.get(pathname);
     if (body === undefined) return new Response('{"message":"404 Not found"}', { status: 404 });
     const list = body.startsWith('[');
     const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -157,7 +174,14 @@ const stub = Bun.serve({
 });
 const apiUrl = `http://127.0.0.1:${stub.port}/api/v4`;
 const app = createApp(
-  loadConfig({ STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: apiUrl, LOG_LEVEL: 'error', FORGE_TOOLSETS: 'all,variables' }),
+  loadConfig({
+    STREAMABLE_HTTP: 'true',
+    REMOTE_AUTHORIZATION: 'true',
+    FORGE_API_URL: apiUrl,
+    LOG_LEVEL: 'error',
+    FORGE_TOOLSETS: 'all,variables',
+    MAX_REQUESTS_PER_MINUTE: '1000',
+  }),
 );
 const client = await connect(app, { 'Private-Token': 'glpat-result-size-000000' }, MCP_URL, { lane: 'modern' });
 
@@ -192,6 +216,8 @@ const calls: [string, string, Record<string, unknown>, string][] = [
   ['list_deployments (20)', 'list', P, '/projects/5/deployments'],
   ['list_pipeline_schedules (10)', 'list', P, '/projects/5/pipeline_schedules'],
   ['get_pipeline_test_report (201 cases, 4 failing)', 'list', { ...P, pipeline_id: 9001 }, '/projects/5/pipelines/9001/test_report'],
+  ['list_work_items (20)', 'list', { namespace_path: 'acme/platform/api' }, 'graphql:listWorkItems'],
+  ['get_work_item', 'single', { id: 'gid://gitlab/WorkItem/1012' }, 'graphql:getWorkItem'],
 ];
 
 const text = (r: { content?: unknown }) => (r.content as { text: string }[])[0].text;
@@ -202,7 +228,7 @@ for (const [label, kind, args, path] of calls) {
   const lean = await client.call(name, args);
   const full = await client.call(name, { ...args, full_response: true });
   if (lean.isError || full.isError) throw new Error(`${name}: ${text(lean)} / ${text(full)}`);
-  const forgeBytes = Buffer.byteLength(bodies.get(`/api/v4${path}`)!);
+  const forgeBytes = Buffer.byteLength(bodies.get(path.startsWith('graphql:') ? path : `/api/v4${path}`)!);
   const leanBytes = Buffer.byteLength(text(lean));
   const fullBytes = Buffer.byteLength(text(full));
   const ratio = leanBytes / forgeBytes;

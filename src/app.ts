@@ -121,7 +121,7 @@ export function buildCore(config: Config, options: AppOptions = {}) {
       rejectUnauthorized: config.RUNTIME_TLS_REJECT_UNAUTHORIZED,
       timeoutMs: config.FORGE_REQUEST_TIMEOUT_MS,
       maxResponseBytes: config.FORGE_MAX_RESPONSE_BYTES,
-      observe: (status, seconds) => metrics.upstreamRequest(status, seconds),
+      observe: (status, seconds, operation) => metrics.upstreamRequest(status, seconds, operation),
     },
     {
       maxSize: config.FORGE_POOL_MAX_SIZE,

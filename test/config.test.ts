@@ -69,15 +69,15 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: must be one of debug, info, warn, error (got "loud")'],
     [
       { FORGE_TOOLSETS: 'branches,snippets' },
-      'FORGE_TOOLSETS: unknown tool group "snippets" (known: milestones, branches, issues, merge_requests, pipelines, repository, projects, users, search, labels, wiki, releases, context, variables, ci, all)',
+      'FORGE_TOOLSETS: unknown tool group "snippets" (known: milestones, branches, issues, merge_requests, pipelines, repository, projects, users, search, labels, wiki, releases, context, variables, ci, work_items, all)',
     ],
     [
       { FORGE_TOOLSETS: ',' },
-      'FORGE_TOOLSETS: names no tool group (known: milestones, branches, issues, merge_requests, pipelines, repository, projects, users, search, labels, wiki, releases, context, variables, ci, all)',
+      'FORGE_TOOLSETS: names no tool group (known: milestones, branches, issues, merge_requests, pipelines, repository, projects, users, search, labels, wiki, releases, context, variables, ci, work_items, all)',
     ],
     [
       { FORGE_TOOLSETS: ' , ,' },
-      'FORGE_TOOLSETS: names no tool group (known: milestones, branches, issues, merge_requests, pipelines, repository, projects, users, search, labels, wiki, releases, context, variables, ci, all)',
+      'FORGE_TOOLSETS: names no tool group (known: milestones, branches, issues, merge_requests, pipelines, repository, projects, users, search, labels, wiki, releases, context, variables, ci, work_items, all)',
     ],
     [{ FORGE_API_URL: 'ftp://x' }, 'FORGE_API_URL: must be http(s) URLs without credentials (got "ftp://x")'],
     [{ MCP_SERVER_URL: 'not a url' }, 'MCP_SERVER_URL: must be an http(s) URL (got "not a url")'],
@@ -168,6 +168,7 @@ describe('loadConfig', () => {
       'search',
       'users',
       'wiki',
+      'work_items',
     ]);
     expect([...loadConfig({ ...HTTP_REMOTE, FORGE_TOOLSETS: 'milestones' }).toolGroups]).toEqual(['milestones']);
     expect([...loadConfig({ ...HTTP_REMOTE, USE_MILESTONE: 'true' }).toolGroups].sort()).toEqual(['branches', 'issues', 'milestones']);

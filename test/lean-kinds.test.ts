@@ -38,8 +38,24 @@ describe.each(kinds)('lean %s', (kind) => {
     // A milestone, a blame range and a diff are mostly what an agent reads; a burndown event has nothing but a null to drop.
     // A merge request's file diff is a diff; a file read is its content; a diff version is its three SHAs; a draft
     // note is its text and the diff position (SHAs and lines) it sits on. A code hit is its lines (search_code keeps only
-    // the matching ones: bench/result-size.ts). A wiki page is its content, like a file.
-    if (!['burndown_event', 'blame_range', 'diff', 'milestone', 'mr_diff', 'file', 'mr_version', 'draft_note', 'code_hit', 'wiki_page'].includes(kind))
+    // the matching ones: bench/result-size.ts). A wiki page is its content, like a file. A work item comment is its text,
+    // author and thread (the GraphQL documents ask for nothing else); a work item type is its widgets and allowed statuses.
+    if (
+      ![
+        'burndown_event',
+        'blame_range',
+        'diff',
+        'milestone',
+        'mr_diff',
+        'file',
+        'mr_version',
+        'draft_note',
+        'code_hit',
+        'wiki_page',
+        'work_item_note',
+        'work_item_type',
+      ].includes(kind)
+    )
       expect(size / forge).toBeLessThanOrEqual(0.6);
     else expect(size).toBeLessThan(forge);
   });

@@ -13,6 +13,7 @@ import { buildQuery, type QueryValue } from './encode';
 import type { ForgeEndpoint } from './endpoint';
 import { failureFromResponse, retryAfterSeconds } from './failure';
 import { keepsPath } from './path-guard';
+import { graphqlData, graphqlUrl, jobTokenGraphqlRefusal, type GraphqlDocument } from './graphql';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -27,6 +28,13 @@ export interface ForgeRequest {
    * once the call's FORGE_TOOL_TIMEOUT_MS budget is spent, bounded by its own request timeout.
    */
   restores?: boolean;
+  /**
+   * The name of a GraphQL operation: the request goes to GitLab's GraphQL endpoint (`path` is
+   * ignored), and its metrics carry the name (D45).
+   */
+  graphql?: string;
+  /** A POST that only reads (a GraphQL query): retried like a GET (D18). */
+  read?: boolean;
 }
 
 export interface Pagination {
@@ -147,20 +155,28 @@ export class ForgeClient {
   }
 
   private async exchange(request: ForgeRequest): Promise<Exchange> {
-    let url = `${this.endpoint.apiUrl}${request.path}${request.query ? buildQuery(request.query) : ''}`;
-    // D31, in depth: the runtime collapses dot segments (`..`, `%2e%2e`, …) and reads `\` as `/`;
-    // a path that would come out different from the tool's template is never sent.
-    if (!keepsPath(url, this.endpoint.apiPath, request.path)) {
-      throw new ToolError('validation', 'a path parameter would change the endpoint this tool calls (a `.` or `..` segment); nothing was sent');
+    const operation = request.graphql;
+    let url: string;
+    if (operation !== undefined) {
+      // GitLab takes job tokens on no GraphQL request (graphql_controller.rb authenticates for :graphql_api).
+      if (this.jobToken) throw jobTokenGraphqlRefusal();
+      url = graphqlUrl(this.endpoint.apiUrl);
+    } else {
+      url = `${this.endpoint.apiUrl}${request.path}${request.query ? buildQuery(request.query) : ''}`;
+      // D31, in depth: the runtime collapses dot segments (`..`, `%2e%2e`, …) and reads `\` as `/`;
+      // a path that would come out different from the tool's template is never sent.
+      if (!keepsPath(url, this.endpoint.apiPath, request.path)) {
+        throw new ToolError('validation', 'a path parameter would change the endpoint this tool calls (a `.` or `..` segment); nothing was sent');
+      }
+      if (this.jobToken && !jobTokenReaches(request.method, request.path)) throw jobTokenRefusal(request.method, request.path);
     }
-    if (this.jobToken && !jobTokenReaches(request.method, request.path)) throw jobTokenRefusal(request.method, request.path);
     const headers: Record<string, string> = { Accept: 'application/json', [this.authHeader[0]]: this.authHeader[1] };
     let body: string | undefined;
     if (request.body !== undefined) {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(request.body);
     }
-    const canRetry = request.method === 'GET';
+    const canRetry = request.method === 'GET' || request.read === true;
     const callDeadline = request.restores ? Infinity : this.callDeadline;
     const requestDeadline = Date.now() + this.endpoint.timeoutMs;
     const budget: Budget = callDeadline < requestDeadline ? 'call' : 'request';
@@ -184,7 +200,7 @@ export class ForgeClient {
         });
       } catch (error) {
         clearTimeout(timer.timer);
-        this.record('error', started);
+        this.record('error', started, operation);
         if (isTimeout(error)) throw this.timeoutError(budget);
         if (canRetry && attempt < MAX_RETRIES && Date.now() + BACKOFF_MS[attempt] < deadline) {
           await sleep(BACKOFF_MS[attempt]);
@@ -192,7 +208,7 @@ export class ForgeClient {
         }
         throw new ToolError('upstream', `the forge could not be reached: ${(error as Error)?.message ?? 'network error'}`);
       }
-      this.record(response.status, started);
+      this.record(response.status, started, operation);
       if (response.ok) return { response, budget, timer: timer.timer };
       const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
       if (location && canRetry && redirects < MAX_REDIRECTS) {
@@ -226,11 +242,11 @@ export class ForgeClient {
     }
   }
 
-  private record(status: number | 'error', started: number): void {
+  private record(status: number | 'error', started: number, operation?: string): void {
     const ms = performance.now() - started;
     this.upstreamMs += ms;
     if (status !== 'error') this.lastStatus = status;
-    this.endpoint.observe?.(status, ms / 1000);
+    this.endpoint.observe?.(status, ms / 1000, operation);
   }
 
   /** The ToolError for a body that could not be read within FORGE_MAX_RESPONSE_BYTES and the exchange's deadline (D30). */
@@ -265,6 +281,22 @@ export class ForgeClient {
     const text = await this.bodyText(exchange);
     if (!text) return null as T;
     return parseJson<T>(text, exchange.response.status);
+  }
+
+  /**
+   * The `data` of a GraphQL document sent with its variables (D45): the same credential, deadline,
+   * retries (queries only) and FORGE_MAX_RESPONSE_BYTES as REST; `errors[]`, with or without data,
+   * is a ToolError of the kind GitLab's words say (graphql.ts).
+   */
+  async graphql<T = unknown>(document: GraphqlDocument, variables: Record<string, unknown>): Promise<T> {
+    const exchange = await this.exchange({
+      method: 'POST',
+      path: '',
+      graphql: document.operation,
+      read: !document.mutation,
+      body: { query: document.text, operationName: document.operation, variables },
+    });
+    return graphqlData<T>(await this.bodyText(exchange), exchange.response.status);
   }
 
   /**

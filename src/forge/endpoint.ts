@@ -18,8 +18,8 @@ export interface ForgeEndpointOptions {
   timeoutMs: number;
   /** FORGE_MAX_RESPONSE_BYTES (D30); DEFAULT_MAX_RESPONSE_BYTES when absent. */
   maxResponseBytes?: number;
-  /** Called after every upstream attempt with its status (or 'error') and duration. */
-  observe?: (status: number | 'error', seconds: number) => void;
+  /** Called after every upstream attempt with its status (or 'error'), duration and GraphQL operation name (D45). */
+  observe?: (status: number | 'error', seconds: number, operation?: string) => void;
 }
 
 export interface ForgeEndpoint {
@@ -32,7 +32,7 @@ export interface ForgeEndpoint {
   readonly fetchOptions: Readonly<Record<string, unknown>>;
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
-  readonly observe?: (status: number | 'error', seconds: number) => void;
+  readonly observe?: (status: number | 'error', seconds: number, operation?: string) => void;
 }
 
 function bypassesProxy(hostname: string, noProxy: readonly string[] = []): boolean {

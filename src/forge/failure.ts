@@ -19,7 +19,7 @@ function kindForStatus(status: number): ErrorKind {
   return 'validation';
 }
 
-/** GitLab answers `{"message": "…"}`, `{"message": ["…", "…"]}`, `{"message": {"field": ["…"]}}`, `{"error": "…"}` or plain text. */
+/** GitLab answers `{"errors": [{"message": "…"}]}` (GraphQL), `{"message": "…"}`, `{"message": ["…", "…"]}`, `{"message": {"field": ["…"]}}`, `{"error": "…"}` or plain text. */
 function messageFromBody(body: unknown, fallback: string): string {
   if (typeof body === 'string') return body.trim() || fallback;
   if (!body || typeof body !== 'object') return fallback;
@@ -36,6 +36,9 @@ function messageFromBody(body: unknown, fallback: string): string {
     }
   }
   if (typeof b.error === 'string') parts.push(b.error);
+  // The GraphQL endpoint's own refusals (graphql_controller.rb render_error): {"errors": [{"message": "…"}]}.
+  if (Array.isArray(b.errors))
+    for (const e of b.errors.slice(0, 3)) if (e && typeof (e as { message?: unknown }).message === 'string') parts.push((e as { message: string }).message);
   if (typeof b.error_description === 'string') parts.push(b.error_description);
   return parts.join('; ') || fallback;
 }

@@ -56,9 +56,9 @@ export async function serveWatched(
   let rejected = false;
   const watched: ForgeEndpoint = {
     ...endpoint,
-    observe: (status, seconds) => {
+    observe: (status, seconds, operation) => {
       if (status === 401) rejected = true;
-      endpoint.observe?.(status, seconds);
+      endpoint.observe?.(status, seconds, operation);
     },
   };
   const response = await serve(watched);

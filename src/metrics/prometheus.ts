@@ -51,6 +51,14 @@ export function prometheusText(m: Metrics, gauges: Gauges, config: MetricsConfig
       return `forge_mcp_tool_calls_total{tool="${escapeLabel(tool)}",outcome="${escapeLabel(outcome)}"} ${n}`;
     }),
   );
+  metric(
+    'graphql_requests_total',
+    'counter',
+    'Forge GraphQL requests by operation name and status class (D45).',
+    [...m.graphqlOperations].flatMap(([operation, byStatus]) =>
+      [...byStatus].map(([statusClass, n]) => `forge_mcp_graphql_requests_total{operation="${escapeLabel(operation)}",status_class="${statusClass}"} ${n}`),
+    ),
+  );
   oauthPrometheus(m.oauth, metric, escapeLabel);
   storePrometheus(m.store, metric);
   const histogramLines: string[] = [];

@@ -31,6 +31,8 @@ export class Metrics {
   private readonly toolCallKeys = new Map<string, Map<string, string>>();
   /** status class ("2xx", "4xx", "5xx", "error") → histogram */
   readonly upstream = new Map<string, Histogram>();
+  /** GraphQL operation name → "status class" → count (D45): the names are the tools' fixed documents, a bounded set. */
+  readonly graphqlOperations = new Map<string, Map<string, number>>();
   /** OAuth mode's counters (all zero in the other modes). */
   readonly oauth = new OAuthMetrics();
   /** The shared store's calls and failures (D37; `configured: false` without REDIS_URL). */
@@ -49,8 +51,13 @@ export class Metrics {
     this.toolCalls.set(key, (this.toolCalls.get(key) ?? 0) + 1);
   }
 
-  upstreamRequest(status: number | 'error', seconds: number): void {
+  upstreamRequest(status: number | 'error', seconds: number, operation?: string): void {
     const statusClass = status === 'error' ? 'error' : (STATUS_CLASSES[Math.floor(status / 100)] ?? `${Math.floor(status / 100)}xx`);
+    if (operation !== undefined) {
+      let byStatus = this.graphqlOperations.get(operation);
+      if (!byStatus) this.graphqlOperations.set(operation, (byStatus = new Map()));
+      byStatus.set(statusClass, (byStatus.get(statusClass) ?? 0) + 1);
+    }
     let h = this.upstream.get(statusClass);
     if (!h) {
       h = { buckets: DURATION_BUCKETS.map(() => 0), count: 0, sum: 0 };
@@ -97,6 +104,7 @@ export function snapshot(m: Metrics, gauges: Gauges, config: MetricsConfig) {
     poolSize: gauges.poolSize(),
     poolEvictions: m.poolEvictions,
     toolCalls: Object.fromEntries([...m.toolCalls].map(([key, n]) => [key.replace('\u0000', ':'), n])),
+    graphqlOperations: Object.fromEntries([...m.graphqlOperations].map(([operation, byStatus]) => [operation, Object.fromEntries(byStatus)])),
     oauth: m.oauth.snapshot(),
     store: m.store.snapshot(),
   };

@@ -28,6 +28,7 @@ import { labelGroupTools } from './labels';
 import { wikiGroupTools } from './wiki';
 import { variableGroupTools } from './variables';
 import { contextTools } from './context';
+import { workItemGroupTools } from './work-items';
 
 /** A write's record with the issues its text makes GitLab close (`closes_issues`, D36), when it names any. */
 function withClosingReferences(value: unknown, texts: (string | undefined)[]): unknown {
@@ -53,6 +54,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...contextTools,
   ...variableGroupTools,
   ...ciGroupTools,
+  ...workItemGroupTools,
 ];
 
 export interface ToolSelection {

@@ -19,6 +19,7 @@ export const TOOL_GROUPS = [
   'context',
   'variables',
   'ci',
+  'work_items',
 ] as const;
 export type ToolGroup = (typeof TOOL_GROUPS)[number];
 
@@ -53,6 +54,12 @@ const TOOL_GROUP_INFO: Readonly<Record<ToolGroup, ToolGroupInfo>> = {
   // A variable's value is a secret: `all` leaves the group out, a deployment must name it (D13).
   variables: { byDefault: false, namedOnly: true, instructions: [] },
   ci: { byDefault: false, instructions: [] },
+  work_items: {
+    byDefault: false,
+    instructions: [
+      "- Work items (GitLab's GraphQL API): namespace_path is a project's or group's full path, never a numeric id. A work item is named by id (its global id gid://gitlab/WorkItem/42, as the tools return it), by namespace_path with iid, or by url (its web page on this forge). Lists page by cursor: page is null and next_page is a cursor to give back as after. Tasks go under issues, issues and epics under epics, key results under objectives.",
+    ],
+  },
 };
 
 /** Groups `all` leaves out: only a deployment that names them gets them (variables hold secrets, D13). */

@@ -34,6 +34,9 @@ const WRITERS: Record<string, (text: string) => Args> = {
   update_wiki_page: (text) => ({ project_id: P, slug: 'home', content: text }),
   create_group_wiki_page: (text) => ({ group_id: 'acme/platform', title: 'Plan', content: text }),
   update_group_wiki_page: (text) => ({ group_id: 'acme/platform', slug: 'handbook', content: text }),
+  create_work_item: (text) => ({ namespace_path: 'acme/platform/api', type: 'ISSUE', title: 'Copy', description: text }),
+  update_work_item: (text) => ({ namespace_path: 'acme/platform/api', iid: '101', description: text }),
+  create_work_item_note: (text) => ({ id: 'gid://gitlab/WorkItem/9003', body: text }),
 };
 const PARAMETER: Record<string, string> = {
   create_issue: 'description',
@@ -44,6 +47,8 @@ const PARAMETER: Record<string, string> = {
   update_wiki_page: 'content',
   create_group_wiki_page: 'content',
   update_group_wiki_page: 'content',
+  create_work_item: 'description',
+  update_work_item: 'description',
 };
 
 describe('the command list (quick-action-names.ts)', () => {

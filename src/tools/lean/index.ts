@@ -22,6 +22,7 @@ import { label } from './label';
 import { codeHit, snippetHit } from './search';
 import { wikiPage } from './wiki';
 import { ciVariable } from './variable';
+import { workItem, workItemNote, workItemType } from './work-item';
 
 export const RECORD_KINDS = {
   award_emoji: awardEmoji,
@@ -66,6 +67,9 @@ export const RECORD_KINDS = {
   label,
   code_hit: codeHit,
   snippet_hit: snippetHit,
+  work_item: workItem,
+  work_item_note: workItemNote,
+  work_item_type: workItemType,
 } satisfies Record<string, RecordKind>;
 
 export type RecordKindName = keyof typeof RECORD_KINDS;

@@ -36,6 +36,7 @@ import { wikiRoutes } from './handlers/wikis';
 
 import { variableRoutes } from './handlers/variables';
 import { contextRoutes } from './handlers/context';
+import { handleGraphql } from './graphql/endpoint';
 
 import { ciExtraRoutes } from './handlers/ci-extra';
 
@@ -154,5 +155,8 @@ export async function handleForgeRequest(request: Request, basePath: string, mod
 export function fakeForgeHandlers(baseUrl: string, model: ForgeModel, hooks: ForgeHooks = {}): HttpHandler[] {
   const base = new URL(baseUrl);
   const basePath = base.pathname.replace(/\/+$/, '');
-  return [http.all(`${base.origin}${basePath}/*`, ({ request }) => handleForgeRequest(request, basePath, model, hooks))];
+  return [
+    http.all(`${base.origin}${basePath.replace(/\/v4$/, '')}/graphql`, ({ request }) => handleGraphql(request, model, hooks)),
+    http.all(`${base.origin}${basePath}/*`, ({ request }) => handleForgeRequest(request, basePath, model, hooks)),
+  ];
 }

@@ -6,6 +6,7 @@ import { fakeForgeHandlers, handleForgeRequest } from './handlers';
 import type { ForgeModel } from './model';
 import { seedModel } from './seed';
 import { FakeOAuth } from '../fake-oauth';
+import { handleGraphql } from './graphql/endpoint';
 
 export interface FakeForge {
   /** Mutable; tests may inspect or change it. reset() reloads the seed into this same object. */
@@ -41,6 +42,7 @@ export async function startFakeForge(opts: { port?: number; record?: boolean } =
       // msw matches on origin: normalise the Host so "localhost:PORT" reaches the same handlers.
       const canonical = url.origin === origin ? req : new Request(origin + url.pathname + url.search, req);
       if (url.pathname.startsWith('/oauth/')) return oauth.handle(canonical, control.hooks);
+      if (url.pathname === '/api/graphql') return handleGraphql(canonical, model, control.hooks);
       // Paths outside /api/v4 match no msw handler; still record them and answer GitLab's 404.
       return (await getResponse(handlers, canonical)) ?? handleForgeRequest(canonical, BASE_PATH, model, control.hooks);
     },
@@ -78,6 +80,7 @@ export { RELEASE_SEED } from './seed-releases';
 export { VARIABLE_SEED } from './seed-variables';
 export { variablesOf, type CiVariable } from './model-variables';
 export { ISSUE_SEED } from './seed-issues';
+export { WORK_ITEM_SEED } from './seed-work-items';
 export { MR_SEED } from './seed-merge-requests';
 export { addUpload, type Upload } from './handlers/uploads';
 export { CI_EXTRA_SEED, FAILING_OUTPUT } from './seed-ci-extra';

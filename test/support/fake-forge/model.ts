@@ -4,6 +4,7 @@ import { IssueTracker } from './model-issues';
 import { MergeRequestReviews } from './model-merge-requests';
 import { Discovery } from './model-discovery';
 import { ReleaseStore } from './model-releases';
+import { WorkItemStore } from './model-work-items';
 import type { Edition, Version } from './edition';
 
 export const ACCESS = { none: 0, guest: 10, reporter: 20, developer: 30, maintainer: 40, owner: 50, admin: 60 } as const;
@@ -252,6 +253,10 @@ export class ForgeModel {
   reviews = new MergeRequestReviews();
   /** Tags' messages, protected tags, releases with their links, project and group wikis (model-releases.ts). */
   releases = new ReleaseStore();
+  /** Work items of the GraphQL API (model-work-items.ts). */
+  workItems = new WorkItemStore();
+  /** GitLab's GraphQL limits for a signed-in caller (app/graphql/gitlab_schema.rb); tests lower them. */
+  graphqlLimits = { complexity: 250, depth: 20 };
   /**
    * Namespaces (full paths) whose "Require a commit SHA on the merge requests API" setting is on: a merge
    * without sha is 400 there (lib/api/merge_requests.rb, `require_sha_for_merge?`). Tests switch it.

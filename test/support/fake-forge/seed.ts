@@ -10,6 +10,7 @@ import { seedCiExtra } from './seed-ci-extra';
 import { seedMergeRequestReviews } from './seed-merge-requests';
 import { seedDiscovery } from './seed-discovery';
 import { seedReleaseData } from './seed-releases';
+import { seedWorkItems } from './seed-work-items';
 
 export const TOKENS = {
   maintainer: 'glpat-maintainer-0000000000',
@@ -588,6 +589,7 @@ export function seedModel(): ForgeModel {
   seedMergeRequestReviews(m);
   seedDiscovery(m, SEED.headSha, secret[2], forkGuide);
   seedReleaseData(m);
+  seedWorkItems(m);
   seedVariables(m);
   return m;
 }
