@@ -354,7 +354,7 @@ describe('through the server: every one is a tool result, never a JSON-RPC error
     ] as const) {
       expect(await call(forge.apiUrl, tool, args)).toMatchObject({ kind: 'upstream', status: 200, message: expect.stringContaining('nested too deeply') });
     }
-  });
+  }, 20_000); // two apps and clients, each failing a 400 KB parse: slow on a loaded machine, not a bound under test
 
   test('a body cut off mid-way → upstream', async () => {
     const forge = raw('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 500', '{"name": "ma', 'close');
