@@ -1,0 +1,39 @@
+// The pieces of the lean records' schemas (D41): a kind's schema says each field's name and JSON
+// type, every field optional (a lean record leaves out what is empty, helpers.ts) and no field
+// beyond those listed (`additionalProperties: false`, which the published schema leaves out so a
+// client never refuses a field a later release adds; tests hold results to it).
+import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+
+export const S = Type.String();
+export const I = Type.Integer();
+export const N = Type.Number();
+export const B = Type.Boolean();
+/** An object whose fields are GitLab's, passed on as they came (a commit's stats, a file's LFS pointer). */
+export const ANY_OBJECT = Type.Unsafe<Record<string, unknown>>({ type: 'object' });
+export const STRINGS = Type.Array(S);
+
+/** A lean record: the listed fields, each optional, nothing else. */
+export function fields<P extends Record<string, TSchema>>(properties: P, open = false): TObject {
+  const optional: TProperties = {};
+  for (const key in properties) optional[key] = Type.Optional(properties[key]);
+  return Type.Object(optional, { additionalProperties: open });
+}
+
+/** helpers.ts user(): who, to mention or assign. */
+export const USER = fields({ id: I, username: S, name: S });
+export const USERS = Type.Array(USER);
+/** helpers.ts reference(). */
+export const REFERENCE = fields({ id: I, iid: I, project_id: I, group_id: I, title: S, state: S, web_url: S });
+/** helpers.ts milestoneRef(). */
+export const MILESTONE_REF = fields({ id: I, iid: I, title: S, state: S, web_url: S });
+/** helpers.ts labels(): names, or name and description with label details. */
+export const LABELS = Type.Array(Type.Union([S, fields({ name: S, description: S })]));
+/** Download links beside upload links in a description or body (src/downloads/attachments.ts). */
+export const ATTACHMENTS = Type.Array(fields({ filename: S, url: S }));
+/** helpers.ts issuableHead(). */
+export const ISSUABLE_HEAD = { id: I, iid: I, project_id: I, title: S, description: S, state: S, attachments: ATTACHMENTS };
+
+/** A list of `item`. */
+export const list = <T extends TSchema>(item: T) => Type.Array(item);
+/** An object of strings by key (a code hit's lines by number). */
+export const TEXTS_BY_KEY = Type.Object({}, { additionalProperties: S });
