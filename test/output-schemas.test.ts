@@ -10,7 +10,7 @@ import { hasFullResponse } from '../src/tools/define';
 import { outputSchemaOf } from '../src/tools/output-schema';
 import { EDITIONS, type Edition } from './support/fake-forge';
 import { useHarness } from './support/harness';
-import { PAID_ONLY, successCase } from './support/tool-call-cases';
+import { PAID_ONLY, successCase, VARIANT_CASES } from './support/tool-call-cases';
 
 const h = useHarness({ FORGE_TOOLSETS: 'all,variables' });
 const ajv = new Ajv({ strict: false, allErrors: true });
@@ -55,4 +55,15 @@ describe.each(EDITIONS)('every tool on %s', (edition: Edition) => {
     }
     expect(failures).toEqual([]);
   }, 120_000);
+});
+
+describe('the other shapes of some results', () => {
+  test.each(VARIANT_CASES)('%s (%s) satisfies its published outputSchema', async (_label, name, variant) => {
+    const client = await h.as();
+    const prepared = successCase(name, h.forge.model, variant);
+    for (const [before, args] of prepared.before) expect((await client.call(before, args)).isError).toBeFalsy();
+    const result = await client.call(name, prepared.args);
+    expect(result.isError ? JSON.stringify(result.content) : []).toEqual([]);
+    expect(problems(name, result.structuredContent)).toEqual([]);
+  });
 });

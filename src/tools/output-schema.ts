@@ -34,13 +34,22 @@ function recordSchema(tool: ToolDefinition, lean: TObject): TSchema {
   return hasFullResponse(tool) ? Type.Union([lean, ANY_OBJECT]) : lean;
 }
 
+/** A declared result with the fields a cut adds, as open or closed as it was declared. */
+function withCut(schema: TObject): TObject {
+  return Type.Object({ ...schema.properties, ...fields(CUT).properties }, { additionalProperties: schema.additionalProperties ?? false });
+}
+
+/** The root as published: always an object (the SDK's 2025 codec wraps any other root in {result}). */
+function orForgeRecord(tool: ToolDefinition, schema: TObject): TObject {
+  return hasFullResponse(tool) ? (Type.Union([schema, ANY_OBJECT], { type: 'object' }) as unknown as TObject) : schema;
+}
+
 export function outputSchemaOf(tool: ToolDefinition): TObject {
-  if (tool.output) return tool.output;
+  if (tool.output) return orForgeRecord(tool, withCut(tool.output));
   if (!tool.record) return ANY_OBJECT as unknown as TObject;
   const kind = RECORD_KINDS[tool.record].schema;
   const lean = tool.closingText ? fields({ ...kind.properties, closes_issues: STRINGS }) : kind;
   if (returnsList(tool)) return fields({ items: list(recordSchema(tool, lean)), pagination: PAGINATION, ...CUT });
   const paged: Record<string, TSchema> = 'per_page' in tool.input.properties ? { pagination: PAGINATION } : {};
-  const one = fields({ ...lean.properties, ...paged, ...CUT });
-  return hasFullResponse(tool) ? (Type.Union([one, ANY_OBJECT], { type: 'object' }) as unknown as TObject) : one;
+  return orForgeRecord(tool, fields({ ...lean.properties, ...paged, ...CUT }));
 }

@@ -210,6 +210,57 @@ function firstLineReplaced(m: ForgeModel): string {
   return `<<<<<<< SEARCH\n${description.split('\n')[0]}\n=======\nReworded\n>>>>>>> REPLACE`;
 }
 
+const TROJAN = {
+  ...P,
+  file_path: 'src/trojan.ts',
+  branch: 'main',
+  content: 'const access = "user\u202e \u2066// admin\u2069 \u2066";\n',
+  commit_message: 'Add a check',
+};
+
+/**
+ * Second calls of some tools, for the other shapes their results take: code with invisible
+ * characters (D36's report), ranges, dry runs, binary files, labels GitLab creates, a full_response
+ * of a write that takes one.
+ */
+export const VARIANT_CASES: [string, string, Prepared][] = [
+  ['a wiki page with a zero-width space', 'get_wiki_page', { args: { ...P, slug: RELEASE_SEED.wiki.hidden } }],
+  [
+    'a file with bidirectional controls',
+    'get_file_contents',
+    { args: { ...P, file_path: 'src/trojan.ts', ref: 'main' }, before: [['create_or_update_file', TROJAN]] },
+  ],
+  ['a file read from a line', 'get_file_contents', { args: { ...P, file_path: SEED.blameFile, ref: 'main', start_line: 3, end_line: 4 } }],
+  [
+    'a dry run',
+    'update_issue_description_patch',
+    { args: (m) => ({ ...(SUCCESS_ARGS.update_issue_description_patch as (m: ForgeModel) => Args)(m), dry_run: true }) },
+  ],
+  [
+    'a patch with its note',
+    'update_issue_description_patch',
+    { args: (m) => ({ ...(SUCCESS_ARGS.update_issue_description_patch as (m: ForgeModel) => Args)(m), create_note: true }) },
+  ],
+  ['a range of a job log', 'get_pipeline_job_output', { args: { ...JOB, start_line: 2, limit: 3 } }],
+  ['a binary artifact', 'get_job_artifact_file', { args: { ...JOB, artifact_path: CI_EXTRA_SEED.binaryPath } }],
+  ['every artifact', 'list_job_artifacts', { args: { ...JOB, recursive: true } }],
+  ['a page of one', 'list_issues', { args: { ...P, scope: 'all', per_page: 1 } }],
+  [
+    'lint with its jobs and merged YAML',
+    'validate_ci_lint',
+    { args: { ...P, content: 'build:\n  script: make\n', include_jobs: true, include_merged_yaml: true } },
+  ],
+  ['a rule changed', 'protect_branch', { args: { ...P, branch_name: 'main', allow_force_push: true } }],
+  ['a label GitLab creates', 'update_issue', { args: { ...ISSUE, labels: ['brand-new'] } }],
+  ['a full_response of a write', 'update_issue', { args: { ...ISSUE, title: 'Renamed', full_response: true } }],
+  [
+    'a merge request with a label GitLab creates',
+    'create_merge_request',
+    { args: { ...P, title: 'Docs', source_branch: 'topic-03', target_branch: 'main', labels: ['brand-new'] } },
+  ],
+  ['a search for merge requests', 'search', { args: { scope: 'merge_requests', search: 'login', project_id: SEED.projectPath } }],
+];
+
 /** Group variables are for the group's Owners (lib/api/group_variables.rb: authorize! :admin_group). */
 function groupOwner(m: ForgeModel): void {
   m.groups.get(SEED.groups.platform)!.members.set(SEED.users.maintainer, ACCESS.owner);
@@ -230,8 +281,8 @@ export const PAID_ONLY = new Set([
 ]);
 
 /** The seed prepared for a tool's successful call, and its arguments and the calls to make first. */
-export function successCase(name: string, model: ForgeModel): { args: Args; before: [string, Args][] } {
-  const found = SUCCESS_ARGS[name];
+export function successCase(name: string, model: ForgeModel, variant?: Prepared): { args: Args; before: [string, Args][] } {
+  const found = variant ?? SUCCESS_ARGS[name];
   if (!found) throw new Error(`no success arguments for ${name}`);
   const prepared: Prepared = typeof found === 'object' && 'args' in found ? (found as Prepared) : { args: found as Args };
   prepared.setup?.(model);

@@ -1,7 +1,7 @@
 // Commits, their CI statuses, their diffs, and blame ranges.
 import { compact, flag, isRecord, pick, user, type Rec } from './helpers';
 import type { RecordKind } from './kind';
-import { ANY_OBJECT, B, fields, I, N, S, STRINGS, USER } from './schema-parts';
+import { ANY_OBJECT, B, fields, I, INVISIBLE, N, S, STRINGS, USER } from './schema-parts';
 
 /** Who wrote a commit and when; the committer only where it differs from the author. */
 function authorship(r: Rec): Rec {
@@ -42,6 +42,7 @@ export const DIFF_FIELDS = {
   too_large: B,
   collapsed: B,
   diff: S,
+  invisible_characters: INVISIBLE,
 };
 
 export const commit: RecordKind = {
@@ -142,7 +143,7 @@ export const diff: RecordKind = {
 
 export const blameRange: RecordKind = {
   about: 'A range of lines of a file and the commit that last changed them.',
-  schema: fields({ commit: fields({ id: S, title: S, author_name: S, authored_date: S }), lines: STRINGS }),
+  schema: fields({ commit: fields({ id: S, title: S, author_name: S, authored_date: S }), lines: STRINGS, invisible_characters: INVISIBLE }),
   lean: (r) => {
     const c = isRecord(r.commit) ? r.commit : {};
     const message = typeof c.message === 'string' ? c.message.split('\n', 1)[0] : undefined;

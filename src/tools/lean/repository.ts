@@ -2,7 +2,7 @@
 import { COMMIT_FIELDS, commit, DIFF_FIELDS, diff } from './commit';
 import { compact, flag, isRecord, pick, type Rec } from './helpers';
 import type { RecordKind } from './kind';
-import { ANY_OBJECT, B, fields, I, S, list } from './schema-parts';
+import { ANY_OBJECT, B, fields, I, INVISIBLE, list, S } from './schema-parts';
 
 export const file: RecordKind = {
   about: 'A file at a ref: its text (or a description of a binary file) and the ids that guard a later write.',
@@ -23,7 +23,7 @@ export const file: RecordKind = {
     truncated: B,
     next_start_line: I,
     note: S,
-    invisible_characters: ANY_OBJECT,
+    invisible_characters: INVISIBLE,
   }),
   lean: (r) =>
     compact({

@@ -30,6 +30,8 @@ export const MILESTONE_REF = fields({ id: I, iid: I, title: S, state: S, web_url
 export const LABELS = Type.Array(Type.Union([S, fields({ name: S, description: S })]));
 /** Download links beside upload links in a description or body (src/downloads/attachments.ts). */
 export const ATTACHMENTS = Type.Array(fields({ filename: S, url: S }));
+/** Where code (a file's content, a diff, blame lines) holds invisible characters (D36, tools/sanitize.ts). */
+export const INVISIBLE = fields({ count: I, lines: Type.Array(I), characters: STRINGS });
 /** helpers.ts issuableHead(). */
 export const ISSUABLE_HEAD = { id: I, iid: I, project_id: I, title: S, description: S, state: S, attachments: ATTACHMENTS };
 
@@ -37,3 +39,18 @@ export const ISSUABLE_HEAD = { id: I, iid: I, project_id: I, title: S, descripti
 export const list = <T extends TSchema>(item: T) => Type.Array(item);
 /** An object of strings by key (a code hit's lines by number). */
 export const TEXTS_BY_KEY = Type.Object({}, { additionalProperties: S });
+
+/** A JSON type or null: a value a tool builds that may be unknown (a log's line count). */
+export const orNull = (type: 'integer' | 'number' | 'string' | 'object') => Type.Unsafe({ type: [type, 'null'] });
+/** An id as a tool was given it: a digit string, or a number. */
+const GIVEN_ID = Type.Unsafe<string | number>({ type: ['string', 'integer'] });
+
+/**
+ * What a delete answers when GitLab answers with no body: `deleted` and the id it was given. Open,
+ * since GitLab answers some deletes with the deleted record (passed on as it came).
+ */
+export function deletedOutput(...ids: string[]): TObject {
+  const named: Record<string, TSchema> = { deleted: B };
+  for (const id of ids) named[id] = GIVEN_ID;
+  return fields(named, true);
+}

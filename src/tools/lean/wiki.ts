@@ -3,7 +3,7 @@
 import { cleanProse } from '../../text/untrusted';
 import { compact, flag, type Rec } from './helpers';
 import type { RecordKind } from './kind';
-import { ANY_OBJECT, B, fields, I, S } from './schema-parts';
+import { ANY_OBJECT, B, fields, I, INVISIBLE, S } from './schema-parts';
 
 /** The title GitLab gives a page whose title was not set apart: the slug's last part, dashes read as spaces. */
 const titleOfSlug = (slug: unknown) => (typeof slug === 'string' ? slug.split('/').pop()!.replace(/-/g, ' ') : undefined);
@@ -23,6 +23,7 @@ export const wikiPage: RecordKind = {
     truncated: B,
     next_start_line: I,
     note: S,
+    invisible_characters: INVISIBLE,
   }),
   lean: (r: Rec) =>
     compact({
