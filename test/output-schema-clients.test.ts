@@ -71,3 +71,47 @@ describe.each(Object.keys(clients))('%s', (which) => {
     }
   });
 });
+
+describe('a forge that sends other JSON types than GitLab documents', () => {
+  const HOSTILE_ISSUE = {
+    id: 1001,
+    iid: '1',
+    project_id: 42,
+    title: 'Typed wrong',
+    state: 'opened',
+    weight: '3',
+    labels: [7, 'bug', null],
+    assignees: 'bob',
+    author: { id: 'one', username: 5, name: 'Maria' },
+    milestone: ['v1'],
+    task_completion_status: { count: '2', completed_count: 1 },
+    web_url: 'http://forge.test/acme/platform/api/-/issues/1',
+  };
+
+  test('the v1 client, which checks every structuredContent, gets the fields that fit and no validation error', async () => {
+    const client = await connectV1(h.app, { 'Private-Token': TOKENS.maintainer });
+    await client.client.listTools();
+    h.forge.failNext({ method: 'GET', pathIncludes: '/issues/1', status: 200, body: HOSTILE_ISSUE });
+    const result = await client.call('get_issue', { project_id: 42, issue_iid: 1 });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({
+      id: 1001,
+      project_id: 42,
+      title: 'Typed wrong',
+      state: 'opened',
+      labels: ['bug'],
+      author: { name: 'Maria' },
+      web_url: 'http://forge.test/acme/platform/api/-/issues/1',
+    });
+  });
+
+  test('a list keeps only its records, each fitted', async () => {
+    const client = await h.on('modern');
+    await client.client.listTools();
+    h.forge.failNext({ method: 'GET', pathIncludes: '/issues', status: 200, body: [1, 'two', HOSTILE_ISSUE] });
+    const result = await client.call('list_issues', { project_id: 42 });
+    expect(result.isError).toBeFalsy();
+    const items = (result.structuredContent as { items: Record<string, unknown>[] }).items;
+    expect(items.map((i) => [i.id, i.iid, i.weight])).toEqual([[1001, undefined, undefined]]);
+  });
+});

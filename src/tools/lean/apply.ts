@@ -1,12 +1,25 @@
 // Applies a record kind to what a handler returned (D33): one record, an array of records, or the
-// items of a page ({items, pagination}, D16), whose pagination stays as it came.
+// items of a page ({items, pagination}, D16), whose pagination stays as it came. Each lean record
+// is made to fit its kind's schema (conform.ts, D41), and a list keeps only its records: what the
+// published outputSchema promises holds whatever the forge sent.
+import { conformer } from './conform';
 import { isRecord, type Rec } from './helpers';
 import { RECORD_KINDS, type RecordKindName } from './index';
 
+const conformers = new Map<RecordKindName, (record: Rec) => Rec>();
+
+function conformerOf(kind: RecordKindName): (record: Rec) => Rec {
+  let found = conformers.get(kind);
+  if (!found) conformers.set(kind, (found = conformer(RECORD_KINDS[kind].schema)));
+  return found;
+}
+
 export function applyLean(kind: RecordKindName, value: unknown): unknown {
   const lean = RECORD_KINDS[kind].lean;
-  const one = (item: unknown) => (isRecord(item) ? lean(item) : item);
-  if (Array.isArray(value)) return value.map(one);
-  if (isRecord(value) && Array.isArray(value.items)) return { ...value, items: value.items.map(one) } satisfies Rec;
+  const fit = conformerOf(kind);
+  const one = (item: unknown) => (isRecord(item) ? fit(lean(item)) : item);
+  const many = (items: unknown[]) => items.filter(isRecord).map((item) => fit(lean(item)));
+  if (Array.isArray(value)) return many(value);
+  if (isRecord(value) && Array.isArray(value.items)) return { ...value, items: many(value.items) } satisfies Rec;
   return one(value);
 }

@@ -1,0 +1,91 @@
+// A lean record made to fit its kind's schema (D41): a value of another JSON type than the schema
+// says (a forge that sends a weight as "3", an id as a string, a list where an object belongs) is
+// left out, as an empty value is (helpers.ts), so a client that checks structuredContent against
+// the published outputSchema never refuses a call over what the forge sent. Each kind's schema is
+// turned once into a function of plain type tests; a record that fits costs one test per field.
+import type { TSchema } from '@sinclair/typebox';
+import { isRecord, type Rec } from './helpers';
+
+/** What a value that does not fit becomes: left out of its record or list. */
+const DROP = Symbol('does not fit');
+type Fit = (value: unknown) => unknown;
+
+function typeTest(type: string): (value: unknown) => boolean {
+  switch (type) {
+    case 'string':
+      return (v) => typeof v === 'string';
+    case 'integer':
+      return (v) => Number.isInteger(v);
+    case 'number':
+      return (v) => typeof v === 'number' && Number.isFinite(v);
+    case 'boolean':
+      return (v) => typeof v === 'boolean';
+    case 'null':
+      return (v) => v === null;
+    case 'array':
+      return Array.isArray;
+    default:
+      return isRecord;
+  }
+}
+
+function objectFit(schema: TSchema): Fit {
+  const properties = (schema.properties ?? {}) as Record<string, TSchema>;
+  const fits: Record<string, Fit> = Object.create(null);
+  for (const key in properties) fits[key] = fitOf(properties[key]);
+  const rest = isRecord(schema.additionalProperties) ? fitOf(schema.additionalProperties as TSchema) : undefined;
+  return (value) => {
+    if (!isRecord(value)) return DROP;
+    for (const key in value) {
+      // A field the schema does not name stays: the published schema is open (output-schema.ts).
+      const fit = fits[key] ?? rest;
+      if (!fit) continue;
+      const fitted = fit(value[key]);
+      if (fitted === DROP) delete value[key];
+      else if (fitted !== value[key]) value[key] = fitted;
+    }
+    return value;
+  };
+}
+
+function arrayFit(schema: TSchema): Fit {
+  const item = fitOf(schema.items as TSchema);
+  return (value) => {
+    if (!Array.isArray(value)) return DROP;
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const fitted = item(value[i]);
+      if (fitted === value[i] && !out) continue;
+      out ??= value.slice(0, i);
+      if (fitted !== DROP) out.push(fitted);
+    }
+    return out ?? value;
+  };
+}
+
+function fitOf(schema: TSchema): Fit {
+  if (Array.isArray(schema.anyOf)) {
+    const options = (schema.anyOf as TSchema[]).map(fitOf);
+    return (value) => {
+      for (const option of options) {
+        const fitted = option(value);
+        if (fitted !== DROP) return fitted;
+      }
+      return DROP;
+    };
+  }
+  if (Array.isArray(schema.type)) {
+    const tests = (schema.type as string[]).map(typeTest);
+    return (value) => (tests.some((test) => test(value)) ? value : DROP);
+  }
+  if (schema.type === 'object') return objectFit(schema);
+  if (schema.type === 'array') return arrayFit(schema);
+  const test = typeTest(String(schema.type));
+  return (value) => (test(value) ? value : DROP);
+}
+
+/** The function that makes a lean record of `schema` fit it (in place; the record is the caller's own). */
+export function conformer(schema: TSchema): (record: Rec) => Rec {
+  const fit = objectFit(schema);
+  return (record) => fit(record) as Rec;
+}
