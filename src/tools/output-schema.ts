@@ -6,7 +6,7 @@
 // (define.ts), or its result is any object (the forge's own record, passed on).
 //
 // Nothing at the top is required and the top is never closed: a D17 error result carries
-// {error} in structuredContent, and 2025 SDK clients check that against the outputSchema too.
+// {error} in structuredContent, and the 1.x SDK client checks that against the outputSchema too.
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { ToolDefinition } from './define';
 import { hasFullResponse } from './define';
