@@ -105,13 +105,16 @@ describe('a forge that sends other JSON types than GitLab documents', () => {
     });
   });
 
-  test('a list keeps only its records, each fitted', async () => {
+  test('a list fits each of its records', async () => {
     const client = await h.on('modern');
     await client.client.listTools();
-    h.forge.failNext({ method: 'GET', pathIncludes: '/issues', status: 200, body: [1, 'two', HOSTILE_ISSUE] });
+    h.forge.failNext({ method: 'GET', pathIncludes: '/issues', status: 200, body: [HOSTILE_ISSUE, { ...HOSTILE_ISSUE, id: 1002, iid: 2, weight: 3 }] });
     const result = await client.call('list_issues', { project_id: 42 });
     expect(result.isError).toBeFalsy();
     const items = (result.structuredContent as { items: Record<string, unknown>[] }).items;
-    expect(items.map((i) => [i.id, i.iid, i.weight])).toEqual([[1001, undefined, undefined]]);
+    expect(items.map((i) => [i.id, i.iid, i.weight])).toEqual([
+      [1001, undefined, undefined],
+      [1002, 2, 3],
+    ]);
   });
 });

@@ -1,7 +1,6 @@
 // Applies a record kind to what a handler returned (D33): one record, an array of records, or the
-// items of a page ({items, pagination}, D16), whose pagination stays as it came. Each lean record
-// is made to fit its kind's schema (conform.ts, D41), and a list keeps only its records: what the
-// published outputSchema promises holds whatever the forge sent.
+// items of a page ({items, pagination}, D16), whose pagination stays as it came; an item that is no
+// record passes as it came. Each lean record is made to fit its kind's schema (conform.ts, D41).
 import { conformer } from './conform';
 import { isRecord, type Rec } from './helpers';
 import { RECORD_KINDS, type RecordKindName } from './index';
@@ -18,8 +17,7 @@ export function applyLean(kind: RecordKindName, value: unknown): unknown {
   const lean = RECORD_KINDS[kind].lean;
   const fit = conformerOf(kind);
   const one = (item: unknown) => (isRecord(item) ? fit(lean(item)) : item);
-  const many = (items: unknown[]) => items.filter(isRecord).map((item) => fit(lean(item)));
-  if (Array.isArray(value)) return many(value);
-  if (isRecord(value) && Array.isArray(value.items)) return { ...value, items: many(value.items) } satisfies Rec;
+  if (Array.isArray(value)) return value.map(one);
+  if (isRecord(value) && Array.isArray(value.items)) return { ...value, items: value.items.map(one) } satisfies Rec;
   return one(value);
 }

@@ -1,7 +1,9 @@
 // A lean record made to fit its kind's schema (D41): a value of another JSON type than the schema
 // says (a forge that sends a weight as "3", an id as a string, a list where an object belongs) is
 // left out, as an empty value is (helpers.ts), so a client that checks structuredContent against
-// the published outputSchema never refuses a call over what the forge sent. Each kind's schema is
+// the published outputSchema does not refuse a call over the types the forge sent. An entry of a
+// list of records that is no record at all (null, a string) stays as the forge sent it, as D33
+// passes it on. Each kind's schema is
 // turned once into a function of plain type tests; a record that fits costs one test per field.
 import type { TSchema } from '@sinclair/typebox';
 import { isRecord, type Rec } from './helpers';
@@ -49,12 +51,15 @@ function objectFit(schema: TSchema): Fit {
 }
 
 function arrayFit(schema: TSchema): Fit {
-  const item = fitOf(schema.items as TSchema);
+  const items = schema.items as TSchema;
+  const item = fitOf(items);
+  // A list of records passes what is no record at all as the forge sent it (D33, apply.ts).
+  const ofRecords = items.type === 'object';
   return (value) => {
     if (!Array.isArray(value)) return DROP;
     let out: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
-      const fitted = item(value[i]);
+      const fitted = ofRecords && !isRecord(value[i]) ? value[i] : item(value[i]);
       if (fitted === value[i] && !out) continue;
       out ??= value.slice(0, i);
       if (fitted !== DROP) out.push(fitted);
