@@ -9,6 +9,7 @@ import { useApps } from './support/apps';
 import { connect, rpc, INITIALIZE } from './support/mcp-client';
 import { pathParametersOf } from './tools/arguments';
 import { matchToolSnapshot, snapshotNames } from './support/toolsnap';
+import { inputListing } from './support/listing';
 
 const TOKEN = 'glpat-catalog-test-000001';
 const FORGE = 'http://127.0.0.1:9/api/v4';
@@ -35,11 +36,7 @@ describe('tools/list', () => {
   // Every client reads the listing into a model: the first three groups together stay within
   // 32 KB of JSON, and each group added since within 12 KB, so any selection stays small. These
   // bounds are of what a model reads to choose a tool; the output schemas (D41) are measured apart, below.
-  const inputSide = (tool: (typeof ALL_TOOLS)[number]) => {
-    const { outputSchema: _output, ...listing } = toolListing(tool);
-    return listing;
-  };
-  const listingBytes = (groups: readonly string[]) => JSON.stringify({ tools: ALL_TOOLS.filter((t) => groups.includes(t.group)).map(inputSide) }).length;
+  const listingBytes = (groups: readonly string[]) => JSON.stringify({ tools: ALL_TOOLS.filter((t) => groups.includes(t.group)).map(inputListing) }).length;
   const FIRST_GROUPS = ['milestones', 'branches', 'issues'];
   test('the first three groups list within 32 KB of JSON', () => {
     expect(listingBytes(FIRST_GROUPS)).toBeLessThanOrEqual(32 * 1024);

@@ -3,10 +3,11 @@
 // it plays, and with full_response where the tool takes it; each structuredContent is checked with
 // a standard JSON Schema validator (Ajv) against the schema as clients see it (tools/list), and
 // against the server's own, closed one (every field of a lean record named in its kind's schema).
-import { describe, expect, test } from 'bun:test';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import Ajv, { type ValidateFunction } from 'ajv';
 import { ALL_TOOLS, toolListing } from '../src/tools/catalog';
 import { hasFullResponse } from '../src/tools/define';
+import { onLeftOut } from '../src/tools/lean/conform';
 import { outputSchemaOf } from '../src/tools/output-schema';
 import { EDITIONS, type Edition } from './support/fake-forge';
 import { useHarness } from './support/harness';
@@ -31,6 +32,18 @@ function problems(name: string, value: unknown): string[] {
   }
   return found;
 }
+
+// The fake forge sends GitLab's JSON types, so a lean record never has to leave a value out to fit
+// its schema (lean/conform.ts): a field left out here is a schema that says another type than GitLab.
+const leftOut: string[] = [];
+beforeAll(() => onLeftOut((kind, field) => leftOut.push(`${kind}.${field}`)));
+afterAll(() => onLeftOut(undefined));
+beforeEach(() => {
+  leftOut.length = 0;
+});
+afterEach(() => {
+  expect([...new Set(leftOut)]).toEqual([]);
+});
 
 describe.each(EDITIONS)('every tool on %s', (edition: Edition) => {
   test('succeeds and its structuredContent satisfies its published outputSchema', async () => {

@@ -258,6 +258,7 @@ export const VARIANT_CASES: [string, string, Prepared][] = [
     'create_merge_request',
     { args: { ...P, title: 'Docs', source_branch: 'topic-03', target_branch: 'main', labels: ['brand-new'] } },
   ],
+  ['values asked for, masked and hidden ones withheld', 'list_project_variables', { args: { ...P, include_value: true } }],
   ['a search for merge requests', 'search', { args: { scope: 'merge_requests', search: 'login', project_id: SEED.projectPath } }],
 ];
 

@@ -9,7 +9,7 @@ const conformers = new Map<RecordKindName, (record: Rec) => Rec>();
 
 function conformerOf(kind: RecordKindName): (record: Rec) => Rec {
   let found = conformers.get(kind);
-  if (!found) conformers.set(kind, (found = conformer(RECORD_KINDS[kind].schema)));
+  if (!found) conformers.set(kind, (found = conformer(RECORD_KINDS[kind].schema, kind)));
   return found;
 }
 

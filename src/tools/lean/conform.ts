@@ -8,6 +8,16 @@
 import type { TSchema } from '@sinclair/typebox';
 import { isRecord, type Rec } from './helpers';
 
+/**
+ * Told of each field left out (the kind and the field's name), when a listener is set: the tests
+ * set one to prove that nothing GitLab sends is left out (the fake forge sends GitLab's types).
+ */
+let leftOut: ((kind: string, field: string) => void) | undefined;
+
+export function onLeftOut(listener: typeof leftOut): void {
+  leftOut = listener;
+}
+
 /** What a value that does not fit becomes: left out of its record or list. */
 const DROP = Symbol('does not fit');
 type Fit = (value: unknown) => unknown;
@@ -31,11 +41,11 @@ function typeTest(type: string): (value: unknown) => boolean {
   }
 }
 
-function objectFit(schema: TSchema): Fit {
+function objectFit(schema: TSchema, kind: string): Fit {
   const properties = (schema.properties ?? {}) as Record<string, TSchema>;
   const fits: Record<string, Fit> = Object.create(null);
-  for (const key in properties) fits[key] = fitOf(properties[key]);
-  const rest = isRecord(schema.additionalProperties) ? fitOf(schema.additionalProperties as TSchema) : undefined;
+  for (const key in properties) fits[key] = fitOf(properties[key], kind);
+  const rest = isRecord(schema.additionalProperties) ? fitOf(schema.additionalProperties as TSchema, kind) : undefined;
   return (value) => {
     if (!isRecord(value)) return DROP;
     for (const key in value) {
@@ -43,16 +53,18 @@ function objectFit(schema: TSchema): Fit {
       const fit = fits[key] ?? rest;
       if (!fit) continue;
       const fitted = fit(value[key]);
-      if (fitted === DROP) delete value[key];
-      else if (fitted !== value[key]) value[key] = fitted;
+      if (fitted === DROP) {
+        delete value[key];
+        leftOut?.(kind, key);
+      } else if (fitted !== value[key]) value[key] = fitted;
     }
     return value;
   };
 }
 
-function arrayFit(schema: TSchema): Fit {
+function arrayFit(schema: TSchema, kind: string): Fit {
   const items = schema.items as TSchema;
-  const item = fitOf(items);
+  const item = fitOf(items, kind);
   // A list of records passes what is no record at all as the forge sent it (D33, apply.ts).
   const ofRecords = items.type === 'object';
   return (value) => {
@@ -68,9 +80,9 @@ function arrayFit(schema: TSchema): Fit {
   };
 }
 
-function fitOf(schema: TSchema): Fit {
+function fitOf(schema: TSchema, kind: string): Fit {
   if (Array.isArray(schema.anyOf)) {
-    const options = (schema.anyOf as TSchema[]).map(fitOf);
+    const options = (schema.anyOf as TSchema[]).map((option) => fitOf(option, kind));
     return (value) => {
       for (const option of options) {
         const fitted = option(value);
@@ -83,14 +95,14 @@ function fitOf(schema: TSchema): Fit {
     const tests = (schema.type as string[]).map(typeTest);
     return (value) => (tests.some((test) => test(value)) ? value : DROP);
   }
-  if (schema.type === 'object') return objectFit(schema);
-  if (schema.type === 'array') return arrayFit(schema);
+  if (schema.type === 'object') return objectFit(schema, kind);
+  if (schema.type === 'array') return arrayFit(schema, kind);
   const test = typeTest(String(schema.type));
   return (value) => (test(value) ? value : DROP);
 }
 
-/** The function that makes a lean record of `schema` fit it (in place; the record is the caller's own). */
-export function conformer(schema: TSchema): (record: Rec) => Rec {
-  const fit = objectFit(schema);
+/** The function that makes a lean record of `kind` fit its schema (in place; the record is the caller's own). */
+export function conformer(schema: TSchema, kind: string): (record: Rec) => Rec {
+  const fit = objectFit(schema, kind);
   return (record) => fit(record) as Rec;
 }

@@ -2,7 +2,7 @@
 import { COMMIT_FIELDS, commit, DIFF_FIELDS, diff } from './commit';
 import { compact, flag, isRecord, pick, type Rec } from './helpers';
 import type { RecordKind } from './kind';
-import { ANY_OBJECT, B, fields, I, INVISIBLE, list, S } from './schema-parts';
+import { B, fields, I, INVISIBLE, list, S } from './schema-parts';
 
 export const file: RecordKind = {
   about: 'A file at a ref: its text (or a description of a binary file) and the ids that guard a later write.',
@@ -15,7 +15,7 @@ export const file: RecordKind = {
     execute_filemode: B,
     binary: B,
     mime_type: S,
-    lfs: ANY_OBJECT,
+    lfs: fields({ oid: S, size: I }),
     start_line: I,
     end_line: I,
     total_lines: I,

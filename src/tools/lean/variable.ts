@@ -7,7 +7,7 @@ export const ciVariable: RecordKind = {
   about: 'A CI/CD variable: key, scope and flags; its value only when asked for and neither masked nor hidden.',
   schema: fields({
     key: S,
-    value_withheld: B,
+    value_withheld: S,
     variable_type: S,
     environment_scope: S,
     protected: B,
