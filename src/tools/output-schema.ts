@@ -11,11 +11,8 @@ import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { ToolDefinition } from './define';
 import { hasFullResponse } from './define';
 import { RECORD_KINDS } from './lean';
-import { ANY_OBJECT, B, fields, list, S, STRINGS } from './lean/schema-parts';
+import { ANY_OBJECT, B, fields, list, PAGINATION, S, STRINGS } from './lean/schema-parts';
 
-/** A number or null (forge/client.ts: Pagination, read from the forge's headers). */
-const NUMBER_OR_NULL = Type.Unsafe<number | null>({ type: ['number', 'null'] });
-const PAGINATION = fields({ page: NUMBER_OR_NULL, per_page: NUMBER_OR_NULL, next_page: NUMBER_OR_NULL, total: NUMBER_OR_NULL, total_pages: NUMBER_OR_NULL });
 /** What a result cut at MAX_RESULT_BYTES adds (bounded-result.ts). */
 const CUT = { truncated: B, truncation: S };
 

@@ -35,6 +35,17 @@ export const INVISIBLE = fields({ count: I, lines: Type.Array(I), characters: ST
 /** helpers.ts issuableHead(). */
 export const ISSUABLE_HEAD = { id: I, iid: I, project_id: I, title: S, description: S, state: S, attachments: ATTACHMENTS };
 
+/** A number or null (forge/client.ts: Pagination, read from the forge's headers). */
+const NUMBER_OR_NULL = Type.Unsafe<number | null>({ type: ['number', 'null'] });
+/** A list's pagination (D16). */
+export const PAGINATION = fields({
+  page: NUMBER_OR_NULL,
+  per_page: NUMBER_OR_NULL,
+  next_page: NUMBER_OR_NULL,
+  total: NUMBER_OR_NULL,
+  total_pages: NUMBER_OR_NULL,
+});
+
 /** A list of `item`. */
 export const list = <T extends TSchema>(item: T) => Type.Array(item);
 /** An object of strings by key (a code hit's lines by number). */
