@@ -69,7 +69,7 @@ export const SUCCESS_ARGS: Record<string, Args | ((m: ForgeModel) => Args) | Pre
   get_issue: ISSUE,
   update_issue: { ...ISSUE, title: 'Renamed' },
   update_issue_description_patch: (m) => ({ ...ISSUE, patch_type: 'search_replace', patch: firstLineReplaced(m) }),
-  // Only a project's Owners may delete an issue (the fake forge as app/policies/issue_policy.rb).
+  // Only a project's Owners may delete an issue (the fake forge's rule, handlers/issues.ts).
   delete_issue: { args: ISSUE, setup: (m) => void m.projects.get(SEED.project)!.members.set(SEED.users.maintainer, ACCESS.owner) },
   list_todos: {},
   mark_todo_done: { id: ISSUE_SEED.todos.mariaAssigned },
@@ -262,7 +262,7 @@ export const VARIANT_CASES: [string, string, Prepared][] = [
   ['a search for merge requests', 'search', { args: { scope: 'merge_requests', search: 'login', project_id: SEED.projectPath } }],
 ];
 
-/** Group variables are for the group's Owners (lib/api/group_variables.rb: authorize! :admin_group). */
+/** Group variables are for the group's Owners (lib/api/group_variables.rb: authorize! :admin_cicd_variables). */
 function groupOwner(m: ForgeModel): void {
   m.groups.get(SEED.groups.platform)!.members.set(SEED.users.maintainer, ACCESS.owner);
 }
