@@ -16,8 +16,8 @@ export function configurationDoc(): string {
 
 export function toolsDoc(): string {
   const conventions = `## Conventions\n\nSent to every client once, as the server's \`instructions\` at initialize; tool and parameter descriptions state only what differs.\n\n\`\`\`text\n${INSTRUCTIONS}\n\`\`\``;
-  const sizes = `## Listing size by group\n\nWhat each group adds to a \`tools/list\` result (JSON as clients receive it). The first three groups stay within 32 KB together and every later group within 12 KB (test/catalog.test.ts), so any selection stays small for the model that reads it.\n\n${groupSizesMarkdown(ALL_TOOLS, toolListing)}`;
-  const lean = `## Lean records\n\nRead tools return these by default (D33): null, empty and presentation fields dropped, users as \`{id, username, name}\`, flags only when true. \`full_response: true\` returns the forge's record untouched. Each example below is the lean form of a record shaped as GitLab sends it (test/fixtures/gitlab-records.ts).\n\n${leanRecordsMarkdown(ALL_TOOLS, GITLAB_RECORDS)}`;
+  const sizes = `## Listing size by group\n\nWhat each group adds to a \`tools/list\` result (JSON as clients receive it). The first three groups stay within 32 KB together and every later group within 12 KB (test/catalog.test.ts), so any selection stays small for the model that reads it. Output schemas (D41) are counted apart, in the last column.\n\n${groupSizesMarkdown(ALL_TOOLS, toolListing)}`;
+  const lean = `## Lean records\n\nRead tools return these by default (D33): null, empty and presentation fields dropped, users as \`{id, username, name}\`, flags only when true. \`full_response: true\` returns the forge's record untouched. Each example below is the lean form of a record shaped as GitLab sends it (test/fixtures/gitlab-records.ts); its fields are those of the outputSchema of every tool returning it (D41), where a value of another type than listed is left out.\n\n${leanRecordsMarkdown(ALL_TOOLS, GITLAB_RECORDS)}`;
   return `# Tools\n\n${NOTE}\n\n${conventions}\n\n## Tools by group\n\n${toolsMarkdown(ALL_TOOLS)}\n\n${sizes}\n\n${lean}\n\n## Reference\n\n${toolReferenceMarkdown(ALL_TOOLS)}\n`;
 }
 

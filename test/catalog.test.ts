@@ -9,6 +9,7 @@ import { useApps } from './support/apps';
 import { connect, rpc, INITIALIZE } from './support/mcp-client';
 import { pathParametersOf } from './tools/arguments';
 import { matchToolSnapshot, snapshotNames } from './support/toolsnap';
+import { inputListing } from './support/listing';
 
 const TOKEN = 'glpat-catalog-test-000001';
 const FORGE = 'http://127.0.0.1:9/api/v4';
@@ -33,8 +34,9 @@ describe('tools/list', () => {
   });
 
   // Every client reads the listing into a model: the first three groups together stay within
-  // 32 KB of JSON, and each group added since within 12 KB, so any selection stays small.
-  const listingBytes = (groups: readonly string[]) => JSON.stringify({ tools: ALL_TOOLS.filter((t) => groups.includes(t.group)).map(toolListing) }).length;
+  // 32 KB of JSON, and each group added since within 12 KB, so any selection stays small. These
+  // bounds are of what a model reads to choose a tool; the output schemas (D41) are measured apart, below.
+  const listingBytes = (groups: readonly string[]) => JSON.stringify({ tools: ALL_TOOLS.filter((t) => groups.includes(t.group)).map(inputListing) }).length;
   const FIRST_GROUPS = ['milestones', 'branches', 'issues'];
   test('the first three groups list within 32 KB of JSON', () => {
     expect(listingBytes(FIRST_GROUPS)).toBeLessThanOrEqual(32 * 1024);
@@ -43,6 +45,16 @@ describe('tools/list', () => {
     const later = TOOL_GROUPS.filter((g) => !FIRST_GROUPS.includes(g));
     expect(later.length).toBeGreaterThan(0);
     for (const group of later) expect([group, listingBytes([group]) <= 12 * 1024]).toEqual([group, true]);
+  });
+  // D41: output schemas add to tools/list what docs/decisions.md D41 measures; each tool's stays
+  // within 3 KB of JSON and each group's within 24 KB, so a kind's schema cannot grow unnoticed.
+  test('every output schema stays within 3 KB of JSON, every group of them within 24 KB', () => {
+    const bytes = (tool: (typeof ALL_TOOLS)[number]) => JSON.stringify(toolListing(tool).outputSchema).length;
+    expect(ALL_TOOLS.filter((t) => bytes(t) > 3 * 1024).map((t) => t.name)).toEqual([]);
+    for (const group of TOOL_GROUPS) {
+      const total = ALL_TOOLS.filter((t) => t.group === group).reduce((sum, t) => sum + bytes(t), 0);
+      expect([group, total <= 24 * 1024]).toEqual([group, true]);
+    }
   });
 
   test('every tool refuses parameters it does not know (closed input schemas, checked server-side)', () => {

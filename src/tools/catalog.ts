@@ -11,6 +11,7 @@ import { invalidArgument, ToolError, type ErrorKind } from './errors';
 import { compileArgSummary } from './arg-summary';
 import { applyLean } from './lean/apply';
 import { MAX_INTEGER } from './params';
+import { outputSchemaOf } from './output-schema';
 import { errorResult } from './result';
 import { compileValidator, type ArgumentValidator } from './validate';
 import { branchTools } from './branches';
@@ -169,6 +170,7 @@ export function toolListing(tool: ToolDefinition): Tool {
     title: tool.title,
     description: tool.description,
     inputSchema: publicSchema(tool.input),
+    outputSchema: publicSchema(outputSchemaOf(tool)) as Tool['outputSchema'],
     annotations: annotationsOf(tool),
   };
 }

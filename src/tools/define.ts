@@ -54,6 +54,11 @@ export interface ToolDefinition<S extends TObject = TObject> {
    */
   readonly record?: RecordKindName;
   /**
+   * What a tool with no record kind returns, as its published outputSchema (D41,
+   * tools/output-schema.ts): an object schema, nothing at its top required. Absent: any object.
+   */
+  readonly output?: TObject;
+  /**
    * A read tool whose result the handler builds from forge text that is no record (a job log's
    * lines): it takes `full_response` too, passed to it as ctx.fullResponse, and then returns the
    * text as the forge sent it, uncleaned (D33, D36).

@@ -7,7 +7,8 @@ import { CI_EXTRA_SEED, CI_SEED, FAILING_OUTPUT, SEED, TOKENS, ciExtraOf } from 
 import { useHarness } from '../support/harness';
 import { structured, toolError } from '../support/mcp-client';
 import { zip } from '../support/zip';
-import { ALL_TOOLS, toolListing } from '../../src/tools/catalog';
+import { ALL_TOOLS } from '../../src/tools/catalog';
+import { inputListing } from '../support/listing';
 
 const h = useHarness({ FORGE_TOOLSETS: 'ci' });
 const P = SEED.projectPath;
@@ -282,7 +283,7 @@ describe('pipeline schedules and variables', () => {
 describe('the group in tools/list', () => {
   const group = ALL_TOOLS.filter((t) => t.group === 'ci');
   test('stays under 12 KB of JSON', () => {
-    const bytes = Buffer.byteLength(JSON.stringify({ tools: group.map(toolListing) }));
+    const bytes = Buffer.byteLength(JSON.stringify({ tools: group.map(inputListing) }));
     console.log(`ci group tools/list: ${bytes} bytes, ${group.length} tools`);
     expect(bytes).toBeLessThan(12 * 1024);
   });

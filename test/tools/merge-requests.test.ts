@@ -2,11 +2,12 @@
 // branch), create, update (draft as a title prefix), merge (sha guard, auto-merge, the conflict kind
 // when GitLab refuses), diffs within budgets and versions; the group's tools/list size.
 import { beforeEach, describe, expect, test } from 'bun:test';
-import { ALL_TOOLS, toolListing } from '../../src/tools/catalog';
+import { ALL_TOOLS } from '../../src/tools/catalog';
 import { ACCESS, CI_SEED, MILESTONE_SEED, MR_SEED, SEED, TOKENS } from '../support/fake-forge';
 import { useHarness } from '../support/harness';
 import { forgeApi } from '../support/forge-api';
 import { structured, toolError, type Lane } from '../support/mcp-client';
+import { inputListing } from '../support/listing';
 
 const h = useHarness({ FORGE_TOOLSETS: 'merge_requests' });
 // These tests mean the Free tier unless they say otherwise (the fake forge plays Premium by default).
@@ -42,7 +43,7 @@ const sent = () => h.toolUpstream();
 
 describe('tools/list of the merge_requests group', () => {
   test('stays under 12 KB of JSON (the group budget of the issue)', () => {
-    const listing = JSON.stringify({ tools: ALL_TOOLS.filter((t) => t.group === 'merge_requests').map(toolListing) });
+    const listing = JSON.stringify({ tools: ALL_TOOLS.filter((t) => t.group === 'merge_requests').map(inputListing) });
     console.log(`merge_requests tools/list: ${listing.length} bytes`);
     expect(listing.length).toBeLessThan(12 * 1024);
   });

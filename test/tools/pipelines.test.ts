@@ -6,7 +6,8 @@ import { CI_SEED, SEED, TOKENS, ciOf } from '../support/fake-forge';
 import { forgeApi } from '../support/forge-api';
 import { useHarness } from '../support/harness';
 import { connect, MCP_URL, structured, toolError } from '../support/mcp-client';
-import { ALL_TOOLS, toolListing } from '../../src/tools/catalog';
+import { ALL_TOOLS } from '../../src/tools/catalog';
+import { inputListing } from '../support/listing';
 
 const h = useHarness({ FORGE_TOOLSETS: 'pipelines' });
 const P = SEED.projectPath;
@@ -488,7 +489,7 @@ describe('the group in tools/list', () => {
   });
 
   test('stays under 12 KB of JSON', () => {
-    const bytes = Buffer.byteLength(JSON.stringify({ tools: group.map(toolListing) }));
+    const bytes = Buffer.byteLength(JSON.stringify({ tools: group.map(inputListing) }));
     expect(bytes).toBeLessThan(12 * 1024);
   });
 

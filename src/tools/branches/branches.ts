@@ -5,6 +5,7 @@ import { fillPath } from '../../forge/encode';
 import { ToolError } from '../errors';
 import { pagination, projectId, refName, search } from '../params';
 import { restTool } from '../rest';
+import { deletedOutput } from '../lean/schema-parts';
 
 const createBranch = defineTool({
   name: 'create_branch',
@@ -61,6 +62,7 @@ const deleteBranch = restTool({
   group: 'branches',
   mode: 'write',
   destructive: true,
+  output: deletedOutput('branch_name'),
   input: Type.Object({ project_id: projectId(), branch_name: refName() }, { additionalProperties: false }),
   rest: {
     method: 'DELETE',

@@ -6,6 +6,7 @@ import { invalidArgument } from '../errors';
 import { pagination, projectId, refName, search } from '../params';
 import { restTool } from '../rest';
 import { protectOrUpdate } from './protect-or-update';
+import { ANY_OBJECT, B, fields, S, STRINGS } from '../lean/schema-parts';
 
 /** A branch name or a wildcard pattern such as release/*. */
 const ruleName = refName();
@@ -59,6 +60,7 @@ const protectBranch = defineTool({
   idempotent: true,
   endpoint:
     'POST /projects/{project_id}/protected_branches; to update, GET and PATCH (or DELETE and POST) /projects/{project_id}/protected_branches/{branch_name}',
+  output: fields({ action: S, protected_branch: ANY_OBJECT, not_applied: STRINGS }),
   input: Type.Object(
     {
       project_id: projectId(),
@@ -96,6 +98,7 @@ const unprotectBranch = restTool({
   group: 'branches',
   mode: 'write',
   destructive: true,
+  output: fields({ unprotected: B, branch_name: S }, true),
   input: Type.Object({ project_id: projectId(), branch_name: ruleName }, { additionalProperties: false }),
   rest: {
     method: 'DELETE',

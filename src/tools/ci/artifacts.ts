@@ -13,6 +13,7 @@ import { readLogLines } from '../pipelines/log-lines';
 import { lineText } from '../pipelines/log-text';
 import { jobId } from '../pipelines/params';
 import { listZip, readTail, type ZipEntry } from './zip-directory';
+import { B, fields, I, INVISIBLE, list, orNull, S } from '../lean/schema-parts';
 
 const ARCHIVE = '/projects/{project_id}/jobs/{job_id}/artifacts';
 const ARTIFACT_LIMITS = { entries: 500, lines: 200, maxLines: 1_000, bytes: 60_000 } as const;
@@ -25,6 +26,7 @@ export const listJobArtifacts = defineTool({
   mode: 'read',
   text: true,
   endpoint: `GET ${ARCHIVE}`,
+  output: fields({ job_id: I, archive_bytes: I, entries: I, files: list(fields({ path: S, type: S, size: I })), truncated: B, truncation: S }),
   input: Type.Object(
     {
       project_id: projectId(),
@@ -107,6 +109,19 @@ export const getJobArtifactFile = defineTool({
   text: true,
   // GitLab's route is …/artifacts/*artifact_path: the path's parts are sent as segments, each checked and encoded (artifactPath).
   endpoint: `GET ${ARCHIVE}/{artifact_path}`,
+  output: fields({
+    job_id: I,
+    artifact_path: S,
+    binary: B,
+    note: S,
+    first_line: I,
+    last_line: I,
+    total_lines: orNull('integer'),
+    content: S,
+    invisible_characters: INVISIBLE,
+    truncated: B,
+    truncation: S,
+  }),
   input: Type.Object(
     {
       project_id: projectId(),

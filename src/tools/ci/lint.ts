@@ -7,6 +7,7 @@ import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
 import { projectId, refName } from '../params';
 import { releaseBefore } from '../tiers';
+import { B, fields, list, S, STRINGS } from '../lean/schema-parts';
 
 const LINT = '/projects/{project_id}/ci/lint';
 /** Characters of YAML sent at most: 1 MB, GitLab's default limit of a configuration (max_yaml_size_bytes is 2 MB, max_yaml_depth 100). */
@@ -28,6 +29,16 @@ function leanLint(answer: Rec | null, withMerged: boolean, fullResponse?: boolea
   return lean;
 }
 
+/** leanLint's answer (a full_response: GitLab's, which output-schema.ts admits too). */
+const LINT_OUTPUT = fields({
+  valid: B,
+  errors: STRINGS,
+  warnings: STRINGS,
+  merged_yaml: S,
+  merged_yaml_truncated: S,
+  jobs: list(fields({ name: S, stage: S })),
+});
+
 const common = {
   dry_run: Type.Optional(Type.Boolean()),
   include_jobs: Type.Optional(Type.Boolean()),
@@ -42,6 +53,7 @@ export const validateCiLint = defineTool({
   mode: 'read',
   text: true,
   endpoint: `POST ${LINT}`,
+  output: LINT_OUTPUT,
   input: Type.Object(
     { project_id: projectId(), content: Type.String({ minLength: 1, maxLength: LINT_CONTENT_MAX }), ref: Type.Optional(refName()), ...common },
     { additionalProperties: false },
@@ -62,6 +74,7 @@ export const validateProjectCiLint = defineTool({
   mode: 'read',
   text: true,
   endpoint: `GET ${LINT}`,
+  output: LINT_OUTPUT,
   input: Type.Object(
     { project_id: projectId(), content_ref: Type.Optional(refName()), dry_run_ref: Type.Optional(refName()), ...common },
     { additionalProperties: false },

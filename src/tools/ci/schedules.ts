@@ -6,6 +6,7 @@ import { Type } from '@sinclair/typebox';
 import { numericId, pagination, projectId } from '../params';
 import { restTool } from '../rest';
 import { pipelineId } from '../pipelines/params';
+import { fields, S } from '../lean/schema-parts';
 
 const scheduleId = () => numericId('must be a positive integer pipeline schedule id such as 3');
 const SCHEDULES = '/projects/{project_id}/pipeline_schedules';
@@ -41,6 +42,7 @@ const playPipelineSchedule = restTool({
   description: 'Run a pipeline schedule now (the pipeline starts shortly after); needs the right to run pipelines on its ref.',
   group: 'ci',
   mode: 'write',
+  output: fields({ message: S }, true),
   input: Type.Object({ project_id: projectId(), pipeline_schedule_id: scheduleId() }, { additionalProperties: false }),
   rest: { method: 'POST', path: `${SCHEDULES}/{pipeline_schedule_id}/play` },
 });

@@ -9,6 +9,7 @@ import { defineTool } from '../define';
 import { projectId } from '../params';
 import { pipelineId } from '../pipelines/params';
 import { cleanLine } from '../pipelines/log-text';
+import { B, fields, I, list, N, S } from '../lean/schema-parts';
 
 const REPORT = '/projects/{project_id}/pipelines/{pipeline_id}/test_report';
 const REPORT_LIMITS = { failures: 50, message: 1_500 } as const;
@@ -24,6 +25,9 @@ function failureMessage(raw: unknown): string | undefined {
   if (text.length <= REPORT_LIMITS.message) return text;
   return `[… ${text.length - REPORT_LIMITS.message} characters before] ${text.slice(-REPORT_LIMITS.message)}`;
 }
+
+const TOTALS = fields({ count: N, success: N, failed: N, skipped: N, error: N, time: N });
+const SUITE = fields({ name: S, count: N, failed: N, error: N, suite_error: S });
 
 const FAILED = new Set(['failed', 'error']);
 
@@ -82,6 +86,14 @@ export const getPipelineTestReport = defineTool({
   mode: 'read',
   text: true,
   endpoint: `GET ${REPORT}`,
+  output: fields({
+    pipeline_id: I,
+    total: TOTALS,
+    failed_tests: list(fields({ suite: S, name: S, classname: S, file: S, status: S, message: S })),
+    truncated: B,
+    truncation: S,
+    suites: list(SUITE),
+  }),
   input: Type.Object({ project_id: projectId(), pipeline_id: pipelineId() }, { additionalProperties: false }),
   async handler(args, { forge, fullResponse }) {
     const report = await forge.json<Rec>({ method: 'GET', path: fillPath(REPORT, args) });
@@ -97,6 +109,7 @@ export const getPipelineTestReportSummary = defineTool({
   mode: 'read',
   text: true,
   endpoint: `GET ${REPORT}_summary`,
+  output: fields({ pipeline_id: I, total: TOTALS, suites: list(fields({ ...SUITE.properties, build_ids: list(I) })) }),
   input: Type.Object({ project_id: projectId(), pipeline_id: pipelineId() }, { additionalProperties: false }),
   async handler(args, { forge, fullResponse }) {
     const summary = await forge.json<Rec>({ method: 'GET', path: fillPath(`${REPORT}_summary`, args) });

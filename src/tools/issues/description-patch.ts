@@ -11,6 +11,7 @@ import { issueIid } from './params';
 import { applyPatch, parsePatch } from './patch/apply';
 import { lineDiff } from './patch/line-diff';
 import { cleanProse } from '../../text/untrusted';
+import { B, fields, I, S } from '../lean/schema-parts';
 
 const ISSUE_PATH = '/projects/{project_id}/issues/{issue_iid}';
 
@@ -32,6 +33,7 @@ export const updateIssueDescriptionPatch = defineTool({
   group: 'issues',
   mode: 'write',
   endpoint: `GET + PUT ${ISSUE_PATH} (+ POST ${ISSUE_PATH}/notes with create_note)`,
+  output: fields({ updated: B, dry_run: B, iid: I, title: S, state: S, web_url: S, updated_at: S, description: S, diff: S, summary: S, note_id: I }),
   input: Type.Object(
     {
       project_id: projectId(),

@@ -9,6 +9,7 @@ import { restTool } from '../rest';
 import { refusePaidOnCommunityEdition, type PaidUse } from '../tiers';
 import { issueIid, issueType, joinLabels, labels } from './params';
 import { unknownLabels, withLabelsCreated } from '../labels/created';
+import { deletedOutput, fields, I, S, STRINGS } from '../lean/schema-parts';
 
 const ISSUE_PATH = '/projects/{project_id}/issues/{issue_iid}';
 
@@ -175,6 +176,8 @@ export const updateIssue = defineTool({
   mode: 'write',
   idempotent: true,
   endpoint: `PUT ${ISSUE_PATH} (GET /projects/{project_id}/labels first, per label named)`,
+  output: // A full_response is GitLab's issue, so the result is open.
+    fields({ iid: I, title: S, state: S, web_url: S, updated_at: S, not_applied: STRINGS, labels_created: STRINGS }, true),
   input: Type.Object(
     {
       project_id: projectId(),
@@ -216,6 +219,7 @@ export const deleteIssue = restTool({
   group: 'issues',
   mode: 'write',
   destructive: true,
+  output: deletedOutput('issue_iid'),
   input: Type.Object({ project_id: projectId(), issue_iid: issueIid() }, { additionalProperties: false }),
   subject: async (args, forge) => `issue #${args.issue_iid} "${(await forge.json<Issue>({ method: 'GET', path: fillPath(ISSUE_PATH, args) })).title}"`,
   rest: { method: 'DELETE', path: ISSUE_PATH, empty: (args) => ({ deleted: true, issue_iid: args.issue_iid }) },

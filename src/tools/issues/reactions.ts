@@ -9,6 +9,7 @@ import { ToolError } from '../errors';
 import { discussionId as threadId, numericId, projectId, shortName } from '../params';
 import { restTool } from '../rest';
 import { issueIid } from './params';
+import { deletedOutput } from '../lean/schema-parts';
 
 const ISSUE_PATH = '/projects/{project_id}/issues/{issue_iid}';
 const NOTE_AWARDS = `${ISSUE_PATH}/notes/{note_id}/award_emoji`;
@@ -81,6 +82,7 @@ const deleteIssueEmojiReaction = restTool({
   group: 'issues',
   mode: 'write',
   destructive: true,
+  output: deletedOutput('award_id'),
   input: Type.Object({ project_id: projectId(), issue_iid: issueIid(), award_id: awardId() }, { additionalProperties: false }),
   rest: { method: 'DELETE', path: `${ISSUE_PATH}/award_emoji/{award_id}`, empty: (args) => ({ deleted: true, award_id: args.award_id }) },
 });
@@ -110,6 +112,7 @@ const deleteIssueNoteEmojiReaction = defineTool({
   mode: 'write',
   destructive: true,
   endpoint: `DELETE ${NOTE_AWARDS}/{award_id} (GET ${ISSUE_PATH}/discussions/{discussion_id} first with discussion_id)`,
+  output: deletedOutput('award_id'),
   input: Type.Object(
     { project_id: projectId(), issue_iid: issueIid(), note_id: noteId(), discussion_id: discussionId(), award_id: awardId() },
     { additionalProperties: false },

@@ -6,6 +6,7 @@ import { invalidArgument } from '../errors';
 import { numericId, pagination } from '../params';
 import { callRest, restTool, type RestSpec } from '../rest';
 import { requireRelease } from '../tiers';
+import { B, fields } from '../lean/schema-parts';
 
 // GitLab app/models/todo.rb ACTION_NAMES (the values TodosFinder accepts for `action`), in its order.
 const ACTIONS = [
@@ -112,6 +113,7 @@ const markAllTodosDone = restTool({
   group: 'issues',
   mode: 'write',
   idempotent: true,
+  output: fields({ done: B }, true),
   input: Type.Object({}, { additionalProperties: false }),
   rest: { method: 'POST', path: '/todos/mark_as_done', empty: () => ({ done: true }) },
 });

@@ -5,6 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { invalidArgument } from '../errors';
 import { groupId, integer, LIMITS, longText, pagination, projectId, search, shortName } from '../params';
 import { restTool } from '../rest';
+import { deletedOutput } from '../lean/schema-parts';
 
 const input = (properties: Parameters<typeof Type.Object>[0]) => Type.Object(properties, { additionalProperties: false });
 
@@ -91,6 +92,7 @@ const deleteLabel = restTool({
   group: 'labels',
   mode: 'write',
   destructive: true,
+  output: deletedOutput('label_id'),
   input: input({ project_id: projectId(), label_id: labelId() }),
   rest: { method: 'DELETE', path: one, empty: (args) => ({ deleted: true, label_id: args.label_id }) },
 });

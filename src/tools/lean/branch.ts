@@ -1,6 +1,7 @@
 // Branches and branch protection rules.
 import { compact, isRecord, pick, type Rec } from './helpers';
 import type { RecordKind } from './kind';
+import { B, fields, I, S, list } from './schema-parts';
 
 /** The head commit of a branch: which commit, and what it says. */
 function headCommit(value: unknown): Rec | undefined {
@@ -9,6 +10,17 @@ function headCommit(value: unknown): Rec | undefined {
 
 export const branch: RecordKind = {
   about: 'A branch: its head commit and what the caller may do with it.',
+  schema: fields({
+    name: S,
+    commit: fields({ id: S, title: S, author_name: S, committed_date: S }),
+    default: B,
+    protected: B,
+    merged: B,
+    can_push: B,
+    developers_can_push: B,
+    developers_can_merge: B,
+    web_url: S,
+  }),
   lean: (r) =>
     compact({
       name: r.name,
@@ -34,8 +46,19 @@ function accessEntries(value: unknown): Rec[] | undefined {
   });
 }
 
+const ACCESS_ENTRIES = list(fields({ access_level: I, access_level_description: S, user_id: I, group_id: I, deploy_key_id: I }));
+
 export const protectedBranch: RecordKind = {
   about: 'A branch protection rule (a name or wildcard) and who may push, merge and unprotect.',
+  schema: fields({
+    id: I,
+    name: S,
+    push_access_levels: ACCESS_ENTRIES,
+    merge_access_levels: ACCESS_ENTRIES,
+    unprotect_access_levels: ACCESS_ENTRIES,
+    allow_force_push: B,
+    code_owner_approval_required: B,
+  }),
   lean: (r) =>
     compact({
       id: r.id,

@@ -2,6 +2,7 @@
 import { compact, flag, isRecord, pick, user, type Rec } from './helpers';
 import type { RecordKind } from './kind';
 import { diffRows } from './diff-lines';
+import { ANY_OBJECT, B, DIFF_ROWS, fields, I, INVISIBLE, N, S, STRINGS, USER } from './schema-parts';
 
 /** Who wrote a commit and when; the committer only where it differs from the author. */
 function authorship(r: Rec): Rec {
@@ -13,8 +14,41 @@ function authorship(r: Rec): Rec {
   };
 }
 
+const AUTHORSHIP = { author_name: S, authored_date: S, committer_name: S, committed_date: S };
+
+/** The commit's lean fields, for a comparison's commits too (repository.ts). */
+export const COMMIT_FIELDS = {
+  id: S,
+  title: S,
+  message: S,
+  ...AUTHORSHIP,
+  parent_ids: STRINGS,
+  trailers: ANY_OBJECT,
+  stats: fields({ additions: I, deletions: I, total: I }, true),
+  status: S,
+  last_pipeline: fields({ id: I, status: S }),
+  web_url: S,
+};
+
+/** A diff's lean fields, for a merge request's and a comparison's diffs too. */
+export const DIFF_FIELDS = {
+  old_path: S,
+  new_path: S,
+  new_file: B,
+  renamed_file: B,
+  deleted_file: B,
+  generated_file: B,
+  a_mode: S,
+  b_mode: S,
+  too_large: B,
+  collapsed: B,
+  lines: DIFF_ROWS,
+  invisible_characters: INVISIBLE,
+};
+
 export const commit: RecordKind = {
   about: 'A commit: its SHA, message, author and dates.',
+  schema: fields(COMMIT_FIELDS),
   lean: (r) => {
     const pipeline = r.last_pipeline;
     return compact({
@@ -36,6 +70,7 @@ export const commit: RecordKind = {
 
 export const commitSummary: RecordKind = {
   about: 'A commit in a history: its SHA, title, author and date (get_commit has its whole message, stats and parents).',
+  schema: fields({ id: S, title: S, ...AUTHORSHIP, parent_ids: STRINGS, trailers: ANY_OBJECT, stats: COMMIT_FIELDS.stats, web_url: S }),
   lean: (r) =>
     compact({
       id: r.id,
@@ -51,6 +86,22 @@ export const commitSummary: RecordKind = {
 
 export const commitStatus: RecordKind = {
   about: 'A CI status (check) reported on a commit.',
+  schema: fields({
+    id: I,
+    name: S,
+    status: S,
+    ref: S,
+    stage: S,
+    description: S,
+    target_url: S,
+    coverage: N,
+    allow_failure: B,
+    pipeline_id: I,
+    author: USER,
+    created_at: S,
+    started_at: S,
+    finished_at: S,
+  }),
   lean: (r) =>
     compact({
       id: r.id,
@@ -74,6 +125,7 @@ export const diff: RecordKind = {
   about:
     'One changed file of a commit, with its diff as `lines`: rows [old_line, new_line, text], text exactly as in the diff (+, - or space first); ' +
     'an added line has old_line null, a removed one new_line null, a hunk header both null. A diff thread takes those two numbers as they are.',
+  schema: fields(DIFF_FIELDS),
   lean: (r) =>
     compact({
       old_path: r.old_path !== r.new_path ? r.old_path : undefined,
@@ -95,6 +147,7 @@ export const diff: RecordKind = {
 
 export const blameRange: RecordKind = {
   about: 'A range of lines of a file and the commit that last changed them.',
+  schema: fields({ commit: fields({ id: S, title: S, author_name: S, authored_date: S }), lines: STRINGS, invisible_characters: INVISIBLE }),
   lean: (r) => {
     const c = isRecord(r.commit) ? r.commit : {};
     const message = typeof c.message === 'string' ? c.message.split('\n', 1)[0] : undefined;

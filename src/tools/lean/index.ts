@@ -1,7 +1,8 @@
 // Every record kind, by the name tools give in `record:` (D33). To add a kind: write its
-// projection in a file of this folder (helpers.ts has the shared pieces), add one line here, and
-// add a GitLab-shaped example record to test/fixtures/gitlab-records.ts (docs/tools.md shows its
-// lean form, test/lean.test.ts checks it shrinks).
+// projection and its schema (schema-parts.ts: its fields' JSON types, D41) in a file of this
+// folder (helpers.ts has the shared pieces), add one line here, and add a GitLab-shaped example
+// record to test/fixtures/gitlab-records.ts (docs/tools.md shows its lean form, test/lean.test.ts
+// checks it shrinks, test/output-schemas.test.ts that every tool's results fit its schema).
 import { awardEmoji } from './award';
 import { branch, protectedBranch } from './branch';
 import { deployment, environment, pipelineSchedule, pipelineVariable } from './ci';

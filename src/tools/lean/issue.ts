@@ -1,6 +1,7 @@
 // Issues, the issues linked to one (RelatedIssue), and a link itself (IssueLink).
 import { compact, count, flag, isRecord, issuableHead, labels, milestoneRef, pick, reference, user, users, type Rec } from './helpers';
 import type { RecordKind } from './kind';
+import { B, fields, I, ISSUABLE_HEAD, LABELS, MILESTONE_REF, REFERENCE, S, USER, USERS } from './schema-parts';
 
 function leanIssue(r: Rec): Rec {
   const tasks = r.task_completion_status as { count?: number } | undefined;
@@ -32,14 +33,47 @@ function leanIssue(r: Rec): Rec {
   });
 }
 
-export const issue: RecordKind = { about: 'An issue: what it asks, its state, people, labels and milestone.', lean: leanIssue };
+const ISSUE_FIELDS = {
+  ...ISSUABLE_HEAD,
+  issue_type: S,
+  labels: LABELS,
+  milestone: MILESTONE_REF,
+  author: USER,
+  assignees: USERS,
+  closed_by: USER,
+  created_at: S,
+  updated_at: S,
+  closed_at: S,
+  due_date: S,
+  confidential: B,
+  discussion_locked: B,
+  weight: I,
+  severity: S,
+  health_status: S,
+  epic: fields({ id: I, iid: I, title: S }),
+  iteration: fields({ id: I, iid: I, title: S }),
+  user_notes_count: I,
+  merge_requests_count: I,
+  blocking_issues_count: I,
+  task_completion_status: fields({ count: I, completed_count: I }, true),
+  moved_to_id: I,
+  web_url: S,
+};
+
+export const issue: RecordKind = {
+  about: 'An issue: what it asks, its state, people, labels and milestone.',
+  lean: leanIssue,
+  schema: fields(ISSUE_FIELDS),
+};
 
 export const linkedIssue: RecordKind = {
   about: 'An issue linked to another, with the link seen from that other issue.',
+  schema: fields({ ...ISSUE_FIELDS, issue_link_id: I, link_type: S, link_created_at: S }),
   lean: (r) => compact({ ...leanIssue(r), issue_link_id: r.issue_link_id, link_type: r.link_type, link_created_at: r.link_created_at }),
 };
 
 export const issueLink: RecordKind = {
   about: 'A link between two issues.',
+  schema: fields({ source_issue: REFERENCE, target_issue: REFERENCE, link_type: S }),
   lean: (r) => compact({ source_issue: reference(r.source_issue), target_issue: reference(r.target_issue), link_type: r.link_type }),
 };

@@ -6,6 +6,10 @@ import type { RecordKind } from './kind';
 import { leanMergeRequest } from './merge-request';
 import { diff as commitDiff } from './commit';
 import { leanNote } from './note';
+import { B, fields, I, S, STRINGS, list, USER, USERS } from './schema-parts';
+import { DIFF_FIELDS } from './commit';
+import { MERGE_REQUEST_FIELDS } from './merge-request';
+import { NOTE_FIELDS } from './note';
 
 /** A diff position: the file and lines a note sits on, and the version's head it was made on. */
 function position(value: unknown): Rec | undefined {
@@ -13,6 +17,9 @@ function position(value: unknown): Rec | undefined {
   if (!isRecord(value) || (value.new_path == null && value.old_path == null)) return undefined;
   return pick(value, ['new_path', 'old_path', 'new_line', 'old_line', 'head_sha', 'base_sha', 'start_sha', 'position_type']);
 }
+
+const POSITION = fields({ new_path: S, old_path: S, new_line: I, old_line: I, head_sha: S, base_sha: S, start_sha: S, position_type: S });
+const MR_NOTE = fields({ ...NOTE_FIELDS, position: POSITION });
 
 /** A note of a merge request: a diff note keeps its position (file, lines, version). */
 function leanMrNote(r: Rec): Rec {
@@ -23,6 +30,22 @@ function leanMrNote(r: Rec): Rec {
 
 const mergeRequestDetail: RecordKind = {
   about: 'One merge request in detail: also its diff_refs (the shas diff comments use), head pipeline and merge settings.',
+  schema: fields({
+    ...MERGE_REQUEST_FIELDS,
+    diff_refs: fields({ base_sha: S, head_sha: S, start_sha: S }),
+    head_pipeline: fields({ id: I, status: S, web_url: S }),
+    merge_when_pipeline_succeeds: B,
+    blocking_discussions_resolved: B,
+    squash: B,
+    force_remove_source_branch: B,
+    discussion_locked: B,
+    changes_count: S,
+    merge_error: S,
+    can_merge: B,
+    not_applied: STRINGS,
+    labels_created: STRINGS,
+    head_pipeline_warning: S,
+  }),
   lean: (r) => {
     const pipeline = isRecord(r.head_pipeline) ? r.head_pipeline : r.pipeline;
     const canMerge = isRecord(r.user) ? r.user.can_merge : undefined;
@@ -52,6 +75,7 @@ const mergeRequestDetail: RecordKind = {
 const mrDiff: RecordKind = {
   about:
     'One changed file of a merge request, with its diff as numbered `lines` as a commit diff has them (cut or left out past the size budget, which it says).',
+  schema: fields({ ...DIFF_FIELDS, diff_truncated: B, diff_lines_omitted: I, diff_omitted: B }),
   lean: (r) =>
     compact({
       ...commitDiff.lean(r),
@@ -65,11 +89,13 @@ const mrDiff: RecordKind = {
 
 const mrVersion: RecordKind = {
   about: 'A diff version of a merge request (one per push): its head, base and start commits.',
+  schema: fields({ id: I, head_commit_sha: S, base_commit_sha: S, start_commit_sha: S, created_at: S, real_size: S }),
   lean: (r) => pick(r, ['id', 'head_commit_sha', 'base_commit_sha', 'start_commit_sha', 'created_at', 'real_size']),
 };
 
 const mrDiscussion: RecordKind = {
   about: 'A merge request thread: its id (discussion_id) and its comments, diff comments with their position.',
+  schema: fields({ id: S, individual_note: B, notes: list(MR_NOTE) }),
   lean: (r) =>
     compact({
       id: r.id,
@@ -78,10 +104,20 @@ const mrDiscussion: RecordKind = {
     }),
 };
 
-const mrNote: RecordKind = { about: 'A comment on a merge request; a diff comment with its position.', lean: leanMrNote };
+const mrNote: RecordKind = { about: 'A comment on a merge request; a diff comment with its position.', lean: leanMrNote, schema: MR_NOTE };
 
 const approvalState: RecordKind = {
   about: 'Who approved a merge request and whether the caller can; paid editions: how many approvals are required and left.',
+  schema: fields({
+    approved: B,
+    approvals_required: I,
+    approvals_left: I,
+    approved_by: list(fields({ user: USER, approved_at: S })),
+    user_has_approved: B,
+    user_can_approve: B,
+    approval_rules_left: STRINGS,
+    suggested_approvers: USERS,
+  }),
   lean: (r) =>
     compact({
       approved: r.approved,
@@ -99,6 +135,7 @@ const approvalState: RecordKind = {
 
 const draftNote: RecordKind = {
   about: 'A review comment not yet published: its id, text, thread it replies to or diff position.',
+  schema: fields({ id: I, note: S, discussion_id: S, resolve_discussion: B, position: POSITION }),
   lean: (r) =>
     compact({
       id: r.id,

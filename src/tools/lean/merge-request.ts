@@ -1,6 +1,7 @@
 // Merge requests (the merge requests of a milestone; the merge request tools use the same kind).
 import { compact, count, flag, issuableHead, labels, milestoneRef, user, users, type Rec } from './helpers';
 import type { RecordKind } from './kind';
+import { B, fields, I, ISSUABLE_HEAD, LABELS, MILESTONE_REF, S, USER, USERS } from './schema-parts';
 
 export function leanMergeRequest(r: Rec): Rec {
   return compact({
@@ -31,4 +32,34 @@ export function leanMergeRequest(r: Rec): Rec {
   });
 }
 
-export const mergeRequest: RecordKind = { about: 'A merge request: its branches, state, people and merge status.', lean: leanMergeRequest };
+/** leanMergeRequest's fields, for the detailed record too (merge-request-review.ts). */
+export const MERGE_REQUEST_FIELDS = {
+  ...ISSUABLE_HEAD,
+  draft: B,
+  source_branch: S,
+  target_branch: S,
+  source_project_id: I,
+  sha: S,
+  merge_commit_sha: S,
+  squash_commit_sha: S,
+  detailed_merge_status: S,
+  has_conflicts: B,
+  labels: LABELS,
+  milestone: MILESTONE_REF,
+  author: USER,
+  assignees: USERS,
+  reviewers: USERS,
+  merged_by: USER,
+  created_at: S,
+  updated_at: S,
+  merged_at: S,
+  closed_at: S,
+  user_notes_count: I,
+  web_url: S,
+};
+
+export const mergeRequest: RecordKind = {
+  about: 'A merge request: its branches, state, people and merge status.',
+  lean: leanMergeRequest,
+  schema: fields(MERGE_REQUEST_FIELDS),
+};

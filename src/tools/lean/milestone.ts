@@ -1,6 +1,7 @@
 // Milestones and their burndown events.
 import { compact, flag, pick, type Rec } from './helpers';
 import type { RecordKind } from './kind';
+import { B, fields, I, S } from './schema-parts';
 
 /** A lean milestone; a list's summary leaves out the request's own project and the link (D33). */
 function leanMilestone(r: Rec, whole: boolean): Rec {
@@ -20,17 +21,22 @@ function leanMilestone(r: Rec, whole: boolean): Rec {
   });
 }
 
+const MILESTONE = { id: I, iid: I, group_id: I, title: S, description: S, state: S, start_date: S, due_date: S, expired: B };
+
 export const milestone: RecordKind = {
   about: 'A project or group milestone.',
+  schema: fields({ ...MILESTONE, project_id: I, web_url: S }),
   lean: (r) => leanMilestone(r, true),
 };
 
 export const milestoneSummary: RecordKind = {
   about: 'A milestone in a list: what it is called and when it runs (get_milestone adds its project and web_url).',
+  schema: fields(MILESTONE),
   lean: (r) => leanMilestone(r, false),
 };
 
 export const burndownEvent: RecordKind = {
   about: "A change to a milestone's burndown chart.",
+  schema: fields({ created_at: S, action: S, weight: I }),
   lean: (r: Rec) => pick(r, ['created_at', 'action', 'weight']),
 };

@@ -1,6 +1,7 @@
 // Users, members and events (D33): who someone is, what access they have, what they did.
 import { compact, flag, isRecord, pick, user, type Rec } from './helpers';
 import type { RecordKind } from './kind';
+import { B, fields, I, S, USER } from './schema-parts';
 
 /** GitLab's access level names (doc/api/members.md: valid access levels). */
 const ACCESS_NAMES: Record<number, string> = {
@@ -19,13 +20,17 @@ function person(r: Rec): Rec {
   return compact({ id: r.id, username: r.username, name: r.name, state: r.state !== 'active' ? r.state : undefined, bot: flag(r.bot) });
 }
 
+const PERSON = { id: I, username: S, name: S, state: S, bot: B };
+
 export const userRecord: RecordKind = {
   about: 'A user: id, username and name; state when not active (blocked, deactivated) and bot: true for bots.',
+  schema: fields({ ...PERSON, job_title: S, created_at: S }),
   lean: (r) => compact({ ...person(r), job_title: r.job_title, created_at: r.created_at }),
 };
 
 export const member: RecordKind = {
   about: 'A member of a project or group, with the access level as a number and as its name (inherited members included where the tool says so).',
+  schema: fields({ ...PERSON, access_level: I, access_level_name: S, expires_at: S }),
   lean: (r) =>
     compact({
       ...person(r),
@@ -37,6 +42,18 @@ export const member: RecordKind = {
 
 export const event: RecordKind = {
   about: 'An activity event: who did what to which issue, merge request, comment or branch, and when.',
+  schema: fields({
+    id: I,
+    created_at: S,
+    project_id: I,
+    action_name: S,
+    author: USER,
+    target_type: S,
+    target_iid: I,
+    target_title: S,
+    push_data: fields({ action: S, ref_type: S, ref: S, commit_count: I, commit_to: S, commit_title: S }),
+    note: fields({ id: I, body: S, noteable_type: S, noteable_iid: I }),
+  }),
   lean: (r) =>
     compact({
       id: r.id,

@@ -2,9 +2,30 @@
 // (detailed_status icons and paths, avatars, the runner's addresses) is left out.
 import { compact, flag, isRecord, pick, user, type Rec } from './helpers';
 import type { RecordKind } from './kind';
+import { B, fields, I, N, S, STRINGS, list, USER } from './schema-parts';
 
 export const pipeline: RecordKind = {
   about: 'A CI pipeline: its status, ref and commit, what started it, who, and when.',
+  schema: fields({
+    id: I,
+    iid: I,
+    project_id: I,
+    name: S,
+    status: S,
+    source: S,
+    ref: S,
+    tag: B,
+    sha: S,
+    yaml_errors: S,
+    user: USER,
+    coverage: S,
+    created_at: S,
+    updated_at: S,
+    started_at: S,
+    finished_at: S,
+    duration: N,
+    web_url: S,
+  }),
   lean: (r) =>
     compact({
       id: r.id,
@@ -32,6 +53,31 @@ const runner = (value: unknown): Rec | undefined => (isRecord(value) ? pick(valu
 
 export const job: RecordKind = {
   about: 'A CI job: its stage, status and failure reason, its pipeline and commit.',
+  schema: fields({
+    id: I,
+    name: S,
+    stage: S,
+    status: S,
+    failure_reason: S,
+    allow_failure: B,
+    ref: S,
+    tag: B,
+    coverage: N,
+    pipeline: fields({ id: I, status: S, ref: S, sha: S }),
+    commit: fields({ id: S, title: S }),
+    user: USER,
+    runner: fields({ id: I, description: S }),
+    tag_list: STRINGS,
+    artifacts: list(fields({ file_type: S, filename: S, size: I })),
+    artifacts_expire_at: S,
+    erased_at: S,
+    archived: B,
+    created_at: S,
+    started_at: S,
+    finished_at: S,
+    duration: N,
+    web_url: S,
+  }),
   lean: (r) => {
     const commit = isRecord(r.commit) ? r.commit : undefined;
     const pipelineOf = isRecord(r.pipeline) ? r.pipeline : undefined;

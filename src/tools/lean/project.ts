@@ -3,6 +3,7 @@
 // URLs to clone and feature switches GitLab adds (D33).
 import { compact, flag, isRecord, pick } from './helpers';
 import type { RecordKind } from './kind';
+import { B, fields, I, S, STRINGS } from './schema-parts';
 
 /** The caller's access to the project: the higher of its own membership and its group's. */
 function accessLevel(permissions: unknown): number | undefined {
@@ -14,6 +15,24 @@ function accessLevel(permissions: unknown): number | undefined {
 
 export const project: RecordKind = {
   about: 'A project: its id and full path (either names it in every other tool), what it is, its default branch and latest activity.',
+  schema: fields({
+    id: I,
+    path_with_namespace: S,
+    name: S,
+    description: S,
+    default_branch: S,
+    visibility: S,
+    topics: STRINGS,
+    archived: B,
+    empty_repo: B,
+    forked_from_project: fields({ id: I, path_with_namespace: S }),
+    open_issues_count: I,
+    access_level: I,
+    last_activity_at: S,
+    web_url: S,
+    license: fields({ key: S, name: S }),
+    statistics: fields({ commit_count: I, repository_size: I, storage_size: I }),
+  }),
   lean: (r) =>
     compact({
       id: r.id,
@@ -38,6 +57,7 @@ export const project: RecordKind = {
 
 export const group: RecordKind = {
   about: 'A group: its id and full path, what it is, and its parent group.',
+  schema: fields({ id: I, full_path: S, name: S, description: S, visibility: S, parent_id: I, web_url: S }),
   lean: (r) =>
     compact({
       id: r.id,
@@ -52,5 +72,6 @@ export const group: RecordKind = {
 
 export const namespace: RecordKind = {
   about: "A namespace a project can live in: a group or a user's personal namespace.",
+  schema: fields({ id: I, full_path: S, name: S, kind: S, parent_id: I, plan: S }),
   lean: (r) => compact({ id: r.id, full_path: r.full_path, name: r.name !== r.path ? r.name : undefined, kind: r.kind, parent_id: r.parent_id, plan: r.plan }),
 };

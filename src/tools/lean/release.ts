@@ -1,11 +1,13 @@
 // Tags, releases and release asset links.
 import { compact, flag, isRecord, pick, user, type Rec } from './helpers';
 import type { RecordKind } from './kind';
+import { B, fields, I, S, list, USER } from './schema-parts';
 
 const sha = (commit: unknown) => (isRecord(commit) ? commit.id : undefined);
 
 export const tag: RecordKind = {
   about: 'A tag: the commit it points at (commit_sha, title), its message when annotated, whether it is protected and whether a release is made of it.',
+  schema: fields({ name: S, commit_sha: S, commit_title: S, message: S, protected: B, release: B, created_at: S }),
   lean: (r) =>
     compact({
       name: r.name,
@@ -41,8 +43,22 @@ function leanLink(l: Rec): Rec {
   });
 }
 
+const LINK = fields({ id: I, name: S, url: S, direct_asset_path: S, direct_asset_url: S, link_type: S });
+
 export const release: RecordKind = {
   about: 'A release: its tag and commit, notes, when it is released, its milestones (titles) and asset links (archives left out: they follow from the tag).',
+  schema: fields({
+    tag_name: S,
+    name: S,
+    description: S,
+    commit_sha: S,
+    released_at: S,
+    upcoming_release: B,
+    author: USER,
+    milestones: list(fields({ id: I, title: S })),
+    links: list(LINK),
+    web_url: S,
+  }),
   lean: (r) => {
     const assets = isRecord(r.assets) ? r.assets : {};
     const links = Array.isArray(assets.links) ? assets.links.filter(isRecord).map(leanLink) : undefined;
@@ -65,4 +81,5 @@ export const releaseLink: RecordKind = {
   about:
     "A release asset link: name and its direct asset path when it has one (the permanent URL is the release's web_url, /downloads and the path; GitLab redirects it to the link's url, which full_response gives), else its URL; its type when not other.",
   lean: leanLink,
+  schema: LINK,
 };

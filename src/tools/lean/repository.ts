@@ -1,10 +1,30 @@
 // Repository records: a file read at a ref, an entry of a tree, a comparison of two refs (D33).
-import { commit, diff } from './commit';
+import { COMMIT_FIELDS, commit, DIFF_FIELDS, diff } from './commit';
 import { compact, flag, isRecord, pick, type Rec } from './helpers';
 import type { RecordKind } from './kind';
+import { B, fields, I, INVISIBLE, list, S } from './schema-parts';
 
 export const file: RecordKind = {
   about: 'A file at a ref: its text (or a description of a binary file) and the ids that guard a later write.',
+  schema: fields({
+    file_path: S,
+    ref: S,
+    size: I,
+    blob_id: S,
+    last_commit_id: S,
+    execute_filemode: B,
+    binary: B,
+    mime_type: S,
+    lfs: fields({ oid: S, size: I }),
+    start_line: I,
+    end_line: I,
+    total_lines: I,
+    content: S,
+    truncated: B,
+    next_start_line: I,
+    note: S,
+    invisible_characters: INVISIBLE,
+  }),
   lean: (r) =>
     compact({
       file_path: r.file_path,
@@ -33,6 +53,7 @@ const PLAIN_MODES = new Set(['100644', '040000']);
 
 export const treeEntry: RecordKind = {
   about: 'An entry of a repository tree: a file (blob), a directory (tree) or a submodule (commit).',
+  schema: fields({ path: S, type: S, mode: S }),
   lean: (r) =>
     compact({
       path: r.path,
@@ -55,6 +76,20 @@ function endsWith(list: unknown, last: Rec): boolean {
 
 export const compare: RecordKind = {
   about: 'Two refs compared: the commits between them and the changed files with their diffs.',
+  // GitLab's other fields pass as they came (the spread below), so the record is open.
+  schema: fields(
+    {
+      commit: fields(COMMIT_FIELDS),
+      commits: list(fields(COMMIT_FIELDS)),
+      diffs: list(fields({ ...DIFF_FIELDS, diff_truncated: B, diff_omitted: B, diff_bytes: I })),
+      compare_timeout: B,
+      compare_same_ref: B,
+      web_url: S,
+      commits_total: I,
+      commits_note: S,
+    },
+    true,
+  ),
   lean: (r) =>
     compact({
       ...r,

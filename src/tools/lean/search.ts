@@ -1,6 +1,7 @@
 // Search hits that are no other kind's record (D33): code and wiki hits, snippet titles.
 import { compact, isRecord, type Rec } from './helpers';
 import type { RecordKind } from './kind';
+import { fields, I, INVISIBLE, S, TEXTS_BY_KEY, USER } from './schema-parts';
 
 /** Line number → text: JSON objects keep integer keys in ascending order, so this reads top to bottom. */
 type NumberedLines = Record<string, string>;
@@ -32,6 +33,7 @@ export function leanCodeHit(r: Rec, keep?: (text: string) => boolean): Rec {
 }
 
 export const codeHit: RecordKind = {
+  schema: fields({ project_id: I, path: S, ref: S, startline: I, lines: TEXTS_BY_KEY, invisible_characters: INVISIBLE }),
   about:
     "A code search hit: the file's path and ref, the line its chunk starts at, and its lines by number (search_code keeps the matching ones; open the file with get_file_contents at that range).",
   lean: (r) => leanCodeHit(r),
@@ -39,6 +41,7 @@ export const codeHit: RecordKind = {
 
 export const snippetHit: RecordKind = {
   about: 'A snippet found by its title.',
+  schema: fields({ id: I, title: S, file_name: S, author: USER, web_url: S }),
   lean: (r) =>
     compact({
       id: r.id,

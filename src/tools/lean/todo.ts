@@ -1,9 +1,22 @@
 // The caller's to-dos.
 import { compact, isRecord, pick, reference, user } from './helpers';
 import type { RecordKind } from './kind';
+import { fields, I, REFERENCE, S, USER } from './schema-parts';
 
 export const todo: RecordKind = {
   about: 'A to-do of the caller: why (action_name), on what (target), and its state.',
+  schema: fields({
+    id: I,
+    action_name: S,
+    state: S,
+    target_type: S,
+    target: REFERENCE,
+    target_url: S,
+    body: S,
+    project: fields({ id: I, path_with_namespace: S }),
+    author: USER,
+    created_at: S,
+  }),
   lean: (r) =>
     compact({
       id: r.id,

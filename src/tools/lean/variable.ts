@@ -1,9 +1,22 @@
 // CI/CD variables. The value never gets here unless the tool let it through (tools/variables/redact.ts).
 import { compact, flag, type Rec } from './helpers';
 import type { RecordKind } from './kind';
+import { B, fields, S } from './schema-parts';
 
 export const ciVariable: RecordKind = {
   about: 'A CI/CD variable: key, scope and flags; its value only when asked for and neither masked nor hidden.',
+  schema: fields({
+    key: S,
+    value_withheld: S,
+    variable_type: S,
+    environment_scope: S,
+    protected: B,
+    masked: B,
+    hidden: B,
+    raw: B,
+    description: S,
+    value: S,
+  }),
   lean: (r: Rec) => ({
     ...compact({
       key: r.key,

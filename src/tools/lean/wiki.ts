@@ -3,6 +3,7 @@
 import { cleanProse } from '../../text/untrusted';
 import { compact, flag, type Rec } from './helpers';
 import type { RecordKind } from './kind';
+import { ANY_OBJECT, B, fields, I, INVISIBLE, S } from './schema-parts';
 
 /** The title GitLab gives a page whose title was not set apart: the slug's last part, dashes read as spaces. */
 const titleOfSlug = (slug: unknown) => (typeof slug === 'string' ? slug.split('/').pop()!.replace(/-/g, ' ') : undefined);
@@ -10,6 +11,20 @@ const titleOfSlug = (slug: unknown) => (typeof slug === 'string' ? slug.split('/
 export const wikiPage: RecordKind = {
   about:
     "A wiki page: its slug, its title when that is not the slug's last part, its format when not markdown, and its content (cleaned of hidden Markdown) when asked.",
+  schema: fields({
+    slug: S,
+    title: S,
+    format: S,
+    front_matter: ANY_OBJECT,
+    content: S,
+    start_line: I,
+    end_line: I,
+    total_lines: I,
+    truncated: B,
+    next_start_line: I,
+    note: S,
+    invisible_characters: INVISIBLE,
+  }),
   lean: (r: Rec) =>
     compact({
       slug: r.slug,

@@ -5,6 +5,8 @@
 // (when all of them came in its answer; otherwise more_children, and list_work_items with parent_id pages them).
 import { compact, flag, isRecord, type Rec } from './helpers';
 import type { RecordKind } from './kind';
+import { B, fields, I, S, STRINGS } from './schema-parts';
+import { Type } from '@sinclair/typebox';
 
 /** `gid://gitlab/User/12` → 12; anything else as it came. */
 function numericId(value: unknown): unknown {
@@ -91,7 +93,41 @@ function leanWorkItem(r: Rec): Rec {
   return compact(out);
 }
 
+/** GraphQL's iid is a String; a user's or milestone's id is a number once its gid is read (numericId). */
+const PERSON = fields({ id: I, username: S, name: S });
+const REF = fields({ id: S, iid: S, type: S, title: S, state: S });
+const NAMED = fields({ id: I, title: S });
+
 export const workItem: RecordKind = {
+  schema: fields({
+    id: S,
+    iid: S,
+    type: S,
+    title: S,
+    state: S,
+    reference: S,
+    confidential: B,
+    author: PERSON,
+    description: S,
+    assignees: Type.Array(PERSON),
+    labels: STRINGS,
+    milestone: NAMED,
+    iteration: NAMED,
+    weight: I,
+    start_date: S,
+    due_date: S,
+    status: S,
+    parent: REF,
+    children: Type.Array(REF),
+    more_children: B,
+    progress: fields({ closed: I, total: I }),
+    has_children: B,
+    linked_items: Type.Array(fields({ link_type: S, id: S, iid: S, type: S, title: S, state: S })),
+    created_at: S,
+    updated_at: S,
+    closed_at: S,
+    web_url: S,
+  }),
   about:
     'A work item (issue, task, epic, objective, …) from the GraphQL API: its global id (writes take it), type, state and the widgets asked for, flattened (parent, children with their state and progress, labels, assignees, milestone, iteration, weight, dates, status, linked items).',
   lean: leanWorkItem,
@@ -100,6 +136,7 @@ export const workItem: RecordKind = {
 /** A comment on a work item, with the id of its thread (to reply in it). */
 export const workItemNote: RecordKind = {
   about: 'A comment on a work item: who wrote what when, and the thread (discussion_id) to reply in.',
+  schema: fields({ id: S, discussion_id: S, body: S, author: PERSON, created_at: S, system: B, internal: B }),
   lean: (r: Rec) =>
     compact({
       id: r.id,
@@ -116,6 +153,7 @@ export const workItemNote: RecordKind = {
 /** A work item type a namespace offers, with the widgets it has (and, with custom statuses, the statuses it allows). */
 export const workItemType: RecordKind = {
   about: 'A work item type a project or group offers: its name, global id and widgets (and allowed statuses where the instance has custom statuses).',
+  schema: fields({ id: S, name: S, widgets: STRINGS, statuses: Type.Array(fields({ id: S, name: S, category: S })) }),
   lean: (r: Rec) =>
     compact({
       id: r.id,

@@ -8,6 +8,7 @@ import { invalidArgument } from '../errors';
 import { discussionId, noteBody, projectId, userText } from '../params';
 import { mergeRequestIid, MR_PATH, position } from './params';
 import { checkPositionShape, resolvePosition } from './position';
+import { B, fields, S } from '../lean/schema-parts';
 
 const ids = () => ({ project_id: projectId(), merge_request_iid: mergeRequestIid() });
 
@@ -56,6 +57,7 @@ export const bulkPublishDraftNotes = defineTool({
   group: 'merge_requests',
   mode: 'write',
   endpoint: `POST ${MR_PATH}/draft_notes/bulk_publish (GET ${MR_PATH}/draft_notes first)`,
+  output: fields({ published: B, message: S }),
   input: Type.Object(ids(), { additionalProperties: false }),
   // GitLab answers 204 whether or not there was anything to publish (lib/api/draft_notes.rb,
   // app/services/draft_notes/publish_service.rb), so the caller's drafts are read first: with none,

@@ -8,6 +8,7 @@ import { integerId, isoDate, isoDateTime, listOf, longText, pagination, search, 
 import { callRest, restTool, type RestSpec } from '../rest';
 import { requireRelease } from '../tiers';
 import { ancestorsParameter, milestoneId, parentParam, type MilestoneScope } from './scope';
+import { deletedOutput } from '../lean/schema-parts';
 
 const state = Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('closed')]));
 const stateEvent = Type.Optional(Type.Union([Type.Literal('close'), Type.Literal('activate')]));
@@ -138,6 +139,7 @@ export function milestoneTools(scope: MilestoneScope): MilestoneTools {
     group: 'milestones',
     mode: 'write',
     destructive: true,
+    output: deletedOutput('milestone_id'),
     input: input({ ...parent, milestone_id: milestoneId() }),
     rest: { method: 'DELETE', path: one, empty: (args) => ({ deleted: true, milestone_id: args.milestone_id }) },
   });

@@ -8,6 +8,7 @@ import { defineTool } from '../define';
 import { ToolError } from '../errors';
 import { projectId } from '../params';
 import { ancestorsParameter, milestoneId } from './scope';
+import { B, fields, I, orNull, S } from '../lean/schema-parts';
 
 interface Milestone {
   id: number;
@@ -40,6 +41,7 @@ export const promoteMilestone = defineTool({
   endpoint:
     'GET /projects/{project_id}/milestones/{milestone_id}, POST /projects/{project_id}/milestones/{milestone_id}/promote, ' +
     'then GET /projects/{project_id}/milestones to find the new group milestone (GET /projects/{project_id} after a 403)',
+  output: fields({ promoted: B, project_milestone: fields({ id: I, iid: I, title: S }), group_milestone: orNull('object'), note: S }),
   input: Type.Object({ project_id: projectId(), milestone_id: milestoneId() }, { additionalProperties: false }),
   async handler(args, ctx) {
     const { forge } = ctx;

@@ -13,6 +13,7 @@ import { STREAM_ALLOWANCE } from './log-budget';
 import { freshPages, PAGE_BYTES, PAGE_LINES, readLogLinesWith, type LogWindow, type RawLine } from './log-lines';
 import { lineText } from './log-text';
 import { jobId } from './params';
+import { B, fields, I, orNull, S } from '../lean/schema-parts';
 
 const LOG_LIMITS = {
   /** Lines returned by default. */
@@ -76,6 +77,7 @@ export const getPipelineJobOutput = defineTool({
   // Lines of text, not a record: full_response returns them as GitLab sent them (codes and markers kept).
   text: true,
   endpoint: 'GET /projects/{project_id}/jobs/{job_id}/trace',
+  output: fields({ job_id: I, first_line: I, last_line: I, total_lines: orNull('integer'), log: S, truncated: B, truncation: S, note: S }),
   input: Type.Object(
     {
       project_id: projectId(),

@@ -9,6 +9,7 @@ import { defineTool } from '../define';
 import { ToolError } from '../errors';
 import { longText, pagination, projectId, refName, search } from '../params';
 import { restTool } from '../rest';
+import { deletedOutput } from '../lean/schema-parts';
 
 const TAGS = '/projects/{project_id}/repository/tags';
 const TAG = `${TAGS}/{tag_name}`;
@@ -87,6 +88,7 @@ const deleteTag = defineTool({
   mode: 'write',
   destructive: true,
   endpoint: `DELETE ${TAG}`,
+  output: deletedOutput('tag_name'),
   input: input({ project_id: projectId(), tag_name: refName() }),
   async handler(args, { forge }) {
     try {

@@ -8,6 +8,7 @@ import { defineTool } from '../define';
 import { invalidArgument, ToolError } from '../errors';
 import { filePath, projectId, refName, shortName } from '../params';
 import { writeFailure } from './write-failures';
+import { fields, S, STRINGS } from '../lean/schema-parts';
 
 /**
  * Characters of one file's content, and of all files of one commit: within the default /mcp body
@@ -47,6 +48,7 @@ export const createOrUpdateFile = defineTool({
   mode: 'write',
   closingText: (args) => [args.commit_message],
   endpoint: `POST/PUT ${FILE}`,
+  output: fields({ file_path: S, branch: S, action: S, closes_issues: STRINGS }),
   input: Type.Object(
     {
       project_id: projectId(),

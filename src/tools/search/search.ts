@@ -7,6 +7,7 @@ import { isRecord } from '../lean/helpers';
 import { groupId, LIMITS, pagination, projectId, refName } from '../params';
 import { callRest } from '../rest';
 import { checkSearch, explainRefusal, levelOf, PATHS, SCOPES, type Scope } from './level';
+import { ANY_OBJECT, fields, list, PAGINATION } from '../lean/schema-parts';
 
 const KIND: Record<Scope, RecordKindName> = {
   projects: 'project',
@@ -32,6 +33,7 @@ export const searchTool = defineTool({
   mode: 'read',
   // Each scope's hits are lean records of their own kind, applied below; full_response returns GitLab's.
   text: true,
+  output: fields({ items: list(ANY_OBJECT), pagination: PAGINATION }),
   input: Type.Object(
     {
       scope: Type.Union(Object.keys(SCOPES).map((s) => Type.Literal(s))),

@@ -12,6 +12,7 @@ import { refusePaidOnCommunityEdition, requireRelease } from '../tiers';
 import { redactVariable, redactVariables } from './redact';
 import { checkMaskedValue, KEY_PATTERN, MAX_SCOPE, MAX_VALUE } from './rules';
 import { parentParam, type VariableScope } from './scope';
+import { B, fields, S } from '../lean/schema-parts';
 
 // The key fills a path segment: an identifier (D31), and its pattern leaves no room for / . or %.
 const key = () => Type.String({ minLength: 1, maxLength: 255, pattern: KEY_PATTERN, identifier: true, hint: 'must be 1 to 255 letters, digits or _' });
@@ -164,6 +165,7 @@ export function variableTools(scope: VariableScope): VariableTools {
     mode: 'write',
     destructive: true,
     endpoint: `DELETE ${one}`,
+    output: fields({ deleted: B, key: S, environment_scope: S }),
     input: input({ ...parent, key: key(), filter }),
     async handler(args: VariableArgs, ctx) {
       await checkInstance(args, ctx);

@@ -12,6 +12,7 @@ import { filePath, integer, longText, title, userText } from '../params';
 import { CONTENT_BUDGET } from '../repository/file-contents';
 import { readLineWindow } from '../repository/read-lines';
 import { parentParam, withGroupWikiTier, type WikiScope } from './scope';
+import { deletedOutput } from '../lean/schema-parts';
 
 const format = Type.Optional(Type.Union(['markdown', 'rdoc', 'asciidoc', 'org'].map((f) => Type.Literal(f))));
 /** A page's slug as the list gives it (`guides/setup`). */
@@ -137,6 +138,7 @@ export function wikiTools(scope: WikiScope): WikiTools {
     mode: 'write',
     destructive: true,
     endpoint: `DELETE ${one}`,
+    output: deletedOutput('slug'),
     input: input({ ...parent, slug: slug() }),
     async handler(args, ctx) {
       await withGroupWikiTier(scope, ctx, () => ctx.forge.json({ method: 'DELETE', path: fillPath(one, args) }));
