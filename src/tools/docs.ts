@@ -31,21 +31,6 @@ export function toolsMarkdown(tools: readonly ToolDefinition[]): string {
   return sections.join('\n\n');
 }
 
-/**
- * What each group adds to a tools/list result, in bytes of JSON as clients receive it (every client
- * reads the listing into a model; test/catalog.test.ts holds the budgets).
- */
-export function groupSizesMarkdown(tools: readonly ToolDefinition[], listing: (tool: ToolDefinition) => unknown): string {
-  const bytes = (group: readonly ToolDefinition[]) => JSON.stringify({ tools: group.map(listing) }).length;
-  const rows: string[] = [];
-  for (const group of TOOL_GROUPS) {
-    const inGroup = tools.filter((t) => t.group === group);
-    if (inGroup.length > 0) rows.push(`| \`${group}\` | ${inGroup.length} | ${bytes(inGroup).toLocaleString('en-US')} |`);
-  }
-  rows.push(`| all groups | ${tools.length} | ${bytes(tools).toLocaleString('en-US')} |`);
-  return ['| Group | Tools | tools/list bytes |', '|---|---|---|', ...rows].join('\n');
-}
-
 /** Detailed reference: every parameter with its type and description. */
 export function toolReferenceMarkdown(tools: readonly ToolDefinition[]): string {
   return tools

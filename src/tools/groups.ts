@@ -1,7 +1,10 @@
-// The tool groups (D13), each with what the server says of it: whether a deployment enables it
-// without FORGE_TOOLSETS, and its lines of the server's instructions. Config (FORGE_TOOLSETS),
+// The tool groups (D13), each with what the server says of it: whether `all` includes it, and its
+// lines of the server's instructions (without FORGE_TOOLSETS a deployment exposes the default
+// set of default-set.ts, chosen by tool name, D40). Config (FORGE_TOOLSETS),
 // the per-request policy (D34) and the HTTP layer read the groups from here; a new group is a
 // line here and a folder beside this file.
+
+import type { DEFAULT_SET } from './default-set';
 
 export const TOOL_GROUPS = [
   'milestones',
@@ -23,8 +26,6 @@ export const TOOL_GROUPS = [
 export type ToolGroup = (typeof TOOL_GROUPS)[number];
 
 interface ToolGroupInfo {
-  /** Enabled when FORGE_TOOLSETS is not given. */
-  readonly byDefault: boolean;
   /** Left out of `all`: only a deployment that names the group gets it. */
   readonly namedOnly?: boolean;
   /** Lines of the server's instructions that only this group's tools need (after the shared conventions). */
@@ -32,34 +33,33 @@ interface ToolGroupInfo {
 }
 
 const TOOL_GROUP_INFO: Readonly<Record<ToolGroup, ToolGroupInfo>> = {
-  milestones: { byDefault: false, instructions: [] },
-  branches: { byDefault: true, instructions: [] },
+  milestones: { instructions: [] },
+  branches: { instructions: [] },
   issues: {
-    byDefault: true,
     instructions: [
       '- Emoji names go without colons, e.g. thumbsup. The comment reaction tools also take the discussion_id of a reply and then check the note is in that thread.',
     ],
   },
-  merge_requests: { byDefault: false, instructions: [] },
-  pipelines: { byDefault: false, instructions: [] },
-  repository: { byDefault: false, instructions: [] },
-  projects: { byDefault: false, instructions: [] },
-  users: { byDefault: false, instructions: [] },
-  search: { byDefault: false, instructions: [] },
-  labels: { byDefault: false, instructions: [] },
-  wiki: { byDefault: false, instructions: [] },
-  releases: { byDefault: false, instructions: [] },
-  context: { byDefault: false, instructions: [] },
+  merge_requests: { instructions: [] },
+  pipelines: { instructions: [] },
+  repository: { instructions: [] },
+  projects: { instructions: [] },
+  users: { instructions: [] },
+  search: { instructions: [] },
+  labels: { instructions: [] },
+  wiki: { instructions: [] },
+  releases: { instructions: [] },
+  context: { instructions: [] },
   // A variable's value is a secret: `all` leaves the group out, a deployment must name it (D13).
-  variables: { byDefault: false, namedOnly: true, instructions: [] },
-  ci: { byDefault: false, instructions: [] },
+  variables: { namedOnly: true, instructions: [] },
+  ci: { instructions: [] },
 };
 
 /** Groups `all` leaves out: only a deployment that names them gets them (variables hold secrets, D13). */
 export const NAMED_ONLY_GROUPS: readonly ToolGroup[] = TOOL_GROUPS.filter((group) => TOOL_GROUP_INFO[group].namedOnly === true);
 
-/** The groups a deployment enables when FORGE_TOOLSETS is not given. */
-export const DEFAULT_TOOL_GROUPS: readonly ToolGroup[] = TOOL_GROUPS.filter((group) => TOOL_GROUP_INFO[group].byDefault);
+/** What FORGE_TOOLSETS and a request's policy (D34) may name: a group, or the default set (D40). */
+export type Toolset = ToolGroup | typeof DEFAULT_SET;
 
 // Sent once at initialize: the conventions every tool shares, then each group's own lines, so
 // tools/list (read on every connection) carries only what is particular to each tool.
