@@ -9,15 +9,15 @@ import { restTool } from '../rest';
 const createBranch = defineTool({
   name: 'create_branch',
   title: 'Create branch',
-  description: 'Create a branch from ref (branch, tag or SHA; default branch if omitted).',
+  description: 'Create a branch from ref.',
   group: 'branches',
   mode: 'write',
   endpoint: 'POST /projects/{project_id}/repository/branches (GET /projects/{project_id} first when ref is omitted)',
   input: Type.Object(
     {
       project_id: projectId(),
-      branch: refName(),
-      ref: Type.Optional(refName()),
+      branch: refName('New branch name'),
+      ref: Type.Optional(refName('Default: the default branch')),
     },
     { additionalProperties: false },
   ),
@@ -84,7 +84,7 @@ const updateDefaultBranch = defineTool({
   mode: 'write',
   idempotent: true,
   endpoint: 'PUT /projects/{project_id}',
-  input: Type.Object({ project_id: projectId(), default_branch: refName() }, { additionalProperties: false }),
+  input: Type.Object({ project_id: projectId(), default_branch: refName('An existing branch') }, { additionalProperties: false }),
   async handler(args, { forge }) {
     const project = await forge.json<Project>({ method: 'PUT', path: fillPath('/projects/{project_id}', args), body: { default_branch: args.default_branch } });
     if (project.default_branch !== args.default_branch) {

@@ -8,7 +8,7 @@ import { restTool } from '../rest';
 import { protectOrUpdate } from './protect-or-update';
 
 /** A branch name or a wildcard pattern such as release/*. */
-const ruleName = refName();
+const ruleName = refName('Branch or pattern (release/*)');
 
 const listProtectedBranches = restTool({
   name: 'list_protected_branches',
@@ -32,11 +32,12 @@ const getProtectedBranch = restTool({
   rest: { method: 'GET', path: '/projects/{project_id}/protected_branches/{branch_name}' },
 });
 
-// The levels' meaning is in protect_branch's description, once for all three.
+// The levels' meaning is on each parameter (D40).
 const accessLevel = () =>
   Type.Optional(
     Type.Union([Type.Literal(0), Type.Literal(30), Type.Literal(40), Type.Literal(60)], {
       hint: 'must be one of 0 (no access), 30 (developer), 40 (maintainer), 60 (admin)',
+      description: '0 none, 30 developer, 40 maintainer (default), 60 admin',
     }),
   );
 
@@ -45,6 +46,7 @@ const unprotectLevel = () =>
   Type.Optional(
     Type.Union([Type.Literal(30), Type.Literal(40), Type.Literal(60)], {
       hint: 'must be one of 30 (developer), 40 (maintainer), 60 (admin); 0 is not allowed, since nobody could then unprotect the branch',
+      description: '30 developer, 40 maintainer (default), 60 admin',
     }),
   );
 
@@ -52,8 +54,7 @@ const protectBranch = defineTool({
   name: 'protect_branch',
   title: 'Protect branch',
   description:
-    'Protect branch_name (branch or pattern like release/*; alias: name), or update its rule. ' +
-    'Access levels: 0 none (not for unprotect), 30 developer, 40 maintainer (default), 60 admin (self-managed only).',
+    'Protect a branch or pattern, or update its rule. Level 60 (admin) is self-managed only.',
   group: 'branches',
   mode: 'write',
   idempotent: true,
@@ -63,12 +64,12 @@ const protectBranch = defineTool({
     {
       project_id: projectId(),
       branch_name: Type.Optional(ruleName),
-      name: Type.Optional(ruleName),
+      name: Type.Optional(refName('Alias of branch_name')),
       push_access_level: accessLevel(),
       merge_access_level: accessLevel(),
       unprotect_access_level: unprotectLevel(),
-      allow_force_push: Type.Optional(Type.Boolean()),
-      code_owner_approval_required: Type.Optional(Type.Boolean()),
+      allow_force_push: Type.Optional(Type.Boolean({ description: 'Pushers may force-push' })),
+      code_owner_approval_required: Type.Optional(Type.Boolean({ description: 'Premium: code owners approve' })),
     },
     { additionalProperties: false },
   ),

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { LIMITS, numericId, positiveInteger } from '../params';
 
-export const mergeRequestIid = () => numericId();
+export const mergeRequestIid = () => numericId(undefined, '12 for !12 (iid)');
 
 /** A commit SHA inside a body object (top-level `sha` parameters use refName, D31); its hex form is checked by position.ts. */
 const commitSha = () => Type.String({ minLength: 1, maxLength: 64 });
