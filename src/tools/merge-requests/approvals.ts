@@ -30,7 +30,7 @@ export const approveMergeRequest = defineTool({
   record: 'approval_state',
   title: 'Approve merge request',
   description:
-    'Approve. sha: the full head SHA you reviewed; GitLab refuses (conflict) if the branch moved. ' + "Not for projects that require the approver's password.",
+    "Approve. Not for projects that require the approver's password.",
   group: 'merge_requests',
   mode: 'write',
   endpoint: `POST ${MR_PATH}/approve`,

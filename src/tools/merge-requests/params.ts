@@ -18,6 +18,7 @@ export const headSha = () =>
     identifier: true,
     pattern: '^([0-9a-fA-F]{40}|[0-9a-fA-F]{64})$',
     hint: 'must be the full head SHA (40 hex characters, the sha of get_merge_request); GitLab compares it exactly, so an abbreviated SHA never matches',
+    description: 'Full head SHA you reviewed; if the branch moved: conflict',
   });
 
 /** A repository path inside a body object: never part of a URL path, so plain bounded text. */
