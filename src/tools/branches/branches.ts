@@ -50,7 +50,7 @@ const listBranches = restTool({
   group: 'branches',
   mode: 'read',
   record: 'branch',
-  input: Type.Object({ project_id: projectId(), search: search(), ...pagination }, { additionalProperties: false }),
+  input: Type.Object({ project_id: projectId(), search: search('Part of the name; ^ and $ anchor'), ...pagination }, { additionalProperties: false }),
   rest: { method: 'GET', path: '/projects/{project_id}/repository/branches', list: true },
 });
 

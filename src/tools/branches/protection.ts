@@ -17,7 +17,7 @@ const listProtectedBranches = restTool({
   group: 'branches',
   mode: 'read',
   record: 'protected_branch',
-  input: Type.Object({ project_id: projectId(), search: search(), ...pagination }, { additionalProperties: false }),
+  input: Type.Object({ project_id: projectId(), search: search('Part of the name'), ...pagination }, { additionalProperties: false }),
   rest: { method: 'GET', path: '/projects/{project_id}/protected_branches', list: true },
 });
 

@@ -20,8 +20,8 @@ const listEnvironments = restTool({
   input: Type.Object(
     {
       project_id: projectId(),
-      name: Type.Optional(shortName()),
-      search: search(),
+      name: Type.Optional(shortName({ description: 'Exact name' })),
+      search: search('Part of the name'),
       states: Type.Optional(Type.Union([Type.Literal('available'), Type.Literal('stopping'), Type.Literal('stopped')])),
       ...pagination,
     },

@@ -13,12 +13,12 @@ export const minAccessLevel = oneOf([10, 15, 20, 30, 40, 50], '10 guest, 20 repo
 export const projectOrder = oneOf(['last_activity_at', 'created_at', 'updated_at', 'name', 'path', 'id', 'star_count'], 'Default last_activity_at.');
 export const groupOrder = oneOf(['name', 'path', 'id']);
 export const topic = Type.Optional(shortName({ description: 'Only projects with this topic.' }));
-export const flag = () => Type.Optional(Type.Boolean());
+export const flag = (description: string) => Type.Optional(Type.Boolean({ description }));
 
 /** Event.actions and Event::TARGET_TYPES (app/models/event.rb). */
 export const eventFilters = {
-  action: oneOf(['created', 'updated', 'closed', 'reopened', 'pushed', 'commented', 'merged', 'joined', 'left', 'destroyed', 'expired', 'approved']),
-  target_type: oneOf(['issue', 'milestone', 'merge_request', 'note', 'project', 'snippet', 'user', 'wiki', 'design']),
+  action: oneOf(['created', 'updated', 'closed', 'reopened', 'pushed', 'commented', 'merged', 'joined', 'left', 'destroyed', 'expired', 'approved'], 'What was done'),
+  target_type: oneOf(['issue', 'milestone', 'merge_request', 'note', 'project', 'snippet', 'user', 'wiki', 'design'], 'To what'),
   before: isoDate('Events before this day.'),
   after: isoDate('Events after this day.'),
   sort,

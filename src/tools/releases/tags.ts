@@ -17,7 +17,7 @@ const input = <P extends Parameters<typeof Type.Object>[0]>(properties: P) => Ty
 const listTags = restTool({
   name: 'list_tags',
   title: 'List tags',
-  description: "List a project's tags, newest update first; search matches part of the name (^ and $ anchor).",
+  description: "List a project's tags, newest update first.",
   group: 'releases',
   mode: 'read',
   record: 'tag',
@@ -25,7 +25,7 @@ const listTags = restTool({
     project_id: projectId(),
     order_by: Type.Optional(Type.Union([Type.Literal('name'), Type.Literal('updated'), Type.Literal('version')])),
     sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
-    search: search(),
+    search: search('Part of the name; ^ and $ anchor'),
     ...pagination,
   }),
   rest: { method: 'GET', path: TAGS, list: true },
