@@ -50,7 +50,7 @@ describe('tools/list', () => {
     ...['page', 'title', 'description', 'body', 'content', 'commit_message', 'author_name', 'author_email'],
     // Enums and flags whose values say what they do.
     ...['state', 'state_event', 'sort', 'order_by', 'confidential', 'draft', 'squash'],
-    'branch_name',
+    ...['branch_name', 'tag_name'],
   ]);
   test('every parameter has a description unless its name says all (D40)', () => {
     const bare: string[] = [];

@@ -119,7 +119,7 @@ export const pagination = { page, per_page: perPage };
 export const title = () => Type.String({ minLength: 1, maxLength: LIMITS.title });
 
 /** A description; empty clears it. */
-export const longText = () => Type.String({ maxLength: LIMITS.text });
+export const longText = (options: StringOptions = {}) => Type.String({ maxLength: LIMITS.text, ...options });
 
 /** A comment body. */
 export const noteBody = () => Type.String({ minLength: 1, maxLength: LIMITS.text });

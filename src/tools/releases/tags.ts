@@ -48,11 +48,11 @@ const PROTECTED_REFUSAL = /not allowed to create this tag as it is protected/i;
 const createTag = defineTool({
   name: 'create_tag',
   title: 'Create tag',
-  description: 'Create a tag at ref (branch, tag or SHA); message makes it annotated. A tag matching a protected tag rule needs a role the rule allows.',
+  description: 'Create a tag at ref. A tag matching a protected tag rule needs a role the rule allows.',
   group: 'releases',
   mode: 'write',
   endpoint: `POST ${TAGS}`,
-  input: input({ project_id: projectId(), tag_name: refName(), ref: refName(), message: Type.Optional(longText()) }),
+  input: input({ project_id: projectId(), tag_name: refName(), ref: refName('Branch, tag or SHA'), message: Type.Optional(longText({ description: 'Makes it annotated' })) }),
   async handler(args, { forge }) {
     try {
       return await forge.json({ method: 'POST', path: fillPath(TAGS, args), body: { tag_name: args.tag_name, ref: args.ref, message: args.message } });
