@@ -45,6 +45,6 @@ export const DEFAULT_TOOLS: ReadonlySet<string> = new Set([
   'list_branches',
   'list_commits',
   'get_commit',
-  'create_branch',
-  'create_or_update_file',
+  // Writing files (create_branch, create_or_update_file, push_files) is left to FORGE_TOOLSETS=default,branches,repository:
+  // the set stays within 32 KB of tools/list.
 ]);

@@ -41,7 +41,7 @@ const listCommits = restTool({
 const getCommit = restTool({
   name: 'get_commit',
   title: 'Get commit',
-  description: 'Get a commit.',
+  description: 'Get a commit with its stats.',
   group: 'branches',
   mode: 'read',
   record: 'commit',
@@ -57,7 +57,10 @@ const getCommitDiff = defineTool({
   mode: 'read',
   record: 'diff',
   endpoint: 'GET /projects/{project_id}/repository/commits/{sha}/diff',
-  input: Type.Object({ project_id: projectId(), sha, full_diff: Type.Optional(Type.Boolean({ description: 'All files, not the first 20' })) }, { additionalProperties: false }),
+  input: Type.Object(
+    { project_id: projectId(), sha, full_diff: Type.Optional(Type.Boolean({ description: 'All files, not the first 20' })) },
+    { additionalProperties: false },
+  ),
   handler(args, { forge }) {
     const request = { method: 'GET' as const, path: fillPath('/projects/{project_id}/repository/commits/{sha}/diff', args) };
     return args.full_diff ? forge.allPages(request) : forge.list(request);

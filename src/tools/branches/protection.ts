@@ -53,8 +53,7 @@ const unprotectLevel = () =>
 const protectBranch = defineTool({
   name: 'protect_branch',
   title: 'Protect branch',
-  description:
-    'Protect a branch or pattern, or update its rule. Level 60 (admin) is self-managed only.',
+  description: 'Protect a branch or pattern, or update its rule. Level 60 (admin) is self-managed only.',
   group: 'branches',
   mode: 'write',
   idempotent: true,

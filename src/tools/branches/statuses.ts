@@ -64,8 +64,7 @@ const createCommitStatus = defineTool({
   name: 'create_commit_status',
   title: 'Create commit status',
   description:
-    "Set a check's state on a commit: updates your own pending/running status of the same name and ref, else adds one " +
-    '(finished ones never change).',
+    "Set a check's state on a commit: updates your own pending/running status of the same name and ref, else adds one " + '(finished ones never change).',
   group: 'branches',
   mode: 'write',
   endpoint: 'POST /projects/{project_id}/statuses/{sha} (GET /projects/{project_id}/repository/commits/{sha} first for a branch or tag)',
@@ -81,7 +80,7 @@ const createCommitStatus = defineTool({
       target_url: Type.Optional(shortName({ description: 'Link for the check' })),
       description: Type.Optional(Type.String({ maxLength: 255 })),
       coverage: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'Percent' })),
-      pipeline_id: Type.Optional(integerId(undefined, 'Pipeline to attach to')),
+      pipeline_id: Type.Optional(integerId(undefined, 'Its pipeline')),
     },
     { additionalProperties: false },
   ),

@@ -104,7 +104,13 @@ export function slimConfirmation(issue: Issue) {
 const weight = () => ({ ...integer(0, 'must be an integer, 0 or more'), description: 'Premium' });
 /** update_issue's milestone_id: "0" unsets the milestone, so 0 is allowed there (a body field, not a path). */
 const milestoneOrNone = () =>
-  Type.String({ pattern: '^[0-9]+$', maxLength: LIMITS.idDigits, hint: 'must be a milestone id such as 42, or 0 to unset the milestone', description: 'Its id, not iid; 0 unsets', ...ID });
+  Type.String({
+    pattern: '^[0-9]+$',
+    maxLength: LIMITS.idDigits,
+    hint: 'must be a milestone id such as 42, or 0 to unset the milestone',
+    description: 'Its id, not iid; 0 unsets',
+    ...ID,
+  });
 
 export const createIssue = defineTool({
   name: 'create_issue',

@@ -40,7 +40,7 @@ export const listIssuesTool = defineTool({
   name: 'list_issues',
   attachments: true,
   title: 'List issues',
-  description: 'List issues.',
+  description: 'List issues, newest first.',
   group: 'issues',
   mode: 'read',
   record: 'issue',

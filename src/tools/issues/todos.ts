@@ -38,7 +38,12 @@ const TYPES = [
   'WikiPage::Meta',
 ] as const;
 const enumOf = (values: readonly string[], description?: string) =>
-  Type.Optional(Type.Union(values.map((v) => Type.Literal(v)), described(description)));
+  Type.Optional(
+    Type.Union(
+      values.map((v) => Type.Literal(v)),
+      described(description),
+    ),
+  );
 // Numeric ids like every other tool's (D32); GitLab's to-do filters take no paths.
 const id = () => Type.Optional(numericId('must be a numeric id such as 42, not a path', 'Numeric id only'));
 

@@ -25,8 +25,7 @@ const one = '/projects/{project_id}/labels/{label_id}';
 const listLabels = restTool({
   name: 'list_labels',
   title: 'List labels',
-  description:
-    "List the labels a project's issues and merge requests can use: its own and its groups'.",
+  description: "List the labels a project's issues and merge requests can use: its own and its groups'.",
   group: 'labels',
   mode: 'read',
   record: 'label',
@@ -47,7 +46,11 @@ const getLabel = restTool({
   group: 'labels',
   mode: 'read',
   record: 'label',
-  input: input({ project_id: projectId(), label_id: labelId(), include_ancestor_groups: Type.Optional(Type.Boolean({ description: "Default true: groups' too" })) }),
+  input: input({
+    project_id: projectId(),
+    label_id: labelId(),
+    include_ancestor_groups: Type.Optional(Type.Boolean({ description: "Default true: groups' too" })),
+  }),
   rest: { method: 'GET', path: one },
 });
 
@@ -58,7 +61,13 @@ const createLabel = restTool({
   group: 'labels',
   mode: 'write',
   record: 'label',
-  input: input({ project_id: projectId(), name: labelName('No commas'), color: color(), description: Type.Optional(longText()), priority: Type.Optional(priority()) }),
+  input: input({
+    project_id: projectId(),
+    name: labelName('No commas'),
+    color: color(),
+    description: Type.Optional(longText()),
+    priority: Type.Optional(priority()),
+  }),
   rest: { method: 'POST', path: '/projects/{project_id}/labels' },
 });
 

@@ -10,7 +10,13 @@ import { requireRelease } from '../tiers';
 // Checked in `check` rather than by a published pattern: the description says it in fewer bytes.
 const idNoneAny = () => Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.idDigits, description: 'User id, None or Any', ...ID }));
 const ID_NONE_ANY = /^([0-9]+|none|any)$/i;
-const enumOf = (values: readonly string[], description?: string) => Type.Optional(Type.Union(values.map((v) => Type.Literal(v)), described(description)));
+const enumOf = (values: readonly string[], description?: string) =>
+  Type.Optional(
+    Type.Union(
+      values.map((v) => Type.Literal(v)),
+      described(description),
+    ),
+  );
 const EXCLUSIVE = [
   ['assignee_id', 'assignee_username'],
   ['reviewer_id', 'reviewer_username'],
@@ -20,8 +26,7 @@ export const listMergeRequests = defineTool({
   name: 'list_merge_requests',
   attachments: true,
   title: 'List merge requests',
-  description:
-    'List merge requests, newest first.',
+  description: 'List merge requests, newest first.',
   group: 'merge_requests',
   mode: 'read',
   record: 'merge_request',

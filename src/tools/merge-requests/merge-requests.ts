@@ -70,7 +70,13 @@ const paidMergeRequestFields = (args: { assignee_ids?: number[]; reviewer_ids?: 
 const userIds = (hint: string, description: string) => Type.Optional(listOf(integer(0, hint, ID), description));
 /** "0" unsets the milestone (a body field, not a path). */
 const milestoneOrNone = () =>
-  Type.String({ pattern: '^[0-9]+$', maxLength: LIMITS.idDigits, hint: 'must be a milestone id such as 42, or 0 to unset the milestone', description: 'Its id, not iid; 0 unsets', ...ID });
+  Type.String({
+    pattern: '^[0-9]+$',
+    maxLength: LIMITS.idDigits,
+    hint: 'must be a milestone id such as 42, or 0 to unset the milestone',
+    description: 'Its id, not iid; 0 unsets',
+    ...ID,
+  });
 
 /** The newest merge request from a source branch: an open one if any (GitLab allows one open per source and target). */
 async function bySourceBranch(forge: ForgeClient, projectId: string, branch: string): Promise<MergeRequest> {
@@ -92,7 +98,11 @@ export const getMergeRequest = defineTool({
   record: 'merge_request_detail',
   endpoint: `GET ${MR_PATH} (GET /projects/{project_id}/merge_requests?source_branch= first with source_branch)`,
   input: Type.Object(
-    { project_id: projectId(), merge_request_iid: Type.Optional(mergeRequestIid()), source_branch: Type.Optional(refName('Instead of iid: its open MR, else newest')) },
+    {
+      project_id: projectId(),
+      merge_request_iid: Type.Optional(mergeRequestIid()),
+      source_branch: Type.Optional(refName('Instead of iid: its open MR, else newest')),
+    },
     { additionalProperties: false },
   ),
   check(args) {
@@ -173,8 +183,7 @@ export const updateMergeRequest = defineTool({
   attachments: true,
   title: 'Update merge request',
   description:
-    'Change fields (at least one); draft sets or drops the "Draft:" title prefix. ' +
-    'not_applied lists assignees or reviewers GitLab did not keep.',
+    'Change fields (at least one); draft sets or drops the "Draft:" title prefix. ' + 'not_applied lists assignees or reviewers GitLab did not keep.',
   group: 'merge_requests',
   mode: 'write',
   record: 'merge_request_detail',

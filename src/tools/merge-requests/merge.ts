@@ -56,9 +56,7 @@ async function unmergeable(forge: ForgeClient, path: string, error: ToolError): 
 export const mergeMergeRequest = defineTool({
   name: 'merge_merge_request',
   title: 'Merge merge request',
-  description:
-    'Merge; newer GitLab may require sha (a group or instance setting). ' +
-    'Unmergeable: conflict naming detailed_merge_status.',
+  description: 'Merge; newer GitLab may require sha (a group or instance setting). ' + 'Unmergeable: conflict naming detailed_merge_status.',
   group: 'merge_requests',
   mode: 'write',
   // The source branch may be deleted: should_remove_source_branch, or the merge request's own setting (D14).

@@ -68,8 +68,7 @@ function fit(lines: RawLine[], keepEnd: boolean, text: (line: RawLine) => string
 export const getPipelineJobOutput = defineTool({
   name: 'get_pipeline_job_output',
   title: 'Get job log',
-  description:
-    "Read a job's log without colour codes or section markers: its last lines, or lines from start_line. Gives line numbers and total_lines.",
+  description: "Read a job's log without colour codes or section markers: its last lines, or lines from start_line. Gives line numbers and total_lines.",
   group: 'pipelines',
   mode: 'read',
   // Lines of text, not a record: full_response returns them as GitLab sent them (codes and markers kept).
@@ -79,7 +78,14 @@ export const getPipelineJobOutput = defineTool({
     {
       project_id: projectId(),
       job_id: jobId(),
-      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LOG_LIMITS.maxLines, hint: `must be an integer from 1 to ${LOG_LIMITS.maxLines}`, description: 'Lines; default 200' })),
+      limit: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          maximum: LOG_LIMITS.maxLines,
+          hint: `must be an integer from 1 to ${LOG_LIMITS.maxLines}`,
+          description: 'Lines; default 200',
+        }),
+      ),
       offset: Type.Optional(
         Type.Integer({
           minimum: 0,

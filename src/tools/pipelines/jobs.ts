@@ -15,8 +15,7 @@ const JOB_PATH = '/projects/{project_id}/jobs/{job_id}';
 const listPipelineJobs = restTool({
   name: 'list_pipeline_jobs',
   title: 'List pipeline jobs',
-  description:
-    'List the jobs of a pipeline with their stage, status and failure_reason. Trigger jobs are not listed.',
+  description: 'List the jobs of a pipeline with their stage, status and failure_reason. Trigger jobs are not listed.',
   group: 'pipelines',
   record: 'job',
   mode: 'read',
@@ -64,7 +63,10 @@ const cancelPipelineJob = defineTool({
   mode: 'write',
   idempotent: true,
   endpoint: `POST ${JOB_PATH}/cancel`,
-  input: Type.Object({ project_id: projectId(), job_id: jobId(), force: Type.Optional(Type.Boolean({ description: 'Maintainer: end one stuck canceling' })) }, { additionalProperties: false }),
+  input: Type.Object(
+    { project_id: projectId(), job_id: jobId(), force: Type.Optional(Type.Boolean({ description: 'Maintainer: end one stuck canceling' })) },
+    { additionalProperties: false },
+  ),
   async handler(args, ctx) {
     // Before GitLab 17.11 `force` is dropped silently, and a job stuck in canceling stays stuck.
     if (args.force === true) await requireRelease(ctx, 'force', 'force-cancelling a job', 17, 11);

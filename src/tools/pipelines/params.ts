@@ -23,4 +23,10 @@ const STATUSES = [
   'scheduled',
 ] as const;
 
-export const status = (description?: string) => Type.Optional(Type.Union(STATUSES.map((s) => Type.Literal(s)), described(description)));
+export const status = (description?: string) =>
+  Type.Optional(
+    Type.Union(
+      STATUSES.map((s) => Type.Literal(s)),
+      described(description),
+    ),
+  );

@@ -24,8 +24,7 @@ function checkRange(from: string | undefined, to: string | undefined, fromName: 
 const listPipelines = defineTool({
   name: 'list_pipelines',
   title: 'List pipelines',
-  description:
-    "List a project's pipelines, newest first.",
+  description: "List a project's pipelines, newest first.",
   group: 'pipelines',
   record: 'pipeline',
   mode: 'read',
@@ -125,8 +124,7 @@ const inputName = shortName({ pattern: '^[A-Za-z0-9_-]+$', hint: 'must be an inp
 const createPipeline = defineTool({
   name: 'create_pipeline',
   title: 'Create pipeline',
-  description:
-    'Run a new pipeline for a branch or tag, with optional CI/CD variables and spec:inputs.',
+  description: 'Run a new pipeline for a branch or tag, with optional CI/CD variables and spec:inputs.',
   group: 'pipelines',
   record: 'pipeline',
   mode: 'write',

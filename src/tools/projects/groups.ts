@@ -65,12 +65,14 @@ export const getNamespace = restTool({
   group: 'projects',
   mode: 'read',
   record: 'namespace',
-  input: input({ namespace_id: Type.String({
+  input: input({
+    namespace_id: Type.String({
       minLength: 1,
       maxLength: LIMITS.identifier,
       identifier: true,
       stringOrInteger: true,
       description: 'Id or full path',
-    }) }),
+    }),
+  }),
   rest: { method: 'GET', path: '/namespaces/{namespace_id}' },
 });

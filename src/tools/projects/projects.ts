@@ -29,8 +29,7 @@ const listSpec: RestSpec = { method: 'GET', path: '/projects', list: true };
 export const listProjects = defineTool({
   name: 'list_projects',
   title: 'List projects',
-  description:
-    'Find projects, most recently active first.',
+  description: 'Find projects, most recently active first.',
   group: 'projects',
   mode: 'read',
   record: 'project',

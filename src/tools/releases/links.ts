@@ -8,7 +8,12 @@ import { restTool } from '../rest';
 
 const LINKS = '/projects/{project_id}/releases/{tag_name}/assets/links';
 
-export const linkType = Type.Optional(Type.Union(['other', 'runbook', 'image', 'package'].map((t) => Type.Literal(t)), { description: 'Default other' }));
+export const linkType = Type.Optional(
+  Type.Union(
+    ['other', 'runbook', 'image', 'package'].map((t) => Type.Literal(t)),
+    { description: 'Default other' },
+  ),
+);
 /** GitLab blocks any other scheme (Releases::Link validates the URL with schemes http, https and ftp). */
 export const assetUrl = () =>
   Type.String({
@@ -62,7 +67,14 @@ const createReleaseLink = restTool({
   group: 'releases',
   mode: 'write',
   input: Type.Object(
-    { project_id: projectId(), tag_name: refName(), name: shortName({ description: 'Link text' }), url: assetUrl(), direct_asset_path: directAssetPath(), link_type: linkType },
+    {
+      project_id: projectId(),
+      tag_name: refName(),
+      name: shortName({ description: 'Link text' }),
+      url: assetUrl(),
+      direct_asset_path: directAssetPath(),
+      link_type: linkType,
+    },
     { additionalProperties: false },
   ),
   check: (args) => checkLink(args),
@@ -77,7 +89,10 @@ const deleteReleaseLink = restTool({
   mode: 'write',
   destructive: true,
   record: 'release_link',
-  input: Type.Object({ project_id: projectId(), tag_name: refName(), link_id: numericId(undefined, 'From list_release_links') }, { additionalProperties: false }),
+  input: Type.Object(
+    { project_id: projectId(), tag_name: refName(), link_id: numericId(undefined, 'From list_release_links') },
+    { additionalProperties: false },
+  ),
   rest: { method: 'DELETE', path: `${LINKS}/{link_id}` },
 });
 

@@ -58,8 +58,7 @@ function checkLinks(links: LinkArgs[] | undefined): void {
 const createRelease = restTool({
   name: 'create_release',
   title: 'Create release',
-  description:
-    'Create the release of tag_name.',
+  description: 'Create the release of tag_name.',
   group: 'releases',
   mode: 'write',
   record: 'release',

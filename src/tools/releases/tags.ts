@@ -52,7 +52,12 @@ const createTag = defineTool({
   group: 'releases',
   mode: 'write',
   endpoint: `POST ${TAGS}`,
-  input: input({ project_id: projectId(), tag_name: refName(), ref: refName('Branch, tag or SHA'), message: Type.Optional(longText({ description: 'Makes it annotated' })) }),
+  input: input({
+    project_id: projectId(),
+    tag_name: refName(),
+    ref: refName('Branch, tag or SHA'),
+    message: Type.Optional(longText({ description: 'Makes it annotated' })),
+  }),
   async handler(args, { forge }) {
     try {
       return await forge.json({ method: 'POST', path: fillPath(TAGS, args), body: { tag_name: args.tag_name, ref: args.ref, message: args.message } });

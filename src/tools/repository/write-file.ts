@@ -41,8 +41,7 @@ export const sha = () =>
 export const createOrUpdateFile = defineTool({
   name: 'create_or_update_file',
   title: 'Create or update file',
-  description:
-    'Write one file on branch in one commit: created if absent, else replaced.',
+  description: 'Write one file on branch in one commit: created if absent, else replaced.',
   group: 'repository',
   mode: 'write',
   closingText: (args) => [args.commit_message],

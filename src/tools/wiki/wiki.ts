@@ -13,12 +13,22 @@ import { CONTENT_BUDGET } from '../repository/file-contents';
 import { readLineWindow } from '../repository/read-lines';
 import { parentParam, withGroupWikiTier, type WikiScope } from './scope';
 
-const format = Type.Optional(Type.Union(['markdown', 'rdoc', 'asciidoc', 'org'].map((f) => Type.Literal(f)), { description: 'Default markdown' }));
+const format = Type.Optional(
+  Type.Union(
+    ['markdown', 'rdoc', 'asciidoc', 'org'].map((f) => Type.Literal(f)),
+    { description: 'Default markdown' },
+  ),
+);
 /** A page's slug as the list gives it (`guides/setup`). */
 const slug = () => filePath('As listed: guides/setup');
 /** A version is a commit of the wiki's repository. */
 const version = Type.Optional(
-  Type.String({ pattern: '^[0-9a-fA-F]{7,64}$', maxLength: 64, hint: 'must be a commit sha of the wiki (hex, 7 to 64 characters)', description: 'Wiki commit, for an older text' }),
+  Type.String({
+    pattern: '^[0-9a-fA-F]{7,64}$',
+    maxLength: 64,
+    hint: 'must be a commit sha of the wiki (hex, 7 to 64 characters)',
+    description: 'Wiki commit, for an older text',
+  }),
 );
 const lineNumber = (description: string) => Type.Optional({ ...integer(1, 'must be a line number, 1 or more'), description });
 
