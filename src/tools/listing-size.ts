@@ -31,6 +31,10 @@ export const LISTING_AT_868E772: Readonly<Record<ToolGroup, { tools: number; byt
 /** A group may grow to this many times its bytes per tool at 868e772. */
 export const GROWTH_LIMIT = 1.3;
 
+/** The most tools/list bytes per tool a group may have: GROWTH_LIMIT times its bytes per tool at 868e772. */
+export const bytesPerToolBudget = (group: ToolGroup) =>
+  Math.floor(GROWTH_LIMIT * Math.round(LISTING_AT_868E772[group].bytes / LISTING_AT_868E772[group].tools));
+
 /** Bytes of the tools/list result that lists these tools. */
 export const listingBytes = (tools: readonly ToolDefinition[]) => JSON.stringify({ tools: tools.map(toolListing) }).length;
 

@@ -18,7 +18,7 @@ export const createDraftNote = defineTool({
   title: 'Add review draft',
   description:
     'Add a review comment only the caller sees until bulk_publish_draft_notes: general, on a diff line (position, checked as in ' +
-    'create_merge_request_thread) or a reply.',
+    'create_merge_request_thread) or a reply (resolve_discussion: resolve on publish; without resolve_discussion, publishing re-opens a resolved thread).',
   group: 'merge_requests',
   mode: 'write',
   endpoint: `POST ${MR_PATH}/draft_notes (GET ${MR_PATH}/versions and /versions/:latest first with position)`,
@@ -28,7 +28,7 @@ export const createDraftNote = defineTool({
       body: userText(noteBody()),
       position: Type.Optional(position()),
       in_reply_to_discussion_id: Type.Optional(discussionId()),
-      resolve_discussion: Type.Optional(Type.Boolean({ description: 'Reply: resolve on publish; unset reopens' })),
+      resolve_discussion: Type.Optional(Type.Boolean({ description: 'Reply: resolve on publish' })),
     },
     { additionalProperties: false },
   ),
