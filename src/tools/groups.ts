@@ -63,16 +63,13 @@ export type Toolset = ToolGroup | typeof DEFAULT_SET;
 
 // Sent once at initialize: the conventions every tool shares, then each group's own lines, so
 // tools/list (read on every connection) carries only what is particular to each tool.
+// Formats and defaults a call needs are on the parameters they govern (D40: several clients never
+// show these instructions to the model); what stays here spans tools or describes results.
 const CONVENTIONS = [
-  '- project_id, group_id, target_project_id: a numeric id or a full path such as group/sub/project (list_issues and my_issues without one: all projects). Branch names, refs, tag names, file paths and wiki slugs containing / are given as they are; none may be empty or have a . or .. part.',
-  '- issue_iid, merge_request_iid, noteable_iid, target_issue_iid, iids: the number within the project or group (#12 for an issue, !12 for a merge request). ' +
-    "milestone_id is the milestone's global id (its id field), not its iid. note_id, award_id, issue_link_id, link_id, discussion_id and to-do ids are the id fields the list tools return. " +
-    'Numeric ids may be sent as numbers or strings; assignee_id and iteration_id also take None or Any.',
-  '- Paginated list tools take page (default 1) and per_page (default 20, max 100) and return {items, pagination: {page, per_page, next_page, total, total_pages}}; next_page is null on the last page; total and total_pages are null where GitLab does not count (lists above 10,000 items, commits).',
-  '- since, until, *_after, *_before: ISO 8601 date-times (2026-01-31T23:59:59Z) or a date alone (2026-01-31, midnight UTC); *_date parameters are YYYY-MM-DD.',
+  '- Ids may be sent as numbers or strings; project_id and group_id also take a full path. Branch names, refs, tag names, file paths and wiki slugs containing / are given as they are; none may be empty or have a . or .. part. ' +
+    'note_id, award_id, issue_link_id, link_id, discussion_id and to-do ids are the id fields the list tools return.',
+  '- Paginated list tools return {items, pagination: {page, per_page, next_page, total, total_pages}}; next_page is null on the last page; total and total_pages are null where GitLab does not count (lists above 10,000 items, commits).',
   '- Limits: titles 255 characters, descriptions and comment bodies 1,000,000, search 1,000; numeric ids are positive whole numbers.',
-  '- labels are arrays of label names. As a filter an item must have all of them; ["None"] means no labels, ["Any"] at least one. ' +
-    'The milestone filter of the issue lists takes a title, None or Any. A title filter matches exactly; search matches part of the title or description.',
   "- Read tools return lean records (null, empty and presentation fields dropped; users as {id, username, name}; flags only when true); full_response: true returns the forge's records untouched. " +
     'A result over the size limit is cut at a whole item and says truncated: true with how to get the rest. Text others wrote comes without invisible characters and hidden Markdown; file contents, diffs and blame come exact, with invisible_characters saying where such characters are. ' +
     'A write whose merge request or commit text says "Closes #12" lists those issues in closes_issues.',
