@@ -36,7 +36,7 @@ export const updateIssueDescriptionPatch = defineTool({
     {
       project_id: projectId(),
       issue_iid: issueIid(),
-      patch_type: Type.Union([Type.Literal('search_replace'), Type.Literal('unified_diff')], { description: 'Format of patch (see above)' }),
+      patch_type: Type.Union([Type.Literal('search_replace'), Type.Literal('unified_diff')], { description: 'How patch is written (see the tool)' }),
       // A patch holds both the old and the new text of a description.
       patch: Type.String({ minLength: 1, maxLength: 2 * LIMITS.text, description: 'SEARCH/REPLACE blocks or diff hunks' }),
       dry_run: Type.Optional(Type.Boolean({ description: 'Preview only' })),

@@ -47,7 +47,7 @@ export const listMergeRequests = defineTool({
       source_branch: Type.Optional(refName('Branch merged from')),
       target_branch: Type.Optional(refName('Branch merged into')),
       search: search(),
-      wip: enumOf(['yes', 'no'], 'yes: drafts only, no: none'),
+      wip: enumOf(['yes', 'no'], 'yes: drafts only; no: no drafts'),
       created_after: isoDateTime(),
       created_before: isoDateTime(),
       updated_after: isoDateTime(),

@@ -12,7 +12,7 @@ const input = (properties: Parameters<typeof Type.Object>[0]) => Type.Object(pro
 
 const filters = {
   search: search('In name, path or description'),
-  archived: flag('true: archived only; false: none'),
+  archived: flag('true: archived only; false: no archived'),
   visibility,
   topic,
   owned: flag("Caller's own only"),
