@@ -29,7 +29,7 @@ export const LISTING_AT_868E772: Readonly<Record<ToolGroup, { tools: number; byt
 };
 
 /** A group may grow to this many times its bytes per tool at 868e772. */
-export const GROWTH_LIMIT = 1.3;
+const GROWTH_LIMIT = 1.3;
 
 /** The most tools/list bytes per tool a group may have: GROWTH_LIMIT times its bytes per tool at 868e772. */
 export const bytesPerToolBudget = (group: ToolGroup) =>
