@@ -187,13 +187,22 @@ const forge = await startForge();
 const floor = withFloor ? await startFloor(forge.apiUrl) : undefined;
 const stateful = await startServerProcess({ FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: 'all', MAX_SESSIONS: '100000' });
 const modern = await startServerProcess({ FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: 'all', MAX_SESSIONS: '100000' });
-const stateless = await startServerProcess({ FORGE_API_URL: forge.apiUrl, OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: SECRET });
+const stateless = await startServerProcess({
+  FORGE_API_URL: forge.apiUrl,
+  FORGE_TOOLSETS: 'all',
+  OAUTH_STATELESS_MODE: 'true',
+  OAUTH_STATELESS_SECRET: SECRET,
+});
 const beforeEntry = values.before ? checkoutBefore(values.before) : undefined;
 const before = beforeEntry
   ? await startServerProcess({ FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: 'all', MAX_SESSIONS: '100000' }, ['bun', 'run', beforeEntry])
   : undefined;
 const beforeStateless = beforeEntry
-  ? await startServerProcess({ FORGE_API_URL: forge.apiUrl, OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: SECRET }, ['bun', 'run', beforeEntry])
+  ? await startServerProcess({ FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: 'all', OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: SECRET }, [
+      'bun',
+      'run',
+      beforeEntry,
+    ])
   : undefined;
 const auditFile = resolve(tmpdir(), `forge-bench-audit-${process.pid}.jsonl`);
 const audited = values.audit

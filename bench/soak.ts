@@ -34,7 +34,7 @@ const auth = { 'Private-Token': TOKENS.maintainer };
 const forge = await startFakeForge({ record: false });
 // startServerProcess sets MAX_REQUESTS_PER_MINUTE to 1,000,000 (the most it takes): the whole soak
 // comes from one address and one token, at a few thousand messages a second, far below it.
-const server = await startServerProcess({ FORGE_API_URL: forge.apiUrl, MAX_SESSIONS: String(SESSIONS + 100) });
+const server = await startServerProcess({ FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: 'branches', MAX_SESSIONS: String(SESSIONS + 100) });
 let failed = false;
 
 type Sample = [string, number];

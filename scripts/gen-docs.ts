@@ -3,8 +3,10 @@
 // `bun run docs` writes them; test/docs.test.ts fails when a committed copy differs from what this produces.
 import { settingsMarkdown } from '../src/config/docs';
 import { INSTRUCTIONS } from '../src/tools/groups';
-import { ALL_TOOLS, toolListing } from '../src/tools/catalog';
-import { groupSizesMarkdown, toolReferenceMarkdown, toolsMarkdown } from '../src/tools/docs';
+import { ALL_TOOLS } from '../src/tools/catalog';
+import { toolReferenceMarkdown, toolsMarkdown } from '../src/tools/docs';
+import { DEFAULT_TOOLS } from '../src/tools/default-set';
+import { listingSizeMarkdown } from '../src/tools/listing-size';
 import { leanRecordsMarkdown } from '../src/tools/lean/docs';
 import { GITLAB_RECORDS } from '../test/fixtures/gitlab-records';
 
@@ -16,9 +18,10 @@ export function configurationDoc(): string {
 
 export function toolsDoc(): string {
   const conventions = `## Conventions\n\nSent to every client once, as the server's \`instructions\` at initialize; tool and parameter descriptions state only what differs.\n\n\`\`\`text\n${INSTRUCTIONS}\n\`\`\``;
-  const sizes = `## Listing size by group\n\nWhat each group adds to a \`tools/list\` result (JSON as clients receive it). The first three groups stay within 32 KB together and every later group within 12 KB (test/catalog.test.ts), so any selection stays small for the model that reads it. Output schemas (D41) are counted apart, in the last column.\n\n${groupSizesMarkdown(ALL_TOOLS, toolListing)}`;
+  const defaults = `## The default set\n\nWithout \`FORGE_TOOLSETS\` (or with \`FORGE_TOOLSETS=default\`, which combines with group ids: \`default,pipelines\`) a deployment exposes these ${DEFAULT_TOOLS.size} tools, chosen by name in src/tools/default-set.ts (D40): finding a project, reading and writing issues, reviewing and commenting on a merge request, seeing why a pipeline failed, reading files. \`FORGE_TOOLSETS=branches,issues\` gives the default of earlier releases; \`X-MCP-Toolsets: default\` narrows a request to the default set's tools (D34).\n\n${[...DEFAULT_TOOLS].map((name) => `\`${name}\``).join(', ')}`;
+  const sizes = `## Listing size by group\n\nWhat each group adds to a \`tools/list\` result (JSON as clients receive it: name, title, description, inputSchema, annotations; output schemas, D41, are counted apart in the last column). Parameters gained descriptions after 868e772 (issue 37); no group may list more than 1.3 times its bytes per tool then, and the default set stays within 40 tools and 32 KB (test/catalog.test.ts).\n\n${listingSizeMarkdown()}`;
   const lean = `## Lean records\n\nRead tools return these by default (D33): null, empty and presentation fields dropped, users as \`{id, username, name}\`, flags only when true. \`full_response: true\` returns the forge's record untouched. Each example below is the lean form of a record shaped as GitLab sends it (test/fixtures/gitlab-records.ts); its fields are those of the outputSchema of every tool returning it (D41), where a value of another type than listed is left out.\n\n${leanRecordsMarkdown(ALL_TOOLS, GITLAB_RECORDS)}`;
-  return `# Tools\n\n${NOTE}\n\n${conventions}\n\n## Tools by group\n\n${toolsMarkdown(ALL_TOOLS)}\n\n${sizes}\n\n${lean}\n\n## Reference\n\n${toolReferenceMarkdown(ALL_TOOLS)}\n`;
+  return `# Tools\n\n${NOTE}\n\n${conventions}\n\n## Tools by group\n\n${toolsMarkdown(ALL_TOOLS)}\n\n${defaults}\n\n${sizes}\n\n${lean}\n\n## Reference\n\n${toolReferenceMarkdown(ALL_TOOLS)}\n`;
 }
 
 /** Replaces the text between `<!-- NAME:start -->` and `<!-- NAME:end -->`. */

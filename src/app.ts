@@ -106,7 +106,7 @@ export function buildCore(config: Config, options: AppOptions = {}) {
   const metrics = new Metrics();
   const catalog = new ToolCatalog(
     ALL_TOOLS,
-    { groups: config.toolGroups, readOnly: config.FORGE_READ_ONLY_MODE },
+    { groups: config.toolGroups, picked: config.toolNames, readOnly: config.FORGE_READ_ONLY_MODE },
     {
       maxResultBytes: config.MAX_RESULT_BYTES,
       allowQuickActions: config.FORGE_ALLOW_QUICK_ACTIONS,

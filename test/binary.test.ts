@@ -77,7 +77,13 @@ describe('the compiled binary', () => {
     const transport = new StdioClientTransport({
       command: binary,
       args: [],
-      env: { PATH: process.env.PATH ?? '', FORGE_PERSONAL_ACCESS_TOKEN: TOKENS.developer, FORGE_API_URL: h.forge.apiUrl, LOG_LEVEL: 'error' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        FORGE_PERSONAL_ACCESS_TOKEN: TOKENS.developer,
+        FORGE_API_URL: h.forge.apiUrl,
+        FORGE_TOOLSETS: 'branches',
+        LOG_LEVEL: 'error',
+      },
       stderr: 'pipe',
     });
     const client = new Client({ name: 'binary-stdio-test', version: '1' });

@@ -5,6 +5,8 @@ import { TOOL_GROUPS, type ToolGroup } from '../src/tools/groups';
 import type { TSchema } from '@sinclair/typebox';
 import { ALL_TOOLS, selectTools, toolListing } from '../src/tools/catalog';
 import { restAdvice } from '../src/tools/bounded-result';
+import { DEFAULT_TOOLS } from '../src/tools/default-set';
+import { bytesPerToolBudget, groupBytesPerTool, LISTING_AT_868E772, listingBytes } from '../src/tools/listing-size';
 import { useApps } from './support/apps';
 import { connect, rpc, INITIALIZE } from './support/mcp-client';
 import { pathParametersOf } from './tools/arguments';
@@ -33,18 +35,32 @@ describe('tools/list', () => {
     expect(snapshotNames().filter((name) => !ALL_TOOLS.some((t) => t.name === name))).toEqual([]);
   });
 
-  // Every client reads the listing into a model: the first three groups together stay within
-  // 32 KB of JSON, and each group added since within 12 KB, so any selection stays small. These
-  // bounds are of what a model reads to choose a tool; the output schemas (D41) are measured apart, below.
-  const listingBytes = (groups: readonly string[]) => JSON.stringify({ tools: ALL_TOOLS.filter((t) => groups.includes(t.group)).map(inputListing) }).length;
-  const FIRST_GROUPS = ['milestones', 'branches', 'issues'];
-  test('the first three groups list within 32 KB of JSON', () => {
-    expect(listingBytes(FIRST_GROUPS)).toBeLessThanOrEqual(32 * 1024);
+  // Every client reads the listing into a model: bytes go to parameter descriptions only where
+  // they change what a model does (D40). LISTING_AT_868E772 holds each group's tools/list bytes
+  // measured at 868e772, before parameters carried descriptions (issue 37).
+  test.each(TOOL_GROUPS.map((g) => [g]))('%s: its tools/list bytes per tool stay within 1.3 times those at 868e772', (group) => {
+    const perTool = groupBytesPerTool(group);
+    expect(perTool).toBeGreaterThan(0);
+    expect(perTool).toBeLessThanOrEqual(bytesPerToolBudget(group));
+    expect(bytesPerToolBudget(group)).toBe(Math.floor(1.3 * Math.round(LISTING_AT_868E772[group].bytes / LISTING_AT_868E772[group].tools)));
   });
-  test('every later group lists within 12 KB of JSON', () => {
-    const later = TOOL_GROUPS.filter((g) => !FIRST_GROUPS.includes(g));
-    expect(later.length).toBeGreaterThan(0);
-    for (const group of later) expect([group, listingBytes([group]) <= 12 * 1024]).toEqual([group, true]);
+  // A parameter whose name and type say all it is needs no description; every other one says its
+  // format, its convention or the default that surprises (D40). Keep this list short.
+  const SELF_EXPLANATORY = new Set([
+    // Plain text and the page number (per_page's default is not plain, so it is described).
+    ...['page', 'title', 'description', 'body', 'content', 'commit_message', 'author_name', 'author_email'],
+    // Enums and flags whose values say what they do.
+    ...['state', 'state_event', 'sort', 'order_by', 'confidential', 'draft', 'squash'],
+    ...['branch_name', 'tag_name'],
+  ]);
+  test('every parameter has a description unless its name says all (D40)', () => {
+    const bare: string[] = [];
+    for (const tool of ALL_TOOLS.map(toolListing)) {
+      for (const [name, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
+        if (!SELF_EXPLANATORY.has(name) && !(schema as { description?: string }).description) bare.push(`${tool.name}.${name}`);
+      }
+    }
+    expect(bare).toEqual([]);
   });
   // D41: output schemas add to tools/list what docs/decisions.md D41 measures; each tool's stays
   // within 3 KB of JSON and each group's within 24 KB, so a kind's schema cannot grow unnoticed.
@@ -125,18 +141,61 @@ describe('tools/list', () => {
 
 describe('selection (D13)', () => {
   const matrix: [string, Record<string, string>, ToolGroup[]][] = [
-    ['default', {}, ['branches', 'issues']],
+    // The former default, asked for by name: a deployment that sets FORGE_TOOLSETS sees no change (D40).
+    ['FORGE_TOOLSETS=branches,issues', { FORGE_TOOLSETS: 'branches,issues' }, ['branches', 'issues']],
     // `all` is every group but variables, whose values are secrets: that one is named (D13).
     ['FORGE_TOOLSETS=all', { FORGE_TOOLSETS: 'all' }, TOOL_GROUPS.filter((g) => g !== 'variables')],
     ['FORGE_TOOLSETS=all,variables', { FORGE_TOOLSETS: 'all,variables' }, [...TOOL_GROUPS]],
     ['FORGE_TOOLSETS=variables', { FORGE_TOOLSETS: 'variables' }, ['variables']],
     ['FORGE_TOOLSETS=branches', { FORGE_TOOLSETS: 'branches' }, ['branches']],
     ['FORGE_TOOLSETS=milestones', { FORGE_TOOLSETS: 'milestones' }, ['milestones']],
-    ['USE_MILESTONE=true', { USE_MILESTONE: 'true' }, ['milestones', 'branches', 'issues']],
+    ['FORGE_TOOLSETS=issues,branches,issues', { FORGE_TOOLSETS: 'issues,branches,issues' }, ['branches', 'issues']],
     ['branches + USE_MILESTONE', { FORGE_TOOLSETS: 'branches', USE_MILESTONE: 'true' }, ['milestones', 'branches']],
   ];
   test.each(matrix)('%s lists exactly its groups', async (_, overrides, groups) => {
     expect(await listedNames(overrides)).toEqual(names((t) => groups.includes(t.group)));
+  });
+
+  // D40: without FORGE_TOOLSETS, the default set, chosen by tool name in src/tools/default-set.ts.
+  const inDefault = (t: (typeof ALL_TOOLS)[number]) => DEFAULT_TOOLS.has(t.name);
+  const defaults: [string, Record<string, string>, (t: (typeof ALL_TOOLS)[number]) => boolean][] = [
+    // An empty value is not given (D2): the default applies, whatever the test harness names.
+    ['FORGE_TOOLSETS unset', { FORGE_TOOLSETS: '' }, inDefault],
+    ['FORGE_TOOLSETS=default', { FORGE_TOOLSETS: 'default' }, inDefault],
+    ['FORGE_TOOLSETS=default,pipelines', { FORGE_TOOLSETS: 'default,pipelines' }, (t) => inDefault(t) || t.group === 'pipelines'],
+    ['USE_MILESTONE=true', { FORGE_TOOLSETS: '', USE_MILESTONE: 'true' }, (t) => inDefault(t) || t.group === 'milestones'],
+    ['FORGE_TOOLSETS=all,default', { FORGE_TOOLSETS: 'all,default' }, (t) => t.group !== 'variables'],
+  ];
+  test.each(defaults)('%s lists the default set and the groups named', async (_, overrides, filter) => {
+    expect(await listedNames(overrides)).toEqual(names(filter));
+  });
+
+  test('every name of the default set is a tool, and the set holds at most 40 tools in 32 KB of tools/list (D40)', () => {
+    expect([...DEFAULT_TOOLS].filter((name) => !ALL_TOOLS.some((t) => t.name === name))).toEqual([]);
+    expect(DEFAULT_TOOLS.size).toBeGreaterThanOrEqual(30);
+    expect(DEFAULT_TOOLS.size).toBeLessThanOrEqual(40);
+    expect(listingBytes(ALL_TOOLS.filter(inDefault))).toBeLessThanOrEqual(32 * 1024);
+    expect(ALL_TOOLS.filter(inDefault).some((t) => t.group === 'variables')).toBe(false);
+  });
+
+  test('the default set does the work agents are asked for most (D40)', () => {
+    const jobs = {
+      'who am I': ['whoami'],
+      'find a project': ['list_projects', 'get_project', 'search'],
+      'read and write issues': ['list_issues', 'get_issue', 'create_issue', 'update_issue', 'create_issue_note', 'list_issue_discussions'],
+      'review and comment on a merge request': [
+        'list_merge_requests',
+        'get_merge_request',
+        'list_merge_request_diffs',
+        'mr_discussions',
+        'create_merge_request_thread',
+        'create_merge_request_discussion_note',
+        'approve_merge_request',
+      ],
+      'see why a pipeline failed': ['list_pipelines', 'get_pipeline', 'list_pipeline_jobs', 'get_pipeline_job', 'get_pipeline_job_output'],
+      'read a file': ['get_file_contents', 'get_repository_tree'],
+    };
+    for (const [job, tools] of Object.entries(jobs)) expect([job, tools.filter((t) => !DEFAULT_TOOLS.has(t))]).toEqual([job, []]);
   });
 
   test('read-only mode lists only read tools', async () => {
@@ -155,7 +214,7 @@ describe('selection (D13)', () => {
 
 describe('tools/call protocol errors', () => {
   test('read-only mode refuses a write tool at call time, without an upstream call', async () => {
-    const session = await connect(app({ FORGE_READ_ONLY_MODE: 'true' }), { 'Private-Token': TOKEN });
+    const session = await connect(app({ FORGE_TOOLSETS: 'branches', FORGE_READ_ONLY_MODE: 'true' }), { 'Private-Token': TOKEN });
     const result = await session.call('delete_branch', { project_id: '1', branch_name: 'x' });
     expect(result.isError).toBe(true);
     expect((result.structuredContent as { error: { kind: string } }).error.kind).toBe('permission');
@@ -178,7 +237,7 @@ describe('tools/call protocol errors', () => {
   });
 
   test('arguments that are not an object, or miss required ones, are a validation result naming the parameter', async () => {
-    const session = await connect(app({}), { 'Private-Token': TOKEN });
+    const session = await connect(app({ FORGE_TOOLSETS: 'branches,issues' }), { 'Private-Token': TOKEN });
     const result = await session.call('get_branch', { project_id: '1' });
     expect(result.isError).toBe(true);
     expect(result.content).toEqual([{ type: 'text', text: 'validation: branch_name: is required' }]);
@@ -188,14 +247,14 @@ describe('tools/call protocol errors', () => {
   });
 
   test('a missing required parameter says so, even when the parameter has a format hint', async () => {
-    const session = await connect(app({}), { 'Private-Token': TOKEN });
+    const session = await connect(app({ FORGE_TOOLSETS: 'branches,issues' }), { 'Private-Token': TOKEN });
     const result = await session.call('get_issue', { project_id: '1' });
     expect((result.structuredContent as { error: { message: string } }).error.message).toBe('issue_iid: is required');
     await session.close();
   });
 
   test('numbers are accepted where a string id is expected', async () => {
-    const session = await connect(app({}), { 'Private-Token': TOKEN });
+    const session = await connect(app({ FORGE_TOOLSETS: 'branches,issues' }), { 'Private-Token': TOKEN });
     // The forge is unreachable here: getting past validation shows up as an upstream error.
     const result = await session.call('get_branch', { project_id: 42, branch_name: 'main' });
     expect((result.structuredContent as { error: { kind: string } }).error.kind).toBe('upstream');

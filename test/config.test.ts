@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { ConfigError, loadConfig } from '../src/config/load';
 import { SETTING_NAMES } from '../src/config/schema';
+import { DEFAULT_TOOLS } from '../src/tools/default-set';
 
 const HTTP_REMOTE = { STREAMABLE_HTTP: 'true', REMOTE_AUTHORIZATION: 'true' };
 const SECRET = Buffer.alloc(32, 7).toString('base64url');
@@ -31,7 +32,9 @@ describe('loadConfig', () => {
     expect(c.OAUTH_STATELESS_STORED_TTL_SECONDS).toBe(120);
     expect(c.statelessSessionTtlSeconds).toBe(c.SESSION_TIMEOUT_SECONDS);
     expect(c.forgeApiUrls).toEqual(['https://gitlab.com/api/v4']);
-    expect([...c.toolGroups].sort()).toEqual(['branches', 'issues']);
+    // D40: no whole group; the default set's tools by name.
+    expect([...c.toolGroups]).toEqual([]);
+    expect(c.toolNames).toBe(DEFAULT_TOOLS);
     expect(c.LOG_LEVEL).toBe('info');
   });
 
@@ -69,15 +72,15 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: must be one of debug, info, warn, error (got "loud")'],
     [
       { FORGE_TOOLSETS: 'branches,snippets' },
-      'FORGE_TOOLSETS: unknown tool group "snippets" (known: milestones, branches, issues, merge_requests, pipelines, repository, projects, users, search, labels, wiki, releases, context, variables, ci, work_items, all)',
+      'FORGE_TOOLSETS: unknown tool group "snippets" (known: milestones, branches, issues, merge_requests, pipelines, repository, projects, users, search, labels, wiki, releases, context, variables, ci, work_items, all, default)',
     ],
     [
       { FORGE_TOOLSETS: ',' },
-      'FORGE_TOOLSETS: names no tool group (known: milestones, branches, issues, merge_requests, pipelines, repository, projects, users, search, labels, wiki, releases, context, variables, ci, work_items, all)',
+      'FORGE_TOOLSETS: names no tool group (known: milestones, branches, issues, merge_requests, pipelines, repository, projects, users, search, labels, wiki, releases, context, variables, ci, work_items, all, default)',
     ],
     [
       { FORGE_TOOLSETS: ' , ,' },
-      'FORGE_TOOLSETS: names no tool group (known: milestones, branches, issues, merge_requests, pipelines, repository, projects, users, search, labels, wiki, releases, context, variables, ci, work_items, all)',
+      'FORGE_TOOLSETS: names no tool group (known: milestones, branches, issues, merge_requests, pipelines, repository, projects, users, search, labels, wiki, releases, context, variables, ci, work_items, all, default)',
     ],
     [{ FORGE_API_URL: 'ftp://x' }, 'FORGE_API_URL: must be http(s) URLs without credentials (got "ftp://x")'],
     [{ MCP_SERVER_URL: 'not a url' }, 'MCP_SERVER_URL: must be an http(s) URL (got "not a url")'],
@@ -171,16 +174,28 @@ describe('loadConfig', () => {
       'work_items',
     ]);
     expect([...loadConfig({ ...HTTP_REMOTE, FORGE_TOOLSETS: 'milestones' }).toolGroups]).toEqual(['milestones']);
-    expect([...loadConfig({ ...HTTP_REMOTE, USE_MILESTONE: 'true' }).toolGroups].sort()).toEqual(['branches', 'issues', 'milestones']);
+    expect([...loadConfig({ ...HTTP_REMOTE, USE_MILESTONE: 'true' }).toolGroups]).toEqual(['milestones']);
+    expect(loadConfig({ ...HTTP_REMOTE, USE_MILESTONE: 'true' }).toolNames).toBe(DEFAULT_TOOLS);
+    // The former default, named, means what it meant; naming groups alone picks no tool by name (D40).
+    const former = loadConfig({ ...HTTP_REMOTE, FORGE_TOOLSETS: 'branches,issues' });
+    expect([...former.toolGroups].sort()).toEqual(['branches', 'issues']);
+    expect([...former.toolNames]).toEqual([]);
+    const both = loadConfig({ ...HTTP_REMOTE, FORGE_TOOLSETS: 'default,pipelines' });
+    expect([...both.toolGroups]).toEqual(['pipelines']);
+    expect(both.toolNames).toBe(DEFAULT_TOOLS);
   });
 
   // D2: a flag is the setting under another name. An empty environment variable counts as not
   // given; so does an empty flag, which once read FORGE_TOOLSETS as "no groups" (a server with no tools).
-  test('an empty --forge-toolsets= gives the default groups, as FORGE_TOOLSETS= does', () => {
-    const defaults: string[] = ['branches', 'issues'];
-    expect([...loadConfig({ ...HTTP_REMOTE, FORGE_TOOLSETS: '' }).toolGroups].sort() as string[]).toEqual(defaults);
-    expect([...loadConfig(HTTP_REMOTE, ['--forge-toolsets=']).toolGroups].sort() as string[]).toEqual(defaults);
-    expect([...loadConfig(HTTP_REMOTE, ['--forge-toolsets', '']).toolGroups].sort() as string[]).toEqual(defaults);
+  test('an empty --forge-toolsets= gives the default set, as FORGE_TOOLSETS= does', () => {
+    for (const c of [
+      loadConfig({ ...HTTP_REMOTE, FORGE_TOOLSETS: '' }),
+      loadConfig(HTTP_REMOTE, ['--forge-toolsets=']),
+      loadConfig(HTTP_REMOTE, ['--forge-toolsets', '']),
+    ]) {
+      expect([...c.toolGroups]).toEqual([]);
+      expect(c.toolNames).toBe(DEFAULT_TOOLS);
+    }
     // Not given: the environment's value stays in force, as it would under an empty variable.
     expect([...loadConfig({ ...HTTP_REMOTE, FORGE_TOOLSETS: 'milestones' }, ['--forge-toolsets=']).toolGroups]).toEqual(['milestones']);
   });

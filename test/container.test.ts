@@ -63,6 +63,8 @@ describe.skipIf(problem !== null)('the container image', () => {
         `FORGE_API_URL=${forge.url}`,
         '-e',
         'LOG_LEVEL=info',
+        '-e',
+        'FORGE_TOOLSETS=branches,issues',
         TAG,
       )
     ).trim();

@@ -115,7 +115,13 @@ describe('stdio with the v2 client', () => {
     const transport = new StdioClientTransport({
       command: 'bun',
       args: ['run', ENTRY],
-      env: { PATH: process.env.PATH ?? '', FORGE_PERSONAL_ACCESS_TOKEN: TOKENS.developer, FORGE_API_URL: forge.apiUrl, LOG_LEVEL: 'error' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        FORGE_PERSONAL_ACCESS_TOKEN: TOKENS.developer,
+        FORGE_API_URL: forge.apiUrl,
+        FORGE_TOOLSETS: 'branches',
+        LOG_LEVEL: 'error',
+      },
       stderr: 'pipe',
     });
     const client = new Client({ name: 'stdio-v2', version: '1' }, options);

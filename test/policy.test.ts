@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createApp, type ForgeApp } from '../src/app';
 import { ALL_TOOLS } from '../src/tools/catalog';
+import { DEFAULT_TOOLS } from '../src/tools/default-set';
 import { PolicyCatalogs } from '../src/mcp/policy';
 import { SEED, startFakeForge, TOKENS, type FakeForge } from './support/fake-forge';
 import { resetForge, serveOAuth, type ServedOAuth } from './support/fake-oauth-harness';
@@ -64,6 +65,8 @@ async function called(app: ForgeApp, lane: Lane, name: string, args: Record<stri
 
 // Every group: variables is never part of `all` (D13), so it is named too.
 const ALL = { FORGE_TOOLSETS: 'all,variables' };
+// FORGE_TOOLSETS not given (an empty value): the default set (D40).
+const DEFAULT = { FORGE_TOOLSETS: '' };
 const reads = (groups: string[]) => names((t) => groups.includes(t.group) && t.mode === 'read');
 const inGroups = (groups: string[]) => names((t) => groups.includes(t.group));
 
@@ -104,6 +107,24 @@ describe.each(['legacy', 'modern'] as Lane[])('tools/list on the %s lane', (lane
     ['branches deployment + X-MCP-Toolsets: issues', { FORGE_TOOLSETS: 'branches' }, { 'X-MCP-Toolsets': 'issues' }, '', []],
     ['branches deployment + /mcp/x/issues,branches', { FORGE_TOOLSETS: 'branches' }, {}, '/x/issues,branches', inGroups(['branches'])],
     ['branches deployment + X-MCP-Tools naming issue tools', { FORGE_TOOLSETS: 'branches' }, { 'X-MCP-Tools': 'get_issue,get_branch' }, '', ['get_branch']],
+    // D40: `default` names the default set's tools; a group narrows the default set to its tools.
+    ['X-MCP-Toolsets: default', ALL, { 'X-MCP-Toolsets': 'default' }, '', names((t) => DEFAULT_TOOLS.has(t.name))],
+    ['/mcp/x/default,wiki', ALL, {}, '/x/default,wiki', names((t) => DEFAULT_TOOLS.has(t.name) || t.group === 'wiki')],
+    [
+      'default deployment + X-MCP-Toolsets: pipelines',
+      DEFAULT,
+      { 'X-MCP-Toolsets': 'pipelines' },
+      '',
+      names((t) => DEFAULT_TOOLS.has(t.name) && t.group === 'pipelines'),
+    ],
+    ['default deployment + X-MCP-Toolsets: variables', DEFAULT, { 'X-MCP-Toolsets': 'variables' }, '', []],
+    [
+      'branches deployment + X-MCP-Toolsets: default',
+      { FORGE_TOOLSETS: 'branches' },
+      { 'X-MCP-Toolsets': 'default' },
+      '',
+      names((t) => DEFAULT_TOOLS.has(t.name) && t.group === 'branches'),
+    ],
     [
       'issues deployment + every header at once',
       { FORGE_TOOLSETS: 'issues' },

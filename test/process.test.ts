@@ -6,6 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { SEED, TOKENS, startFakeForge, type FakeForge } from './support/fake-forge';
 import { connect, structured } from './support/mcp-client';
 import { ENTRY, runToExit, startServer } from './support/process';
+import { DEFAULT_TOOLS } from '../src/tools/default-set';
 import { ALL_TOOLS } from '../src/tools/catalog';
 
 setDefaultTimeout(20_000);
@@ -105,12 +106,15 @@ describe('start-up refusals (exit 2, one line naming the setting)', () => {
     expect(code).toBe(0);
     for (const name of ['PORT', 'REMOTE_AUTHORIZATION', 'MAX_SESSIONS', 'OAUTH_STATELESS_SECRET', 'FORGE_TOOLSETS']) expect(stdout).toContain(name);
     expect(stdout).toContain('--oauth-stateless-mode');
+    // D40: the default set, and how to get the former default back.
+    expect(stdout).toContain('FORGE_TOOLSETS (--forge-toolsets) [default: default]');
+    expect(stdout).toContain('branches,issues gives the default of earlier releases');
   });
 });
 
 describe('HTTP server on a real port', () => {
   test('a full session: initialize, list, call, delete; logs hold no token; SIGTERM exits 0', async () => {
-    const server = await startServer({ REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: forge.apiUrl, LOG_LEVEL: 'debug' });
+    const server = await startServer({ REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: 'branches,issues', LOG_LEVEL: 'debug' });
     const health = await fetch(`${server.url}/healthz`);
     expect(await health.json()).toEqual({ status: 'ok' });
 
@@ -230,12 +234,13 @@ test('a body declared over MAX_REQUEST_BODY_BYTES: the JSON-RPC 413, or past the
 
 // D2: an empty flag is not given, as an empty variable is; --forge-toolsets= once started a server
 // listing no tools at all.
-test('--forge-toolsets= (empty) serves the default tool groups, as FORGE_TOOLSETS= does', async () => {
+test('--forge-toolsets= (empty) serves the default set, as FORGE_TOOLSETS= does (D40)', async () => {
   const server = await startServer({ REMOTE_AUTHORIZATION: 'true', FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: '' }, ['--forge-toolsets=']);
   try {
     const session = await connect({ handle: (r) => fetch(r) }, { 'Private-Token': TOKENS.maintainer }, `${server.url}/mcp`);
     const { tools } = await session.client.listTools();
-    const defaults = ALL_TOOLS.filter((tool) => tool.group === 'branches' || tool.group === 'issues').map((tool) => tool.name);
+    const defaults = ALL_TOOLS.filter((tool) => DEFAULT_TOOLS.has(tool.name)).map((tool) => tool.name);
+    expect(defaults.length).toBe(DEFAULT_TOOLS.size);
     expect(tools.map((tool) => tool.name).sort()).toEqual(defaults.sort());
     await session.close();
   } finally {
@@ -255,7 +260,13 @@ describe('stdio transport', () => {
     const transport = new StdioClientTransport({
       command: 'bun',
       args: ['run', ENTRY],
-      env: { PATH: process.env.PATH ?? '', FORGE_PERSONAL_ACCESS_TOKEN: TOKENS.developer, FORGE_API_URL: forge.apiUrl, LOG_LEVEL: 'error' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        FORGE_PERSONAL_ACCESS_TOKEN: TOKENS.developer,
+        FORGE_API_URL: forge.apiUrl,
+        FORGE_TOOLSETS: 'branches',
+        LOG_LEVEL: 'error',
+      },
       stderr: 'pipe',
     });
     const client = new Client({ name: 'stdio-test', version: '1' });

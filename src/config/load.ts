@@ -3,6 +3,7 @@
 // caller passes the environment in; nothing else in the server reads it.
 import { Value } from '@sinclair/typebox/value';
 import type { TSchema } from '@sinclair/typebox';
+import { DEFAULT_SET, DEFAULT_TOOLS } from '../tools/default-set';
 import { NAMED_ONLY_GROUPS, TOOL_GROUPS, type ToolGroup } from '../tools/groups';
 import { ConfigSchema, SETTING_NAMES, flagName, settingSchema, type SettingName, type Settings } from './schema';
 import { normalizeApiUrl } from '../forge/api-url';
@@ -39,8 +40,10 @@ function withoutUserinfo(value: string): string {
 export interface Config extends Readonly<Settings> {
   /** FORGE_API_URL entries, normalized to end with /api/v4; the first is the default forge. */
   readonly forgeApiUrls: readonly string[];
-  /** Tool groups exposed, from FORGE_TOOLSETS and USE_MILESTONE (D13). */
+  /** Tool groups exposed whole, from FORGE_TOOLSETS and USE_MILESTONE (D13). */
   readonly toolGroups: ReadonlySet<ToolGroup>;
+  /** Tools exposed by name besides those groups: the default set's when FORGE_TOOLSETS is unset or names it (D40). */
+  readonly toolNames: ReadonlySet<string>;
   /** Inactivity timeout of sealed session ids, in seconds. */
   readonly statelessSessionTtlSeconds: number;
   /** Proxies in front of the server (MCP_TRUST_PROXY): 0 means the socket address is the client. */
@@ -194,10 +197,11 @@ function checkCrossRules(s: Settings): void {
   if (redisProblem) throw new ConfigError('REDIS_URL', redisProblem);
   // A value of commas or spaces names no group: a server without tools is a mistake, not a choice
   // (an empty value is not given at all, and means the default).
-  if (s.FORGE_TOOLSETS.length === 0) throw new ConfigError('FORGE_TOOLSETS', `names no tool group (known: ${TOOL_GROUPS.join(', ')}, all)`);
+  const known = `known: ${TOOL_GROUPS.join(', ')}, all, ${DEFAULT_SET}`;
+  if (s.FORGE_TOOLSETS.length === 0) throw new ConfigError('FORGE_TOOLSETS', `names no tool group (${known})`);
   for (const group of s.FORGE_TOOLSETS) {
-    if (group !== 'all' && !(TOOL_GROUPS as readonly string[]).includes(group)) {
-      throw new ConfigError('FORGE_TOOLSETS', `unknown tool group "${group}" (known: ${TOOL_GROUPS.join(', ')}, all)`);
+    if (group !== 'all' && group !== DEFAULT_SET && !(TOOL_GROUPS as readonly string[]).includes(group)) {
+      throw new ConfigError('FORGE_TOOLSETS', `unknown tool group "${group}" (${known})`);
     }
   }
 }
@@ -229,7 +233,7 @@ function trustedProxiesOf(value: string): number {
 
 function toolGroupsOf(s: Settings): Set<ToolGroup> {
   // `all` is every group but the named-only ones (CI/CD variables hold secrets); naming one adds it.
-  const named = s.FORGE_TOOLSETS.filter((g) => g !== 'all') as ToolGroup[];
+  const named = s.FORGE_TOOLSETS.filter((g) => g !== 'all' && g !== DEFAULT_SET) as ToolGroup[];
   const all = s.FORGE_TOOLSETS.includes('all') ? TOOL_GROUPS.filter((g) => !NAMED_ONLY_GROUPS.includes(g)) : [];
   const groups = new Set<ToolGroup>([...all, ...named]);
   if (s.USE_MILESTONE) groups.add('milestones');
@@ -260,6 +264,7 @@ export function loadConfig(env: Record<string, string | undefined>, argv: readon
     ...s,
     forgeApiUrls: Object.freeze(forgeApiUrls),
     toolGroups: toolGroupsOf(s),
+    toolNames: s.FORGE_TOOLSETS.includes(DEFAULT_SET) ? DEFAULT_TOOLS : new Set<string>(),
     statelessSessionTtlSeconds: s.OAUTH_STATELESS_SESSION_TTL_SECONDS ?? s.SESSION_TIMEOUT_SECONDS,
     trustedProxies: trustedProxiesOf(s.MCP_TRUST_PROXY),
     warnings: Object.freeze(ignoredSettings(s)),

@@ -2,7 +2,8 @@
 // description. `loadConfig` reads it, `--help` prints it and docs/configuration.md is generated
 // from it, so a setting exists exactly when it is listed here.
 import { FormatRegistry, Type, type Static, type TSchema } from '@sinclair/typebox';
-import { DEFAULT_TOOL_GROUPS, NAMED_ONLY_GROUPS, TOOL_GROUPS } from '../tools/groups';
+import { DEFAULT_SET } from '../tools/default-set';
+import { NAMED_ONLY_GROUPS, TOOL_GROUPS } from '../tools/groups';
 
 FormatRegistry.Set('url', (value) => {
   try {
@@ -90,8 +91,8 @@ export const ConfigSchema = Type.Object({
     'Memory all job-log reads (get_pipeline_job_output) may hold together, in bytes: each reserves its lines and 4 MiB of stream buffers; a read that does not fit waits up to FORGE_REQUEST_TIMEOUT_MS, then fails with timeout.',
   ),
   FORGE_TOOLSETS: list(
-    [...DEFAULT_TOOL_GROUPS],
-    `Tool groups to expose: comma-separated ids (${TOOL_GROUPS.join(', ')}) or all (every group but ${NAMED_ONLY_GROUPS.join(', ')}, which must be named).`,
+    [DEFAULT_SET],
+    `Tool groups to expose: comma-separated ids (${TOOL_GROUPS.join(', ')}), all (every group but ${NAMED_ONLY_GROUPS.join(', ')}, which must be named) or ${DEFAULT_SET} (a curated set of tools for issues, merge request review, failed pipelines and files, listed in docs/tools.md; branches,issues gives the default of earlier releases).`,
   ),
   USE_MILESTONE: bool(false, 'Legacy switch: adds the milestones tool group.'),
   FORGE_READ_ONLY_MODE: bool(false, 'Expose read-only tools only, and refuse write tools at call time.'),

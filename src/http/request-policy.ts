@@ -4,7 +4,8 @@
 // narrows (mcp/policy.ts, tools/catalog.ts narrowSelection). Every value is the client's to
 // write, so each is bounded and checked: an unknown group or tool name, a malformed list or value
 // is refused with 400 naming the header (or the path) and, shortened, the name.
-import { TOOL_GROUPS, type ToolGroup } from '../tools/groups';
+import { TOOL_GROUPS, type Toolset } from '../tools/groups';
+import { DEFAULT_SET } from '../tools/default-set';
 import { policyKey } from '../mcp/policy';
 import type { Narrowing } from '../tools/catalog';
 import { requestPath } from '../web/request-url';
@@ -17,7 +18,8 @@ const MAX_POLICY_HEADER = 4_096;
 const MAX_POLICY_NAMES = 100;
 
 const NAME = /^[a-z0-9_]{1,64}$/;
-const GROUPS = new Set<string>(TOOL_GROUPS);
+// A group id, or `default`: the default set's tools (D40).
+const GROUPS = new Set<string>([...TOOL_GROUPS, DEFAULT_SET]);
 const shown = (name: string) => JSON.stringify(name.length > 64 ? `${name.slice(0, 64)}…` : name);
 
 type Names = { ok: true; names: string[] | undefined } | { ok: false; message: string };
@@ -84,7 +86,7 @@ export function readRequestPolicy(request: Request, isTool: (name: string) => bo
   // The path's groups and the header's both narrow: only groups named in both remain.
   const groups = pathGroups && toolsets.names ? pathGroups.filter((g) => toolsets.names!.includes(g)) : (pathGroups ?? toolsets.names);
   const policy: Narrowing = {
-    groups: groups as ToolGroup[] | undefined,
+    groups: groups as Toolset[] | undefined,
     tools: tools.names,
     exclude: exclude.names,
     readOnly: readOnly || matched?.[2] !== undefined,

@@ -2,7 +2,8 @@
 // built once at start-up: validators compiled, the tools/list payload serialized, so a call does
 // nothing but look up, validate and run.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
-import type { ToolGroup } from './groups';
+import type { ToolGroup, Toolset } from './groups';
+import { DEFAULT_SET, DEFAULT_TOOLS } from './default-set';
 import { closingReferences } from '../text/closing-pattern';
 import { findQuickAction, quickActionProblem } from '../text/quick-actions';
 import { boundedResult, restAdvice, type RestAdvice } from './bounded-result';
@@ -59,7 +60,10 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
 ];
 
 export interface ToolSelection {
+  /** Groups exposed whole. */
   groups: ReadonlySet<ToolGroup>;
+  /** Tools exposed by name besides those groups (the default set, D40). */
+  picked?: ReadonlySet<string>;
   readOnly: boolean;
   /** Only these tools, of those the groups hold (a request's policy, D34). */
   tools?: ReadonlySet<string>;
@@ -69,7 +73,11 @@ export interface ToolSelection {
 
 /** Whether a selection holds a tool, whatever its mode. */
 function inScope(tool: ToolDefinition, selection: ToolSelection): boolean {
-  return selection.groups.has(tool.group) && (!selection.tools || selection.tools.has(tool.name)) && !selection.exclude?.has(tool.name);
+  return (
+    (selection.groups.has(tool.group) || selection.picked?.has(tool.name) === true) &&
+    (!selection.tools || selection.tools.has(tool.name)) &&
+    !selection.exclude?.has(tool.name)
+  );
 }
 
 /** Which tools a deployment exposes (D13): enabled groups, and only reads in read-only mode; a request's policy narrows further (D34). */
@@ -82,8 +90,8 @@ export function selectTools(all: readonly ToolDefinition[], selection: ToolSelec
  * and carried as a key (mcp/policy.ts): what it names, intersected; never anything the selection lacks.
  */
 export interface Narrowing {
-  /** Only tools of these groups (X-MCP-Toolsets, /mcp/x/{groups}). */
-  readonly groups?: readonly ToolGroup[];
+  /** Only tools of these groups, or of the default set (X-MCP-Toolsets, /mcp/x/{groups}; D40). */
+  readonly groups?: readonly Toolset[];
   /** Only these tools (X-MCP-Tools). */
   readonly tools?: readonly string[];
   /** Not these tools (X-MCP-Exclude-Tools). */
@@ -92,11 +100,19 @@ export interface Narrowing {
   readonly readOnly: boolean;
 }
 
-export function narrowSelection(selection: ToolSelection, narrowing: Narrowing): ToolSelection {
-  const groups = narrowing.groups ? new Set([...selection.groups].filter((g) => narrowing.groups!.includes(g))) : selection.groups;
-  const tools = narrowing.tools ? new Set(narrowing.tools.filter((t) => !selection.tools || selection.tools.has(t))) : selection.tools;
+/** Whether a tool belongs to one of the named toolsets: its group, or the default set (D40). */
+function inToolsets(tool: ToolDefinition, toolsets: readonly Toolset[]): boolean {
+  return toolsets.includes(tool.group) || (toolsets.includes(DEFAULT_SET) && DEFAULT_TOOLS.has(tool.name));
+}
+
+/** `all`: every tool, so a narrowing by toolsets becomes a narrowing by tool names. */
+export function narrowSelection(all: readonly ToolDefinition[], selection: ToolSelection, narrowing: Narrowing): ToolSelection {
+  let tools = selection.tools;
+  const keep = (name: string) => !tools || tools.has(name);
+  if (narrowing.tools) tools = new Set(narrowing.tools.filter(keep));
+  if (narrowing.groups) tools = new Set(all.filter((t) => keep(t.name) && inToolsets(t, narrowing.groups!)).map((t) => t.name));
   const exclude = narrowing.exclude ? new Set([...(selection.exclude ?? []), ...narrowing.exclude]) : selection.exclude;
-  return { groups, readOnly: selection.readOnly || narrowing.readOnly, tools, exclude };
+  return { groups: selection.groups, picked: selection.picked, readOnly: selection.readOnly || narrowing.readOnly, tools, exclude };
 }
 
 /**
@@ -301,7 +317,7 @@ export class ToolCatalog {
 
   /** This catalog narrowed by a request's policy (D34): its entries and listings reused, nothing widened. */
   narrow(narrowing: Narrowing): ToolCatalog {
-    return new ToolCatalog(this.all, narrowSelection(this.selection, narrowing), this.options, this);
+    return new ToolCatalog(this.all, narrowSelection(this.all, this.selection, narrowing), this.options, this);
   }
 
   /** Whether `name` is a tool of this deployment that changes data (D29's step-up applies to it). */

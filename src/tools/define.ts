@@ -99,8 +99,8 @@ export function defineTool<S extends TObject>(definition: ToolDefinition<S>): To
   return definition as unknown as ToolDefinition;
 }
 
-/** What full_response does is said once, in the server's instructions (tools/list stays small). */
-const FULL_RESPONSE = Type.Optional(Type.Boolean());
+/** Said on the parameter (D40) as well as in the server's instructions, which some clients never show. */
+export const FULL_RESPONSE = Type.Optional(Type.Boolean({ description: "GitLab's raw records, not lean" }));
 
 /** A read tool with a record kind takes full_response: the forge's records untouched (D33, D36). */
 export function hasFullResponse(tool: Pick<ToolDefinition, 'mode' | 'record' | 'text'>): boolean {

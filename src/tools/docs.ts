@@ -31,29 +31,6 @@ export function toolsMarkdown(tools: readonly ToolDefinition[]): string {
   return sections.join('\n\n');
 }
 
-/**
- * What each group adds to a tools/list result, in bytes of JSON as clients receive it (every client
- * reads the listing into a model; test/catalog.test.ts holds the budgets): what a model reads to
- * choose a tool, and apart from it what the output schemas add (D41).
- */
-export function groupSizesMarkdown(tools: readonly ToolDefinition[], listing: (tool: ToolDefinition) => unknown): string {
-  const inputSide = (tool: ToolDefinition) => {
-    const { outputSchema: _output, ...rest } = listing(tool) as Record<string, unknown>;
-    return rest;
-  };
-  const bytes = (group: readonly ToolDefinition[]) => JSON.stringify({ tools: group.map(inputSide) }).length;
-  const outputBytes = (group: readonly ToolDefinition[]) => JSON.stringify({ tools: group.map(listing) }).length - bytes(group);
-  const row = (name: string, group: readonly ToolDefinition[]) =>
-    `| ${name} | ${group.length} | ${bytes(group).toLocaleString('en-US')} | ${outputBytes(group).toLocaleString('en-US')} |`;
-  const rows: string[] = [];
-  for (const group of TOOL_GROUPS) {
-    const inGroup = tools.filter((t) => t.group === group);
-    if (inGroup.length > 0) rows.push(row(`\`${group}\``, inGroup));
-  }
-  rows.push(row('all groups', tools));
-  return ['| Group | Tools | tools/list bytes | output schemas add |', '|---|---|---|---|', ...rows].join('\n');
-}
-
 /** Detailed reference: every parameter with its type and description. */
 export function toolReferenceMarkdown(tools: readonly ToolDefinition[]): string {
   return tools

@@ -1,7 +1,10 @@
-// The tool groups (D13), each with what the server says of it: whether a deployment enables it
-// without FORGE_TOOLSETS, and its lines of the server's instructions. Config (FORGE_TOOLSETS),
+// The tool groups (D13), each with what the server says of it: whether `all` includes it, and its
+// lines of the server's instructions (without FORGE_TOOLSETS a deployment exposes the default
+// set of default-set.ts, chosen by tool name, D40). Config (FORGE_TOOLSETS),
 // the per-request policy (D34) and the HTTP layer read the groups from here; a new group is a
 // line here and a folder beside this file.
+
+import type { DEFAULT_SET } from './default-set';
 
 export const TOOL_GROUPS = [
   'milestones',
@@ -24,8 +27,6 @@ export const TOOL_GROUPS = [
 export type ToolGroup = (typeof TOOL_GROUPS)[number];
 
 interface ToolGroupInfo {
-  /** Enabled when FORGE_TOOLSETS is not given. */
-  readonly byDefault: boolean;
   /** Left out of `all`: only a deployment that names the group gets it. */
   readonly namedOnly?: boolean;
   /** Lines of the server's instructions that only this group's tools need (after the shared conventions). */
@@ -33,29 +34,27 @@ interface ToolGroupInfo {
 }
 
 const TOOL_GROUP_INFO: Readonly<Record<ToolGroup, ToolGroupInfo>> = {
-  milestones: { byDefault: false, instructions: [] },
-  branches: { byDefault: true, instructions: [] },
+  milestones: { instructions: [] },
+  branches: { instructions: [] },
   issues: {
-    byDefault: true,
     instructions: [
       '- Emoji names go without colons, e.g. thumbsup. The comment reaction tools also take the discussion_id of a reply and then check the note is in that thread.',
     ],
   },
-  merge_requests: { byDefault: false, instructions: [] },
-  pipelines: { byDefault: false, instructions: [] },
-  repository: { byDefault: false, instructions: [] },
-  projects: { byDefault: false, instructions: [] },
-  users: { byDefault: false, instructions: [] },
-  search: { byDefault: false, instructions: [] },
-  labels: { byDefault: false, instructions: [] },
-  wiki: { byDefault: false, instructions: [] },
-  releases: { byDefault: false, instructions: [] },
-  context: { byDefault: false, instructions: [] },
+  merge_requests: { instructions: [] },
+  pipelines: { instructions: [] },
+  repository: { instructions: [] },
+  projects: { instructions: [] },
+  users: { instructions: [] },
+  search: { instructions: [] },
+  labels: { instructions: [] },
+  wiki: { instructions: [] },
+  releases: { instructions: [] },
+  context: { instructions: [] },
   // A variable's value is a secret: `all` leaves the group out, a deployment must name it (D13).
-  variables: { byDefault: false, namedOnly: true, instructions: [] },
-  ci: { byDefault: false, instructions: [] },
+  variables: { namedOnly: true, instructions: [] },
+  ci: { instructions: [] },
   work_items: {
-    byDefault: false,
     instructions: [
       "- Work items (GitLab's GraphQL API): namespace_path is a project's or group's full path, never a numeric id. A work item is named by id (its global id gid://gitlab/WorkItem/42, as the tools return it), by namespace_path with iid, or by url (its web page on this forge). Lists page by cursor: page is null and next_page is a cursor to give back as after. Tasks go under issues, issues and epics under epics, key results under objectives.",
     ],
@@ -65,21 +64,18 @@ const TOOL_GROUP_INFO: Readonly<Record<ToolGroup, ToolGroupInfo>> = {
 /** Groups `all` leaves out: only a deployment that names them gets them (variables hold secrets, D13). */
 export const NAMED_ONLY_GROUPS: readonly ToolGroup[] = TOOL_GROUPS.filter((group) => TOOL_GROUP_INFO[group].namedOnly === true);
 
-/** The groups a deployment enables when FORGE_TOOLSETS is not given. */
-export const DEFAULT_TOOL_GROUPS: readonly ToolGroup[] = TOOL_GROUPS.filter((group) => TOOL_GROUP_INFO[group].byDefault);
+/** What FORGE_TOOLSETS and a request's policy (D34) may name: a group, or the default set (D40). */
+export type Toolset = ToolGroup | typeof DEFAULT_SET;
 
 // Sent once at initialize: the conventions every tool shares, then each group's own lines, so
 // tools/list (read on every connection) carries only what is particular to each tool.
+// Formats and defaults a call needs are on the parameters they govern (D40: several clients never
+// show these instructions to the model); what stays here spans tools or describes results.
 const CONVENTIONS = [
-  '- project_id, group_id, target_project_id: a numeric id or a full path such as group/sub/project (list_issues and my_issues without one: all projects). Branch names, refs, tag names, file paths and wiki slugs containing / are given as they are; none may be empty or have a . or .. part.',
-  '- issue_iid, merge_request_iid, noteable_iid, target_issue_iid, iids: the number within the project or group (#12 for an issue, !12 for a merge request). ' +
-    "milestone_id is the milestone's global id (its id field), not its iid. note_id, award_id, issue_link_id, link_id, discussion_id and to-do ids are the id fields the list tools return. " +
-    'Numeric ids may be sent as numbers or strings; assignee_id and iteration_id also take None or Any.',
-  '- Paginated list tools take page (default 1) and per_page (default 20, max 100) and return {items, pagination: {page, per_page, next_page, total, total_pages}}; next_page is null on the last page; total and total_pages are null where GitLab does not count (lists above 10,000 items, commits).',
-  '- since, until, *_after, *_before: ISO 8601 date-times (2026-01-31T23:59:59Z) or a date alone (2026-01-31, midnight UTC); *_date parameters are YYYY-MM-DD.',
+  '- Ids may be sent as numbers or strings; project_id and group_id also take a full path. Branch names, refs, tag names, file paths and wiki slugs containing / are given as they are; none may be empty or have a . or .. part. ' +
+    'note_id, award_id, issue_link_id, link_id, discussion_id and to-do ids are the id fields the list tools return.',
+  '- Paginated list tools return {items, pagination: {page, per_page, next_page, total, total_pages}}; next_page is null on the last page; total and total_pages are null where GitLab does not count (lists above 10,000 items, commits).',
   '- Limits: titles 255 characters, descriptions and comment bodies 1,000,000, search 1,000; numeric ids are positive whole numbers.',
-  '- labels are arrays of label names. As a filter an item must have all of them; ["None"] means no labels, ["Any"] at least one. ' +
-    'The milestone filter of the issue lists takes a title, None or Any. A title filter matches exactly; search matches part of the title or description.',
   "- Read tools return lean records (null, empty and presentation fields dropped; users as {id, username, name}; flags only when true); full_response: true returns the forge's records untouched. " +
     'A result over the size limit is cut at a whole item and says truncated: true with how to get the rest. Text others wrote comes without invisible characters and hidden Markdown; file contents, diffs and blame come exact, with invisible_characters saying where such characters are. ' +
     'A write whose merge request or commit text says "Closes #12" lists those issues in closes_issues.',

@@ -6,7 +6,9 @@
 // a map's propertyNames, the safe integer bounds): the server enforces them and names the limit when
 // one is passed.
 // Conventions shared by every tool (what project_id takes, pagination defaults, date formats) are
-// stated once in the server's instructions, so these carry no description unless a tool deviates.
+// stated on the parameters they govern (D40: several clients never show the server's instructions
+// to the model), once here so every tool says them alike, and short: tools/list is read on every
+// connection (test/catalog.test.ts holds each group's bytes).
 // `stringOrInteger` is our own keyword too: the parameter is an id, published as
 // `["string","integer"]` whatever the server-side type (D32); conversion accepts either losslessly.
 // `slashName` is our own keyword too: a branch name, ref or file path whose slashes may arrive
@@ -71,10 +73,10 @@ const identifier = (maxLength: number, options: StringOptions = {}) => Type.Stri
 export const ID = { stringOrInteger: true } as const;
 
 /** A project's numeric id or full path (`group/sub/project`, or already %2F-encoded). */
-export const projectId = (description?: string) => identifier(LIMITS.identifier, { ...described(description), ...ID });
+export const projectId = (description = 'Id or group/project path') => identifier(LIMITS.identifier, { description, ...ID });
 
 /** A group's numeric id or full path (`group/subgroup`). */
-export const groupId = () => identifier(LIMITS.identifier, ID);
+export const groupId = (description = 'Id or full group path') => identifier(LIMITS.identifier, { description, ...ID });
 
 /**
  * A name that may arrive with its slashes %2F-encoded (D26): the validator decodes such a value
@@ -83,17 +85,17 @@ export const groupId = () => identifier(LIMITS.identifier, ID);
 const SLASH_NAME = { slashName: true } as const;
 
 /** A branch name, protection rule name (wildcards allowed), tag, ref or commit SHA. */
-export const refName = () => identifier(LIMITS.identifier, SLASH_NAME);
+export const refName = (description?: string) => identifier(LIMITS.identifier, { ...described(description), ...SLASH_NAME });
 
 /** A file's path in the repository (`src/app.ts`). */
-export const filePath = () => identifier(LIMITS.filePath, SLASH_NAME);
+export const filePath = (description = 'Repo path: src/app.ts') => identifier(LIMITS.filePath, { description, ...SLASH_NAME });
 
 /** A comment thread's id (the `id` of list_issue_discussions' items). */
-export const discussionId = () => identifier(LIMITS.identifier);
+export const discussionId = (description = 'Thread id from the discussion list') => identifier(LIMITS.identifier, { description });
 
 /** A positive integer id carried as a string (numbers are converted losslessly). */
-export const numericId = (hint = 'must be a positive integer id such as 42') =>
-  Type.String({ pattern: '^[1-9][0-9]*$', maxLength: LIMITS.idDigits, hint, ...ID });
+export const numericId = (hint = 'must be a positive integer id such as 42', description?: string) =>
+  Type.String({ pattern: '^[1-9][0-9]*$', maxLength: LIMITS.idDigits, hint, ...described(description), ...ID });
 
 /** A positive integer id the forge takes as a number (digit strings are converted losslessly). */
 export const integerId = (hint = 'must be a positive integer id such as 42', description?: string) =>
@@ -108,7 +110,7 @@ export const integer = (minimum: number, hint: string, options: { stringOrIntege
 export const positiveInteger = (hint = 'must be a positive integer such as 42') => integer(1, hint);
 
 const page = Type.Optional(integer(1, 'must be an integer, 1 or more'));
-const perPage = Type.Optional(Type.Integer({ minimum: 1, maximum: 100, hint: 'must be an integer from 1 to 100' }));
+const perPage = Type.Optional(Type.Integer({ minimum: 1, maximum: 100, hint: 'must be an integer from 1 to 100', description: 'Default 20' }));
 export const pagination = { page, per_page: perPage };
 
 // ─── Text ───────────────────────────────────────────────────────────────────────────────────────
@@ -117,13 +119,13 @@ export const pagination = { page, per_page: perPage };
 export const title = () => Type.String({ minLength: 1, maxLength: LIMITS.title });
 
 /** A description; empty clears it. */
-export const longText = () => Type.String({ maxLength: LIMITS.text });
+export const longText = (options: StringOptions = {}) => Type.String({ maxLength: LIMITS.text, ...options });
 
 /** A comment body. */
 export const noteBody = () => Type.String({ minLength: 1, maxLength: LIMITS.text });
 
 /** A `search` filter. */
-export const search = () => Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.search }));
+export const search = (description = 'In title or description') => Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.search, description }));
 
 /** A short name: label, username, milestone title as a filter, status name or stage. */
 export const shortName = (options: StringOptions = {}) => Type.String({ minLength: 1, maxLength: LIMITS.name, ...options });
@@ -142,18 +144,18 @@ export const mapOf = (names: TString, values: TSchema, description?: string) =>
 
 // ─── Dates ──────────────────────────────────────────────────────────────────────────────────────
 
-export const isoDateTime = (description?: string) =>
+export const isoDateTime = (description = 'ISO 8601 or YYYY-MM-DD') =>
   Type.Optional(
     Type.String({
       format: 'date-time',
       maxLength: LIMITS.dateTime,
-      ...described(description),
+      description,
       hint: 'must be an ISO 8601 date-time such as 2026-01-31T23:59:59Z, or a date such as 2026-01-31 (midnight UTC)',
     }),
   );
 
-export const isoDate = (description?: string) =>
-  Type.Optional(Type.String({ format: 'date', maxLength: 10, ...described(description), hint: 'must be a date in the form YYYY-MM-DD' }));
+export const isoDate = (description = 'YYYY-MM-DD') =>
+  Type.Optional(Type.String({ format: 'date', maxLength: 10, description, hint: 'must be a date in the form YYYY-MM-DD' }));
 
 // ─── Text GitLab interprets (D36) ───────────────────────────────────────────────────────────────
 

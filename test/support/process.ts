@@ -30,7 +30,9 @@ export async function runToExit(args: string[], env: Record<string, string> = {}
  */
 export async function startServer(env: Record<string, string>, args: string[] = [], command: string[] = ['bun', 'run', ENTRY]): Promise<Started> {
   const proc = Bun.spawn([...command, ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', STREAMABLE_HTTP: 'true', PORT: '0', ...env },
+    // FORGE_TOOLSETS: as in test/support/config.ts, the groups tests were written against (D40);
+    // a test of the default set passes FORGE_TOOLSETS: ''.
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', STREAMABLE_HTTP: 'true', PORT: '0', FORGE_TOOLSETS: 'branches,issues', ...env },
     stdout: 'pipe',
     stderr: 'pipe',
     stdin: 'ignore',

@@ -31,6 +31,23 @@ describe('list_issues', () => {
     expect(h.forge.requests[0].query.get('scope')).toBe('created_by_me');
   });
 
+  // D40: a client that never shows the server's instructions still tells the model the default that
+  // hid others' issues from a search, and the conventions of the ids and filters it sends.
+  test('the published schema says the scope default, and how ids, iids, dates and label filters are written', async () => {
+    const c = await h.as();
+    const tools = new Map((await c.client.listTools()).tools.map((t) => [t.name, t.inputSchema.properties as Record<string, { description?: string }>]));
+    const list = tools.get('list_issues')!;
+    expect(list.scope.description).toContain('Default created_by_me, even in a project');
+    expect(list.scope.description).toContain('all');
+    expect(list.project_id.description).toContain('group/project');
+    expect(list.updated_after.description).toContain('YYYY-MM-DD');
+    expect(list.labels.description).toContain('None');
+    expect(list.per_page.description).toContain('20');
+    expect(tools.get('get_issue')!.issue_iid.description).toContain('#12');
+    expect(tools.get('update_issue')!.milestone_id.description).toContain('not iid');
+    expect(tools.get('list_merge_requests')!.scope.description).toContain('created_by_me without project_id');
+  });
+
   test('filters: labels as one comma-separated string, assignee_username as assignee_username[]', async () => {
     const c = await h.as();
     const page = structured<Page>(

@@ -66,7 +66,7 @@ describe('the milestones group is opt-in (D13)', () => {
   });
 
   test('without a switch, or with other groups only, none is listed', async () => {
-    const byDefault = await listed({});
+    const byDefault = await listed({ FORGE_TOOLSETS: '' });
     expect(byDefault.length).toBeGreaterThan(0);
     expect(milestoneNames(byDefault)).toEqual([]);
     expect(milestoneNames(await listed({ FORGE_TOOLSETS: 'branches', USE_MILESTONE: 'false' }))).toEqual([]);

@@ -10,15 +10,15 @@ import { deletedOutput } from '../lean/schema-parts';
 const createBranch = defineTool({
   name: 'create_branch',
   title: 'Create branch',
-  description: 'Create a branch from ref (branch, tag or SHA; default branch if omitted).',
+  description: 'Create a branch from ref.',
   group: 'branches',
   mode: 'write',
   endpoint: 'POST /projects/{project_id}/repository/branches (GET /projects/{project_id} first when ref is omitted)',
   input: Type.Object(
     {
       project_id: projectId(),
-      branch: refName(),
-      ref: Type.Optional(refName()),
+      branch: refName('New branch name'),
+      ref: Type.Optional(refName('Default: the default branch')),
     },
     { additionalProperties: false },
   ),
@@ -51,7 +51,7 @@ const listBranches = restTool({
   group: 'branches',
   mode: 'read',
   record: 'branch',
-  input: Type.Object({ project_id: projectId(), search: search(), ...pagination }, { additionalProperties: false }),
+  input: Type.Object({ project_id: projectId(), search: search('Part of the name; ^ and $ anchor'), ...pagination }, { additionalProperties: false }),
   rest: { method: 'GET', path: '/projects/{project_id}/repository/branches', list: true },
 });
 
@@ -86,7 +86,7 @@ const updateDefaultBranch = defineTool({
   mode: 'write',
   idempotent: true,
   endpoint: 'PUT /projects/{project_id}',
-  input: Type.Object({ project_id: projectId(), default_branch: refName() }, { additionalProperties: false }),
+  input: Type.Object({ project_id: projectId(), default_branch: refName('An existing branch') }, { additionalProperties: false }),
   async handler(args, { forge }) {
     const project = await forge.json<Project>({ method: 'PUT', path: fillPath('/projects/{project_id}', args), body: { default_branch: args.default_branch } });
     if (project.default_branch !== args.default_branch) {

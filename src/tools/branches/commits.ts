@@ -6,28 +6,28 @@ import { invalidArgument } from '../errors';
 import { filePath, integer, isoDateTime, pagination, projectId, refName, shortName } from '../params';
 import { restTool } from '../rest';
 
-const sha = refName();
+const sha = refName('SHA, branch or tag');
 
 const listCommits = restTool({
   name: 'list_commits',
   title: 'List commits',
-  description: 'List commits of ref_name (branch, tag or a..b; default branch), newest first; all: every ref. No totals; next_page may be empty.',
+  description: 'List commits, newest first. No totals; next_page may be empty.',
   group: 'branches',
   mode: 'read',
   record: 'commit_summary',
   input: Type.Object(
     {
       project_id: projectId(),
-      ref_name: Type.Optional(refName()),
+      ref_name: Type.Optional(refName('Branch, tag or a..b; default branch')),
       since: isoDateTime(),
       until: isoDateTime(),
       path: Type.Optional(filePath()),
-      author: Type.Optional(shortName()),
-      all: Type.Optional(Type.Boolean()),
-      with_stats: Type.Optional(Type.Boolean()),
-      first_parent: Type.Optional(Type.Boolean()),
-      order: Type.Optional(Type.Union([Type.Literal('default'), Type.Literal('topo')])),
-      trailers: Type.Optional(Type.Boolean()),
+      author: Type.Optional(shortName({ description: 'Name or email' })),
+      all: Type.Optional(Type.Boolean({ description: 'Every ref' })),
+      with_stats: Type.Optional(Type.Boolean({ description: 'Line stats' })),
+      first_parent: Type.Optional(Type.Boolean({ description: 'First parents only' })),
+      order: Type.Optional(Type.Union([Type.Literal('default'), Type.Literal('topo')], { description: 'topo: topological' })),
+      trailers: Type.Optional(Type.Boolean({ description: 'Git trailers' })),
       ...pagination,
     },
     { additionalProperties: false },
@@ -41,35 +41,38 @@ const listCommits = restTool({
 const getCommit = restTool({
   name: 'get_commit',
   title: 'Get commit',
-  description: 'Get a commit (SHA, branch or tag); line stats unless stats is false.',
+  description: 'Get a commit with its stats.',
   group: 'branches',
   mode: 'read',
   record: 'commit',
-  input: Type.Object({ project_id: projectId(), sha, stats: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+  input: Type.Object({ project_id: projectId(), sha, stats: Type.Optional(Type.Boolean({ description: 'Default true' })) }, { additionalProperties: false }),
   rest: { method: 'GET', path: '/projects/{project_id}/repository/commits/{sha}' },
 });
 
 const getCommitDiff = defineTool({
   name: 'get_commit_diff',
   title: 'Get commit diff',
-  description: "Get a commit's changed files with diffs: first 20 unless full_diff.",
+  description: "Get a commit's changed files with diffs.",
   group: 'branches',
   mode: 'read',
   record: 'diff',
   endpoint: 'GET /projects/{project_id}/repository/commits/{sha}/diff',
-  input: Type.Object({ project_id: projectId(), sha, full_diff: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+  input: Type.Object(
+    { project_id: projectId(), sha, full_diff: Type.Optional(Type.Boolean({ description: 'All files, not the first 20' })) },
+    { additionalProperties: false },
+  ),
   handler(args, { forge }) {
     const request = { method: 'GET' as const, path: fillPath('/projects/{project_id}/repository/commits/{sha}/diff', args) };
     return args.full_diff ? forge.allPages(request) : forge.list(request);
   },
 });
 
-const lineNumber = () => Type.Optional(integer(1, 'must be a line number, 1 or more'));
+const lineNumber = (description: string) => Type.Optional({ ...integer(1, 'must be a line number, 1 or more'), description });
 
 const getFileBlame = defineTool({
   name: 'get_file_blame',
   title: 'Get file blame',
-  description: 'Blame a file at ref: line ranges with their last commit. range_start/range_end (1-based, inclusive) come together.',
+  description: 'Blame a file at ref: line ranges with their last commit.',
   group: 'branches',
   mode: 'read',
   record: 'blame_range',
@@ -79,9 +82,9 @@ const getFileBlame = defineTool({
     {
       project_id: projectId(),
       file_path: filePath(),
-      ref: refName(),
-      range_start: lineNumber(),
-      range_end: lineNumber(),
+      ref: refName('Branch, tag or SHA'),
+      range_start: lineNumber('First line; with range_end'),
+      range_end: lineNumber('Last line, inclusive'),
     },
     { additionalProperties: false },
   ),

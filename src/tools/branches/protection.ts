@@ -9,7 +9,7 @@ import { protectOrUpdate } from './protect-or-update';
 import { ANY_OBJECT, B, fields, S, STRINGS } from '../lean/schema-parts';
 
 /** A branch name or a wildcard pattern such as release/*. */
-const ruleName = refName();
+const ruleName = refName('Branch or pattern (release/*)');
 
 const listProtectedBranches = restTool({
   name: 'list_protected_branches',
@@ -18,7 +18,7 @@ const listProtectedBranches = restTool({
   group: 'branches',
   mode: 'read',
   record: 'protected_branch',
-  input: Type.Object({ project_id: projectId(), search: search(), ...pagination }, { additionalProperties: false }),
+  input: Type.Object({ project_id: projectId(), search: search('Part of the name'), ...pagination }, { additionalProperties: false }),
   rest: { method: 'GET', path: '/projects/{project_id}/protected_branches', list: true },
 });
 
@@ -33,11 +33,12 @@ const getProtectedBranch = restTool({
   rest: { method: 'GET', path: '/projects/{project_id}/protected_branches/{branch_name}' },
 });
 
-// The levels' meaning is in protect_branch's description, once for all three.
+// The levels' meaning is on each parameter (D40).
 const accessLevel = () =>
   Type.Optional(
     Type.Union([Type.Literal(0), Type.Literal(30), Type.Literal(40), Type.Literal(60)], {
       hint: 'must be one of 0 (no access), 30 (developer), 40 (maintainer), 60 (admin)',
+      description: '0 none, 30 developer, 40 maintainer (default), 60 admin',
     }),
   );
 
@@ -46,15 +47,14 @@ const unprotectLevel = () =>
   Type.Optional(
     Type.Union([Type.Literal(30), Type.Literal(40), Type.Literal(60)], {
       hint: 'must be one of 30 (developer), 40 (maintainer), 60 (admin); 0 is not allowed, since nobody could then unprotect the branch',
+      description: '30 developer, 40 maintainer (default), 60 admin',
     }),
   );
 
 const protectBranch = defineTool({
   name: 'protect_branch',
   title: 'Protect branch',
-  description:
-    'Protect branch_name (branch or pattern like release/*; alias: name), or update its rule. ' +
-    'Access levels: 0 none (not for unprotect), 30 developer, 40 maintainer (default), 60 admin (self-managed only).',
+  description: 'Protect a branch or pattern, or update its rule. Level 60 (admin) is self-managed only.',
   group: 'branches',
   mode: 'write',
   idempotent: true,
@@ -65,12 +65,12 @@ const protectBranch = defineTool({
     {
       project_id: projectId(),
       branch_name: Type.Optional(ruleName),
-      name: Type.Optional(ruleName),
+      name: Type.Optional(refName('Alias of branch_name')),
       push_access_level: accessLevel(),
       merge_access_level: accessLevel(),
       unprotect_access_level: unprotectLevel(),
-      allow_force_push: Type.Optional(Type.Boolean()),
-      code_owner_approval_required: Type.Optional(Type.Boolean()),
+      allow_force_push: Type.Optional(Type.Boolean({ description: 'Pushers may force-push' })),
+      code_owner_approval_required: Type.Optional(Type.Boolean({ description: 'Premium: code owners approve' })),
     },
     { additionalProperties: false },
   ),

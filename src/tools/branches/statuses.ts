@@ -7,7 +7,7 @@ import { integerId, pagination, projectId, refName, shortName } from '../params'
 import type { ForgeClient } from '../../forge/client';
 import { restParams } from '../rest';
 
-const sha = refName();
+const sha = refName('SHA, branch or tag');
 
 const FULL_SHA = /^([0-9a-f]{40}|[0-9a-f]{64})$/i;
 
@@ -32,7 +32,7 @@ const STATUSES_PATH = '/projects/{project_id}/repository/commits/{sha}/statuses'
 const listCommitStatuses = defineTool({
   name: 'list_commit_statuses',
   title: 'List commit statuses',
-  description: "List a commit's CI statuses: the latest per name unless all.",
+  description: "List a commit's CI statuses.",
   group: 'branches',
   mode: 'read',
   endpoint: `GET ${STATUSES_PATH} (GET /projects/{project_id}/repository/commits/{sha} first for a branch or tag)`,
@@ -41,13 +41,13 @@ const listCommitStatuses = defineTool({
     {
       project_id: projectId(),
       sha,
-      ref: Type.Optional(refName()),
-      stage: Type.Optional(shortName()),
-      name: Type.Optional(shortName()),
-      pipeline_id: Type.Optional(integerId()),
+      ref: Type.Optional(refName('Branch or tag')),
+      stage: Type.Optional(shortName({ description: 'CI stage' })),
+      name: Type.Optional(shortName({ description: 'Check name' })),
+      pipeline_id: Type.Optional(integerId(undefined, 'Only this pipeline')),
       order_by: Type.Optional(Type.Union([Type.Literal('id'), Type.Literal('pipeline_id')])),
       sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
-      all: Type.Optional(Type.Boolean()),
+      all: Type.Optional(Type.Boolean({ description: 'All, not the latest per name' })),
       ...pagination,
     },
     { additionalProperties: false },
@@ -64,8 +64,7 @@ const createCommitStatus = defineTool({
   name: 'create_commit_status',
   title: 'Create commit status',
   description:
-    "Set a check's state on a commit: updates your own pending/running status of the same name and ref, else adds one " +
-    '(finished ones never change). context aliases name (default "default").',
+    "Set a check's state on a commit: updates your own pending/running status of the same name and ref, else adds one " + '(finished ones never change).',
   group: 'branches',
   mode: 'write',
   endpoint: 'POST /projects/{project_id}/statuses/{sha} (GET /projects/{project_id}/repository/commits/{sha} first for a branch or tag)',
@@ -74,14 +73,14 @@ const createCommitStatus = defineTool({
       project_id: projectId(),
       sha,
       state: Type.Union(STATES.map((s) => Type.Literal(s))),
-      ref: Type.Optional(refName()),
-      name: Type.Optional(shortName()),
-      context: Type.Optional(shortName()),
+      ref: Type.Optional(refName('Branch or tag')),
+      name: Type.Optional(shortName({ description: 'Check name (default: default)' })),
+      context: Type.Optional(shortName({ description: 'Alias of name' })),
       // GitLab keeps 255 characters of these.
-      target_url: Type.Optional(shortName()),
+      target_url: Type.Optional(shortName({ description: 'Link for the check' })),
       description: Type.Optional(Type.String({ maxLength: 255 })),
-      coverage: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
-      pipeline_id: Type.Optional(integerId()),
+      coverage: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'Percent' })),
+      pipeline_id: Type.Optional(integerId(undefined, 'Its pipeline')),
     },
     { additionalProperties: false },
   ),

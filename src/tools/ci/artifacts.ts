@@ -21,7 +21,7 @@ const ARTIFACT_LIMITS = { entries: 500, lines: 200, maxLines: 1_000, bytes: 60_0
 export const listJobArtifacts = defineTool({
   name: 'list_job_artifacts',
   title: 'List job artifacts',
-  description: "List the files in a job's artifacts archive (path, size) without extracting it; path keeps one folder, recursive its subfolders.",
+  description: "List the files in a job's artifacts archive (path, size) without extracting it.",
   group: 'ci',
   mode: 'read',
   text: true,
@@ -31,8 +31,8 @@ export const listJobArtifacts = defineTool({
     {
       project_id: projectId(),
       job_id: jobId(),
-      path: Type.Optional(filePath()),
-      recursive: Type.Optional(Type.Boolean()),
+      path: Type.Optional(filePath('One folder of the archive')),
+      recursive: Type.Optional(Type.Boolean({ description: 'Its subfolders too' })),
     },
     { additionalProperties: false },
   ),
@@ -102,8 +102,7 @@ async function peek(reader: ChunkReader): Promise<{ first: Uint8Array | undefine
 export const getJobArtifactFile = defineTool({
   name: 'get_job_artifact_file',
   title: 'Read artifact file',
-  description:
-    "Read one text file from a job's artifacts by its path in the archive: `limit` lines (default 200) from `start_line`, with total_lines. A binary file is described.",
+  description: "Read one text file from a job's artifacts, with total_lines. A binary file is described.",
   group: 'ci',
   mode: 'read',
   text: true,
@@ -126,9 +125,16 @@ export const getJobArtifactFile = defineTool({
     {
       project_id: projectId(),
       job_id: jobId(),
-      artifact_path: filePath(),
-      start_line: Type.Optional(integer(1, 'must be a line number, 1 or more')),
-      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: ARTIFACT_LIMITS.maxLines, hint: `must be an integer from 1 to ${ARTIFACT_LIMITS.maxLines}` })),
+      artifact_path: filePath('Path in the archive'),
+      start_line: Type.Optional({ ...integer(1, 'must be a line number, 1 or more'), description: 'Default 1' }),
+      limit: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          maximum: ARTIFACT_LIMITS.maxLines,
+          hint: `must be an integer from 1 to ${ARTIFACT_LIMITS.maxLines}`,
+          description: 'Lines; default 200',
+        }),
+      ),
     },
     { additionalProperties: false },
   ),

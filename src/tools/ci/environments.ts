@@ -5,24 +5,24 @@ import { isoDateTime, numericId, pagination, projectId, search, shortName } from
 import { restTool } from '../rest';
 import { invalidArgument } from '../errors';
 
-const environmentId = () => numericId('must be a positive integer environment id such as 7');
-const deploymentId = () => numericId('must be a positive integer deployment id such as 7');
+const environmentId = () => numericId('must be a positive integer environment id such as 7', 'Environment id');
+const deploymentId = () => numericId('must be a positive integer deployment id such as 7', 'Deployment id');
 const ENV = '/projects/{project_id}/environments';
 const DEPLOYMENTS = '/projects/{project_id}/deployments';
 
 const listEnvironments = restTool({
   name: 'list_environments',
   title: 'List environments',
-  description: "List a project's environments with their state and tier; name is exact, search a part, states available|stopping|stopped.",
+  description: "List a project's environments with their state and tier.",
   group: 'ci',
   record: 'environment',
   mode: 'read',
   input: Type.Object(
     {
       project_id: projectId(),
-      name: Type.Optional(shortName()),
-      search: search(),
-      states: Type.Optional(Type.Union([Type.Literal('available'), Type.Literal('stopping'), Type.Literal('stopped')])),
+      name: Type.Optional(shortName({ description: 'Exact name' })),
+      search: search('Part of the name'),
+      states: Type.Optional(Type.Union([Type.Literal('available'), Type.Literal('stopping'), Type.Literal('stopped')], { description: 'One state' })),
       ...pagination,
     },
     { additionalProperties: false },
@@ -48,27 +48,35 @@ const getEnvironment = restTool({
 const stopEnvironment = restTool({
   name: 'stop_environment',
   title: 'Stop environment',
-  description: 'Stop an environment (runs its on_stop job); force stops it without that job.',
+  description: 'Stop an environment (runs its on_stop job).',
   group: 'ci',
   record: 'environment',
   mode: 'write',
   idempotent: true,
-  input: Type.Object({ project_id: projectId(), environment_id: environmentId(), force: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+  input: Type.Object(
+    { project_id: projectId(), environment_id: environmentId(), force: Type.Optional(Type.Boolean({ description: 'Stop without on_stop' })) },
+    { additionalProperties: false },
+  ),
   rest: { method: 'POST', path: `${ENV}/{environment_id}/stop` },
 });
 
 const listDeployments = restTool({
   name: 'list_deployments',
   title: 'List deployments',
-  description: "List a project's deployments (environment, ref, sha, status, job); filter by environment and status.",
+  description: "List a project's deployments (environment, ref, sha, status, job).",
   group: 'ci',
   record: 'deployment',
   mode: 'read',
   input: Type.Object(
     {
       project_id: projectId(),
-      environment: Type.Optional(shortName()),
-      status: Type.Optional(Type.Union(['created', 'running', 'success', 'failed', 'canceled', 'skipped', 'blocked'].map((s) => Type.Literal(s)))),
+      environment: Type.Optional(shortName({ description: 'Environment name' })),
+      status: Type.Optional(
+        Type.Union(
+          ['created', 'running', 'success', 'failed', 'canceled', 'skipped', 'blocked'].map((s) => Type.Literal(s)),
+          { description: 'One status' },
+        ),
+      ),
       updated_after: Type.Optional(isoDateTime()),
       updated_before: Type.Optional(isoDateTime()),
       order_by: Type.Optional(Type.Union(['id', 'iid', 'created_at', 'updated_at', 'finished_at', 'ref'].map((s) => Type.Literal(s)))),

@@ -40,22 +40,27 @@ const LINT_OUTPUT = fields({
 });
 
 const common = {
-  dry_run: Type.Optional(Type.Boolean()),
-  include_jobs: Type.Optional(Type.Boolean()),
-  include_merged_yaml: Type.Optional(Type.Boolean()),
+  dry_run: Type.Optional(Type.Boolean({ description: 'Simulate pipeline creation' })),
+  include_jobs: Type.Optional(Type.Boolean({ description: 'List the jobs' })),
+  include_merged_yaml: Type.Optional(Type.Boolean({ description: 'Add the expanded configuration' })),
 };
 
 export const validateCiLint = defineTool({
   name: 'validate_ci_lint',
   title: 'Lint CI YAML',
-  description: "Check GitLab CI/CD YAML given as content in a project's context: valid, errors, warnings; include_merged_yaml adds the expanded configuration.",
+  description: "Check GitLab CI/CD YAML given as content in a project's context: valid, errors, warnings.",
   group: 'ci',
   mode: 'read',
   text: true,
   endpoint: `POST ${LINT}`,
   output: LINT_OUTPUT,
   input: Type.Object(
-    { project_id: projectId(), content: Type.String({ minLength: 1, maxLength: LINT_CONTENT_MAX }), ref: Type.Optional(refName()), ...common },
+    {
+      project_id: projectId(),
+      content: Type.String({ minLength: 1, maxLength: LINT_CONTENT_MAX }),
+      ref: Type.Optional(refName('Context for dry_run')),
+      ...common,
+    },
     { additionalProperties: false },
   ),
   async handler(args, { forge, fullResponse }) {
@@ -68,15 +73,19 @@ export const validateCiLint = defineTool({
 export const validateProjectCiLint = defineTool({
   name: 'validate_project_ci_lint',
   title: 'Lint project CI configuration',
-  description:
-    "Check a project's own .gitlab-ci.yml at content_ref (default branch by default): valid, errors, warnings; include_merged_yaml adds the expanded configuration.",
+  description: "Check a project's own .gitlab-ci.yml: valid, errors, warnings.",
   group: 'ci',
   mode: 'read',
   text: true,
   endpoint: `GET ${LINT}`,
   output: LINT_OUTPUT,
   input: Type.Object(
-    { project_id: projectId(), content_ref: Type.Optional(refName()), dry_run_ref: Type.Optional(refName()), ...common },
+    {
+      project_id: projectId(),
+      content_ref: Type.Optional(refName('Default: the default branch')),
+      dry_run_ref: Type.Optional(refName('Context for dry_run')),
+      ...common,
+    },
     { additionalProperties: false },
   ),
   async handler(args, ctx) {

@@ -8,18 +8,22 @@ import { restTool } from '../rest';
 import { pipelineId } from '../pipelines/params';
 import { fields, S } from '../lean/schema-parts';
 
-const scheduleId = () => numericId('must be a positive integer pipeline schedule id such as 3');
+const scheduleId = () => numericId('must be a positive integer pipeline schedule id such as 3', 'Schedule id');
 const SCHEDULES = '/projects/{project_id}/pipeline_schedules';
 
 const listPipelineSchedules = restTool({
   name: 'list_pipeline_schedules',
   title: 'List pipeline schedules',
-  description: "List a project's pipeline schedules (cron, ref, active, next run); scope active|inactive.",
+  description: "List a project's pipeline schedules (cron, ref, active, next run).",
   group: 'ci',
   record: 'pipeline_schedule',
   mode: 'read',
   input: Type.Object(
-    { project_id: projectId(), scope: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('inactive')])), ...pagination },
+    {
+      project_id: projectId(),
+      scope: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('inactive')], { description: 'Default: both' })),
+      ...pagination,
+    },
     { additionalProperties: false },
   ),
   rest: { method: 'GET', path: SCHEDULES, list: true },

@@ -19,11 +19,11 @@ const ISSUE_PATH = '/projects/{project_id}/issues/{issue_iid}';
 const DESCRIPTION = [
   'Edit part of an issue description by patch (\\n = line break).',
   'search_replace: blocks `<<<<<<< SEARCH\\n<exact text>\\n=======\\n<replacement>\\n>>>>>>> REPLACE`, markers on own lines, applied in order;',
-  'each SEARCH must match exactly once (allow_multiple: every match).',
+  'each SEARCH must match exactly once.',
   'Example: `<<<<<<< SEARCH\\n- [ ] Tests\\n=======\\n- [x] Tests\\n>>>>>>> REPLACE`.',
   'unified_diff: hunks whose context (" ") and removed ("-") lines match exactly, e.g.',
   '`--- a/description\\n+++ b/description\\n@@ -2,2 +2,2 @@\\n ## Steps\\n-1. Open app\\n+1. Open app privately`.',
-  'On mismatch, or conflict (issue changed meanwhile), nothing is written. dry_run previews; create_note adds a summary comment.',
+  'On mismatch, or conflict (issue changed meanwhile), nothing is written.',
 ].join(' ');
 
 export const updateIssueDescriptionPatch = defineTool({
@@ -38,12 +38,12 @@ export const updateIssueDescriptionPatch = defineTool({
     {
       project_id: projectId(),
       issue_iid: issueIid(),
-      patch_type: Type.Union([Type.Literal('search_replace'), Type.Literal('unified_diff')]),
+      patch_type: Type.Union([Type.Literal('search_replace'), Type.Literal('unified_diff')], { description: 'How patch is written (see the tool)' }),
       // A patch holds both the old and the new text of a description.
-      patch: Type.String({ minLength: 1, maxLength: 2 * LIMITS.text }),
-      dry_run: Type.Optional(Type.Boolean()),
-      create_note: Type.Optional(Type.Boolean()),
-      allow_multiple: Type.Optional(Type.Boolean()),
+      patch: Type.String({ minLength: 1, maxLength: 2 * LIMITS.text, description: 'SEARCH/REPLACE blocks or diff hunks' }),
+      dry_run: Type.Optional(Type.Boolean({ description: 'Preview only' })),
+      create_note: Type.Optional(Type.Boolean({ description: 'Add a summary comment' })),
+      allow_multiple: Type.Optional(Type.Boolean({ description: 'search_replace: every match' })),
     },
     { additionalProperties: false },
   ),

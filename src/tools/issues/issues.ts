@@ -2,7 +2,7 @@
 // delete (permanent).
 import { Type } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
-import { defineTool } from '../define';
+import { defineTool, FULL_RESPONSE } from '../define';
 import { invalidArgument } from '../errors';
 import { ID, integer, integerId, isoDate, LIMITS, listOf, longText, numericId, projectId, title, userText } from '../params';
 import { restTool } from '../rest';
@@ -102,17 +102,22 @@ export function slimConfirmation(issue: Issue) {
 }
 
 // What full_response returns is in each tool's description.
-const fullResponse = () => Type.Optional(Type.Boolean());
-const weight = () => integer(0, 'must be an integer, 0 or more');
+const weight = () => ({ ...integer(0, 'must be an integer, 0 or more'), description: 'Premium' });
 /** update_issue's milestone_id: "0" unsets the milestone, so 0 is allowed there (a body field, not a path). */
 const milestoneOrNone = () =>
-  Type.String({ pattern: '^[0-9]+$', maxLength: LIMITS.idDigits, hint: 'must be a milestone id such as 42, or 0 to unset the milestone', ...ID });
+  Type.String({
+    pattern: '^[0-9]+$',
+    maxLength: LIMITS.idDigits,
+    hint: 'must be a milestone id such as 42, or 0 to unset the milestone',
+    description: 'Its id, not iid; 0 unsets',
+    ...ID,
+  });
 
 export const createIssue = defineTool({
   name: 'create_issue',
   attachments: true,
   title: 'Create issue',
-  description: 'Create an issue; unknown labels are created (labels_created lists them).',
+  description: 'Create an issue; labels_created lists the labels it created.',
   group: 'issues',
   mode: 'write',
   endpoint: 'POST /projects/{project_id}/issues (GET /projects/{project_id}/labels first, per label named)',
@@ -121,9 +126,9 @@ export const createIssue = defineTool({
       project_id: projectId(),
       title: title(),
       description: Type.Optional(userText(longText())),
-      assignee_ids: Type.Optional(listOf(integerId('must be positive integer user ids'))),
-      labels: labels(),
-      milestone_id: Type.Optional(numericId()),
+      assignee_ids: Type.Optional(listOf(integerId('must be positive integer user ids'), 'User ids; several: Premium')),
+      labels: labels('Label names; unknown ones are created'),
+      milestone_id: Type.Optional(numericId(undefined, 'Its id, not iid')),
       issue_type: issueType(),
       weight: Type.Optional(weight()),
     },
@@ -170,7 +175,7 @@ export const updateIssue = defineTool({
   attachments: true,
   title: 'Update issue',
   description:
-    'Change issue fields. labels/assignee_ids replace the lists ([] clears); milestone_id "0" unsets. ' +
+    'Change issue fields. ' +
     'not_applied lists fields GitLab ignored; labels_created the labels it created. Partial description edits: update_issue_description_patch.',
   group: 'issues',
   mode: 'write',
@@ -184,16 +189,16 @@ export const updateIssue = defineTool({
       issue_iid: issueIid(),
       title: Type.Optional(title()),
       description: Type.Optional(userText(longText())),
-      assignee_ids: Type.Optional(listOf(integer(0, 'must be user ids (0 or [] unassigns)', ID))),
+      assignee_ids: Type.Optional(listOf(integer(0, 'must be user ids (0 or [] unassigns)', ID), 'User ids, replacing; [] unassigns')),
       confidential: Type.Optional(Type.Boolean()),
-      discussion_locked: Type.Optional(Type.Boolean()),
+      discussion_locked: Type.Optional(Type.Boolean({ description: 'Only members may comment' })),
       due_date: isoDate(),
-      labels: labels(),
+      labels: labels('Label names, replacing; [] clears'),
       milestone_id: Type.Optional(milestoneOrNone()),
       state_event: Type.Optional(Type.Union([Type.Literal('close'), Type.Literal('reopen')])),
       weight: Type.Optional(weight()),
       issue_type: issueType(),
-      full_response: fullResponse(),
+      full_response: FULL_RESPONSE,
     },
     { additionalProperties: false },
   ),

@@ -7,7 +7,7 @@ import { restTool } from '../rest';
 import { issueIid } from './params';
 
 const LINKS_PATH = '/projects/{project_id}/issues/{issue_iid}/links';
-const linkId = () => numericId();
+const linkId = () => numericId(undefined, 'From list_issue_links');
 
 export const listIssueLinks = restTool({
   name: 'list_issue_links',
@@ -34,7 +34,7 @@ export const getIssueLink = restTool({
 export const createIssueLink = defineTool({
   name: 'create_issue_link',
   title: 'Link issues',
-  description: 'Link an issue to another, in any project. link_type defaults to relates_to; blocks: this issue blocks the target.',
+  description: 'Link an issue to another, in any project.',
   group: 'issues',
   mode: 'write',
   endpoint: `POST ${LINKS_PATH}`,
@@ -43,8 +43,12 @@ export const createIssueLink = defineTool({
       project_id: projectId(),
       issue_iid: issueIid(),
       target_project_id: projectId(),
-      target_issue_iid: numericId(),
-      link_type: Type.Optional(Type.Union([Type.Literal('relates_to'), Type.Literal('blocks'), Type.Literal('is_blocked_by')])),
+      target_issue_iid: numericId(undefined, "Target's iid"),
+      link_type: Type.Optional(
+        Type.Union([Type.Literal('relates_to'), Type.Literal('blocks'), Type.Literal('is_blocked_by')], {
+          description: 'Default relates_to; blocks: this blocks the target',
+        }),
+      ),
     },
     { additionalProperties: false },
   ),

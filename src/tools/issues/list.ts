@@ -23,9 +23,11 @@ function listIssues(forge: ForgeClient, args: Record<string, unknown>) {
 
 // Omitted: all projects (the server's instructions say so once).
 const optionalProject = Type.Optional(projectId());
-const idNoneAny = () =>
-  Type.Optional(Type.String({ pattern: '^([0-9]+|[Nn]one|[Aa]ny|NONE|ANY)$', maxLength: LIMITS.idDigits, hint: 'must be a numeric id, none or any', ...ID }));
-const milestoneTitle = () => Type.Optional(shortName());
+const idNoneAny = (description: string) =>
+  Type.Optional(
+    Type.String({ pattern: '^([0-9]+|[Nn]one|[Aa]ny|NONE|ANY)$', maxLength: LIMITS.idDigits, hint: 'must be a numeric id, none or any', description, ...ID }),
+  );
+const milestoneTitle = () => Type.Optional(shortName({ description: 'Title, None or Any' }));
 const dates = {
   created_after: isoDateTime(),
   created_before: isoDateTime(),
@@ -38,7 +40,7 @@ export const listIssuesTool = defineTool({
   name: 'list_issues',
   attachments: true,
   title: 'List issues',
-  description: "List issues; scope defaults to created_by_me (all: anyone's; needed to filter by others).",
+  description: 'List issues, newest first.',
   group: 'issues',
   mode: 'read',
   record: 'issue',
@@ -46,10 +48,10 @@ export const listIssuesTool = defineTool({
   input: Type.Object(
     {
       project_id: optionalProject,
-      assignee_id: idNoneAny(),
-      assignee_username: Type.Optional(listOf(shortName())),
-      author_id: Type.Optional(numericId('must be a numeric user id')),
-      author_username: Type.Optional(shortName()),
+      assignee_id: idNoneAny('User id, None or Any'),
+      assignee_username: Type.Optional(listOf(shortName(), 'Several: Premium')),
+      author_id: Type.Optional(numericId('must be a numeric user id', 'User id')),
+      author_username: Type.Optional(shortName({ description: 'Not with author_id' })),
       confidential: Type.Optional(Type.Boolean()),
       created_after: dates.created_after,
       created_before: dates.created_before,
@@ -62,13 +64,18 @@ export const listIssuesTool = defineTool({
       labels: labels(),
       milestone: milestoneTitle(),
       issue_type: issueType(),
-      iteration_id: idNoneAny(),
-      scope: Type.Optional(Type.Union([Type.Literal('created_by_me'), Type.Literal('assigned_to_me'), Type.Literal('all')])),
+      iteration_id: idNoneAny('Premium; id, None or Any'),
+      // lib/api/issues.rb: GET /issues defaults scope to created_by_me, a project's list to all; this tool sends created_by_me to both.
+      scope: Type.Optional(
+        Type.Union([Type.Literal('created_by_me'), Type.Literal('assigned_to_me'), Type.Literal('all')], {
+          description: "Default created_by_me, even in a project; all: anyone's",
+        }),
+      ),
       search: search(),
       state: issueState(),
       updated_after: dates.updated_after,
       updated_before: dates.updated_before,
-      with_labels_details: Type.Optional(Type.Boolean()),
+      with_labels_details: Type.Optional(Type.Boolean({ description: 'Labels as objects' })),
       ...pagination,
     },
     { additionalProperties: false },

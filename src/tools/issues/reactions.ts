@@ -14,9 +14,9 @@ import { deletedOutput } from '../lean/schema-parts';
 const ISSUE_PATH = '/projects/{project_id}/issues/{issue_iid}';
 const NOTE_AWARDS = `${ISSUE_PATH}/notes/{note_id}/award_emoji`;
 
-const emojiName = () => shortName({ pattern: '^:?[^:\\s]+:?$', hint: 'must be an emoji name such as thumbsup' });
-const awardId = () => numericId();
-const noteId = () => numericId();
+const emojiName = () => shortName({ pattern: '^:?[^:\\s]+:?$', hint: 'must be an emoji name such as thumbsup', description: 'Emoji name: thumbsup' });
+const awardId = () => numericId(undefined, 'Reaction id from the list');
+const noteId = () => numericId(undefined, 'Comment id');
 const discussionId = () => Type.Optional(threadId());
 
 type NoteArgs = {

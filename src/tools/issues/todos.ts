@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { UNKNOWN_INSTANCE } from '../../forge/instance';
 import { defineTool } from '../define';
 import { invalidArgument } from '../errors';
-import { numericId, pagination } from '../params';
+import { described, numericId, pagination } from '../params';
 import { callRest, restTool, type RestSpec } from '../rest';
 import { requireRelease } from '../tiers';
 import { B, fields } from '../lean/schema-parts';
@@ -38,9 +38,15 @@ const TYPES = [
   'Vulnerability',
   'WikiPage::Meta',
 ] as const;
-const enumOf = (values: readonly string[]) => Type.Optional(Type.Union(values.map((v) => Type.Literal(v))));
+const enumOf = (values: readonly string[], description?: string) =>
+  Type.Optional(
+    Type.Union(
+      values.map((v) => Type.Literal(v)),
+      described(description),
+    ),
+  );
 // Numeric ids like every other tool's (D32); GitLab's to-do filters take no paths.
-const id = () => Type.Optional(numericId('must be a numeric id such as 42, not a path'));
+const id = () => Type.Optional(numericId('must be a numeric id such as 42, not a path', 'Numeric id only'));
 
 const LIST_TODOS: RestSpec = { method: 'GET', path: '/todos', list: true };
 
@@ -58,7 +64,7 @@ const listTodos = defineTool({
   name: 'list_todos',
   title: 'List to-dos',
   description:
-    "List the caller's to-dos, newest first (pending unless state: done). project_id/group_id: numeric. " +
+    "List the caller's to-dos, newest first (pending unless state: done). " +
     'type Epic, Vulnerability: Enterprise Edition only; action review_submitted, okr_checkin_requested, added_approver: GitLab 16.3+; ssh_key_*: 17.5+.',
   group: 'issues',
   mode: 'read',
@@ -66,12 +72,12 @@ const listTodos = defineTool({
   endpoint: `${LIST_TODOS.method} ${LIST_TODOS.path}`,
   input: Type.Object(
     {
-      action: enumOf(ACTIONS),
+      action: enumOf(ACTIONS, 'Why it is a to-do'),
       author_id: id(),
       project_id: id(),
       group_id: id(),
       state: enumOf(['pending', 'done']),
-      type: enumOf(TYPES),
+      type: enumOf(TYPES, 'Kind of target'),
       ...pagination,
     },
     { additionalProperties: false },
@@ -102,7 +108,7 @@ const markTodoDone = restTool({
   group: 'issues',
   mode: 'write',
   idempotent: true,
-  input: Type.Object({ id: numericId('must be a positive integer to-do id such as 42') }, { additionalProperties: false }),
+  input: Type.Object({ id: numericId('must be a positive integer to-do id such as 42', 'To-do id') }, { additionalProperties: false }),
   rest: { method: 'POST', path: '/todos/{id}/mark_as_done' },
 });
 

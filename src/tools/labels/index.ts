@@ -3,37 +3,38 @@
 // (app/models/label.rb: title format) since label lists are comma-separated; so does the schema.
 import { Type } from '@sinclair/typebox';
 import { invalidArgument } from '../errors';
-import { groupId, integer, LIMITS, longText, pagination, projectId, search, shortName } from '../params';
+import { described, groupId, integer, LIMITS, longText, pagination, projectId, search, shortName } from '../params';
 import { restTool } from '../rest';
 import { deletedOutput } from '../lean/schema-parts';
 
 const input = (properties: Parameters<typeof Type.Object>[0]) => Type.Object(properties, { additionalProperties: false });
 
 /** A label's id or its name (names may hold slashes and emoji). */
-const labelId = () => Type.String({ minLength: 1, maxLength: LIMITS.name, identifier: true, stringOrInteger: true });
-const labelName = () => shortName({ pattern: '^[^,]+$', hint: 'must be a label name without commas (GitLab separates label names with commas)' });
+const labelId = () => Type.String({ minLength: 1, maxLength: LIMITS.name, identifier: true, stringOrInteger: true, description: 'Id or exact name' });
+const labelName = (description?: string) =>
+  shortName({ pattern: '^[^,]+$', hint: 'must be a label name without commas (GitLab separates label names with commas)', ...described(description) });
 const color = () =>
   Type.String({
     pattern: '^(#[0-9A-Fa-f]{6}|#[0-9A-Fa-f]{3}|[A-Za-z]{3,32})$',
     maxLength: 32,
     hint: 'must be a colour such as #d9534f or a CSS colour name such as red',
+    description: '#d9534f or a CSS name',
   });
-const priority = () => integer(0, 'must be an integer, 0 or more (lower comes first)');
+const priority = () => ({ ...integer(0, 'must be an integer, 0 or more (lower comes first)'), description: 'Lower comes first' });
 const one = '/projects/{project_id}/labels/{label_id}';
 
 const listLabels = restTool({
   name: 'list_labels',
   title: 'List labels',
-  description:
-    "List the labels a project's issues and merge requests can use: its own and, unless include_ancestor_groups is false, its groups'. with_counts adds issue and MR counts.",
+  description: "List the labels a project's issues and merge requests can use: its own and its groups'.",
   group: 'labels',
   mode: 'read',
   record: 'label',
   input: input({
     project_id: projectId(),
-    search: search(),
-    with_counts: Type.Optional(Type.Boolean()),
-    include_ancestor_groups: Type.Optional(Type.Boolean()),
+    search: search('Part of the name'),
+    with_counts: Type.Optional(Type.Boolean({ description: 'Add issue and MR counts' })),
+    include_ancestor_groups: Type.Optional(Type.Boolean({ description: "Default true: groups' too" })),
     ...pagination,
   }),
   rest: { method: 'GET', path: '/projects/{project_id}/labels', list: true },
@@ -46,7 +47,11 @@ const getLabel = restTool({
   group: 'labels',
   mode: 'read',
   record: 'label',
-  input: input({ project_id: projectId(), label_id: labelId(), include_ancestor_groups: Type.Optional(Type.Boolean()) }),
+  input: input({
+    project_id: projectId(),
+    label_id: labelId(),
+    include_ancestor_groups: Type.Optional(Type.Boolean({ description: "Default true: groups' too" })),
+  }),
   rest: { method: 'GET', path: one },
 });
 
@@ -57,7 +62,13 @@ const createLabel = restTool({
   group: 'labels',
   mode: 'write',
   record: 'label',
-  input: input({ project_id: projectId(), name: labelName(), color: color(), description: Type.Optional(longText()), priority: Type.Optional(priority()) }),
+  input: input({
+    project_id: projectId(),
+    name: labelName('No commas'),
+    color: color(),
+    description: Type.Optional(longText()),
+    priority: Type.Optional(priority()),
+  }),
   rest: { method: 'POST', path: '/projects/{project_id}/labels' },
 });
 
@@ -66,7 +77,7 @@ const EDITABLE = ['new_name', 'color', 'description', 'priority'] as const;
 const updateLabel = restTool({
   name: 'update_label',
   title: 'Update label',
-  description: "Rename a project's own label (new_name; its issues keep it), or change its colour, description or priority.",
+  description: "Change a project's own label; its issues keep it.",
   group: 'labels',
   mode: 'write',
   idempotent: true,
@@ -74,7 +85,7 @@ const updateLabel = restTool({
   input: input({
     project_id: projectId(),
     label_id: labelId(),
-    new_name: Type.Optional(labelName()),
+    new_name: Type.Optional(labelName('Rename to')),
     color: Type.Optional(color()),
     description: Type.Optional(longText()),
     priority: Type.Optional(priority()),
@@ -100,16 +111,16 @@ const deleteLabel = restTool({
 const listGroupLabels = restTool({
   name: 'list_group_labels',
   title: 'List group labels',
-  description: "List a group's labels (with its ancestors' unless include_ancestor_groups is false; include_descendant_groups adds its subgroups').",
+  description: "List a group's labels.",
   group: 'labels',
   mode: 'read',
   record: 'label',
   input: input({
     group_id: groupId(),
-    search: search(),
-    with_counts: Type.Optional(Type.Boolean()),
-    include_ancestor_groups: Type.Optional(Type.Boolean()),
-    include_descendant_groups: Type.Optional(Type.Boolean()),
+    search: search('Part of the name'),
+    with_counts: Type.Optional(Type.Boolean({ description: 'Add issue and MR counts' })),
+    include_ancestor_groups: Type.Optional(Type.Boolean({ description: "Default true: ancestors' too" })),
+    include_descendant_groups: Type.Optional(Type.Boolean({ description: "Add subgroups'" })),
     ...pagination,
   }),
   rest: { method: 'GET', path: '/groups/{group_id}/labels', list: true },

@@ -29,8 +29,7 @@ export const approveMergeRequest = defineTool({
   name: 'approve_merge_request',
   record: 'approval_state',
   title: 'Approve merge request',
-  description:
-    'Approve. sha: the full head SHA you reviewed; GitLab refuses (conflict) if the branch moved. ' + "Not for projects that require the approver's password.",
+  description: "Approve. Not for projects that require the approver's password.",
   group: 'merge_requests',
   mode: 'write',
   endpoint: `POST ${MR_PATH}/approve`,

@@ -58,7 +58,12 @@ function budgetDiffs(files: FileDiff[], perFile: number, perResult: number): { i
   return { items, cut: cutPaths, omitted };
 }
 
-const filePaths = () => Type.Array(Type.String({ minLength: 1, maxLength: LIMITS.filePath }), { minItems: 1, maxItems: 20 });
+const filePaths = () =>
+  Type.Array(Type.String({ minLength: 1, maxLength: LIMITS.filePath }), {
+    minItems: 1,
+    maxItems: 20,
+    description: `Just these files, whole (to ${FULL_DIFF_BUDGET / 1000}k), not a page`,
+  });
 
 /** The whole diffs of the named files: every page is read (bounded by the forge client, D30). */
 async function fileDiffs(forge: ForgeClient, path: string, paths: string[]) {
@@ -89,7 +94,7 @@ export const listMergeRequestDiffs = defineTool({
   record: 'mr_diff',
   description:
     `Changed files with diffs (latest version), paged. Diffs over ${FILE_DIFF_BUDGET / 1000}k characters, or past ${RESULT_DIFF_BUDGET / 1000}k a page, ` +
-    `are cut (diff_truncated) or left out (diff_omitted). file_paths: just those files, whole (up to ${FULL_DIFF_BUDGET / 1000}k), instead of a page.`,
+    'are cut (diff_truncated) or left out (diff_omitted).',
   group: 'merge_requests',
   mode: 'read',
   endpoint: `GET ${MR_PATH}/diffs (every page with file_paths)`,

@@ -82,12 +82,12 @@ export const resolveMergeRequestThread = defineTool({
   name: 'resolve_merge_request_thread',
   record: 'mr_discussion',
   title: 'Resolve merge request thread',
-  description: 'Resolve or reopen (resolved: false) a thread.',
+  description: 'Resolve or reopen a thread.',
   group: 'merge_requests',
   mode: 'write',
   idempotent: true,
   endpoint: `PUT ${MR_PATH}/discussions/{discussion_id} (GET it after a 500)`,
-  input: Type.Object({ ...ids(), discussion_id: discussionId(), resolved: Type.Boolean() }, { additionalProperties: false }),
+  input: Type.Object({ ...ids(), discussion_id: discussionId(), resolved: Type.Boolean({ description: 'false reopens' }) }, { additionalProperties: false }),
   async handler(args, { forge }) {
     const path = fillPath(`${MR_PATH}/discussions/{discussion_id}`, args);
     try {

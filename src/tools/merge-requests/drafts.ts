@@ -29,7 +29,7 @@ export const createDraftNote = defineTool({
       body: userText(noteBody()),
       position: Type.Optional(position()),
       in_reply_to_discussion_id: Type.Optional(discussionId()),
-      resolve_discussion: Type.Optional(Type.Boolean()),
+      resolve_discussion: Type.Optional(Type.Boolean({ description: 'Reply: resolve on publish' })),
     },
     { additionalProperties: false },
   ),

@@ -3,14 +3,20 @@ import { Type } from '@sinclair/typebox';
 import { fillPath, type QueryValue } from '../../forge/encode';
 import { defineTool } from '../define';
 import { invalidArgument } from '../errors';
-import { ID, isoDateTime, LIMITS, pagination, projectId, refName, search, shortName } from '../params';
+import { described, ID, isoDateTime, LIMITS, pagination, projectId, refName, search, shortName } from '../params';
 import { labels } from '../issues/params';
 import { requireRelease } from '../tiers';
 
 // Checked in `check` rather than by a published pattern: the description says it in fewer bytes.
-const idNoneAny = () => Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.idDigits, ...ID }));
+const idNoneAny = () => Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.idDigits, description: 'User id, None or Any', ...ID }));
 const ID_NONE_ANY = /^([0-9]+|none|any)$/i;
-const enumOf = (values: readonly string[]) => Type.Optional(Type.Union(values.map((v) => Type.Literal(v))));
+const enumOf = (values: readonly string[], description?: string) =>
+  Type.Optional(
+    Type.Union(
+      values.map((v) => Type.Literal(v)),
+      described(description),
+    ),
+  );
 const EXCLUSIVE = [
   ['assignee_id', 'assignee_username'],
   ['reviewer_id', 'reviewer_username'],
@@ -20,9 +26,7 @@ export const listMergeRequests = defineTool({
   name: 'list_merge_requests',
   attachments: true,
   title: 'List merge requests',
-  description:
-    'List merge requests, newest first. Without project_id: every project, scope default created_by_me. ' +
-    'assignee_id, reviewer_id: user id, none or any. wip yes: drafts only, no: none. scope reviews_for_me needs GitLab 18.4.',
+  description: 'List merge requests, newest first.',
   group: 'merge_requests',
   mode: 'read',
   record: 'merge_request',
@@ -31,18 +35,19 @@ export const listMergeRequests = defineTool({
     {
       project_id: Type.Optional(projectId()),
       state: enumOf(['opened', 'closed', 'locked', 'merged', 'all']),
-      scope: enumOf(['created_by_me', 'assigned_to_me', 'reviews_for_me', 'all']),
-      author_username: Type.Optional(shortName()),
+      // lib/api/merge_requests.rb: GET /merge_requests defaults scope to created_by_me; a project's list to all.
+      scope: enumOf(['created_by_me', 'assigned_to_me', 'reviews_for_me', 'all'], 'Default created_by_me without project_id, else all; reviews_for_me: 18.4+'),
+      author_username: Type.Optional(shortName({ description: 'Username' })),
       assignee_id: idNoneAny(),
-      assignee_username: Type.Optional(shortName()),
+      assignee_username: Type.Optional(shortName({ description: 'Username' })),
       reviewer_id: idNoneAny(),
-      reviewer_username: Type.Optional(shortName()),
+      reviewer_username: Type.Optional(shortName({ description: 'Username' })),
       labels: labels(),
-      milestone: Type.Optional(shortName()),
-      source_branch: Type.Optional(refName()),
-      target_branch: Type.Optional(refName()),
+      milestone: Type.Optional(shortName({ description: 'Title, None or Any' })),
+      source_branch: Type.Optional(refName('Branch merged from')),
+      target_branch: Type.Optional(refName('Branch merged into')),
       search: search(),
-      wip: enumOf(['yes', 'no']),
+      wip: enumOf(['yes', 'no'], 'yes: drafts only; no: no drafts'),
       created_after: isoDateTime(),
       created_before: isoDateTime(),
       updated_after: isoDateTime(),

@@ -67,10 +67,16 @@ const paidMergeRequestFields = (args: { assignee_ids?: number[]; reviewer_ids?: 
   { parameter: 'reviewer_ids', used: (args.reviewer_ids?.length ?? 0) > 1, what: 'more than one reviewer' },
 ];
 
-const userIds = (hint: string) => Type.Optional(listOf(integer(0, hint, ID)));
+const userIds = (hint: string, description: string) => Type.Optional(listOf(integer(0, hint, ID), description));
 /** "0" unsets the milestone (a body field, not a path). */
 const milestoneOrNone = () =>
-  Type.String({ pattern: '^[0-9]+$', maxLength: LIMITS.idDigits, hint: 'must be a milestone id such as 42, or 0 to unset the milestone', ...ID });
+  Type.String({
+    pattern: '^[0-9]+$',
+    maxLength: LIMITS.idDigits,
+    hint: 'must be a milestone id such as 42, or 0 to unset the milestone',
+    description: 'Its id, not iid; 0 unsets',
+    ...ID,
+  });
 
 /** The newest merge request from a source branch: an open one if any (GitLab allows one open per source and target). */
 async function bySourceBranch(forge: ForgeClient, projectId: string, branch: string): Promise<MergeRequest> {
@@ -86,13 +92,17 @@ export const getMergeRequest = defineTool({
   name: 'get_merge_request',
   attachments: true,
   title: 'Get merge request',
-  description: 'Get a merge request by merge_request_iid or source_branch (its open one, else newest): detailed_merge_status, diff_refs, sha.',
+  description: 'Get a merge request by iid or source branch: detailed_merge_status, diff_refs, sha.',
   group: 'merge_requests',
   mode: 'read',
   record: 'merge_request_detail',
   endpoint: `GET ${MR_PATH} (GET /projects/{project_id}/merge_requests?source_branch= first with source_branch)`,
   input: Type.Object(
-    { project_id: projectId(), merge_request_iid: Type.Optional(mergeRequestIid()), source_branch: Type.Optional(refName()) },
+    {
+      project_id: projectId(),
+      merge_request_iid: Type.Optional(mergeRequestIid()),
+      source_branch: Type.Optional(refName('Instead of iid: its open MR, else newest')),
+    },
     { additionalProperties: false },
   ),
   check(args) {
@@ -111,7 +121,7 @@ export const createMergeRequest = defineTool({
   attachments: true,
   title: 'Create merge request',
   description:
-    'Open a merge request. draft: true prefixes the title with "Draft:". From a fork: project_id is the fork (the source) and ' +
+    'Open a merge request. From a fork: project_id is the fork (the source) and ' +
     'target_project_id the project to merge into; the merge request then lives in the target ' +
     '(pass the target as project_id afterwards). not_applied lists assignees or reviewers GitLab did not keep.',
   group: 'merge_requests',
@@ -123,8 +133,8 @@ export const createMergeRequest = defineTool({
     {
       project_id: projectId(),
       title: title(),
-      source_branch: refName(),
-      target_branch: refName(),
+      source_branch: refName('Branch to merge'),
+      target_branch: refName('Branch to merge into'),
       // GitLab takes the target only as a numeric id (unlike project_id in the path): a path is refused
       // here, naming the parameter, rather than by the forge. Its description states that exception
       // to the server's conventions (tools/groups.ts INSTRUCTIONS).
@@ -132,12 +142,12 @@ export const createMergeRequest = defineTool({
         integerId('must be the numeric id of the project to merge into, such as 42 (not a path)', 'Numeric id of the project to merge into (no path).'),
       ),
       description: Type.Optional(userText(longText())),
-      assignee_ids: userIds('must be positive integer user ids'),
-      reviewer_ids: userIds('must be positive integer user ids'),
-      labels: labels(),
+      assignee_ids: userIds('must be positive integer user ids', 'User ids; several: Premium'),
+      reviewer_ids: userIds('must be positive integer user ids', 'User ids; several: Premium'),
+      labels: labels('Label names'),
       milestone_id: Type.Optional(milestoneOrNone()),
       draft: Type.Optional(Type.Boolean()),
-      remove_source_branch: Type.Optional(Type.Boolean()),
+      remove_source_branch: Type.Optional(Type.Boolean({ description: 'Delete it on merge' })),
       squash: Type.Optional(Type.Boolean()),
     },
     { additionalProperties: false },
@@ -173,8 +183,7 @@ export const updateMergeRequest = defineTool({
   attachments: true,
   title: 'Update merge request',
   description:
-    'Change fields (at least one). Lists replace ([] clears); milestone_id "0" unsets; draft sets or drops the "Draft:" title prefix. ' +
-    'not_applied lists assignees or reviewers GitLab did not keep.',
+    'Change fields (at least one); draft sets or drops the "Draft:" title prefix. ' + 'not_applied lists assignees or reviewers GitLab did not keep.',
   group: 'merge_requests',
   mode: 'write',
   record: 'merge_request_detail',
@@ -187,16 +196,16 @@ export const updateMergeRequest = defineTool({
       merge_request_iid: mergeRequestIid(),
       title: Type.Optional(title()),
       description: Type.Optional(userText(longText())),
-      target_branch: Type.Optional(refName()),
-      assignee_ids: userIds('must be user ids (0 or [] unassigns)'),
-      reviewer_ids: userIds('must be user ids (0 or [] removes reviewers)'),
-      labels: labels(),
+      target_branch: Type.Optional(refName('Branch to merge into')),
+      assignee_ids: userIds('must be user ids (0 or [] unassigns)', 'User ids, replacing; [] clears'),
+      reviewer_ids: userIds('must be user ids (0 or [] removes reviewers)', 'User ids, replacing; [] clears'),
+      labels: labels('Label names, replacing; [] clears'),
       milestone_id: Type.Optional(milestoneOrNone()),
       state_event: Type.Optional(Type.Union([Type.Literal('close'), Type.Literal('reopen')])),
-      remove_source_branch: Type.Optional(Type.Boolean()),
+      remove_source_branch: Type.Optional(Type.Boolean({ description: 'Delete it on merge' })),
       squash: Type.Optional(Type.Boolean()),
       draft: Type.Optional(Type.Boolean()),
-      discussion_locked: Type.Optional(Type.Boolean()),
+      discussion_locked: Type.Optional(Type.Boolean({ description: 'Only members may comment' })),
     },
     { additionalProperties: false },
   ),

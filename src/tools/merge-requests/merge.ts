@@ -82,10 +82,7 @@ async function unmergeable(forge: ForgeClient, path: string, error: ToolError): 
 export const mergeMergeRequest = defineTool({
   name: 'merge_merge_request',
   title: 'Merge merge request',
-  description:
-    'Merge. sha: the full head SHA you reviewed; GitLab refuses (conflict) if the branch moved, and newer GitLab may require it ' +
-    '(a group or instance setting). auto_merge: once every check passes. ' +
-    'Unmergeable: conflict naming detailed_merge_status.',
+  description: 'Merge; newer GitLab may require sha (a group or instance setting). ' + 'Unmergeable: conflict naming detailed_merge_status.',
   group: 'merge_requests',
   mode: 'write',
   // The source branch may be deleted: should_remove_source_branch, or the merge request's own setting (D14).
@@ -102,8 +99,8 @@ export const mergeMergeRequest = defineTool({
       merge_request_iid: mergeRequestIid(),
       sha: Type.Optional(headSha()),
       squash: Type.Optional(Type.Boolean()),
-      auto_merge: Type.Optional(Type.Boolean()),
-      should_remove_source_branch: Type.Optional(Type.Boolean()),
+      auto_merge: Type.Optional(Type.Boolean({ description: 'Merge once every check passes' })),
+      should_remove_source_branch: Type.Optional(Type.Boolean({ description: 'Delete the source branch' })),
     },
     { additionalProperties: false },
   ),

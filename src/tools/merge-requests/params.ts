@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { LIMITS, numericId, positiveInteger } from '../params';
 
-export const mergeRequestIid = () => numericId();
+export const mergeRequestIid = () => numericId(undefined, '12 for !12 (iid)');
 
 /** A commit SHA inside a body object (top-level `sha` parameters use refName, D31); its hex form is checked by position.ts. */
 const commitSha = () => Type.String({ minLength: 1, maxLength: 64 });
@@ -18,6 +18,7 @@ export const headSha = () =>
     identifier: true,
     pattern: '^([0-9a-fA-F]{40}|[0-9a-fA-F]{64})$',
     hint: 'must be the full head SHA (40 hex characters, the sha of get_merge_request); GitLab compares it exactly, so an abbreviated SHA never matches',
+    description: 'Full head SHA you reviewed; if the branch moved: conflict',
   });
 
 /** A repository path inside a body object: never part of a URL path, so plain bounded text. */

@@ -63,7 +63,7 @@ export function parentParam(scope: MilestoneScope) {
 }
 
 /** Milestones are addressed by their global id; the iid is only unique within the parent. */
-export const milestoneId = () => numericId("must be the milestone's numeric id (the id field, not iid)");
+export const milestoneId = () => numericId("must be the milestone's numeric id (the id field, not iid)", 'Its id field, not iid');
 
 /**
  * The name under which the forge takes "add the ancestor groups' milestones": include_ancestors

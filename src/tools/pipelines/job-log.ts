@@ -69,9 +69,7 @@ function fit(lines: RawLine[], keepEnd: boolean, text: (line: RawLine) => string
 export const getPipelineJobOutput = defineTool({
   name: 'get_pipeline_job_output',
   title: 'Get job log',
-  description:
-    "Read a job's log without colour codes or section markers: the last `limit` lines (default 200, max 1000), skipping `offset` lines from the end, " +
-    'or `limit` lines from `start_line`. Gives line numbers and total_lines.',
+  description: "Read a job's log without colour codes or section markers: its last lines, or lines from start_line. Gives line numbers and total_lines.",
   group: 'pipelines',
   mode: 'read',
   // Lines of text, not a record: full_response returns them as GitLab sent them (codes and markers kept).
@@ -82,15 +80,23 @@ export const getPipelineJobOutput = defineTool({
     {
       project_id: projectId(),
       job_id: jobId(),
-      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LOG_LIMITS.maxLines, hint: `must be an integer from 1 to ${LOG_LIMITS.maxLines}` })),
+      limit: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          maximum: LOG_LIMITS.maxLines,
+          hint: `must be an integer from 1 to ${LOG_LIMITS.maxLines}`,
+          description: 'Lines; default 200',
+        }),
+      ),
       offset: Type.Optional(
         Type.Integer({
           minimum: 0,
           maximum: LOG_LIMITS.maxOffset,
           hint: `must be an integer from 0 to ${LOG_LIMITS.maxOffset}; use start_line to read further back`,
+          description: 'Lines skipped from the end',
         }),
       ),
-      start_line: Type.Optional(integer(1, 'must be a line number, 1 or more')),
+      start_line: Type.Optional({ ...integer(1, 'must be a line number, 1 or more'), description: 'Read from here, not the end' }),
     },
     { additionalProperties: false },
   ),

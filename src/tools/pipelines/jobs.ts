@@ -15,8 +15,7 @@ const JOB_PATH = '/projects/{project_id}/jobs/{job_id}';
 const listPipelineJobs = restTool({
   name: 'list_pipeline_jobs',
   title: 'List pipeline jobs',
-  description:
-    'List the jobs of a pipeline with their stage, status and failure_reason; scope keeps one status (failed: what broke). Trigger jobs are not listed.',
+  description: 'List the jobs of a pipeline with their stage, status and failure_reason. Trigger jobs are not listed.',
   group: 'pipelines',
   record: 'job',
   mode: 'read',
@@ -24,8 +23,8 @@ const listPipelineJobs = restTool({
     {
       project_id: projectId(),
       pipeline_id: pipelineId(),
-      scope: status(),
-      include_retried: Type.Optional(Type.Boolean()),
+      scope: status('One status; failed: what broke'),
+      include_retried: Type.Optional(Type.Boolean({ description: 'Also jobs since retried' })),
       ...pagination,
     },
     { additionalProperties: false },
@@ -58,13 +57,16 @@ const retryPipelineJob = restTool({
 const cancelPipelineJob = defineTool({
   name: 'cancel_pipeline_job',
   title: 'Cancel job',
-  description: 'Cancel an unfinished job; force (Maintainer) ends one stuck in canceling. A finished job gives conflict.',
+  description: 'Cancel an unfinished job. A finished job gives conflict.',
   group: 'pipelines',
   record: 'job',
   mode: 'write',
   idempotent: true,
   endpoint: `POST ${JOB_PATH}/cancel`,
-  input: Type.Object({ project_id: projectId(), job_id: jobId(), force: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+  input: Type.Object(
+    { project_id: projectId(), job_id: jobId(), force: Type.Optional(Type.Boolean({ description: 'Maintainer: end one stuck canceling' })) },
+    { additionalProperties: false },
+  ),
   async handler(args, ctx) {
     // Before GitLab 17.11 `force` is dropped silently, and a job stuck in canceling stays stuck.
     if (args.force === true) await requireRelease(ctx, 'force', 'force-cancelling a job', 17, 11);

@@ -1,10 +1,10 @@
 // Parameter schemas shared by the pipeline and job tools.
 import { Type } from '@sinclair/typebox';
-import { numericId } from '../params';
+import { described, numericId } from '../params';
 
-export const pipelineId = () => numericId('must be a positive integer pipeline id such as 42');
-export const jobId = () => numericId('must be a positive integer job id such as 42');
-export const mergeRequestIid = () => numericId('must be a positive integer merge request iid such as 12');
+export const pipelineId = () => numericId('must be a positive integer pipeline id such as 42', 'Pipeline id');
+export const jobId = () => numericId('must be a positive integer job id such as 42', 'Job id (list_pipeline_jobs)');
+export const mergeRequestIid = () => numericId('must be a positive integer merge request iid such as 12', '12 for !12 (iid)');
 
 /** Pipeline and job statuses (GitLab's Ci::HasStatus::AVAILABLE_STATUSES, `canceling` and `waiting_for_callback` since 17.x). */
 const STATUSES = [
@@ -23,4 +23,10 @@ const STATUSES = [
   'scheduled',
 ] as const;
 
-export const status = () => Type.Optional(Type.Union(STATUSES.map((s) => Type.Literal(s))));
+export const status = (description?: string) =>
+  Type.Optional(
+    Type.Union(
+      STATUSES.map((s) => Type.Literal(s)),
+      described(description),
+    ),
+  );

@@ -24,9 +24,7 @@ function checkRange(from: string | undefined, to: string | undefined, fromName: 
 const listPipelines = defineTool({
   name: 'list_pipelines',
   title: 'List pipelines',
-  description:
-    "List a project's pipelines, newest first; filter by ref, sha, status, source (push, web, schedule, api, merge_request_event, parent_pipeline, …), " +
-    'who ran them, pipeline name, creation or update time, or yaml_errors (invalid configuration).',
+  description: "List a project's pipelines, newest first.",
   group: 'pipelines',
   record: 'pipeline',
   mode: 'read',
@@ -34,14 +32,25 @@ const listPipelines = defineTool({
   input: Type.Object(
     {
       project_id: projectId(),
-      ref: Type.Optional(refName()),
-      sha: Type.Optional(refName()),
-      status: status(),
-      source: Type.Optional(shortName({ pattern: '^[a-z_]+$', hint: 'must be a pipeline source such as push, web or merge_request_event' })),
-      scope: Type.Optional(Type.Union(['running', 'pending', 'finished', 'branches', 'tags'].map((s) => Type.Literal(s)))),
-      username: Type.Optional(shortName()),
-      name: Type.Optional(shortName({ description: "The pipeline's name (workflow:name), matched exactly." })),
-      yaml_errors: Type.Optional(Type.Boolean({ description: 'true: only pipelines whose configuration GitLab could not read; false: only the others.' })),
+      ref: Type.Optional(refName('Branch or tag')),
+      sha: Type.Optional(refName('Commit SHA')),
+      status: status('failed: what broke'),
+      source: Type.Optional(
+        shortName({
+          pattern: '^[a-z_]+$',
+          hint: 'must be a pipeline source such as push, web or merge_request_event',
+          description: 'push, web, schedule, api, merge_request_event, …',
+        }),
+      ),
+      scope: Type.Optional(
+        Type.Union(
+          ['running', 'pending', 'finished', 'branches', 'tags'].map((s) => Type.Literal(s)),
+          { description: 'branches, tags: latest per ref' },
+        ),
+      ),
+      username: Type.Optional(shortName({ description: 'Who ran it' })),
+      name: Type.Optional(shortName({ description: 'workflow:name, exactly' })),
+      yaml_errors: Type.Optional(Type.Boolean({ description: 'true: invalid configuration only; false: valid only' })),
       updated_after: isoDateTime(),
       updated_before: isoDateTime(),
       created_after: isoDateTime(),
@@ -115,9 +124,7 @@ const inputName = shortName({ pattern: '^[A-Za-z0-9_-]+$', hint: 'must be an inp
 const createPipeline = defineTool({
   name: 'create_pipeline',
   title: 'Create pipeline',
-  description:
-    'Run a new pipeline for a branch or tag, with optional CI/CD variables (variable_type env_var by default, or file) ' +
-    'and inputs (values for the spec:inputs its configuration declares; GitLab checks their types).',
+  description: 'Run a new pipeline for a branch or tag, with optional CI/CD variables and spec:inputs.',
   group: 'pipelines',
   record: 'pipeline',
   mode: 'write',
@@ -125,8 +132,8 @@ const createPipeline = defineTool({
   input: Type.Object(
     {
       project_id: projectId(),
-      ref: refName(),
-      variables: Type.Optional(listOf(variable)),
+      ref: refName('Branch or tag'),
+      variables: Type.Optional(listOf(variable, 'variable_type: env_var (default) or file')),
       inputs: Type.Optional(mapOf(inputName, inputValue, 'Values by input name: a string, number, boolean or a list of them.')),
     },
     { additionalProperties: false },

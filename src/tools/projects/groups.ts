@@ -13,16 +13,16 @@ const subgroups: RestSpec = { method: 'GET', path: '/groups/{group_id}/subgroups
 export const listGroups = defineTool({
   name: 'list_groups',
   title: 'List groups',
-  description: "List the groups the caller belongs to (all_available: every readable one), or with group_id that group's subgroups.",
+  description: "List the groups the caller belongs to, or a group's subgroups.",
   group: 'projects',
   mode: 'read',
   record: 'group',
   input: input({
-    group_id: Type.Optional(groupId()),
-    search: search(),
-    top_level_only: flag(),
-    all_available: flag(),
-    owned: flag(),
+    group_id: Type.Optional(groupId('Its subgroups instead')),
+    search: search('In name or path'),
+    top_level_only: flag('No subgroups'),
+    all_available: flag('Every readable group'),
+    owned: flag("Caller's own only"),
     min_access_level: minAccessLevel,
     order_by: groupOrder,
     sort,
@@ -54,7 +54,7 @@ export const listNamespaces = restTool({
   group: 'projects',
   mode: 'read',
   record: 'namespace',
-  input: input({ search: search(), owned_only: flag(), top_level_only: flag(), ...pagination }),
+  input: input({ search: search('In name or path'), owned_only: flag("Caller's own only"), top_level_only: flag('No subgroups'), ...pagination }),
   rest: { method: 'GET', path: '/namespaces', list: true },
 });
 
@@ -65,6 +65,14 @@ export const getNamespace = restTool({
   group: 'projects',
   mode: 'read',
   record: 'namespace',
-  input: input({ namespace_id: Type.String({ minLength: 1, maxLength: LIMITS.identifier, identifier: true, stringOrInteger: true }) }),
+  input: input({
+    namespace_id: Type.String({
+      minLength: 1,
+      maxLength: LIMITS.identifier,
+      identifier: true,
+      stringOrInteger: true,
+      description: 'Id or full path',
+    }),
+  }),
   rest: { method: 'GET', path: '/namespaces/{namespace_id}' },
 });

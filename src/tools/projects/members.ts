@@ -13,7 +13,7 @@ function membersTool({ name, noun, idParam }: Parent): ToolDefinition {
   return defineTool({
     name,
     title: `List ${noun} members`,
-    description: `List a ${noun}'s members with their access level (number and name), members inherited from parent groups included unless include_inheritance is false.`,
+    description: `List a ${noun}'s members with their access level (number and name), members inherited from parent groups included.`,
     group: 'projects',
     mode: 'read',
     record: 'member',
@@ -21,8 +21,8 @@ function membersTool({ name, noun, idParam }: Parent): ToolDefinition {
       {
         [idParam]: noun === 'project' ? projectId() : groupId(),
         query: Type.Optional(shortName({ description: 'Part of a username or name.' })),
-        user_ids: Type.Optional(listOf(integerId())),
-        include_inheritance: Type.Optional(Type.Boolean()),
+        user_ids: Type.Optional(listOf(integerId(), 'Only these users')),
+        include_inheritance: Type.Optional(Type.Boolean({ description: 'Default true; false: direct only' })),
         ...pagination,
       },
       { additionalProperties: false },

@@ -11,12 +11,12 @@ import { flag, minAccessLevel, projectOrder, sort, topic, visibility } from './p
 const input = (properties: Parameters<typeof Type.Object>[0]) => Type.Object(properties, { additionalProperties: false });
 
 const filters = {
-  search: search(),
-  archived: flag(),
+  search: search('In name, path or description'),
+  archived: flag('true: archived only; false: no archived'),
   visibility,
   topic,
-  owned: flag(),
-  starred: flag(),
+  owned: flag("Caller's own only"),
+  starred: flag('Starred by the caller only'),
   order_by: projectOrder,
   sort,
 };
@@ -29,14 +29,13 @@ const listSpec: RestSpec = { method: 'GET', path: '/projects', list: true };
 export const listProjects = defineTool({
   name: 'list_projects',
   title: 'List projects',
-  description:
-    'Find projects by name, path or description (search). By default only projects the caller is a member of (membership: false for every readable one), most recently active first.',
+  description: 'Find projects, most recently active first.',
   group: 'projects',
   mode: 'read',
   record: 'project',
   input: input({
     ...filters,
-    membership: flag(),
+    membership: flag('Default true: member of; false: every readable'),
     search_namespaces: Type.Optional(Type.Boolean({ description: 'search also matches the namespace path.' })),
     min_access_level: minAccessLevel,
     ...pagination,
@@ -50,11 +49,11 @@ const groupSpec: RestSpec = { method: 'GET', path: '/groups/{group_id}/projects'
 export const listGroupProjects = defineTool({
   name: 'list_group_projects',
   title: 'List group projects',
-  description: 'List the projects of a group (include_subgroups for those of its subgroups too), most recently active first.',
+  description: 'List the projects of a group, most recently active first.',
   group: 'projects',
   mode: 'read',
   record: 'project',
-  input: input({ group_id: groupId(), include_subgroups: flag(), ...filters, ...pagination }),
+  input: input({ group_id: groupId(), include_subgroups: flag("Also its subgroups'"), ...filters, ...pagination }),
   endpoint: `${groupSpec.method} ${groupSpec.path}`,
   handler: (args, ctx) => callRest(groupSpec, byActivity(args), ctx.forge),
 });
@@ -92,7 +91,7 @@ export const getProject = defineTool({
   group: 'projects',
   mode: 'read',
   record: 'project',
-  input: input({ project_id: { ...projectId(), webUrl: true }, license: flag(), statistics: flag() }),
+  input: input({ project_id: { ...projectId(), webUrl: true }, license: flag('Add its license'), statistics: flag('Add storage sizes') }),
   endpoint: `${getSpec.method} ${getSpec.path}`,
   handler: (args, ctx) => callRest(getSpec, { ...args, project_id: projectIdOf(String(args.project_id), ctx) }, ctx.forge),
 });

@@ -8,7 +8,12 @@ import { restTool } from '../rest';
 
 const LINKS = '/projects/{project_id}/releases/{tag_name}/assets/links';
 
-export const linkType = Type.Optional(Type.Union(['other', 'runbook', 'image', 'package'].map((t) => Type.Literal(t))));
+export const linkType = Type.Optional(
+  Type.Union(
+    ['other', 'runbook', 'image', 'package'].map((t) => Type.Literal(t)),
+    { description: 'Default other' },
+  ),
+);
 /** GitLab blocks any other scheme (Releases::Link validates the URL with schemes http, https and ftp). */
 export const assetUrl = () =>
   Type.String({
@@ -16,6 +21,7 @@ export const assetUrl = () =>
     maxLength: LIMITS.filePath,
     pattern: '^(https?|ftp)://[^\\s/?#]+',
     hint: 'must be an http, https or ftp URL (GitLab blocks other schemes)',
+    description: 'http, https or ftp',
   });
 /** A path under the release's downloads (`/bin/api-linux-amd64`), as GitLab's filepath format allows. */
 export const directAssetPath = () =>
@@ -25,6 +31,7 @@ export const directAssetPath = () =>
       maxLength: LIMITS.filePath,
       pattern: '^/?[A-Za-z0-9_\\-./+]+$',
       hint: 'must be a path such as /bin/app-linux-amd64 (letters, digits, _ - . / +)',
+      description: 'Download path: /bin/app',
     }),
   );
 
@@ -56,11 +63,18 @@ const listReleaseLinks = restTool({
 const createReleaseLink = restTool({
   name: 'create_release_link',
   title: 'Create release link',
-  description: 'Add an asset link (http, https or ftp URL; name and URL unique in the release) to the release of tag_name.',
+  description: 'Add an asset link (name and URL unique in the release) to the release of tag_name.',
   group: 'releases',
   mode: 'write',
   input: Type.Object(
-    { project_id: projectId(), tag_name: refName(), name: shortName(), url: assetUrl(), direct_asset_path: directAssetPath(), link_type: linkType },
+    {
+      project_id: projectId(),
+      tag_name: refName(),
+      name: shortName({ description: 'Link text' }),
+      url: assetUrl(),
+      direct_asset_path: directAssetPath(),
+      link_type: linkType,
+    },
     { additionalProperties: false },
   ),
   check: (args) => checkLink(args),
@@ -70,12 +84,15 @@ const createReleaseLink = restTool({
 const deleteReleaseLink = restTool({
   name: 'delete_release_link',
   title: 'Delete release link',
-  description: 'Remove an asset link (link_id from list_release_links) from the release of tag_name.',
+  description: 'Remove an asset link from the release of tag_name.',
   group: 'releases',
   mode: 'write',
   destructive: true,
   record: 'release_link',
-  input: Type.Object({ project_id: projectId(), tag_name: refName(), link_id: numericId() }, { additionalProperties: false }),
+  input: Type.Object(
+    { project_id: projectId(), tag_name: refName(), link_id: numericId(undefined, 'From list_release_links') },
+    { additionalProperties: false },
+  ),
   rest: { method: 'DELETE', path: `${LINKS}/{link_id}` },
 });
 

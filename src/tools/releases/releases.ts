@@ -58,8 +58,7 @@ function checkLinks(links: LinkArgs[] | undefined): void {
 const createRelease = restTool({
   name: 'create_release',
   title: 'Create release',
-  description:
-    'Create the release of tag_name. A tag that does not exist yet is made at ref (tag_message annotates it). milestones: titles of project milestones.',
+  description: 'Create the release of tag_name.',
   group: 'releases',
   mode: 'write',
   record: 'release',
@@ -67,12 +66,12 @@ const createRelease = restTool({
     {
       project_id: projectId(),
       tag_name: refName(),
-      name: Type.Optional(shortName()),
+      name: Type.Optional(shortName({ description: 'Default: tag_name' })),
       description: Type.Optional(longText()),
-      ref: Type.Optional(refName()),
-      tag_message: Type.Optional(longText()),
-      milestones: milestones('Milestone titles.'),
-      assets: Type.Optional(Type.Object({ links: Type.Optional(listOf(link)) }, { additionalProperties: false })),
+      ref: Type.Optional(refName('Where a new tag goes')),
+      tag_message: Type.Optional(longText({ description: 'Annotates a new tag' })),
+      milestones: milestones('Project milestone titles'),
+      assets: Type.Optional(Type.Object({ links: Type.Optional(listOf(link)) }, { additionalProperties: false, description: 'Asset links' })),
       released_at: isoDateTime('Past: a historical release; future: an upcoming one.'),
     },
     { additionalProperties: false },
@@ -86,7 +85,7 @@ const EDITABLE = ['name', 'description', 'milestones', 'released_at'] as const;
 const updateRelease = restTool({
   name: 'update_release',
   title: 'Update release',
-  description: 'Update the release of tag_name; milestones replaces the list ([] removes all).',
+  description: 'Update the release of tag_name.',
   group: 'releases',
   mode: 'write',
   idempotent: true,
@@ -95,9 +94,9 @@ const updateRelease = restTool({
     {
       project_id: projectId(),
       tag_name: refName(),
-      name: Type.Optional(shortName()),
+      name: Type.Optional(shortName({ description: 'Release title' })),
       description: Type.Optional(longText()),
-      milestones: Type.Optional(Type.Array(shortName(), { maxItems: 100 })),
+      milestones: Type.Optional(Type.Array(shortName(), { maxItems: 100, description: 'Titles, replacing; [] clears' })),
       released_at: isoDateTime(),
     },
     { additionalProperties: false },

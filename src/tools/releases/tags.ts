@@ -18,7 +18,7 @@ const input = <P extends Parameters<typeof Type.Object>[0]>(properties: P) => Ty
 const listTags = restTool({
   name: 'list_tags',
   title: 'List tags',
-  description: "List a project's tags, newest update first; search matches part of the name (^ and $ anchor).",
+  description: "List a project's tags, newest update first.",
   group: 'releases',
   mode: 'read',
   record: 'tag',
@@ -26,7 +26,7 @@ const listTags = restTool({
     project_id: projectId(),
     order_by: Type.Optional(Type.Union([Type.Literal('name'), Type.Literal('updated'), Type.Literal('version')])),
     sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
-    search: search(),
+    search: search('Part of the name; ^ and $ anchor'),
     ...pagination,
   }),
   rest: { method: 'GET', path: TAGS, list: true },
@@ -49,11 +49,16 @@ const PROTECTED_REFUSAL = /not allowed to create this tag as it is protected/i;
 const createTag = defineTool({
   name: 'create_tag',
   title: 'Create tag',
-  description: 'Create a tag at ref (branch, tag or SHA); message makes it annotated. A tag matching a protected tag rule needs a role the rule allows.',
+  description: 'Create a tag at ref. A tag matching a protected tag rule needs a role the rule allows.',
   group: 'releases',
   mode: 'write',
   endpoint: `POST ${TAGS}`,
-  input: input({ project_id: projectId(), tag_name: refName(), ref: refName(), message: Type.Optional(longText()) }),
+  input: input({
+    project_id: projectId(),
+    tag_name: refName(),
+    ref: refName('Branch, tag or SHA'),
+    message: Type.Optional(longText({ description: 'Makes it annotated' })),
+  }),
   async handler(args, { forge }) {
     try {
       return await forge.json({ method: 'POST', path: fillPath(TAGS, args), body: { tag_name: args.tag_name, ref: args.ref, message: args.message } });

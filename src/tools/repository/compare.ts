@@ -58,15 +58,21 @@ export const getBranchDiffs = defineTool({
   name: 'get_branch_diffs',
   title: 'Compare refs',
   description:
-    'Compare from and to (branches, tags or SHAs): commits and changed files with diffs, from the merge base unless straight. ' +
-    'Files are paged (per_page, default 20); diffs over ~20 KB per file or ~60 KB per page are cut (diff_truncated) or left out (diff_omitted): ' +
-    "file_path returns that file's whole diff.",
+    'Compare two refs: commits and changed files with diffs. Files are paged; ' +
+    'diffs over ~20 KB per file or ~60 KB per page are cut (diff_truncated) or left out (diff_omitted).',
   group: 'repository',
   mode: 'read',
   record: 'compare',
   endpoint: `GET ${COMPARE}`,
   input: Type.Object(
-    { project_id: projectId(), from: refName(), to: refName(), straight: Type.Optional(Type.Boolean()), file_path: Type.Optional(filePath()), ...pagination },
+    {
+      project_id: projectId(),
+      from: refName('Branch, tag or SHA'),
+      to: refName('Branch, tag or SHA'),
+      straight: Type.Optional(Type.Boolean({ description: 'From from, not the merge base' })),
+      file_path: Type.Optional(filePath("Just this file's whole diff")),
+      ...pagination,
+    },
     { additionalProperties: false },
   ),
   async handler(args, { forge }) {

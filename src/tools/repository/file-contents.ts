@@ -18,7 +18,7 @@ export const CONTENT_BUDGET = 60_000;
 
 const RAW = '/projects/{project_id}/repository/files/{file_path}/raw';
 
-const lineNumber = () => Type.Optional(integer(1, 'must be a line number, 1 or more'));
+const lineNumber = (description: string) => Type.Optional({ ...integer(1, 'must be a line number, 1 or more'), description });
 
 /**
  * A Git LFS pointer (the git-lfs spec v1): what the repository holds for a file stored in LFS, and
@@ -57,7 +57,7 @@ export const getFileContents = defineTool({
   name: 'get_file_contents',
   title: 'Get file contents',
   description:
-    'Read a file at ref (default: the default branch). Text: lines start_line..end_line (1-based) within a ~60 KB budget; ' +
+    'Read a file at ref. Text: lines start_line..end_line within a ~60 KB budget; ' +
     'when cut, truncated is true and next_start_line says where to go on. Binary files: size, blob_id and a mime_type guess, no content. ' +
     "A file stored in Git LFS: its object's oid and size (lfs), not its content. last_commit_id guards a later create_or_update_file.",
   group: 'repository',
@@ -65,7 +65,13 @@ export const getFileContents = defineTool({
   record: 'file',
   endpoint: `GET ${RAW}`,
   input: Type.Object(
-    { project_id: projectId(), file_path: filePath(), ref: Type.Optional(refName()), start_line: lineNumber(), end_line: lineNumber() },
+    {
+      project_id: projectId(),
+      file_path: filePath(),
+      ref: Type.Optional(refName('Default: the default branch')),
+      start_line: lineNumber('1-based'),
+      end_line: lineNumber('Inclusive'),
+    },
     { additionalProperties: false },
   ),
   check(args) {

@@ -96,8 +96,7 @@ export const pushFiles = defineTool({
   title: 'Commit several files',
   description:
     'One commit on branch with several file actions: create (default), update, delete, move (previous_path; content optional) or chmod ' +
-    '(execute_filemode). last_commit_id on an update, move or delete fails the commit with conflict if that file changed since read. ' +
-    `At most ${MAX_ACTIONS} actions. start_branch creates branch from it.`,
+    '(execute_filemode). last_commit_id on an update, move or delete fails the commit with conflict if that file changed since read.',
   group: 'repository',
   mode: 'write',
   destructive: true,
@@ -107,10 +106,10 @@ export const pushFiles = defineTool({
   input: Type.Object(
     {
       project_id: projectId(),
-      branch: refName(),
+      branch: refName('Branch to commit to'),
       commit_message: commitMessage(),
-      files: Type.Array(action, { minItems: 1, maxItems: MAX_ACTIONS }),
-      start_branch: Type.Optional(refName()),
+      files: Type.Array(action, { minItems: 1, maxItems: MAX_ACTIONS, description: `File actions, at most ${MAX_ACTIONS}` }),
+      start_branch: Type.Optional(refName('Create branch from this one')),
       author_email: Type.Optional(shortName()),
       author_name: Type.Optional(shortName()),
     },

@@ -6,12 +6,18 @@ import { restTool } from '../rest';
 export const getRepositoryTree = restTool({
   name: 'get_repository_tree',
   title: 'Get repository tree',
-  description: 'List files (blob) and directories (tree) under path (default: root) at ref, directories first; recursive: every descendant.',
+  description: 'List files (blob) and directories (tree) at ref, directories first.',
   group: 'repository',
   mode: 'read',
   record: 'tree_entry',
   input: Type.Object(
-    { project_id: projectId(), path: Type.Optional(filePath()), ref: Type.Optional(refName()), recursive: Type.Optional(Type.Boolean()), ...pagination },
+    {
+      project_id: projectId(),
+      path: Type.Optional(filePath('Directory; default: root')),
+      ref: Type.Optional(refName('Default: the default branch')),
+      recursive: Type.Optional(Type.Boolean({ description: 'Every descendant' })),
+      ...pagination,
+    },
     { additionalProperties: false },
   ),
   rest: { method: 'GET', path: '/projects/{project_id}/repository/tree', list: true },

@@ -27,7 +27,7 @@ export function base64Problem(content: string): string | undefined {
 }
 
 export const fileContent = () => Type.String({ maxLength: CONTENT_LIMIT });
-export const encoding = () => Type.Optional(Type.Union([Type.Literal('text'), Type.Literal('base64')]));
+export const encoding = () => Type.Optional(Type.Union([Type.Literal('text'), Type.Literal('base64')], { description: 'base64 for binary content' }));
 export const commitMessage = () => Type.String({ minLength: 1, maxLength: 1_000_000 });
 // GitLab compares last_commit_id with the file's last commit SHA as strings (Files::BaseService),
 // so a short or upper-case SHA would always read as "the file changed": only the full SHA, as read.
@@ -36,14 +36,13 @@ export const sha = () =>
     pattern: '^([0-9a-f]{40}|[0-9a-f]{64})$',
     maxLength: 64,
     hint: "must be a commit SHA: the file's full last_commit_id from get_file_contents (40 or 64 lower-case hex characters)",
+    description: 'From get_file_contents: conflict if the file changed since',
   });
 
 export const createOrUpdateFile = defineTool({
   name: 'create_or_update_file',
   title: 'Create or update file',
-  description:
-    'Write one file on branch in one commit: created if absent, else replaced. Give last_commit_id (from get_file_contents) to fail with conflict ' +
-    'if the file changed since you read it. start_branch creates branch from it. encoding base64 for binary content.',
+  description: 'Write one file on branch in one commit: created if absent, else replaced.',
   group: 'repository',
   mode: 'write',
   closingText: (args) => [args.commit_message],
@@ -53,13 +52,13 @@ export const createOrUpdateFile = defineTool({
     {
       project_id: projectId(),
       file_path: filePath(),
-      branch: refName(),
+      branch: refName('Branch to commit to'),
       content: fileContent(),
       commit_message: commitMessage(),
       encoding: encoding(),
       last_commit_id: Type.Optional(sha()),
-      start_branch: Type.Optional(refName()),
-      execute_filemode: Type.Optional(Type.Boolean()),
+      start_branch: Type.Optional(refName('Create branch from this one')),
+      execute_filemode: Type.Optional(Type.Boolean({ description: 'Executable bit' })),
       author_email: Type.Optional(shortName()),
       author_name: Type.Optional(shortName()),
     },

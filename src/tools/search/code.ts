@@ -35,7 +35,7 @@ export const searchCode = defineTool({
       search: term(),
       project_id: Type.Optional(projectId()),
       group_id: Type.Optional(groupId()),
-      ref: Type.Optional(refName()),
+      ref: Type.Optional(refName('With project_id: branch or tag')),
       ...pagination,
     },
     { additionalProperties: false },

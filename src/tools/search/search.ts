@@ -22,7 +22,7 @@ const KIND: Record<Scope, RecordKindName> = {
   notes: 'note',
 };
 
-export const term = () => Type.String({ minLength: 1, maxLength: LIMITS.search });
+export const term = () => Type.String({ minLength: 1, maxLength: LIMITS.search, description: "Term, in GitLab's search syntax" });
 
 export const searchTool = defineTool({
   name: 'search',
@@ -36,11 +36,14 @@ export const searchTool = defineTool({
   output: fields({ items: list(ANY_OBJECT), pagination: PAGINATION }),
   input: Type.Object(
     {
-      scope: Type.Union(Object.keys(SCOPES).map((s) => Type.Literal(s))),
+      scope: Type.Union(
+        Object.keys(SCOPES).map((s) => Type.Literal(s)),
+        { description: 'What to search' },
+      ),
       search: term(),
       project_id: Type.Optional(projectId()),
       group_id: Type.Optional(groupId()),
-      ref: Type.Optional(refName()),
+      ref: Type.Optional(refName('With project_id: branch or tag')),
       state: Type.Optional(Type.Union([Type.Literal('opened'), Type.Literal('closed'), Type.Literal('merged')])),
       confidential: Type.Optional(Type.Boolean()),
       sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'By creation time.' })),

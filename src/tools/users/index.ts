@@ -35,10 +35,10 @@ const getUsers = restTool({
   mode: 'read',
   record: 'user',
   input: input({
-    username: Type.Optional(shortName()),
-    search: search(),
+    username: Type.Optional(shortName({ description: 'Exact username' })),
+    search: search('In username or name'),
     active: Type.Optional(Type.Boolean({ description: 'Only active users.' })),
-    without_project_bots: Type.Optional(Type.Boolean()),
+    without_project_bots: Type.Optional(Type.Boolean({ description: 'Leave bots out' })),
     ...pagination,
   }),
   rest: { method: 'GET', path: '/users', list: true },
@@ -51,7 +51,7 @@ const getUser = restTool({
   group: 'users',
   mode: 'read',
   record: 'user',
-  input: input({ user_id: numericId() }),
+  input: input({ user_id: numericId(undefined, 'Numeric id') }),
   rest: { method: 'GET', path: '/users/{user_id}' },
 });
 

@@ -15,18 +15,26 @@ import { parentParam, type VariableScope } from './scope';
 import { B, fields, S } from '../lean/schema-parts';
 
 // The key fills a path segment: an identifier (D31), and its pattern leaves no room for / . or %.
-const key = () => Type.String({ minLength: 1, maxLength: 255, pattern: KEY_PATTERN, identifier: true, hint: 'must be 1 to 255 letters, digits or _' });
+const key = () =>
+  Type.String({
+    minLength: 1,
+    maxLength: 255,
+    pattern: KEY_PATTERN,
+    identifier: true,
+    hint: 'must be 1 to 255 letters, digits or _',
+    description: 'Name: letters, digits, _',
+  });
 const scopeText = () => Type.String({ minLength: 1, maxLength: MAX_SCOPE });
 const filter = Type.Optional(
   Type.Object({ environment_scope: scopeText() }, { additionalProperties: false, description: "Which scope's variable, when a key has several." }),
 );
 const includeValue = Type.Optional(Type.Boolean({ description: 'Return the value of a variable neither masked nor hidden (a secret: ask only when needed).' }));
 const settings = {
-  variable_type: Type.Optional(Type.Union([Type.Literal('env_var'), Type.Literal('file')])),
-  protected: Type.Optional(Type.Boolean()),
-  masked: Type.Optional(Type.Boolean()),
+  variable_type: Type.Optional(Type.Union([Type.Literal('env_var'), Type.Literal('file')], { description: 'file: the value goes in a file' })),
+  protected: Type.Optional(Type.Boolean({ description: 'Protected branches and tags only' })),
+  masked: Type.Optional(Type.Boolean({ description: 'Hidden in job logs: 8+ characters, one line' })),
   raw: Type.Optional(Type.Boolean({ description: 'Do not expand $VARS in the value.' })),
-  environment_scope: Type.Optional(scopeText()),
+  environment_scope: Type.Optional({ ...scopeText(), description: 'Default *' }),
   description: Type.Optional(Type.String({ maxLength: 255 })),
 };
 const EDITABLE = ['value', ...Object.keys(settings)] as const;
@@ -123,7 +131,7 @@ export function variableTools(scope: VariableScope): VariableTools {
     input: input({
       ...parent,
       key: key(),
-      value: secretText(MAX_VALUE),
+      value: secretText(MAX_VALUE, { description: 'Never returned by writes' }),
       ...settings,
       masked_and_hidden: Type.Optional(Type.Boolean({ description: 'Masked and never shown again, in GitLab or here (GitLab 17.4).' })),
     }),
@@ -144,7 +152,7 @@ export function variableTools(scope: VariableScope): VariableTools {
     mode: 'write',
     idempotent: true,
     endpoint: `PUT ${one}`,
-    input: input({ ...parent, key: key(), value: Type.Optional(secretText(MAX_VALUE)), ...settings, filter }),
+    input: input({ ...parent, key: key(), value: Type.Optional(secretText(MAX_VALUE, { description: 'Never returned by writes' })), ...settings, filter }),
     check(args: VariableArgs) {
       if (!EDITABLE.some((name) => args[name] !== undefined)) throw invalidArgument('arguments', `give at least one of ${EDITABLE.join(', ')}`);
       checkMaskedValue(args);

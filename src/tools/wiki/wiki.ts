@@ -14,14 +14,24 @@ import { readLineWindow } from '../repository/read-lines';
 import { parentParam, withGroupWikiTier, type WikiScope } from './scope';
 import { deletedOutput } from '../lean/schema-parts';
 
-const format = Type.Optional(Type.Union(['markdown', 'rdoc', 'asciidoc', 'org'].map((f) => Type.Literal(f))));
+const format = Type.Optional(
+  Type.Union(
+    ['markdown', 'rdoc', 'asciidoc', 'org'].map((f) => Type.Literal(f)),
+    { description: 'Default markdown' },
+  ),
+);
 /** A page's slug as the list gives it (`guides/setup`). */
-const slug = () => filePath();
+const slug = () => filePath('As listed: guides/setup');
 /** A version is a commit of the wiki's repository. */
 const version = Type.Optional(
-  Type.String({ pattern: '^[0-9a-fA-F]{7,64}$', maxLength: 64, hint: 'must be a commit sha of the wiki (hex, 7 to 64 characters)' }),
+  Type.String({
+    pattern: '^[0-9a-fA-F]{7,64}$',
+    maxLength: 64,
+    hint: 'must be a commit sha of the wiki (hex, 7 to 64 characters)',
+    description: 'Wiki commit, for an older text',
+  }),
 );
-const lineNumber = () => Type.Optional(integer(1, 'must be a line number, 1 or more'));
+const lineNumber = (description: string) => Type.Optional({ ...integer(1, 'must be a line number, 1 or more'), description });
 
 const EDITABLE = ['title', 'content', 'format'] as const;
 
@@ -68,13 +78,13 @@ export function wikiTools(scope: WikiScope): WikiTools {
   const list = defineTool({
     name: names.list,
     title: `List ${noun} wiki pages`,
-    description: `List a ${noun} wiki's pages (slug; title when it is not the slug's last part; format when not markdown), the whole list at once. with_content adds each page's content.${tier}`,
+    description: `List a ${noun} wiki's pages (slug; title when it is not the slug's last part; format when not markdown), the whole list at once.${tier}`,
     group: 'wiki',
     mode: 'read',
     record: 'wiki_page',
     narrowing: 'leave out with_content, then read the pages one at a time',
     endpoint: `GET ${all}`,
-    input: input({ ...parent, with_content: Type.Optional(Type.Boolean()) }),
+    input: input({ ...parent, with_content: Type.Optional(Type.Boolean({ description: "Add each page's content" })) }),
     handler: (args, ctx) =>
       withGroupWikiTier(scope, ctx, () =>
         ctx.forge.json({ method: 'GET', path: fillPath(all, args), query: { with_content: (args as { with_content?: boolean }).with_content } }),
@@ -85,13 +95,13 @@ export function wikiTools(scope: WikiScope): WikiTools {
     name: names.get,
     title: `Get ${noun} wiki page`,
     description:
-      `Read a ${noun} wiki page by slug (version: a commit of the wiki for an older text). Lines start_line..end_line (1-based) within a ~60 KB budget; ` +
+      `Read a ${noun} wiki page by slug. Lines start_line..end_line within a ~60 KB budget; ` +
       `when cut, truncated is true and next_start_line says where to go on.${tier}`,
     group: 'wiki',
     mode: 'read',
     record: 'wiki_page',
     endpoint: `GET ${one}`,
-    input: input({ ...parent, slug: slug(), version, start_line: lineNumber(), end_line: lineNumber() }),
+    input: input({ ...parent, slug: slug(), version, start_line: lineNumber('1-based'), end_line: lineNumber('Inclusive') }),
     check(args: { start_line?: number; end_line?: number }) {
       if (args.start_line !== undefined && args.end_line !== undefined && args.end_line < args.start_line) {
         throw invalidArgument('end_line', 'must not be before start_line');

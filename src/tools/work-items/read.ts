@@ -21,7 +21,7 @@ import { checkNamespace, checkRef, firstNode, iidRef, namespacePath, resolveGid,
 const input = (properties: Parameters<typeof Type.Object>[0]) => Type.Object(properties, { additionalProperties: false });
 
 /** GitLab's default_max_page_size is 100 (app/graphql/gitlab_schema.rb). */
-const perPage = Type.Optional(Type.Integer({ minimum: 1, maximum: 100, hint: 'must be an integer from 1 to 100' }));
+const perPage = Type.Optional(Type.Integer({ minimum: 1, maximum: 100, hint: 'must be an integer from 1 to 100', description: 'Default 20, max 100.' }));
 const after = Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'pagination.next_page of the previous page.' }));
 
 interface Connection {
@@ -105,22 +105,28 @@ const listWorkItems = defineTool({
   input: input({
     namespace_path: Type.Optional(namespacePath()),
     parent_id: Type.Optional(workItemId("List this work item's children instead (no other filter applies).")),
-    types: Type.Optional(listOf(typeName())),
+    types: Type.Optional({ ...listOf(typeName()), description: 'Only these types (ISSUE, TASK, EPIC, …).' }),
     state: Type.Optional(Type.Union([Type.Literal('opened'), Type.Literal('closed'), Type.Literal('all')])),
     search: search(),
-    labels: Type.Optional(listOf(shortName())),
-    assignee_usernames: Type.Optional(listOf(shortName())),
-    author_username: Type.Optional(shortName()),
-    milestone_title: Type.Optional(shortName()),
+    labels: Type.Optional({ ...listOf(shortName()), description: 'Label names; a work item must have all.' }),
+    assignee_usernames: Type.Optional({ ...listOf(shortName()), description: 'Usernames (without @); assigned to all of them.' }),
+    author_username: Type.Optional({ ...shortName(), description: 'Username without @.' }),
+    milestone_title: Type.Optional({ ...shortName(), description: 'Milestone title, exact.' }),
     iteration_id: Type.Optional(
-      Type.String({ pattern: '^[1-9][0-9]{0,18}$', maxLength: 19, hint: 'must be an iteration id such as 7', stringOrInteger: true }),
+      Type.String({
+        pattern: '^[1-9][0-9]{0,18}$',
+        maxLength: 19,
+        hint: 'must be an iteration id such as 7',
+        stringOrInteger: true,
+        description: 'Premium/Ultimate.',
+      }),
     ),
     created_after: isoDateTime(),
     created_before: isoDateTime(),
     updated_after: isoDateTime(),
     updated_before: isoDateTime(),
     sort: Type.Optional(Type.Union(SORTS.map((s) => Type.Literal(s)))),
-    include_descendants: Type.Optional(Type.Boolean()),
+    include_descendants: Type.Optional(Type.Boolean({ description: "A group: also its subgroups' and projects' work items." })),
     per_page: perPage,
     after,
   }),
@@ -263,7 +269,7 @@ const listWorkItemStatuses = defineTool({
   group: 'work_items',
   mode: 'read',
   record: 'work_item_type',
-  input: input({ namespace_path: namespacePath(), type: Type.Optional(typeName()) }),
+  input: input({ namespace_path: namespacePath(), type: Type.Optional(typeName('Only this type.')) }),
   endpoint: 'POST /api/graphql (workItemStatuses)',
   check: (args) => checkNamespace(args.namespace_path as string),
   handler: async (args, ctx) => {

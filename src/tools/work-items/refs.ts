@@ -19,17 +19,18 @@ export const namespacePath = () =>
     maxLength: LIMITS.identifier,
     pattern: PATH,
     hint: "must be a full path such as group/sub/project (GitLab's GraphQL API finds projects and groups by path, not numeric id)",
+    description: 'Full path (group/project), not an id.',
   });
 
 const GID = '^(gid://gitlab/WorkItem/[1-9][0-9]{0,18}|[1-9][0-9]{0,18})$';
 
 /** A work item's global id (or just its number). */
-export const workItemId = (description?: string) =>
+export const workItemId = (description = 'Global id: gid://gitlab/WorkItem/42 (or 42).') =>
   Type.String({
     pattern: GID,
     maxLength: 40,
     hint: "must be a work item's global id such as gid://gitlab/WorkItem/42 (or 42); other kinds of global id are not work items",
-    ...(description ? { description } : {}),
+    description,
     ...ID,
   });
 
@@ -37,8 +38,8 @@ export const workItemId = (description?: string) =>
 export const workItemRef = (): Record<string, TSchema> => ({
   id: Type.Optional(workItemId()),
   namespace_path: Type.Optional(namespacePath()),
-  iid: Type.Optional(numericId('must be the number within the project or group, such as 12')),
-  url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+  iid: Type.Optional({ ...numericId('must be the number within the project or group, such as 12'), description: 'With namespace_path.' }),
+  url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'Its web page.' })),
 });
 
 export interface RefArgs {

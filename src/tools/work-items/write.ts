@@ -24,7 +24,7 @@ import { refusePaidWidgets, refuseStatuses, refuseTypes, schemaVariant, typeName
 import { checkNamespace, checkRef, namespacePath, resolveGid, toGid, workItemId, workItemRef, type RefArgs } from './refs';
 
 const input = (properties: Parameters<typeof Type.Object>[0]) => Type.Object(properties, { additionalProperties: false });
-const ids = (what: string) => Type.Optional(listOf(numericId(`must be a positive integer ${what} id such as 42`)));
+const ids = (what: string, description: string) => Type.Optional({ ...listOf(numericId(`must be a positive integer ${what} id such as 42`)), description });
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description: string) =>
   Type.Optional(Type.Union([schema, Type.Null()], { description }));
 
@@ -95,7 +95,7 @@ const idOrZero = (what: string, description: string) =>
 
 const common = {
   description: Type.Optional(userText(longText())),
-  assignee_ids: ids('user'),
+  assignee_ids: ids('user', 'User ids (numeric); replaces the assignees. [] removes all.'),
   milestone_id: idOrZero('milestone', '0 removes it.'),
   weight: nullable(integer(0, 'must be an integer, 0 or more'), 'Premium/Ultimate; null removes it.'),
   iteration_id: idOrZero('iteration', 'Premium/Ultimate; 0 removes it.'),
@@ -113,11 +113,11 @@ const createWorkItem = defineTool({
   record: 'work_item',
   input: input({
     namespace_path: namespacePath(),
-    type: typeName(),
+    type: typeName('A type the namespace offers (list_work_item_types).'),
     title: title(),
     ...common,
     parent_id: Type.Optional(workItemId('The parent work item.')),
-    label_ids: ids('label'),
+    label_ids: ids('label', 'Label ids (numeric, the id field of list_labels).'),
     confidential: Type.Optional(Type.Boolean()),
   }),
   endpoint: 'POST /api/graphql (workItemTypes, createWorkItem)',
@@ -164,8 +164,8 @@ const updateWorkItem = defineTool({
     ),
     parent_id: Type.Optional(workItemId('The new parent.')),
     remove_parent: Type.Optional(Type.Boolean({ description: 'Detach the work item from its parent.' })),
-    add_label_ids: ids('label'),
-    remove_label_ids: ids('label'),
+    add_label_ids: ids('label', 'Label ids (numeric, the id field of list_labels) to add.'),
+    remove_label_ids: ids('label', 'Label ids to remove.'),
     confidential: Type.Optional(Type.Boolean()),
     ...common,
   }),
@@ -295,7 +295,7 @@ const convertWorkItemType = defineTool({
   mode: 'write',
   idempotent: true,
   record: 'work_item',
-  input: input({ ...workItemRef(), type: typeName() }),
+  input: input({ ...workItemRef(), type: typeName('The type to convert to.') }),
   endpoint: 'POST /api/graphql (resolveWorkItem, workItemTypes, convertWorkItem)',
   check: (raw) => checkRef(raw as RefArgs),
   handler: async (raw, ctx) => {
@@ -327,9 +327,10 @@ const createWorkItemNote = defineTool({
         maxLength: 40,
         identifier: true,
         hint: 'must be a discussion_id from list_work_item_notes (40 hex characters)',
+        description: 'Reply in this thread (discussion_id of list_work_item_notes); absent: a new thread.',
       }),
     ),
-    internal: Type.Optional(Type.Boolean()),
+    internal: Type.Optional(Type.Boolean({ description: 'Visible to Reporters and above only.' })),
   }),
   endpoint: 'POST /api/graphql (resolveWorkItem, createWorkItemNote)',
   check: (raw) => checkRef(raw as RefArgs),
