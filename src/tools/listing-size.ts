@@ -48,7 +48,7 @@ const inputSide = (tool: ToolDefinition) => {
 export const listingBytes = (tools: readonly ToolDefinition[]) => JSON.stringify({ tools: tools.map(inputSide) }).length;
 
 /** What the tools' output schemas add to that result (D41). */
-export const outputSchemaBytes = (tools: readonly ToolDefinition[]) => JSON.stringify({ tools: tools.map(toolListing) }).length - listingBytes(tools);
+const outputSchemaBytes = (tools: readonly ToolDefinition[]) => JSON.stringify({ tools: tools.map(toolListing) }).length - listingBytes(tools);
 
 const inGroup = (group: ToolGroup) => ALL_TOOLS.filter((t) => t.group === group);
 const perTool = (bytes: number, tools: number) => Math.round(bytes / tools);
