@@ -3,7 +3,7 @@
 import { Elysia } from 'elysia';
 import type { Config } from './config/load';
 import { remoteCallers, staticCaller } from './auth/caller-resolver';
-import { createForgeUrlPolicy } from './auth/forge-url';
+import { createForgeUrlJudge } from './auth/forge-url';
 import { ForgePool } from './forge/pool';
 import { InstanceDirectory } from './forge/instance';
 import { CredentialChecks } from './auth/credential-check';
@@ -219,7 +219,11 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   };
   // The legacy lane negotiates only the revisions it serves over HTTP (D27); stdio keeps the SDK's.
   const createServer = () => createMcpServer(mcpDeps, 'legacy', { versions: LEGACY_PROTOCOL_VERSIONS });
-  const forgeUrlPolicy = config.ENABLE_DYNAMIC_API_URL ? createForgeUrlPolicy(config.forgeApiUrls, config.FORGE_ALLOWED_HOSTS) : undefined;
+  const forgeUrlJudge = config.ENABLE_DYNAMIC_API_URL ? createForgeUrlJudge(config.forgeApiUrls, config.FORGE_ALLOWED_HOSTS) : undefined;
+  const forgeUrlAllowed = (apiUrl: string) => {
+    const verdict = forgeUrlJudge?.(apiUrl);
+    return verdict !== undefined && 'apiUrl' in verdict && verdict.apiUrl === apiUrl;
+  };
   // D7: a caller's own credential is checked with the forge before a legacy session opens for it.
   // The static token (D3) is trusted as configured; a token of OAuth mode's own (D23) carries a
   // forge token the forge issued to this server for that very forge (oauth/bearer.ts).
@@ -259,7 +263,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
         // An id opens only here and for a forge this deployment may call (session/sealed-session.ts).
         sealed: new SealedSessions(statelessSealer(options.sealer), {
           audience: config.MCP_SERVER_URL?.replace(/\/+$/, '') ?? '',
-          forgeAllowed: (apiUrl) => config.forgeApiUrls.includes(apiUrl) || forgeUrlPolicy?.(apiUrl) === apiUrl,
+          forgeAllowed: (apiUrl) => config.forgeApiUrls.includes(apiUrl) || forgeUrlAllowed(apiUrl),
           now: options.now,
         }),
         authenticateEveryMethod: Boolean(oauth),
@@ -329,7 +333,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
       ipOf: (request, socketIp) => clientOf(request, socketIp),
       maxBodyBytes: config.MAX_REQUEST_BODY_BYTES,
       callers,
-      forgeUrlPolicy,
+      forgeUrlJudge,
       allow: stateless ? STATELESS_METHODS : STATEFUL_METHODS,
       configuredBase: config.MCP_SERVER_URL?.replace(/\/+$/, ''),
       isTool: (name) => TOOL_NAMES.has(name),
