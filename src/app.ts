@@ -46,6 +46,8 @@ import { storesFromConfig, type Stores } from './store/from-config';
 import { readinessResponse } from './web/readiness';
 import { pathStart } from './web/request-url';
 import { CREDENTIAL_CHECK_MAX_ENTRIES } from './auth/credential-check';
+import type { Tracer } from './tracing/span';
+import { tracedHandler } from './web/traced-request';
 
 /** Whether a request URL's path is exactly /mcp (a query may follow). */
 function isMcpPath(url: string): boolean {
@@ -77,6 +79,8 @@ export interface AppOptions {
   auditFd?: number;
   /** Where shared state lives (D37); by default from REDIS_URL (store/from-config.ts). */
   stores?: Stores;
+  /** Tracing, started by the entry point when OTEL_* turns it on (D46); absent: off. */
+  tracer?: Tracer;
 }
 
 export interface ForgeApp {
@@ -341,6 +345,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
       logger,
       metrics,
       refusals,
+      traced: options.tracer !== undefined,
     },
     { modern: handleModern, legacy: handleLegacy },
   );
@@ -373,23 +378,32 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   // Read once the router holds every route: a known path asked with another method gets its 405.
   const unmatched = unmatchedRoute(app.routes);
 
+  const handle = (request: Request, socketIp?: string): Promise<Response> => {
+    // /mcp itself, every MCP request, goes straight to its route; Elysia routes the rest, each
+    // behind the same Host and Origin check as /mcp (D12), refused in its route's shape: a
+    // JSON-RPC error below /mcp (the narrowed endpoints, D34), `{error}` elsewhere.
+    // The socket address goes to /mcp as an argument; the other routes find it by the request.
+    if (isMcpPath(request.url)) return serveMcp(request, socketIp);
+    if (socketIp) socketIps.set(request, socketIp);
+    const refused = guardAddress(request, request.headers.get('origin'));
+    if (!refused) return app.handle(request);
+    return Promise.resolve(isBelowMcp(request.url) ? rpcError(403, refused) : Response.json({ error: refused }, { status: 403 }));
+  };
+
   return {
     catalog,
     sessions,
     pool,
     metrics,
     instances,
-    handle: (request, socketIp) => {
-      // /mcp itself, every MCP request, goes straight to its route; Elysia routes the rest, each
-      // behind the same Host and Origin check as /mcp (D12), refused in its route's shape: a
-      // JSON-RPC error below /mcp (the narrowed endpoints, D34), `{error}` elsewhere.
-      // The socket address goes to /mcp as an argument; the other routes find it by the request.
-      if (isMcpPath(request.url)) return serveMcp(request, socketIp);
-      if (socketIp) socketIps.set(request, socketIp);
-      const refused = guardAddress(request, request.headers.get('origin'));
-      if (!refused) return app.handle(request);
-      return Promise.resolve(isBelowMcp(request.url) ? rpcError(403, refused) : Response.json({ error: refused }, { status: 403 }));
-    },
+    // D46: with tracing on, every request is served inside its server span.
+    handle: options.tracer
+      ? tracedHandler(
+          options.tracer,
+          handle,
+          app.routes.map((route) => route.path),
+        )
+      : handle,
     close: async () => {
       pool.stop();
       await sessions.closeAll();

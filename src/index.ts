@@ -8,8 +8,9 @@ import { helpText } from './config/docs';
 import { AuditFileError, openAuditFile } from './logging/audit';
 import { ConfigError, loadConfig, loadPort, oneLine, wantsHealthcheck, wantsHelp, type Config } from './config/load';
 import { healthProblem } from './web/healthcheck';
-import { createMcpServer, sdkErrorLogger } from './mcp/server';
+import { SERVER_INFO, createMcpServer, sdkErrorLogger } from './mcp/server';
 import { sealerFromConfig } from './sealing/from-config';
+import type { Tracer } from './tracing/span';
 
 /** Exit code for a configuration the server refuses to start with (D2). */
 const EXIT_CONFIG = 2;
@@ -97,6 +98,8 @@ async function serveHttp(config: Config, options: AppOptions & { logger: Logger 
     while (inFlight > 0 && Date.now() < deadline) await Bun.sleep(20);
     if (inFlight > 0) logger.warn('shutdown_timeout', { in_flight: inFlight });
     await forgeApp.close();
+    // What is still batched goes out before the process ends (D46).
+    await options.tracer?.shutdown().catch(() => undefined);
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
@@ -151,7 +154,9 @@ async function main(): Promise<void> {
   if (!config.RUNTIME_TLS_REJECT_UNAUTHORIZED) {
     logger.warn('tls_verification_disabled', { setting: 'RUNTIME_TLS_REJECT_UNAUTHORIZED', note: 'forge certificates are not verified' });
   }
-  if (config.STREAMABLE_HTTP) await serveHttp(config, { caCert, logger, sealer, auditFd });
+  // D46: OpenTelemetry is loaded only when tracing is on; off, not one of its modules is.
+  const tracer: Tracer | undefined = config.tracing ? (await import('./tracing/start')).startTracing(config.tracing, SERVER_INFO.version) : undefined;
+  if (config.STREAMABLE_HTTP) await serveHttp(config, { caCert, logger, sealer, auditFd, tracer });
   else await serveStdio(config, { caCert, logger, auditFd });
 }
 

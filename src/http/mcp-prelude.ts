@@ -11,6 +11,9 @@
 import type { CallerResolver } from '../auth/caller-resolver';
 import { forgeUrlFromHeaders } from '../auth/caller-resolver';
 import type { ForgeUrlVerdict } from '../auth/forge-url';
+import { spanOf } from '../tracing/request-span';
+import type { TraceSpan } from '../tracing/span';
+import { traceMcpMessage } from './trace-attributes';
 import type { Logger } from '../logging/logger';
 import { callerAt, type Caller } from '../auth/caller';
 import type { Metrics } from '../metrics/registry';
@@ -57,6 +60,8 @@ export interface McpRequest {
    * when neither names one (a request without a Host header), and results then carry no links.
    */
   readonly publicBase?: string;
+  /** The request's server span, when tracing is on (D46). */
+  readonly trace?: TraceSpan;
   /** The request's narrowing of the tool selection, from headers and path (D34); absent: none. */
   readonly policy?: string;
 }
@@ -91,6 +96,8 @@ interface McpPreludeDeps {
   metrics: Metrics;
   /** The 401, 429 and 503 of every surface, counted and logged (web/refusals.ts). */
   refusals: Refusals;
+  /** Tracing is on (D46): the request's server span is looked up, and told its MCP message. */
+  traced?: boolean;
 }
 
 const METHODS = new Set<string>(['GET', 'POST', 'DELETE']);
@@ -144,6 +151,8 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
 
     const { lane, plainCall } = laneOf(request, body);
     metrics.laneRequest(lane);
+    const trace = deps.traced ? spanOf(request) : undefined;
+    if (trace) traceMcpMessage(trace, lane, body, request);
     const replyId = lane === 'modern' ? idOf(body) : null;
     // D34: before the credential, so a malformed policy costs no credential check.
     const policy = readRequestPolicy(request, deps.isTool);
@@ -186,6 +195,7 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
       requestId,
       publicBase: deps.configuredBase ?? requestOrigin(request.url),
       policy: policy.key,
+      trace,
     });
   }
 
