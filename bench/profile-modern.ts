@@ -35,6 +35,9 @@ const sink = process.env.BENCH_TRACE
   ? Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: async (r) => (await r.arrayBuffer(), Response.json({ partialSuccess: {} })) })
   : undefined;
 if (sink) env.OTEL_EXPORTER_OTLP_ENDPOINT = `http://127.0.0.1:${sink.port}`;
+// BENCH_TRACE_RATIO=r: only that ratio of the calls sampled (parentbased_traceidratio).
+if (sink && process.env.BENCH_TRACE_RATIO)
+  Object.assign(env, { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: process.env.BENCH_TRACE_RATIO });
 const config = loadConfig(env);
 const tracer = config.tracing ? (await import('../src/tracing/start')).startTracing(config.tracing, 'bench') : undefined;
 const app = createApp(config, { sealer: await sealerFromConfig(config), tracer });

@@ -14,7 +14,7 @@ import type { ForgeEndpoint } from './endpoint';
 import { failureFromResponse, retryAfterSeconds } from './failure';
 import { keepsPath } from './path-guard';
 import { tracedPath } from './trace-url';
-import { ATTR, type TraceSpan } from '../tracing/span';
+import { ATTR, type SpanAttributes, type TraceSpan } from '../tracing/span';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -141,20 +141,25 @@ export class ForgeClient {
     this.trace = options.trace;
   }
 
+  private clientAttributes(method: HttpMethod, path: string, attempt: number): SpanAttributes {
+    const origin = new URL(this.endpoint.origin);
+    return {
+      [ATTR.httpRequestMethod]: method,
+      [ATTR.urlFull]: `${this.endpoint.origin}${this.endpoint.apiPath}${tracedPath(path)}`,
+      [ATTR.serverAddress]: origin.hostname,
+      [ATTR.serverPort]: Number(origin.port || (origin.protocol === 'https:' ? 443 : 80)),
+      [ATTR.httpResendCount]: attempt > 0 ? attempt : undefined,
+    };
+  }
+
   /**
    * The client span of one attempt of a request (D46), after OpenTelemetry's HTTP conventions; its
    * traceparent goes to the forge, so the forge's own traces join the caller's. Every request of
    * every kind (REST, and any other this client sends) passes through `exchange`, and so here.
    */
   private clientSpan(trace: TraceSpan, method: HttpMethod, path: string, attempt: number, headers: Record<string, string>): TraceSpan {
-    const origin = new URL(this.endpoint.origin);
-    const span = trace.child(method, 'client', {
-      [ATTR.httpRequestMethod]: method,
-      [ATTR.urlFull]: `${this.endpoint.origin}${this.endpoint.apiPath}${tracedPath(path)}`,
-      [ATTR.serverAddress]: origin.hostname,
-      [ATTR.serverPort]: Number(origin.port || (origin.protocol === 'https:' ? 443 : 80)),
-      [ATTR.httpResendCount]: attempt > 0 ? attempt : undefined,
-    });
+    // An unsampled trace still passes its traceparent on; its attributes are not worked out.
+    const span = trace.child(method, 'client', trace.recording ? this.clientAttributes(method, path, attempt) : undefined);
     headers.traceparent = span.traceparent();
     return span;
   }
