@@ -30,8 +30,17 @@ const env: Record<string, string> = {
   ...(process.env.BENCH_AUDIT ? { AUDIT_LOG_PATH: process.env.BENCH_AUDIT } : {}),
 };
 if (lane === 'stateless') Object.assign(env, { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 5).toString('base64url') });
+// BENCH_TRACE=1: tracing on (D46), exporting over OTLP/HTTP to a sink in this process that reads and drops each batch.
+const sink = process.env.BENCH_TRACE
+  ? Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: async (r) => (await r.arrayBuffer(), Response.json({ partialSuccess: {} })) })
+  : undefined;
+if (sink) env.OTEL_EXPORTER_OTLP_ENDPOINT = `http://127.0.0.1:${sink.port}`;
+// BENCH_TRACE_RATIO=r: only that ratio of the calls sampled (parentbased_traceidratio).
+if (sink && process.env.BENCH_TRACE_RATIO)
+  Object.assign(env, { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: process.env.BENCH_TRACE_RATIO });
 const config = loadConfig(env);
-const app = createApp(config, { sealer: await sealerFromConfig(config) });
+const tracer = config.tracing ? (await import('../src/tracing/start')).startTracing(config.tracing, 'bench') : undefined;
+const app = createApp(config, { sealer: await sealerFromConfig(config), tracer });
 const base = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': 'glpat-overhead-bench-0001' };
 // `floor`: the least work of ../shared/bench/floor-proxy.ts for a tools/call, in process, as a yardstick.
 const upstream = `http://127.0.0.1:${stub.port}/api/v4`;
@@ -96,4 +105,6 @@ await Promise.all(Array.from({ length: 8 }, worker));
 const cpu = process.cpuUsage(cpu0);
 console.log(`${lane}: ${calls} calls, ${((cpu.user + cpu.system) / 1000 / calls).toFixed(4)} ms CPU a call (stub forge included)`);
 await app.close();
+await tracer?.shutdown();
+sink?.stop(true);
 stub.stop(true);

@@ -3,7 +3,9 @@
 // servers with the shared load driver (../../shared/bench/mcp-load.mjs) and prints Markdown tables.
 //   bun run bench [--tool get_issue] [-n 5000] [-c 8] [--repeat 5] [--prewarm 1] [--prewarm-max 8] [--churn 1000]
 //                 [--lanes-only]
-//                 [--audit] [--issue17-base <commit>]
+//                 [--audit] [--issue17-base <commit>] [--traced]
+// BENCH_SHARED_DIR names the folder of the shared driver and floor when this checkout is not beside
+// ../shared (a worktree elsewhere).
 // Processes: the fake forge; the floor (../../shared/bench/floor-proxy.ts: the least work any Bun
 // MCP server must do for get_issue, no SDK); a stateful server for the legacy lane (one 2025-06-18
 // session), the same settings again in a process of its own for the modern lane (2026-07-28, no
@@ -22,8 +24,9 @@ import { TOOL_GROUPS } from '../src/tools/groups';
 import { SEED, TOKENS } from '../test/support/fake-forge';
 import { MODERN, cpuMs, freePort, jitMsByThread, jitMsSince, rssMiB, startServerProcess } from './lib';
 
-const DRIVER = resolve(import.meta.dir, '../../shared/bench/mcp-load.mjs');
-const FLOOR = resolve(import.meta.dir, '../../shared/bench/floor-proxy.ts');
+const SHARED = process.env.BENCH_SHARED_DIR ?? resolve(import.meta.dir, '../../shared/bench');
+const DRIVER = resolve(SHARED, 'mcp-load.mjs');
+const FLOOR = resolve(SHARED, 'floor-proxy.ts');
 const BINARY = resolve(import.meta.dir, '../dist/forge-mcp');
 const { values } = parseArgs({
   options: {
@@ -50,6 +53,12 @@ const { values } = parseArgs({
     // policy, sanitising and audit), each in its own process in the same rounds. '' skips them.
     'issue17-base': { type: 'string', default: '' },
     audit: { type: 'boolean', default: false },
+    // D46's cost when on: the modern lane again with tracing on at the default sampling (every call
+    // traced), exporting over OTLP/HTTP to a sink in this process that reads and drops each batch.
+    traced: { type: 'boolean', default: false },
+    // With --traced: the traced server samples this ratio of requests without a traceparent
+    // (parentbased_traceidratio) instead of every one.
+    'trace-ratio': { type: 'string', default: '' },
     // Only the per-lane rounds and the new session (no cold start, RSS or tools/list size).
     'lanes-only': { type: 'boolean', default: false },
   },
@@ -208,13 +217,33 @@ const auditFile = resolve(tmpdir(), `forge-bench-audit-${process.pid}.jsonl`);
 const audited = values.audit
   ? await startServerProcess({ FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: 'all', MAX_SESSIONS: '100000', AUDIT_LOG_PATH: auditFile })
   : undefined;
+// An OTLP/HTTP receiver that reads each batch and answers as a collector does.
+const sink = values.traced
+  ? Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch: async (request) => {
+        await request.arrayBuffer();
+        return Response.json({ partialSuccess: {} });
+      },
+    })
+  : undefined;
+const traced = sink
+  ? await startServerProcess({
+      FORGE_API_URL: forge.apiUrl,
+      FORGE_TOOLSETS: 'all',
+      MAX_SESSIONS: '100000',
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${sink.port}`,
+      ...(values['trace-ratio'] ? { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: values['trace-ratio'] } : {}),
+    })
+  : undefined;
 const baseEntry = checkoutBefore(values['issue17-base']);
 const base17 = baseEntry
   ? await startServerProcess({ FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: 'all', MAX_SESSIONS: '100000' }, ['bun', 'run', baseEntry])
   : undefined;
 const toolArgs = ['--tool', values.tool!, '--args', JSON.stringify(tool.args), '-n', values.n!, '--warmup', values.warmup!];
 
-type Kind = 'direct' | 'floor' | 'modern' | 'legacy' | 'stateless' | 'before' | 'beforeStateless' | 'audited' | 'base17';
+type Kind = 'direct' | 'floor' | 'modern' | 'legacy' | 'stateless' | 'before' | 'beforeStateless' | 'audited' | 'base17' | 'traced';
 const KINDS: { kind: Kind; label: string; run: () => Promise<Summary> }[] = [
   {
     kind: 'direct',
@@ -242,6 +271,17 @@ const KINDS: { kind: Kind; label: string; run: () => Promise<Summary> }[] = [
           kind: 'audited' as Kind,
           label: 'modern lane, every call audited to AUDIT_LOG_PATH',
           run: () => drive('call', ['--url', `${audited.url}/mcp`, '--protocol-version', MODERN, ...toolArgs, '--pid', String(audited.pid)]),
+        },
+      ]
+    : []),
+  ...(traced
+    ? [
+        {
+          kind: 'traced' as Kind,
+          label: values['trace-ratio']
+            ? `modern lane, traced (OTLP/HTTP, ratio ${values['trace-ratio']})`
+            : 'modern lane, traced (OTLP/HTTP, default sampling: every call)',
+          run: () => drive('call', ['--url', `${traced.url}/mcp`, '--protocol-version', MODERN, ...toolArgs, '--pid', String(traced.pid)]),
         },
       ]
     : []),
@@ -390,6 +430,15 @@ try {
       r <= 1.1,
     );
   }
+  if (traced) {
+    const r = med(ratios('traced', 'modern', 'serverCpuMsPerOp'));
+    target(
+      `tracing on (D46): modern CPU per call, ${values['trace-ratio'] ? `ratio ${values['trace-ratio']} traced` : 'every call traced'}`,
+      `${med(series('traced', 'serverCpuMsPerOp')).toFixed(3)} ms = ${r2(r)}× the modern lane's untraced (${range(ratios('traced', 'modern', 'serverCpuMsPerOp'))})`,
+      '≤ 1.1× (issue 40)',
+      r <= 1.1,
+    );
+  }
   if (base17) {
     const against = audited ? 'audited' : 'modern';
     const r = med(ratios(against, 'base17', 'serverCpuMsPerOp'));
@@ -481,6 +530,8 @@ try {
   await stateful.stop();
   await modern.stop();
   await audited?.stop();
+  await traced?.stop();
+  sink?.stop(true);
   await base17?.stop();
   rmSync(auditFile, { force: true });
   await stateless.stop();

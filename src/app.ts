@@ -3,7 +3,7 @@
 import { Elysia } from 'elysia';
 import type { Config } from './config/load';
 import { remoteCallers, staticCaller } from './auth/caller-resolver';
-import { createForgeUrlPolicy } from './auth/forge-url';
+import { createForgeUrlJudge } from './auth/forge-url';
 import { ForgePool } from './forge/pool';
 import { InstanceDirectory } from './forge/instance';
 import { CredentialChecks } from './auth/credential-check';
@@ -50,6 +50,8 @@ import { readinessResponse } from './web/readiness';
 import { pathStart } from './web/request-url';
 import { CREDENTIAL_CHECK_MAX_ENTRIES } from './auth/credential-check';
 import { CompletionCache } from './resources/completion-cache';
+import type { Tracer } from './tracing/span';
+import { tracedHandler } from './web/traced-request';
 
 /** Whether a request URL's path is exactly /mcp (a query may follow). */
 function isMcpPath(url: string): boolean {
@@ -81,6 +83,8 @@ export interface AppOptions {
   auditFd?: number;
   /** Where shared state lives (D37); by default from REDIS_URL (store/from-config.ts). */
   stores?: Stores;
+  /** Tracing, started by the entry point when OTEL_* turns it on (D46); absent: off. */
+  tracer?: Tracer;
 }
 
 export interface ForgeApp {
@@ -236,7 +240,11 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   // A stateful session hands over its notification stream's state: where an elicitation can go (D42).
   const createServer = (stream?: StreamState) =>
     createMcpServer(mcpDeps, 'legacy', { versions: LEGACY_PROTOCOL_VERSIONS, listening: stream && (() => stream.open > 0) });
-  const forgeUrlPolicy = config.ENABLE_DYNAMIC_API_URL ? createForgeUrlPolicy(config.forgeApiUrls, config.FORGE_ALLOWED_HOSTS) : undefined;
+  const forgeUrlJudge = config.ENABLE_DYNAMIC_API_URL ? createForgeUrlJudge(config.forgeApiUrls, config.FORGE_ALLOWED_HOSTS) : undefined;
+  const forgeUrlAllowed = (apiUrl: string) => {
+    const verdict = forgeUrlJudge?.(apiUrl);
+    return verdict !== undefined && 'apiUrl' in verdict && verdict.apiUrl === apiUrl;
+  };
   // D7: a caller's own credential is checked with the forge before a legacy session opens for it.
   // The static token (D3) is trusted as configured; a token of OAuth mode's own (D23) carries a
   // forge token the forge issued to this server for that very forge (oauth/bearer.ts).
@@ -282,7 +290,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
         // An id opens only here and for a forge this deployment may call (session/sealed-session.ts).
         sealed: new SealedSessions(statelessSealer(options.sealer), {
           audience: config.MCP_SERVER_URL?.replace(/\/+$/, '') ?? '',
-          forgeAllowed: (apiUrl) => config.forgeApiUrls.includes(apiUrl) || forgeUrlPolicy?.(apiUrl) === apiUrl,
+          forgeAllowed: (apiUrl) => config.forgeApiUrls.includes(apiUrl) || forgeUrlAllowed(apiUrl),
           now: options.now,
         }),
         authenticateEveryMethod: Boolean(oauth),
@@ -352,7 +360,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
       ipOf: (request, socketIp) => clientOf(request, socketIp),
       maxBodyBytes: config.MAX_REQUEST_BODY_BYTES,
       callers,
-      forgeUrlPolicy,
+      forgeUrlJudge,
       allow: stateless ? STATELESS_METHODS : STATEFUL_METHODS,
       configuredBase: config.MCP_SERVER_URL?.replace(/\/+$/, ''),
       isTool: (name) => TOOL_NAMES.has(name),
@@ -360,6 +368,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
       logger,
       metrics,
       refusals,
+      traced: options.tracer !== undefined,
     },
     { modern: handleModern, legacy: handleLegacy },
   );
@@ -392,23 +401,32 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   // Read once the router holds every route: a known path asked with another method gets its 405.
   const unmatched = unmatchedRoute(app.routes);
 
+  const handle = (request: Request, socketIp?: string): Promise<Response> => {
+    // /mcp itself, every MCP request, goes straight to its route; Elysia routes the rest, each
+    // behind the same Host and Origin check as /mcp (D12), refused in its route's shape: a
+    // JSON-RPC error below /mcp (the narrowed endpoints, D34), `{error}` elsewhere.
+    // The socket address goes to /mcp as an argument; the other routes find it by the request.
+    if (isMcpPath(request.url)) return serveMcp(request, socketIp);
+    if (socketIp) socketIps.set(request, socketIp);
+    const refused = guardAddress(request, request.headers.get('origin'));
+    if (!refused) return app.handle(request);
+    return Promise.resolve(isBelowMcp(request.url) ? rpcError(403, refused) : Response.json({ error: refused }, { status: 403 }));
+  };
+
   return {
     catalog,
     sessions,
     pool,
     metrics,
     instances,
-    handle: (request, socketIp) => {
-      // /mcp itself, every MCP request, goes straight to its route; Elysia routes the rest, each
-      // behind the same Host and Origin check as /mcp (D12), refused in its route's shape: a
-      // JSON-RPC error below /mcp (the narrowed endpoints, D34), `{error}` elsewhere.
-      // The socket address goes to /mcp as an argument; the other routes find it by the request.
-      if (isMcpPath(request.url)) return serveMcp(request, socketIp);
-      if (socketIp) socketIps.set(request, socketIp);
-      const refused = guardAddress(request, request.headers.get('origin'));
-      if (!refused) return app.handle(request);
-      return Promise.resolve(isBelowMcp(request.url) ? rpcError(403, refused) : Response.json({ error: refused }, { status: 403 }));
-    },
+    // D46: with tracing on, every request is served inside its server span.
+    handle: options.tracer
+      ? tracedHandler(
+          options.tracer,
+          handle,
+          app.routes.map((route) => route.path),
+        )
+      : handle,
     close: async () => {
       pool.stop();
       await sessions.closeAll();

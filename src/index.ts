@@ -8,8 +8,14 @@ import { helpText } from './config/docs';
 import { AuditFileError, openAuditFile } from './logging/audit';
 import { ConfigError, loadConfig, loadPort, oneLine, wantsHealthcheck, wantsHelp, type Config } from './config/load';
 import { healthProblem } from './web/healthcheck';
-import { createMcpServer, sdkErrorLogger } from './mcp/server';
+import { SERVER_INFO, createMcpServer, sdkErrorLogger } from './mcp/server';
 import { sealerFromConfig } from './sealing/from-config';
+import type { Tracer } from './tracing/span';
+import { weakeningSettings } from './config/weakening';
+import { startLine } from './start-line';
+
+/** A host as it is written in a URL: an IPv6 address in brackets. */
+const urlHost = (host: string) => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
 
 /** Exit code for a configuration the server refuses to start with (D2). */
 const EXIT_CONFIG = 2;
@@ -81,12 +87,8 @@ async function serveHttp(config: Config, options: AppOptions & { logger: Logger 
       }),
     config,
   );
-  logger.info('listening', {
-    url: `http://${config.HOST}:${server.port}`,
-    tools: forgeApp.catalog.tools.length,
-    auth: config.FORGE_MCP_OAUTH ? 'oauth' : config.REMOTE_AUTHORIZATION ? 'remote' : 'static-token',
-    stateless: config.OAUTH_STATELESS_MODE,
-  });
+  // D47: what is served where, to which forge, for whom; `url` stays the first field (tests and probes read it).
+  logger.info('listening', startLine(config, `http://${urlHost(config.HOST)}:${server.port}`, forgeApp.catalog.tools.length));
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -97,6 +99,8 @@ async function serveHttp(config: Config, options: AppOptions & { logger: Logger 
     while (inFlight > 0 && Date.now() < deadline) await Bun.sleep(20);
     if (inFlight > 0) logger.warn('shutdown_timeout', { in_flight: inFlight });
     await forgeApp.close();
+    // What is still batched goes out before the process ends (D46).
+    await options.tracer?.shutdown().catch(() => undefined);
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
@@ -148,10 +152,13 @@ async function main(): Promise<void> {
   const logger = createLogger(config.LOG_LEVEL);
   const sealer = await sealerFromConfig(config);
   for (const warning of config.warnings) logger.warn('setting_ignored', { warning });
-  if (!config.RUNTIME_TLS_REJECT_UNAUTHORIZED) {
-    logger.warn('tls_verification_disabled', { setting: 'RUNTIME_TLS_REJECT_UNAUTHORIZED', note: 'forge certificates are not verified' });
+  // D47: every setting that weakens security is named in a warning (TLS keeps its own event name).
+  for (const weakening of weakeningSettings(config)) {
+    logger.warn(weakening.setting === 'RUNTIME_TLS_REJECT_UNAUTHORIZED' ? 'tls_verification_disabled' : 'insecure_setting', { ...weakening });
   }
-  if (config.STREAMABLE_HTTP) await serveHttp(config, { caCert, logger, sealer, auditFd });
+  // D46: OpenTelemetry is loaded only when tracing is on; off, not one of its modules is.
+  const tracer: Tracer | undefined = config.tracing ? (await import('./tracing/start')).startTracing(config.tracing, SERVER_INFO.version) : undefined;
+  if (config.STREAMABLE_HTTP) await serveHttp(config, { caCert, logger, sealer, auditFd, tracer });
   else await serveStdio(config, { caCert, logger, auditFd });
 }
 

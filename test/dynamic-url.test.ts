@@ -73,16 +73,21 @@ describe('ENABLE_DYNAMIC_API_URL=true', () => {
   });
 
   test.each([
-    ['a host that is not allowed', () => `http://127.0.0.1:${evil.port}/api/v4`],
-    ['userinfo trick', () => `http://${new URL(two.apiUrl).host}@127.0.0.1:${evil.port}`],
-    ['not a URL', () => 'gitlab'],
-  ])('%s → 400 "Invalid custom API URL provided", a warning, and nothing sent anywhere', async (_, url) => {
+    ['a port of an allowed host that is not allowed', () => `http://127.0.0.1:${evil.port}/api/v4`, 'its port is not allowed for that host'],
+    ['a host that is not allowed', () => `http://localhost:${evil.port}/api/v4`, 'its host is not an allowed forge (FORGE_API_URL, FORGE_ALLOWED_HOSTS)'],
+    [
+      'userinfo trick',
+      () => `http://${new URL(two.apiUrl).host}@127.0.0.1:${evil.port}`,
+      'it holds a user name or password; credentials go in headers, never in the URL',
+    ],
+    ['not a URL', () => 'gitlab', 'not an absolute http(s) URL'],
+  ])('%s → 400 "Invalid custom API URL provided: <why>", a warning, and nothing sent anywhere', async (_, url, why) => {
     const capture = capturingLogger();
     const app = makeApp({}, capture.logger);
     const response = await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': url() });
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { error: { message: string } }).error.message).toBe('Invalid custom API URL provided');
-    expect(capture.entries().some((e) => e.level === 'warn' && e.event === 'forge_url_refused')).toBe(true);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe(`Invalid custom API URL provided: ${why}`);
+    expect(capture.entries().some((e) => e.level === 'warn' && e.event === 'forge_url_refused' && e.reason === why)).toBe(true);
     expect(capture.lines.join('')).not.toContain(TOKENS.maintainer);
     expect(app.sessions.size).toBe(0);
     expect(evilHits + one.requests.length + two.requests.length).toBe(0);
@@ -141,7 +146,7 @@ describe('ENABLE_DYNAMIC_API_URL=true', () => {
     // Only the session id, naming the deployment's other allowed forge: refused, nothing sent.
     const moved = await rpc(app, call, { 'mcp-session-id': sid, 'X-Forge-API-URL': one.apiUrl });
     expect(moved.status).toBe(400);
-    expect(((await moved.json()) as { error: { message: string } }).error.message).toBe('Invalid custom API URL provided');
+    expect(((await moved.json()) as { error: { message: string } }).error.message).toBe('Invalid custom API URL provided: session opened for another forge');
     expect(one.requests.length + two.requests.length).toBe(0);
     expect(capture.entries().find((e) => e.event === 'forge_url_refused')).toMatchObject({ level: 'warn', reason: 'session opened for another forge' });
     // Naming the session's own forge is the same as naming none.
@@ -174,13 +179,23 @@ describe('the scheme is part of what is allowed (D7/D8)', () => {
   });
 
   test.each([
-    ['an https:// entry: plain http to it is refused', () => `https://${new URL(two.apiUrl).host}`, () => two.apiUrl],
-    ['a bare host entry means https on 443: plain http on another port is refused', () => new URL(two.apiUrl).hostname, () => two.apiUrl],
-  ])('%s, and the token goes nowhere', async (_, allowed, named) => {
+    [
+      'an https:// entry: plain http to it is refused',
+      () => `https://${new URL(two.apiUrl).host}`,
+      () => two.apiUrl,
+      'its scheme is not allowed for that host and port',
+    ],
+    [
+      'a bare host entry means https on 443: plain http on another port is refused',
+      () => new URL(two.apiUrl).hostname,
+      () => two.apiUrl,
+      'its port is not allowed for that host',
+    ],
+  ])('%s, saying why, and the token goes nowhere', async (_, allowed, named, why) => {
     const app = makeApp({ FORGE_ALLOWED_HOSTS: allowed() });
     const response = await rpc(app, INITIALIZE, { 'Private-Token': TOKENS.maintainer, 'X-Forge-API-URL': named() });
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { error: { message: string } }).error.message).toBe('Invalid custom API URL provided');
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe(`Invalid custom API URL provided: ${why}`);
     expect(one.requests.length + two.requests.length).toBe(0);
   });
 

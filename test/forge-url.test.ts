@@ -2,7 +2,7 @@
 // normalized to /api/v4 (docs/spec.md dynamic API URL rules 2–4, D7/D8), and what of a refused
 // one may be logged.
 import { describe, expect, test } from 'bun:test';
-import { createForgeUrlPolicy } from '../src/auth/forge-url';
+import { createForgeUrlJudge, createForgeUrlPolicy, FORGE_URL_REFUSALS } from '../src/auth/forge-url';
 import { loggableHost } from '../src/auth/loggable-host';
 import { normalizeApiUrl } from '../src/forge/api-url';
 
@@ -86,6 +86,50 @@ export const ACCEPTED_URLS: [string, string][] = [
   ['https://padded.example', 'https://padded.example/api/v4'],
   ['  https://gitlab.example.com  ', 'https://gitlab.example.com/api/v4'],
 ];
+
+const judge = createForgeUrlJudge(['https://gitlab.example.com/api/v4', 'http://127.0.0.1:18080/api/v4'], ['git.corp.example:8443', 'tls-port.example:443']);
+
+describe('a refused URL says why, and nothing of the value (issue 40, D8)', () => {
+  const R = FORGE_URL_REFUSALS;
+  test.each([
+    ['ftp://gitlab.example.com', R.scheme],
+    ['javascript:alert(1)', R.scheme],
+    ['gitlab.example.com', R.notUrl],
+    ['', R.notUrl],
+    ['https://user:glpat-secretsecretsecret@gitlab.example.com', R.userinfo],
+    ['https://gitlab.example.com@evil.example', R.userinfo],
+    ['https://gitlab.example.com/api/v4?private_token=glpat-secretsecretsecret', R.queryOrFragment],
+    ['https://gitlab.example.com/#glpat-secretsecretsecret', R.queryOrFragment],
+    ['https://gitlab.example.com\\@evil.example', R.backslash],
+    ['https://gitlab%2eexample.com', R.encodedHost],
+    ['http://0x7f.0.0.1:18080', R.encodedHost],
+    ['https://evil.example', R.host],
+    ['https://glpat-secretsecretsecret.example', R.host],
+    ['https://git.corp.example', R.port],
+    ['http://127.0.0.1:18081', R.port],
+    ['http://gitlab.example.com:443', R.schemeForHost],
+    ['http://tls-port.example:443', R.schemeForHost],
+  ])('%p → %p', (raw, why) => {
+    const verdict = judge(raw);
+    expect(verdict).toEqual({ refused: why });
+    // The reason is one of the fixed texts: no part of the value (a token in its userinfo, query or host) comes back.
+    expect(Object.values(R) as string[]).toContain((verdict as { refused: string }).refused);
+    expect((verdict as { refused: string }).refused).not.toContain('glpat');
+  });
+
+  test('an allowed value is the normalized API URL, as the policy gives it', () => {
+    expect(judge('https://git.corp.example:8443/gitlab')).toEqual({ apiUrl: 'https://git.corp.example:8443/gitlab/api/v4' });
+    expect(judge('HTTPS://GITLAB.EXAMPLE.COM')).toEqual({ apiUrl: 'https://gitlab.example.com/api/v4' });
+  });
+
+  test('every hostile URL of the table is refused with one of the fixed reasons', () => {
+    for (const [raw] of HOSTILE_URLS) {
+      const verdict = judge(raw);
+      expect('refused' in verdict).toBe(true);
+      expect(Object.values(R) as string[]).toContain((verdict as { refused: string }).refused);
+    }
+  });
+});
 
 describe('hostile URLs are refused', () => {
   test.each(HOSTILE_URLS)('%s (%s)', (url) => {

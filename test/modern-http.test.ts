@@ -532,16 +532,19 @@ describe('dynamic forge URL: each request names its own', () => {
     ]);
   });
 
-  test.each(['http://evil.example.com/api/v4', 'ftp://127.0.0.1/api/v4', 'x'.repeat(5000), 'http://user:pw@127.0.0.1/api/v4'])(
-    '%p → 400 "Invalid custom API URL provided" with the id; the token goes nowhere',
-    async (url) => {
-      const response = await modernRpc(dynamic(), 'u', 'tools/call', getBranch(), { 'Private-Token': TOKEN, 'X-Forge-API-URL': url });
-      expect(response.status).toBe(400);
-      expect((await errorOf(response, 'u')).message).toBe('Invalid custom API URL provided');
-      expect(forge.requests).toEqual([]);
-      expect(two.requests).toEqual([]);
-    },
-  );
+  test.each([
+    ['http://evil.example.com/api/v4', 'its host is not an allowed forge (FORGE_API_URL, FORGE_ALLOWED_HOSTS)'],
+    ['ftp://127.0.0.1/api/v4', 'the scheme must be http or https'],
+    ['x'.repeat(5000), 'not an absolute http(s) URL'],
+    ['http://user:pw@127.0.0.1/api/v4', 'it holds a user name or password; credentials go in headers, never in the URL'],
+    ['http://127.0.0.1/api/v4?private_token=glpat-inthequery0000000', 'it holds a query or a fragment; give the forge base or API URL only'],
+  ])('%p → 400 "Invalid custom API URL provided: <why>" with the id; the token goes nowhere', async (url, why) => {
+    const response = await modernRpc(dynamic(), 'u', 'tools/call', getBranch(), { 'Private-Token': TOKEN, 'X-Forge-API-URL': url });
+    expect(response.status).toBe(400);
+    expect((await errorOf(response, 'u')).message).toBe(`Invalid custom API URL provided: ${why}`);
+    expect(forge.requests).toEqual([]);
+    expect(two.requests).toEqual([]);
+  });
 });
 
 describe('metrics count both lanes', () => {

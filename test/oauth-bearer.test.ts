@@ -158,7 +158,9 @@ describe("this server's own access tokens (D23)", () => {
       for (const body of [INITIALIZE, getMain]) {
         const response = await mcp(dynamic.url, elsewhere, body);
         expect(response.status).toBe(400);
-        expect(((await response.json()) as { error: { message: string } }).error.message).toBe('Invalid custom API URL provided');
+        expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
+          'Invalid custom API URL provided: token sealed for another forge',
+        );
       }
       // Its own forge, named explicitly, is fine.
       expect((await mcp(dynamic.url, { Authorization: `Bearer ${token}`, 'X-Forge-API-URL': forge.apiUrl })).status).toBe(200);

@@ -3,23 +3,24 @@
 // request acts with the deployment's static token (D3).
 import type { Caller } from './caller';
 import { credentialFromHeaders, credentialValues, isSealedValue, type CredentialRefusal } from './credentials';
-import type { ForgeUrlPolicy } from './forge-url';
+import type { ForgeUrlRefusal, ForgeUrlVerdict } from './forge-url';
 import { loggableHost } from './loggable-host';
 
 /** The forge a request names in X-Forge-API-URL, when the deployment lets callers choose one. */
-type ForgeUrlLookup = { status: 'none' } | { status: 'invalid'; host: string } | { status: 'ok'; apiUrl: string };
+type ForgeUrlLookup = { status: 'none' } | { status: 'invalid'; host: string; reason: ForgeUrlRefusal } | { status: 'ok'; apiUrl: string };
 
 const NO_URL: ForgeUrlLookup = { status: 'none' };
 const SEALED_BEARER: CallerLookup = { status: 'invalid', reason: 'sealed_value' };
 
-export function forgeUrlFromHeaders(headers: Headers, policy: ForgeUrlPolicy | undefined): ForgeUrlLookup {
-  if (!policy) return NO_URL; // dynamic API URL off: the header is ignored
+export function forgeUrlFromHeaders(headers: Headers, judge: ((raw: string) => ForgeUrlVerdict) | undefined): ForgeUrlLookup {
+  if (!judge) return NO_URL; // dynamic API URL off: the header is ignored
   const raw = headers.get('x-forge-api-url');
   if (raw === null || raw.trim() === '') return NO_URL;
-  const apiUrl = policy(raw);
-  if (apiUrl) return { status: 'ok', apiUrl };
-  // Only the host is logged, and only when it is plainly a host name (the rest may hold anything).
-  return { status: 'invalid', host: loggableHost(raw, credentialValues(headers)) };
+  const verdict = judge(raw);
+  if ('apiUrl' in verdict) return { status: 'ok', apiUrl: verdict.apiUrl };
+  // Only the host is logged, and only when it is plainly a host name (the rest may hold anything);
+  // the reason is a fixed text (auth/forge-url.ts).
+  return { status: 'invalid', host: loggableHost(raw, credentialValues(headers)), reason: verdict.refused };
 }
 
 /**

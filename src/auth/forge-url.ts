@@ -40,29 +40,79 @@ function entryKeys(entry: string): string[] {
   return [`http://${name}:${port}`, `https://${name}:${port}`];
 }
 
-export type ForgeUrlPolicy = (raw: string) => string | undefined;
+type ForgeUrlPolicy = (raw: string) => string | undefined;
 
-export function createForgeUrlPolicy(configuredApiUrls: readonly string[], allowedHosts: readonly string[] = []): ForgeUrlPolicy {
+/**
+ * Why a value was refused, told to the caller (D8): fixed texts about the value's form or about
+ * what the deployment allows, never any part of the value (its userinfo, query or host may hold a
+ * secret). A caller who brings a credential learns whether a host is allowed at all and on which
+ * port (D8: only such a caller has the URL judged).
+ */
+export const FORGE_URL_REFUSALS = {
+  notUrl: 'not an absolute http(s) URL',
+  scheme: 'the scheme must be http or https',
+  userinfo: 'it holds a user name or password; credentials go in headers, never in the URL',
+  queryOrFragment: 'it holds a query or a fragment; give the forge base or API URL only',
+  backslash: 'it holds a backslash',
+  encodedHost: 'its host is percent-encoded or written in a form the URL parser rewrites',
+  host: 'its host is not an allowed forge (FORGE_API_URL, FORGE_ALLOWED_HOSTS)',
+  port: 'its port is not allowed for that host',
+  schemeForHost: 'its scheme is not allowed for that host and port',
+} as const;
+
+export type ForgeUrlRefusal = (typeof FORGE_URL_REFUSALS)[keyof typeof FORGE_URL_REFUSALS];
+
+export type ForgeUrlVerdict = { apiUrl: string } | { refused: ForgeUrlRefusal };
+
+/** The scheme, host and port an allowed set holds for a URL that matched none of its keys. */
+function nearestRefusal(allowed: ReadonlySet<string>, url: URL): ForgeUrlRefusal {
+  const name = bareName(url.hostname);
+  const port = url.port || DEFAULT_PORT[url.protocol];
+  let hostKnown = false;
+  for (const key of allowed) {
+    const parsed = /^(https?:)\/\/(.*):(\d+)$/.exec(key);
+    if (!parsed || parsed[2] !== name) continue;
+    if (parsed[3] === port) return FORGE_URL_REFUSALS.schemeForHost;
+    hostKnown = true;
+  }
+  return hostKnown ? FORGE_URL_REFUSALS.port : FORGE_URL_REFUSALS.host;
+}
+
+/** Judges an X-Forge-API-URL value: the normalized API URL, or why it is refused. */
+export function createForgeUrlJudge(configuredApiUrls: readonly string[], allowedHosts: readonly string[] = []): (raw: string) => ForgeUrlVerdict {
   const allowed = new Set<string>(configuredApiUrls.map((u) => originKey(new URL(u))));
   for (const entry of allowedHosts) for (const key of entryKeys(entry)) allowed.add(key);
 
   return (raw) => {
     const text = raw.trim();
-    if (text.includes('\\')) return undefined;
+    if (text.includes('\\')) return { refused: FORGE_URL_REFUSALS.backslash };
     const authority = /^https?:\/\/([^/?#]*)/i.exec(text)?.[1];
-    if (authority === undefined || authority.includes('%') || authority.includes('@')) return undefined;
+    if (authority === undefined)
+      return { refused: /^[A-Za-z][A-Za-z0-9+.-]*:/.test(text) && !/^https?:/i.test(text) ? FORGE_URL_REFUSALS.scheme : FORGE_URL_REFUSALS.notUrl };
+    if (authority.includes('@')) return { refused: FORGE_URL_REFUSALS.userinfo };
+    if (authority.includes('%')) return { refused: FORGE_URL_REFUSALS.encodedHost };
     let url: URL;
     try {
       url = new URL(text);
     } catch {
-      return undefined;
+      return { refused: FORGE_URL_REFUSALS.notUrl };
     }
-    if (url.username || url.password || url.search || url.hash) return undefined;
+    if (url.username || url.password) return { refused: FORGE_URL_REFUSALS.userinfo };
+    if (url.search || url.hash || text.includes('?') || text.includes('#')) return { refused: FORGE_URL_REFUSALS.queryOrFragment };
     // The host as written must be the host as parsed: refuses encodings the parser rewrites.
     const writtenHost = authority.toLowerCase().replace(/:\d*$/, '');
-    if (bareName(writtenHost) !== bareName(url.hostname)) return undefined;
-    if (!allowed.has(originKey(url))) return undefined;
+    if (bareName(writtenHost) !== bareName(url.hostname)) return { refused: FORGE_URL_REFUSALS.encodedHost };
+    if (!allowed.has(originKey(url))) return { refused: nearestRefusal(allowed, url) };
     const port = url.port ? `:${url.port}` : '';
-    return normalizeApiUrl(`${url.protocol}//${bareName(url.hostname)}${port}${url.pathname}`);
+    const apiUrl = normalizeApiUrl(`${url.protocol}//${bareName(url.hostname)}${port}${url.pathname}`);
+    return apiUrl ? { apiUrl } : { refused: FORGE_URL_REFUSALS.notUrl };
+  };
+}
+
+export function createForgeUrlPolicy(configuredApiUrls: readonly string[], allowedHosts: readonly string[] = []): ForgeUrlPolicy {
+  const judge = createForgeUrlJudge(configuredApiUrls, allowedHosts);
+  return (raw) => {
+    const verdict = judge(raw);
+    return 'apiUrl' in verdict ? verdict.apiUrl : undefined;
   };
 }

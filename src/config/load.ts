@@ -8,6 +8,7 @@ import { NAMED_ONLY_GROUPS, TOOL_GROUPS, type ToolGroup } from '../tools/groups'
 import { ConfigSchema, SETTING_NAMES, flagName, settingSchema, type SettingName, type Settings } from './schema';
 import { normalizeApiUrl } from '../forge/api-url';
 import { redisUrlProblem } from '../store/redis-url';
+import type { TracingSettings } from '../tracing/span';
 
 /**
  * A refusal is one line (D2): line breaks and other control characters a value or flag brought along
@@ -50,6 +51,8 @@ export interface Config extends Readonly<Settings> {
   readonly trustedProxies: number;
   /** Settings given but without effect in this mode, for the start-up log (D2: never silently ignored). */
   readonly warnings: readonly string[];
+  /** Tracing, when the OTEL_* settings turn it on (D46); absent: off, and nothing of it is loaded. */
+  readonly tracing?: TracingSettings;
 }
 
 const FLAG_TO_SETTING = new Map(SETTING_NAMES.map((name) => [flagName(name), name]));
@@ -219,10 +222,64 @@ function ignoredSettings(s: Settings): string[] {
   if (!s.FORGE_MCP_OAUTH && (s.FORGE_OAUTH_CLIENT_ID !== undefined || s.FORGE_OAUTH_CLIENT_SECRET !== undefined)) {
     warnings.push('FORGE_OAUTH_CLIENT_ID and FORGE_OAUTH_CLIENT_SECRET are ignored without FORGE_MCP_OAUTH=true');
   }
+  const tracingAsked = s.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined || s.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined || s.OTEL_TRACES_EXPORTER === 'otlp';
+  if (tracingAsked && !s.OTEL_SDK_DISABLED && s.OTEL_TRACES_EXPORTER !== 'none' && !s.STREAMABLE_HTTP) {
+    warnings.push('OTEL_* tracing is ignored for stdio (STREAMABLE_HTTP=false): it traces HTTP requests');
+  }
   if (s.REDIS_URL !== undefined && !s.STREAMABLE_HTTP) {
     warnings.push('REDIS_URL is ignored for stdio (STREAMABLE_HTTP=false): one process shares nothing');
   }
   return warnings;
+}
+
+/**
+ * OTEL_EXPORTER_OTLP_HEADERS: `key=value` pairs, comma-separated, values URL-encoded (OpenTelemetry's
+ * environment specification). A malformed one is refused naming the pair's position only: the
+ * value is usually an API key.
+ */
+function otlpHeaders(text: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (text === undefined) return headers;
+  const pairs = text.split(',');
+  for (let i = 0; i < pairs.length; i++) {
+    const pair = pairs[i].trim();
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const key = eq === -1 ? '' : pair.slice(0, eq).trim();
+    let value: string | undefined;
+    try {
+      value = eq === -1 ? undefined : decodeURIComponent(pair.slice(eq + 1).trim());
+    } catch {
+      value = undefined;
+    }
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(key) || value === undefined || /[\r\n\0]/.test(value)) {
+      throw new ConfigError('OTEL_EXPORTER_OTLP_HEADERS', `pair ${i + 1} is not key=value with a header name and a URL-encoded value (the value is not shown)`);
+    }
+    headers[key] = value;
+  }
+  return headers;
+}
+
+/**
+ * D46: tracing is on when an OTLP endpoint is given or OTEL_TRACES_EXPORTER=otlp, and off when
+ * OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none, whatever else is set. Unlike OpenTelemetry's
+ * own default (otlp to localhost), nothing is sent where nobody asked for traces.
+ */
+function tracingOf(s: Settings): TracingSettings | undefined {
+  const headers = otlpHeaders(s.OTEL_EXPORTER_OTLP_HEADERS);
+  if (s.OTEL_SDK_DISABLED || s.OTEL_TRACES_EXPORTER === 'none') return undefined;
+  const endpoint = s.OTEL_EXPORTER_OTLP_ENDPOINT;
+  const url = s.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (endpoint === undefined ? undefined : `${endpoint.replace(/\/+$/, '')}/v1/traces`);
+  if (url === undefined && s.OTEL_TRACES_EXPORTER !== 'otlp') return undefined;
+  // stdio has no requests to trace (ignoredSettings says so at start-up).
+  if (!s.STREAMABLE_HTTP) return undefined;
+  return {
+    url: url ?? 'http://localhost:4318/v1/traces',
+    headers,
+    serviceName: s.OTEL_SERVICE_NAME,
+    sampler: s.OTEL_TRACES_SAMPLER as TracingSettings['sampler'],
+    ratio: s.OTEL_TRACES_SAMPLER_ARG === undefined ? 1 : Number(s.OTEL_TRACES_SAMPLER_ARG),
+  };
 }
 
 function trustedProxiesOf(value: string): number {
@@ -268,5 +325,6 @@ export function loadConfig(env: Record<string, string | undefined>, argv: readon
     statelessSessionTtlSeconds: s.OAUTH_STATELESS_SESSION_TTL_SECONDS ?? s.SESSION_TIMEOUT_SECONDS,
     trustedProxies: trustedProxiesOf(s.MCP_TRUST_PROXY),
     warnings: Object.freeze(ignoredSettings(s)),
+    tracing: tracingOf(s),
   });
 }

@@ -189,6 +189,43 @@ export const ConfigSchema = Type.Object({
     10000,
     'Longest wait for one call to the REDIS_URL store, in milliseconds; past it the call counts as failed (sign-ins answer 503, rate limits are not applied).',
   ),
+
+  // Tracing (D46): OpenTelemetry's standard variables; off unless an OTLP endpoint or OTEL_TRACES_EXPORTER=otlp is given
+  OTEL_SDK_DISABLED: bool(false, 'true: no tracing, whatever the other OTEL_* settings say.'),
+  OTEL_TRACES_EXPORTER: Type.Optional(
+    Type.Union([Type.Literal('otlp'), Type.Literal('none')], {
+      description:
+        'otlp: send traces over OTLP/HTTP (to http://localhost:4318 unless an endpoint is set); none: no tracing. Unset: tracing is on exactly when an OTLP endpoint is set.',
+    }),
+  ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optStr('Base URL of the OTLP/HTTP receiver (a collector); traces go to its /v1/traces. Setting it turns tracing on.', {
+    format: 'url',
+  }),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optStr(
+    'Full URL traces are sent to, used as given; wins over OTEL_EXPORTER_OTLP_ENDPOINT. Setting it turns tracing on.',
+    {
+      format: 'url',
+    },
+  ),
+  OTEL_EXPORTER_OTLP_PROTOCOL: Type.Optional(
+    Type.Union([Type.Literal('http/json')], { description: 'OTLP encoding: http/json is what this server sends (grpc and http/protobuf are not built in).' }),
+  ),
+  OTEL_EXPORTER_OTLP_HEADERS: optStr(
+    'Headers sent with every export, as key=value pairs, comma-separated, values URL-encoded (a receiver API key); never logged.',
+    { secret: true },
+  ),
+  OTEL_SERVICE_NAME: Type.String({ default: 'forge-mcp', minLength: 1, maxLength: 255, description: 'service.name of the traces.' }),
+  OTEL_TRACES_SAMPLER: Type.Union(
+    ['parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio', 'always_on', 'always_off', 'traceidratio'].map((s) => Type.Literal(s)),
+    {
+      default: 'parentbased_always_on',
+      description: "Which requests are traced: parentbased_* follows the client's traceparent sampled flag and applies the rest to requests without one.",
+    },
+  ),
+  OTEL_TRACES_SAMPLER_ARG: optStr('Ratio of the traceidratio samplers, from 0 to 1 (default 1).', {
+    pattern: '^(0(\\.[0-9]+)?|1(\\.0+)?|\\.[0-9]+)$',
+    hint: 'must be a number from 0 to 1',
+  }),
 });
 
 export type Settings = Static<typeof ConfigSchema>;

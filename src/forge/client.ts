@@ -14,6 +14,8 @@ import type { ForgeEndpoint } from './endpoint';
 import { failureFromResponse, retryAfterSeconds } from './failure';
 import { keepsPath } from './path-guard';
 import { graphqlData, graphqlUrl, jobTokenGraphqlRefusal, type GraphqlDocument } from './graphql';
+import { tracedPath } from './trace-url';
+import { ATTR, type SpanAttributes, type TraceSpan } from '../tracing/span';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -87,6 +89,8 @@ interface ForgeClientOptions {
   /** FORGE_TOOL_TIMEOUT_MS: the budget of the whole call, counted from the client's creation. */
   toolTimeoutMs?: number;
   fetch?: FetchLike;
+  /** The tool call's span when tracing is on (D46): each request to the forge is a client span below it. */
+  trace?: TraceSpan;
 }
 
 /** Which limit a request's abort signal stands for, so a timeout names the right setting. */
@@ -127,6 +131,7 @@ export class ForgeClient {
   private readonly toolTimeoutMs: number | undefined;
   /** Epoch ms by which the whole call must end (D30); Infinity without a budget. */
   private readonly callDeadline: number;
+  private readonly trace: TraceSpan | undefined;
   /** Status of the last upstream answer and time spent upstream, for the tool_call log line. */
   lastStatus: number | undefined;
   upstreamMs = 0;
@@ -141,6 +146,30 @@ export class ForgeClient {
     this.fetchImpl = options.fetch ?? (fetch as unknown as FetchLike);
     this.toolTimeoutMs = options.toolTimeoutMs;
     this.callDeadline = options.toolTimeoutMs === undefined ? Infinity : Date.now() + options.toolTimeoutMs;
+    this.trace = options.trace;
+  }
+
+  private clientAttributes(method: HttpMethod, path: string, attempt: number): SpanAttributes {
+    const origin = new URL(this.endpoint.origin);
+    return {
+      [ATTR.httpRequestMethod]: method,
+      [ATTR.urlFull]: `${this.endpoint.origin}${this.endpoint.apiPath}${tracedPath(path)}`,
+      [ATTR.serverAddress]: origin.hostname,
+      [ATTR.serverPort]: Number(origin.port || (origin.protocol === 'https:' ? 443 : 80)),
+      [ATTR.httpResendCount]: attempt > 0 ? attempt : undefined,
+    };
+  }
+
+  /**
+   * The client span of one attempt of a request (D46), after OpenTelemetry's HTTP conventions; its
+   * traceparent goes to the forge, so the forge's own traces join the caller's. Every request of
+   * every kind (REST, and any other this client sends) passes through `exchange`, and so here.
+   */
+  private clientSpan(trace: TraceSpan, method: HttpMethod, path: string, attempt: number, headers: Record<string, string>): TraceSpan {
+    // An unsampled trace still passes its traceparent on; its attributes are not worked out.
+    const span = trace.child(method, 'client', trace.recording ? this.clientAttributes(method, path, attempt) : undefined);
+    headers.traceparent = span.traceparent();
+    return span;
   }
 
   /** Sends the request and returns the successful response; throws ToolError otherwise. */
@@ -188,6 +217,7 @@ export class ForgeClient {
       let response: Response;
       const started = performance.now();
       const timer = deadlineSignal(remaining);
+      const span = this.trace ? this.clientSpan(this.trace, request.method, request.path, attempt, headers) : undefined;
       try {
         // The signal also ends the body's reading: a body still arriving at the deadline fails.
         response = await this.fetchImpl(url, {
@@ -201,6 +231,10 @@ export class ForgeClient {
       } catch (error) {
         clearTimeout(timer.timer);
         this.record('error', started, operation);
+        if (span) {
+          span.fail(isTimeout(error) ? 'timeout' : 'network');
+          span.end();
+        }
         if (isTimeout(error)) throw this.timeoutError(budget);
         if (canRetry && attempt < MAX_RETRIES && Date.now() + BACKOFF_MS[attempt] < deadline) {
           await sleep(BACKOFF_MS[attempt]);
@@ -209,6 +243,11 @@ export class ForgeClient {
         throw new ToolError('upstream', `the forge could not be reached: ${(error as Error)?.message ?? 'network error'}`);
       }
       this.record(response.status, started, operation);
+      if (span) {
+        span.set({ [ATTR.httpResponseStatusCode]: response.status });
+        if (response.status >= 400) span.fail(String(response.status));
+        span.end();
+      }
       if (response.ok) return { response, budget, timer: timer.timer };
       const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
       if (location && canRetry && redirects < MAX_REDIRECTS) {

@@ -10,7 +10,10 @@
 // rest of a batch once the body shows how many there are.
 import type { CallerResolver } from '../auth/caller-resolver';
 import { forgeUrlFromHeaders } from '../auth/caller-resolver';
-import type { ForgeUrlPolicy } from '../auth/forge-url';
+import type { ForgeUrlVerdict } from '../auth/forge-url';
+import { spanOf } from '../tracing/request-span';
+import type { TraceSpan } from '../tracing/span';
+import { traceMcpMessage } from './trace-attributes';
 import type { Logger } from '../logging/logger';
 import { callerAt, type Caller } from '../auth/caller';
 import type { Metrics } from '../metrics/registry';
@@ -57,6 +60,8 @@ export interface McpRequest {
    * when neither names one (a request without a Host header), and results then carry no links.
    */
   readonly publicBase?: string;
+  /** The request's server span, when tracing is on (D46). */
+  readonly trace?: TraceSpan;
   /** The request's narrowing of the tool selection, from headers and path (D34); absent: none. */
   readonly policy?: string;
 }
@@ -77,7 +82,8 @@ interface McpPreludeDeps {
   ipOf(request: Request, socketIp: string | undefined): string;
   maxBodyBytes: number;
   callers: CallerResolver;
-  forgeUrlPolicy?: ForgeUrlPolicy;
+  /** ENABLE_DYNAMIC_API_URL: judges X-Forge-API-URL (auth/forge-url.ts); absent: the header is ignored. */
+  forgeUrlJudge?: (raw: string) => ForgeUrlVerdict;
   /** Methods the legacy session regime serves besides OPTIONS: the Allow header of a 405 for any other. */
   allow: string;
   /** MCP_SERVER_URL without a trailing slash, when configured. */
@@ -90,19 +96,23 @@ interface McpPreludeDeps {
   metrics: Metrics;
   /** The 401, 429 and 503 of every surface, counted and logged (web/refusals.ts). */
   refusals: Refusals;
+  /** Tracing is on (D46): the request's server span is looked up, and told its MCP message. */
+  traced?: boolean;
 }
 
 const METHODS = new Set<string>(['GET', 'POST', 'DELETE']);
 const NO_FORGE_URL = { status: 'none' } as const;
 
 /**
- * 400 "Invalid custom API URL provided" (D8) for a forge a request may not reach: a host not
- * allowed, or a forge other than the one a token is kept for (a sealed token, D23; a legacy
- * session's, docs/spec.md dynamic API URL rule 5). The warning names only the reason or the host.
+ * 400 "Invalid custom API URL provided: <reason>" (D8) for a forge a request may not reach: a
+ * value refused by its form or the hosts allowed, or a forge other than the one a token is kept
+ * for (a sealed token, D23; a legacy session's, docs/spec.md dynamic API URL rule 5). The reason
+ * is one of a few fixed texts (auth/forge-url.ts), never a part of the value; the warning names
+ * the reason and, for a refused value, only its loggable host.
  */
-export function refuseForgeUrl(logger: Logger, req: Pick<McpRequest, 'requestId' | 'lane' | 'replyId'>, why: { host: string } | { reason: string }): Response {
+export function refuseForgeUrl(logger: Logger, req: Pick<McpRequest, 'requestId' | 'lane' | 'replyId'>, why: { host?: string; reason: string }): Response {
   logger.warn('forge_url_refused', { request_id: req.requestId, lane: req.lane, ...why });
-  return rpcError(400, MESSAGES.invalidApiUrl, RPC_CODES.generic, {}, req.replyId);
+  return rpcError(400, `${MESSAGES.invalidApiUrl}: ${why.reason}`, RPC_CODES.generic, {}, req.replyId);
 }
 
 export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request: Request, socketIp?: string) => Promise<Response> {
@@ -141,6 +151,8 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
 
     const { lane, plainCall } = laneOf(request, body);
     metrics.laneRequest(lane);
+    const trace = deps.traced ? spanOf(request) : undefined;
+    if (trace) traceMcpMessage(trace, lane, body, request);
     const replyId = lane === 'modern' ? idOf(body) : null;
     // D34: before the credential, so a malformed policy costs no credential check.
     const policy = readRequestPolicy(request, deps.isTool);
@@ -163,8 +175,8 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
     // the forge it names is not judged first, so no one unauthenticated learns which forges are
     // allowed (D8).
     const actsForSomeone = found.status === 'ok' || (lane === 'legacy' && request.headers.get('mcp-session-id') !== null);
-    const forgeUrl = actsForSomeone ? forgeUrlFromHeaders(request.headers, deps.forgeUrlPolicy) : NO_FORGE_URL;
-    if (forgeUrl.status === 'invalid') return refuseForgeUrl(logger, { requestId, lane, replyId }, { host: forgeUrl.host });
+    const forgeUrl = actsForSomeone ? forgeUrlFromHeaders(request.headers, deps.forgeUrlJudge) : NO_FORGE_URL;
+    if (forgeUrl.status === 'invalid') return refuseForgeUrl(logger, { requestId, lane, replyId }, { host: forgeUrl.host, reason: forgeUrl.reason });
     // A token sealed for one forge is never sent to another (D23).
     if (found.status === 'ok' && forgeUrl.status === 'ok' && !callerAt(found.caller, forgeUrl.apiUrl)) {
       return refuseForgeUrl(logger, { requestId, lane, replyId }, { reason: 'token sealed for another forge' });
@@ -183,6 +195,7 @@ export function createMcpRoute(deps: McpPreludeDeps, lanes: McpLanes): (request:
       requestId,
       publicBase: deps.configuredBase ?? requestOrigin(request.url),
       policy: policy.key,
+      trace,
     });
   }
 

@@ -42,7 +42,7 @@ type ServingTail<S> = (req: McpRequest, caller: Caller, state: S) => Promise<Res
 export function createServingTail<S>(deps: ServingTailDeps, lane: LaneServing<S>): ServingTail<S> {
   const { grants } = deps;
   function serve(req: McpRequest, caller: Caller, forge: ForgeEndpoint, state: S): Promise<Response> {
-    const context: RequestContext = { lane: lane.lane, caller, forge, requestId: req.requestId, publicBase: req.publicBase };
+    const context: RequestContext = { lane: lane.lane, caller, forge, requestId: req.requestId, publicBase: req.publicBase, trace: req.trace };
     // The plain tools/call, after every check of the lane; anything else is the SDK's (fast-tool-call.ts).
     const fast = deps.fastToolCall?.(req, context);
     if (fast) return lane.shortcutAnswered ? fast.then((response) => lane.shortcutAnswered!(response, state)) : fast;

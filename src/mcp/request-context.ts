@@ -6,6 +6,7 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { Caller } from '../auth/caller';
 import type { ForgeEndpoint } from '../forge/endpoint';
+import type { TraceSpan } from '../tracing/span';
 
 /** Which MCP revision family served the request (D27); stdio has no HTTP request. */
 type Lane = 'modern' | 'legacy' | 'stdio';
@@ -19,6 +20,8 @@ export interface RequestContext {
   readonly requestId?: string;
   /** This server's public origin, for download links in results (absent on stdio). */
   readonly publicBase?: string;
+  /** The request's server span when tracing is on (D46): the parent of the tool call's span. */
+  readonly trace?: TraceSpan;
 }
 
 const bound = new WeakMap<Request, RequestContext>();

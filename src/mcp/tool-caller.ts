@@ -23,6 +23,7 @@ import { TOKEN_KIND_LABEL, type TokenProfile } from '../auth/token-profile';
 import { tokenWarning, type TokenWarnings } from './token-warning';
 import type { RequestContext } from './request-context';
 import type { Asking, Confirmations } from './confirmation';
+import { ATTR, type TraceSpan } from '../tracing/span';
 
 export interface ToolCallerDeps {
   catalog: ToolCatalog;
@@ -102,6 +103,8 @@ export function catalogFor(deps: Pick<ToolCallerDeps, 'catalog' | 'catalogs'>, c
 class ToolRun implements ToolContextSource {
   forge: ForgeClient | undefined;
   readonly started = performance.now();
+  /** The call's span when tracing is on (D46): the parent of its forge requests' spans. */
+  span: TraceSpan | undefined;
 
   constructor(
     private readonly deps: ToolCallerDeps,
@@ -124,7 +127,7 @@ class ToolRun implements ToolContextSource {
     const { deps, context } = this;
     const { caller, publicBase } = context;
     const instances = deps.instances;
-    this.forge = new ForgeClient(context.forge, caller.credential, { toolTimeoutMs: deps.toolTimeoutMs });
+    this.forge = new ForgeClient(context.forge, caller.credential, { toolTimeoutMs: deps.toolTimeoutMs, trace: this.span });
     return {
       forge: this.forge,
       linkAttachments: deps.sealer && publicBase ? attachmentLinker(deps.sealer, caller, publicBase) : undefined,
@@ -165,12 +168,55 @@ class ToolRun implements ToolContextSource {
   }
 }
 
+/**
+ * The span of one tools/call (D46), a child of the request's server span, after OpenTelemetry's
+ * MCP conventions: named `tools/call <tool>` for a tool of the catalog (a name the caller made up
+ * is not repeated), no argument or result, `error.type` tool_error for an isError result and the
+ * outcome kind (D17) beside it.
+ */
+function toolSpan(parent: TraceSpan, name: string, catalog: ToolCatalog, context: RequestContext): TraceSpan {
+  const known = catalog.has(name);
+  return parent.child(known ? `tools/call ${name}` : 'tools/call', 'internal', {
+    [ATTR.mcpMethodName]: 'tools/call',
+    [ATTR.genAiOperationName]: 'execute_tool',
+    [ATTR.genAiToolName]: known ? name : undefined,
+    [ATTR.lane]: context.lane,
+  });
+}
+
+/** A tool call's outcome on its span: `ok`, an error kind (an isError result), `protocol_error` or `error` (a bug). */
+function markOutcome(span: TraceSpan, outcome: string): void {
+  span.set({ [ATTR.outcome]: outcome });
+  if (outcome !== 'ok') span.fail(outcome === 'protocol_error' || outcome === 'error' ? outcome : 'tool_error');
+}
+
 export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
-  return async (params, context, asking) => {
+  const untraced = callTool(deps);
+  return (params, context, asking) => {
+    const parent = context.trace;
+    if (!parent || typeof params?.name !== 'string') return untraced(params, context, asking);
+    const span = toolSpan(parent, params.name, deps.catalog, context);
+    return untraced(params, context, asking, span).then(
+      (result) => {
+        span.end();
+        return result;
+      },
+      (error) => {
+        markOutcome(span, error instanceof ProtocolError ? 'protocol_error' : 'error');
+        span.end();
+        throw error;
+      },
+    );
+  };
+}
+
+function callTool(deps: ToolCallerDeps) {
+  return async (params: ToolCallParams, context: RequestContext, asking?: Asking, span?: TraceSpan): Promise<CallToolResult> => {
     if (typeof params?.name !== 'string') throw new ProtocolError(-32602, 'Invalid tools/call params: name must be a string');
     const { caller } = context;
     const name = params.name;
     const run = new ToolRun(deps, context, asking);
+    run.span = span;
     // An audit line is written to AUDIT_LOG_PATH, or to the log when it takes info lines (D35);
     // when neither, nothing of it is worked out.
     const auditing = deps.audit !== undefined || deps.logger.enabled('info');
@@ -190,6 +236,7 @@ export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
         ),
       );
       deps.onToolCall?.(name, 'permission');
+      if (span) markOutcome(span, 'permission');
       if (auditing) await run.audit(name, 'permission', undefined, user);
       return tokenWarning(deps, context, profile, result);
     }
@@ -215,6 +262,7 @@ export function createToolCaller(deps: ToolCallerDeps): ToolCaller {
     }
     const { result, outcome } = called;
     deps.onToolCall?.(name, outcome);
+    if (span) markOutcome(span, outcome);
     if (auditing) await run.audit(name, outcome, called.args, user);
     // A question (D42) is no tool result: it carries no warning.
     return profile?.expiresAt && outcome !== 'input_required' ? tokenWarning(deps, context, profile, result) : result;
