@@ -119,7 +119,7 @@ describe('stdio with the v2 client', () => {
         PATH: process.env.PATH ?? '',
         FORGE_PERSONAL_ACCESS_TOKEN: TOKENS.developer,
         FORGE_API_URL: forge.apiUrl,
-        FORGE_TOOLSETS: 'branches',
+        FORGE_TOOLSETS: 'branches,issues',
         LOG_LEVEL: 'error',
       },
       stderr: 'pipe',
