@@ -4,7 +4,7 @@
 // only in ee/ on the Community Edition, where a document naming one is refused as GitLab refuses it
 // ("No such type …"), along with the input fields that take them.
 import { readFileSync } from 'node:fs';
-import { buildASTSchema, Kind, parse, visit, type DocumentNode, type GraphQLSchema, type TypeNode } from 'graphql';
+import { buildASTSchema, GraphQLEnumType, GraphQLError, Kind, parse, visit, type DocumentNode, type GraphQLSchema, type TypeNode } from 'graphql';
 import { atLeast, enterpriseCode } from '../edition';
 import type { ForgeModel } from '../model';
 
@@ -20,7 +20,14 @@ const EE_TYPES = [
   'Iteration',
 ];
 /** Custom statuses (GitLab 18.2). */
-const STATUS_TYPES = ['WorkItemWidgetStatus', 'WorkItemStatus', 'WorkItemWidgetDefinitionStatus', 'WorkItemWidgetStatusInput', 'WorkItemsStatusesStatusID'];
+const STATUS_TYPES = [
+  'WorkItemWidgetStatus',
+  'WorkItemStatus',
+  'WorkItemStatusCategoryEnum',
+  'WorkItemWidgetDefinitionStatus',
+  'WorkItemWidgetStatusInput',
+  'WorkItemsStatusesStatusID',
+];
 
 const named = (type: TypeNode): string => (type.kind === Kind.NAMED_TYPE ? type.name.value : named(type.type));
 
@@ -32,12 +39,30 @@ function without(document: DocumentNode, drop: ReadonlySet<string>): DocumentNod
     InputObjectTypeDefinition: gone,
     InterfaceTypeDefinition: gone,
     ScalarTypeDefinition: gone,
+    EnumTypeDefinition: gone,
     FieldDefinition: typed,
     InputValueDefinition: typed,
   });
 }
 
 const FULL = parse(SCHEMA_SDL);
+
+/**
+ * GitLab's WorkItemStatusCategoryEnum answers the category as stored (`to_do`), not as the enum's
+ * name: its coerce_result is overridden to `value.to_s` (ee/app/graphql/types/work_items/
+ * status_category_enum.rb). The fake answers the same, and refuses anything that is no category.
+ */
+function withStoredCategories(schema: GraphQLSchema): GraphQLSchema {
+  const category = schema.getType('WorkItemStatusCategoryEnum');
+  if (category instanceof GraphQLEnumType) {
+    const stored = new Set(category.getValues().map((v) => v.name.toLowerCase()));
+    category.serialize = (value: unknown) => {
+      if (typeof value === 'string' && stored.has(value)) return value;
+      throw new GraphQLError(`Enum "WorkItemStatusCategoryEnum" cannot represent value: ${JSON.stringify(value)}`);
+    };
+  }
+  return schema;
+}
 const cache = new Map<string, GraphQLSchema>();
 
 export function schemaFor(m: ForgeModel): GraphQLSchema {
@@ -46,6 +71,6 @@ export function schemaFor(m: ForgeModel): GraphQLSchema {
   if (!enterpriseCode(m) || !atLeast(m, 18, 2)) for (const t of STATUS_TYPES) drop.add(t);
   const key = [...drop].join(',');
   let schema = cache.get(key);
-  if (!schema) cache.set(key, (schema = buildASTSchema(without(FULL, drop))));
+  if (!schema) cache.set(key, (schema = withStoredCategories(buildASTSchema(without(FULL, drop)))));
   return schema;
 }
