@@ -280,6 +280,7 @@ describe('editions and releases (docs/forge-editions.md), from the cached instan
       ['list_work_items', { namespace_path: S.groupPath, types: ['EPIC'] }, 'types'],
       ['update_work_item', { id: gid(S.saml.id), weight: 2 }, 'weight'],
       ['list_work_item_statuses', { namespace_path: S.projectPath }, 'namespace_path'],
+      ['list_work_items', { namespace_path: S.projectPath, iteration_id: '7' }, 'iteration_id'],
     ] as const) {
       const e = toolError(await c.call(tool, args as Record<string, unknown>));
       expect(e.message).toStartWith(`${parameter}: `);
@@ -289,6 +290,10 @@ describe('editions and releases (docs/forge-editions.md), from the cached instan
     const item = structured<Item>(await c.call('get_work_item', { id: gid(S.saml.id) }));
     expect(item.weight).toBeUndefined();
     expect(lastQuery()).not.toContain('WorkItemWidgetWeight');
+    // The iteration filter is declared in ee/ only (ee/app/graphql/ee/resolvers/work_items_resolver.rb).
+    const page = structured<Page>(await c.call('list_work_items', { namespace_path: S.projectPath, types: ['ISSUE'] }));
+    expect(page.items.length).toBeGreaterThan(0);
+    expect(lastQuery()).not.toContain('iterationId');
   });
 
   test('epics before 17.7 and custom statuses before 18.2 name the release they need', async () => {
@@ -301,7 +306,18 @@ describe('editions and releases (docs/forge-editions.md), from the cached instan
     expect(toolError(await c.call('update_work_item', { id: gid(S.saml.id), status })).message).toContain(
       'custom work item statuses needs GitLab 18.2 or later',
     );
+    expect(toolError(await c.call('list_work_items', { namespace_path: S.projectPath, sort: 'DUE_DATE_ASC' })).message).toBe(
+      'sort: sorting work items by due date needs GitLab 17.9 or later; this forge runs 17.6.0-ee',
+    );
     expect(operations()).toEqual([]);
+  });
+
+  test('the due date sorts, experiments from 17.9, are sent from then on', async () => {
+    h.forge.model.version = '17.11.0';
+    const c = await h.as();
+    const page = structured<Page>(await c.call('list_work_items', { namespace_path: S.projectPath, sort: 'DUE_DATE_ASC' }));
+    expect(page.items.length).toBeGreaterThan(0);
+    expect(operations()).toEqual(['listWorkItems']);
   });
 
   test('an Enterprise build from 18.2 is asked for statuses in its reads; an older one is not', async () => {

@@ -19,6 +19,14 @@ const EE_TYPES = [
   'WorkItemWidgetIterationInput',
   'Iteration',
 ];
+/**
+ * Arguments declared in ee/ only: the iteration filter of `workItems` comes from
+ * ee/app/graphql/ee/resolvers/work_items_resolver.rb, so the Community Edition refuses a document that
+ * passes it ("Field 'workItems' doesn't accept argument 'iterationId'").
+ */
+const EE_ARGUMENTS = ['iterationId'];
+/** WorkItemSort values GitLab added as experiments in 17.9 (WorkItems::Widgets::StartAndDueDate.sorting_keys). */
+const SORTS_FROM_17_9 = ['DUE_DATE_ASC', 'DUE_DATE_DESC'];
 /** Custom statuses (GitLab 18.2). */
 const STATUS_TYPES = [
   'WorkItemWidgetStatus',
@@ -31,7 +39,7 @@ const STATUS_TYPES = [
 
 const named = (type: TypeNode): string => (type.kind === Kind.NAMED_TYPE ? type.name.value : named(type.type));
 
-function without(document: DocumentNode, drop: ReadonlySet<string>): DocumentNode {
+function without(document: DocumentNode, drop: ReadonlySet<string>, arguments_: ReadonlySet<string>): DocumentNode {
   const gone = (node: { name: { value: string } }) => (drop.has(node.name.value) ? null : undefined);
   const typed = (node: { type: TypeNode }) => (drop.has(named(node.type)) ? null : undefined);
   return visit(document, {
@@ -40,8 +48,12 @@ function without(document: DocumentNode, drop: ReadonlySet<string>): DocumentNod
     InterfaceTypeDefinition: gone,
     ScalarTypeDefinition: gone,
     EnumTypeDefinition: gone,
-    FieldDefinition: typed,
+    FieldDefinition: {
+      enter: typed,
+      leave: (node) => (node.arguments?.length ? { ...node, arguments: node.arguments.filter((a) => !arguments_.has(a.name.value)) } : undefined),
+    },
     InputValueDefinition: typed,
+    EnumValueDefinition: gone,
   });
 }
 
@@ -69,8 +81,10 @@ export function schemaFor(m: ForgeModel): GraphQLSchema {
   const drop = new Set<string>();
   if (!enterpriseCode(m)) for (const t of EE_TYPES) drop.add(t);
   if (!enterpriseCode(m) || !atLeast(m, 18, 2)) for (const t of STATUS_TYPES) drop.add(t);
-  const key = [...drop].join(',');
+  if (!atLeast(m, 17, 9)) for (const v of SORTS_FROM_17_9) drop.add(v);
+  const args = new Set(enterpriseCode(m) ? [] : EE_ARGUMENTS);
+  const key = [...drop, ...args].join(',');
   let schema = cache.get(key);
-  if (!schema) cache.set(key, (schema = withStoredCategories(buildASTSchema(without(FULL, drop)))));
+  if (!schema) cache.set(key, (schema = withStoredCategories(buildASTSchema(without(FULL, drop, args)))));
   return schema;
 }
