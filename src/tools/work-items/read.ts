@@ -5,6 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { ToolError } from '../../forge/errors';
 import { defineTool, type ToolContext } from '../define';
 import { invalidArgument } from '../errors';
+import { requireRelease } from '../tiers';
 import { isoDateTime, listOf, search, shortName } from '../params';
 import {
   GET_WORK_ITEM,
@@ -15,7 +16,7 @@ import {
   WORK_ITEM_STATUSES,
   WORK_ITEM_TYPES,
 } from './documents';
-import { refuseStatuses, refuseTypes, schemaVariant, typeName, type TypeName } from './editions';
+import { refusePaidWidgets, refuseStatuses, refuseTypes, schemaVariant, typeName, type TypeName } from './editions';
 import { checkNamespace, checkRef, firstNode, iidRef, namespacePath, resolveGid, toGid, workItemId, workItemRef, type RefArgs } from './refs';
 
 const input = (properties: Parameters<typeof Type.Object>[0]) => Type.Object(properties, { additionalProperties: false });
@@ -149,25 +150,34 @@ const listWorkItems = defineTool({
       return pageOf(widget(data.workItem, 'HIERARCHY')?.children, first);
     }
     await refuseTypes(ctx, 'types', args.types);
-    const data = await ctx.forge.graphql<{ project?: { workItems?: Connection } | null; group?: { workItems?: Connection } | null }>(LIST_WORK_ITEMS[variant], {
-      fullPath: args.namespace_path,
-      types: args.types,
-      state: args.state,
-      search: args.search,
-      labelName: args.labels,
-      assigneeUsernames: args.assignee_usernames,
-      authorUsername: args.author_username,
-      milestoneTitle: args.milestone_title === undefined ? undefined : [args.milestone_title],
-      iterationId: args.iteration_id === undefined ? undefined : [`gid://gitlab/Iteration/${args.iteration_id}`],
-      createdAfter: args.created_after,
-      createdBefore: args.created_before,
-      updatedAfter: args.updated_after,
-      updatedBefore: args.updated_before,
-      sort: args.sort,
-      includeDescendants: args.include_descendants,
-      first,
-      after: args.after,
-    });
+    await refusePaidWidgets(ctx, { iteration_id: args.iteration_id });
+    // The due date sorts are WorkItems::Widgets::StartAndDueDate's sorting_keys, experiments from 17.9.
+    if (args.sort?.startsWith('DUE_DATE')) await requireRelease(ctx, 'sort', 'sorting work items by due date', 17, 9);
+    // The iteration filter exists only in ee/; an instance that will not say its edition is sent it,
+    // and GitLab decides.
+    const listVariant = args.iteration_id !== undefined && variant === 'free' ? 'paid' : variant;
+    const data = await ctx.forge.graphql<{ project?: { workItems?: Connection } | null; group?: { workItems?: Connection } | null }>(
+      LIST_WORK_ITEMS[listVariant],
+      {
+        fullPath: args.namespace_path,
+        types: args.types,
+        state: args.state,
+        search: args.search,
+        labelName: args.labels,
+        assigneeUsernames: args.assignee_usernames,
+        authorUsername: args.author_username,
+        milestoneTitle: args.milestone_title === undefined ? undefined : [args.milestone_title],
+        iterationId: args.iteration_id === undefined ? undefined : [`gid://gitlab/Iteration/${args.iteration_id}`],
+        createdAfter: args.created_after,
+        createdBefore: args.created_before,
+        updatedAfter: args.updated_after,
+        updatedBefore: args.updated_before,
+        sort: args.sort,
+        includeDescendants: args.include_descendants,
+        first,
+        after: args.after,
+      },
+    );
     const connection = data.project?.workItems ?? data.group?.workItems;
     if (!data.project && !data.group) throw gone(`project or group ${args.namespace_path}`);
     return pageOf(connection, first);
