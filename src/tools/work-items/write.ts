@@ -24,7 +24,10 @@ import { refusePaidWidgets, refuseStatuses, refuseTypes, schemaVariant, typeName
 import { checkNamespace, checkRef, namespacePath, resolveGid, toGid, workItemId, workItemRef, type RefArgs } from './refs';
 
 const input = (properties: Parameters<typeof Type.Object>[0]) => Type.Object(properties, { additionalProperties: false });
-const ids = (what: string) => Type.Optional(listOf(numericId(`must be a positive integer ${what} id such as 42`)));
+const ids = (what: string, description?: string) => Type.Optional(listOf(numericId(`must be a positive integer ${what} id such as 42`), description));
+// GitLab's work item mutations take labels by id only (WorkItemWidgetLabelsCreateInput.labelIds,
+// WorkItemWidgetLabelsUpdateInput.addLabelIds/removeLabelIds; no names, unlike REST's `labels`).
+const LABEL_IDS = 'Label ids (numbers, from list_labels or list_group_labels), not names: GitLab takes ids here.';
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description: string) =>
   Type.Optional(Type.Union([schema, Type.Null()], { description }));
 
@@ -95,8 +98,8 @@ const idOrZero = (what: string, description: string) =>
 
 const common = {
   description: Type.Optional(userText(longText())),
-  assignee_ids: ids('user'),
-  milestone_id: idOrZero('milestone', '0 removes it.'),
+  assignee_ids: ids('user', 'User ids (numbers, from list_project_members or get_users), not usernames.'),
+  milestone_id: idOrZero('milestone', 'A milestone id (list_milestones, list_group_milestones); 0 removes it.'),
   weight: nullable(integer(0, 'must be an integer, 0 or more'), 'Premium/Ultimate; null removes it.'),
   iteration_id: idOrZero('iteration', 'Premium/Ultimate; 0 removes it.'),
   start_date: nullable(Type.String({ format: 'date', maxLength: 10, hint: 'must be a date in the form YYYY-MM-DD' }), 'YYYY-MM-DD; null removes it.'),
@@ -107,7 +110,7 @@ const createWorkItem = defineTool({
   name: 'create_work_item',
   title: 'Create a work item',
   description:
-    'Create a work item of a type the project or group offers (list_work_item_types), optionally under a parent (tasks under issues, issues under epics). Epics live in groups. label_ids are label ids (list_labels).',
+    'Create a work item of a type the project or group offers (list_work_item_types), optionally under a parent (tasks under issues, incidents and tickets; issues, tickets and epics under epics). Epics live in groups. Labels, assignees and milestone are given by id.',
   group: 'work_items',
   mode: 'write',
   record: 'work_item',
@@ -117,7 +120,7 @@ const createWorkItem = defineTool({
     title: title(),
     ...common,
     parent_id: Type.Optional(workItemId('The parent work item.')),
-    label_ids: ids('label'),
+    label_ids: ids('label', LABEL_IDS),
     confidential: Type.Optional(Type.Boolean()),
   }),
   endpoint: 'POST /api/graphql (workItemTypes, createWorkItem)',
@@ -164,8 +167,8 @@ const updateWorkItem = defineTool({
     ),
     parent_id: Type.Optional(workItemId('The new parent.')),
     remove_parent: Type.Optional(Type.Boolean({ description: 'Detach the work item from its parent.' })),
-    add_label_ids: ids('label'),
-    remove_label_ids: ids('label'),
+    add_label_ids: ids('label', LABEL_IDS),
+    remove_label_ids: ids('label', LABEL_IDS),
     confidential: Type.Optional(Type.Boolean()),
     ...common,
   }),
@@ -215,7 +218,7 @@ const addWorkItemChildren = defineTool({
   name: 'add_work_item_children',
   title: 'Add children to a work item',
   description:
-    "Put work items under a parent (GitLab's hierarchy: tasks under issues, issues and epics under epics, objectives and key results under objectives). GitLab refuses a child of a type the parent cannot have, or one that would make a cycle; nothing changes then.",
+    "Put work items under a parent (GitLab's hierarchy: tasks under issues, incidents and tickets; issues, tickets and epics under epics, seven epics deep; objectives and key results under objectives). GitLab refuses a child of a type the parent cannot have, a cycle, or a public child under a confidential parent; nothing changes then.",
   group: 'work_items',
   mode: 'write',
   idempotent: true,
