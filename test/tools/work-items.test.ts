@@ -120,6 +120,10 @@ describe.each(['legacy', 'modern'] as Lane[])('writes (%s lane)', (lane) => {
     expect(structured<Item>(await c.call('update_work_item', { id: gid(S.timeout.id), state_event: 'reopen' })).state).toBe('opened');
     const status = 'gid://gitlab/WorkItems::Statuses::SystemDefined::Status/2';
     expect(structured<Item>(await c.call('update_work_item', { id: gid(S.timeout.id), status })).status).toBe('In progress');
+    const unknown = toolError(
+      await c.call('update_work_item', { id: gid(S.timeout.id), status: 'gid://gitlab/WorkItems::Statuses::SystemDefined::Status/99' }),
+    );
+    expect(unknown).toMatchObject({ kind: 'not_found', message: expect.stringContaining("Status doesn't exist.") });
     expect(
       structured<Item>(await c.call('update_work_item', { namespace_path: S.projectPath, iid: '103', parent_id: gid(S.otherEpic.id) })).parent,
     ).toMatchObject({ title: S.otherEpic.title });

@@ -359,7 +359,9 @@ function applyWidgets(ctx: Ctx, wi: WorkItem, input: Obj, level: number): string
   const status = input.statusWidget as Obj | undefined;
   if (status?.status) {
     const s = SYSTEM_STATUSES.find((x) => x.id === parseGid(status.status, ['WorkItems::Statuses::SystemDefined::Status']));
-    if (!s) return [RESOURCE_ACCESS_ERROR];
+    // The input's prepare refuses an unknown status before the mutation runs, as a top-level error
+    // (ee/app/graphql/types/work_items/widgets/status_input_type.rb).
+    if (!s) throw new GraphQLError("Status doesn't exist.");
     next.statusId = s.id;
     next.state = s.category === 'done' || s.category === 'canceled' ? 'CLOSED' : 'OPEN';
   }
