@@ -132,6 +132,7 @@ describe.each(['legacy', 'modern'] as Lane[])('writes (%s lane)', (lane) => {
       'updateWorkItem',
       'updateWorkItem',
       'updateWorkItem',
+      'updateWorkItem',
       'resolveWorkItem',
       'updateWorkItem',
       'resolveWorkItem',
