@@ -299,6 +299,11 @@ describe('editions and releases (docs/forge-editions.md), from the cached instan
     const page = structured<Page>(await c.call('list_work_items', { namespace_path: S.projectPath, types: ['ISSUE'] }));
     expect(page.items.length).toBeGreaterThan(0);
     expect(lastQuery()).not.toContain('iterationId');
+    // isFixed is declared in ee/ only (ee/app/graphql/ee/types/work_items/widgets/start_and_due_date_update_input_type.rb).
+    const dated = structured<Item>(
+      await c.call('create_work_item', { namespace_path: S.projectPath, type: 'ISSUE', title: 'Dated', start_date: '2026-12-01', due_date: '2026-12-24' }),
+    );
+    expect([dated.start_date, dated.due_date]).toEqual(['2026-12-01', '2026-12-24']);
   });
 
   test('epics before 17.7 and custom statuses before 18.2 name the release they need', async () => {

@@ -25,6 +25,12 @@ const EE_TYPES = [
  * passes it ("Field 'workItems' doesn't accept argument 'iterationId'").
  */
 const EE_ARGUMENTS = ['iterationId'];
+/**
+ * Input fields declared in ee/ only: `isFixed` of the dates input comes from ee/app/graphql/ee/types/
+ * work_items/widgets/start_and_due_date_update_input_type.rb, so the Community Edition refuses a
+ * variable that carries it ("… was provided invalid value for startAndDueDateWidget.isFixed").
+ */
+const EE_INPUT_FIELDS = ['WorkItemWidgetStartAndDueDateUpdateInput.isFixed'];
 /** WorkItemSort values GitLab added as experiments in 17.9 (WorkItems::Widgets::StartAndDueDate.sorting_keys). */
 const SORTS_FROM_17_9 = ['DUE_DATE_ASC', 'DUE_DATE_DESC'];
 /** Custom statuses (GitLab 18.2). */
@@ -39,12 +45,19 @@ const STATUS_TYPES = [
 
 const named = (type: TypeNode): string => (type.kind === Kind.NAMED_TYPE ? type.name.value : named(type.type));
 
+/** The document without the types in `drop` and the members in `arguments_` (field arguments by name, input fields as `Type.field`). */
 function without(document: DocumentNode, drop: ReadonlySet<string>, arguments_: ReadonlySet<string>): DocumentNode {
   const gone = (node: { name: { value: string } }) => (drop.has(node.name.value) ? null : undefined);
   const typed = (node: { type: TypeNode }) => (drop.has(named(node.type)) ? null : undefined);
   return visit(document, {
     ObjectTypeDefinition: gone,
-    InputObjectTypeDefinition: gone,
+    InputObjectTypeDefinition: {
+      enter: gone,
+      leave: (node) =>
+        node.fields?.some((f) => arguments_.has(`${node.name.value}.${f.name.value}`))
+          ? { ...node, fields: node.fields.filter((f) => !arguments_.has(`${node.name.value}.${f.name.value}`)) }
+          : undefined,
+    },
     InterfaceTypeDefinition: gone,
     ScalarTypeDefinition: gone,
     EnumTypeDefinition: gone,
@@ -82,7 +95,7 @@ export function schemaFor(m: ForgeModel): GraphQLSchema {
   if (!enterpriseCode(m)) for (const t of EE_TYPES) drop.add(t);
   if (!enterpriseCode(m) || !atLeast(m, 18, 2)) for (const t of STATUS_TYPES) drop.add(t);
   if (!atLeast(m, 17, 9)) for (const v of SORTS_FROM_17_9) drop.add(v);
-  const args = new Set(enterpriseCode(m) ? [] : EE_ARGUMENTS);
+  const args = new Set(enterpriseCode(m) ? [] : [...EE_ARGUMENTS, ...EE_INPUT_FIELDS]);
   const key = [...drop, ...args].join(',');
   let schema = cache.get(key);
   if (!schema) cache.set(key, (schema = withStoredCategories(buildASTSchema(without(FULL, drop, args)))));
