@@ -330,6 +330,14 @@ describe('editions and releases (docs/forge-editions.md), from the cached instan
     expect(operations()).toEqual(['listWorkItems']);
   });
 
+  test('dates are sent as fixed (isFixed, declared in ee/) to the Enterprise Edition', async () => {
+    const input = () =>
+      (h.forge.requests.filter((r) => r.path === '/api/graphql').at(-1)!.body as { variables: { input: Record<string, any> } }).variables.input;
+    const c = await h.as();
+    structured(await c.call('update_work_item', { id: gid(S.saml.id), due_date: '2026-12-24' }));
+    expect(input().startAndDueDateWidget).toEqual({ dueDate: '2026-12-24', isFixed: true });
+  });
+
   test('an Enterprise build from 18.2 is asked for statuses in its reads; an older one is not', async () => {
     const c = await h.as();
     await c.call('get_work_item', { id: gid(S.saml.id) });

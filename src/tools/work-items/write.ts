@@ -19,6 +19,7 @@ import {
   WORK_ITEM_CHILD_IDS,
   WORK_ITEM_NAMESPACE,
   WORK_ITEM_TYPES,
+  type SchemaVariant,
 } from './documents';
 import { refusePaidWidgets, refuseStatuses, refuseTypes, schemaVariant, typeName, type TypeName } from './editions';
 import { checkNamespace, checkRef, namespacePath, resolveGid, toGid, workItemId, workItemRef, type RefArgs } from './refs';
@@ -72,8 +73,12 @@ interface Fields {
   due_date?: string | null;
 }
 
-/** The widget inputs both create and update take. */
-function widgetInputs(args: Fields): Record<string, unknown> {
+/**
+ * The widget inputs both create and update take. `isFixed` (dates set by hand, not rolled up from
+ * children) is declared in ee/ only, and the Community Edition refuses an input that carries it, so
+ * only the Enterprise variants send it.
+ */
+function widgetInputs(args: Fields, variant: SchemaVariant): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (args.description !== undefined) out.descriptionWidget = { description: args.description };
   if (args.assignee_ids !== undefined) out.assigneesWidget = { assigneeIds: gids('User', args.assignee_ids) };
@@ -84,7 +89,7 @@ function widgetInputs(args: Fields): Record<string, unknown> {
     out.startAndDueDateWidget = {
       ...(args.start_date !== undefined ? { startDate: args.start_date } : {}),
       ...(args.due_date !== undefined ? { dueDate: args.due_date } : {}),
-      isFixed: true,
+      ...(variant === 'free' ? {} : { isFixed: true }),
     };
   }
   return out;
@@ -135,7 +140,7 @@ const createWorkItem = defineTool({
       title: args.title,
       workItemTypeId,
       confidential: args.confidential,
-      ...widgetInputs(args),
+      ...widgetInputs(args, await schemaVariant(ctx)),
       ...(args.parent_id !== undefined ? { hierarchyWidget: { parentId: toGid(args.parent_id) } } : {}),
       ...(args.label_ids !== undefined ? { labelsWidget: { labelIds: gids('Label', args.label_ids) } } : {}),
     });
@@ -201,7 +206,7 @@ const updateWorkItem = defineTool({
       title: args.title,
       stateEvent: args.state_event?.toUpperCase(),
       confidential: args.confidential,
-      ...widgetInputs(args),
+      ...widgetInputs(args, await schemaVariant(ctx)),
       ...(args.status !== undefined ? { statusWidget: { status: args.status } } : {}),
       ...(args.parent_id !== undefined ? { hierarchyWidget: { parentId: toGid(args.parent_id) } } : {}),
       ...(args.remove_parent === true ? { hierarchyWidget: { parentId: null } } : {}),
