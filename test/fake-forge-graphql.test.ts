@@ -51,4 +51,16 @@ describe('refusals in graphql-ruby words', () => {
     forge.model.version = '17.11.0';
     expect((await graphql(query)).errors).toBeUndefined();
   });
+
+  test('before 16.3 a group has no workItems, before 16.7 a type no widgetDefinitions', async () => {
+    forge.model.version = '16.0.0';
+    const group = await graphql(`query q { group(fullPath: "${S.groupPath}") { workItems { count } } }`);
+    expect(group.errors?.[0]?.message).toBe("Field 'workItems' doesn't exist on type 'Group'");
+    const types = await graphql(`query q { project(fullPath: "${S.projectPath}") { workItemTypes { nodes { widgetDefinitions { type } } } } }`);
+    expect(types.errors?.[0]?.message).toBe("Field 'widgetDefinitions' doesn't exist on type 'WorkItemType'");
+    forge.model.version = '16.7.0';
+    expect(
+      (await graphql(`query q { project(fullPath: "${S.projectPath}") { workItemTypes { nodes { widgetDefinitions { type } } } } }`)).errors,
+    ).toBeUndefined();
+  });
 });

@@ -306,6 +306,23 @@ describe('editions and releases (docs/forge-editions.md), from the cached instan
     expect([dated.start_date, dated.due_date]).toEqual(['2026-12-01', '2026-12-24']);
   });
 
+  test('before 16.7, whose schema lacks fields the documents ask for, every tool is refused naming the release', async () => {
+    h.forge.model.version = '16.0.0';
+    const c = await h.as();
+    for (const [tool, args] of [
+      ['list_work_items', { namespace_path: S.projectPath }],
+      ['get_work_item', { namespace_path: S.projectPath, iid: '101' }],
+      ['list_work_item_types', { namespace_path: S.projectPath }],
+      ['update_work_item', { id: gid(S.saml.id), title: 'x' }],
+    ] as const) {
+      expect(toolError(await c.call(tool, args as Record<string, unknown>))).toMatchObject({
+        kind: 'validation',
+        message: expect.stringContaining('the work item tools need GitLab 16.7 or later'),
+      });
+    }
+    expect(operations()).toEqual([]);
+  });
+
   test('epics before 17.7 and custom statuses before 18.2 name the release they need', async () => {
     h.forge.model.version = '17.6.0';
     const c = await h.as();

@@ -31,6 +31,11 @@ const EE_ARGUMENTS = ['iterationId'];
  * variable that carries it ("… was provided invalid value for startAndDueDateWidget.isFixed").
  */
 const EE_INPUT_FIELDS = ['WorkItemWidgetStartAndDueDateUpdateInput.isFixed'];
+/** Fields by the release that added them: a group's work items (app/graphql/types/group_type.rb), a type's widget definitions (app/graphql/types/work_items/type_type.rb). */
+const FIELDS_SINCE: readonly (readonly [string, number, number])[] = [
+  ['Group.workItems', 16, 3],
+  ['WorkItemType.widgetDefinitions', 16, 7],
+];
 /** WorkItemSort values GitLab added as experiments in 17.9 (WorkItems::Widgets::StartAndDueDate.sorting_keys). */
 const SORTS_FROM_17_9 = ['DUE_DATE_ASC', 'DUE_DATE_DESC'];
 /** Custom statuses (GitLab 18.2). */
@@ -45,12 +50,18 @@ const STATUS_TYPES = [
 
 const named = (type: TypeNode): string => (type.kind === Kind.NAMED_TYPE ? type.name.value : named(type.type));
 
-/** The document without the types in `drop` and the members in `arguments_` (field arguments by name, input fields as `Type.field`). */
+/** The document without the types in `drop` and the members in `arguments_` (field arguments by name, fields and input fields as `Type.field`). */
 function without(document: DocumentNode, drop: ReadonlySet<string>, arguments_: ReadonlySet<string>): DocumentNode {
   const gone = (node: { name: { value: string } }) => (drop.has(node.name.value) ? null : undefined);
   const typed = (node: { type: TypeNode }) => (drop.has(named(node.type)) ? null : undefined);
   return visit(document, {
-    ObjectTypeDefinition: gone,
+    ObjectTypeDefinition: {
+      enter: gone,
+      leave: (node) =>
+        node.fields?.some((f) => arguments_.has(`${node.name.value}.${f.name.value}`))
+          ? { ...node, fields: node.fields.filter((f) => !arguments_.has(`${node.name.value}.${f.name.value}`)) }
+          : undefined,
+    },
     InputObjectTypeDefinition: {
       enter: gone,
       leave: (node) =>
@@ -96,6 +107,7 @@ export function schemaFor(m: ForgeModel): GraphQLSchema {
   if (!enterpriseCode(m) || !atLeast(m, 18, 2)) for (const t of STATUS_TYPES) drop.add(t);
   if (!atLeast(m, 17, 9)) for (const v of SORTS_FROM_17_9) drop.add(v);
   const args = new Set(enterpriseCode(m) ? [] : [...EE_ARGUMENTS, ...EE_INPUT_FIELDS]);
+  for (const [member, major, minor] of FIELDS_SINCE) if (!atLeast(m, major, minor)) args.add(member);
   const key = [...drop, ...args].join(',');
   let schema = cache.get(key);
   if (!schema) cache.set(key, (schema = withStoredCategories(buildASTSchema(without(FULL, drop, args)))));
