@@ -16,7 +16,7 @@ import {
   WORK_ITEM_STATUSES,
   WORK_ITEM_TYPES,
 } from './documents';
-import { refusePaidWidgets, refuseStatuses, refuseTypes, schemaVariant, typeName, type TypeName } from './editions';
+import { refusePaidWidgets, refuseStatuses, refuseTypes, schemaVariant, typeName, type TypeName, workItemGraphql } from './editions';
 import { checkNamespace, checkRef, firstNode, iidRef, namespacePath, resolveGid, toGid, workItemId, workItemRef, type RefArgs } from './refs';
 
 const input = (properties: Parameters<typeof Type.Object>[0]) => Type.Object(properties, { additionalProperties: false });
@@ -141,7 +141,7 @@ const listWorkItems = defineTool({
     const first = args.per_page ?? 20;
     const variant = await schemaVariant(ctx);
     if (args.parent_id !== undefined) {
-      const data = await ctx.forge.graphql<{ workItem: Widgets | null }>(LIST_WORK_ITEM_CHILDREN[variant], {
+      const data = await workItemGraphql<{ workItem: Widgets | null }>(ctx, LIST_WORK_ITEM_CHILDREN[variant], {
         id: toGid(args.parent_id),
         first,
         after: args.after,
@@ -156,7 +156,8 @@ const listWorkItems = defineTool({
     // The iteration filter exists only in ee/; an instance that will not say its edition is sent it,
     // and GitLab decides.
     const listVariant = args.iteration_id !== undefined && variant === 'free' ? 'paid' : variant;
-    const data = await ctx.forge.graphql<{ project?: { workItems?: Connection } | null; group?: { workItems?: Connection } | null }>(
+    const data = await workItemGraphql<{ project?: { workItems?: Connection } | null; group?: { workItems?: Connection } | null }>(
+      ctx,
       LIST_WORK_ITEMS[listVariant],
       {
         fullPath: args.namespace_path,
@@ -190,12 +191,12 @@ async function getWhole(args: RefArgs, ctx: ToolContext): Promise<Widgets> {
   if (ref) {
     checkNamespace(ref.namespace_path);
     return firstNode<Widgets>(
-      await ctx.forge.graphql(GET_WORK_ITEM_BY_IID[variant], { fullPath: ref.namespace_path, iid: ref.iid, first: 1 }),
+      await workItemGraphql(ctx, GET_WORK_ITEM_BY_IID[variant], { fullPath: ref.namespace_path, iid: ref.iid, first: 1 }),
       ref.namespace_path,
       ref.iid,
     );
   }
-  const data = await ctx.forge.graphql<{ workItem: Widgets | null }>(GET_WORK_ITEM[variant], { id: toGid(args.id!) });
+  const data = await workItemGraphql<{ workItem: Widgets | null }>(ctx, GET_WORK_ITEM[variant], { id: toGid(args.id!) });
   if (!data.workItem) throw gone(`work item ${args.id}`);
   return data.workItem;
 }
@@ -234,7 +235,7 @@ const listWorkItemNotes = defineTool({
     const args = raw as unknown as RefArgs & { per_page?: number; after?: string };
     const id = await resolveGid(args, ctx);
     const first = args.per_page ?? 20;
-    const data = await ctx.forge.graphql<{ workItem: Widgets | null }>(LIST_WORK_ITEM_NOTES, { id, first, after: args.after });
+    const data = await workItemGraphql<{ workItem: Widgets | null }>(ctx, LIST_WORK_ITEM_NOTES, { id, first, after: args.after });
     if (!data.workItem) throw gone(`work item ${id}`);
     const discussions = widget(data.workItem, 'NOTES')?.discussions;
     const page = pageOf(discussions, first);
@@ -262,7 +263,8 @@ const listWorkItemTypes = defineTool({
   input: input({ namespace_path: namespacePath() }),
   endpoint: 'POST /api/graphql (workItemTypes)',
   check: (args) => checkNamespace(args.namespace_path as string),
-  handler: async (args, ctx) => typesOf(await ctx.forge.graphql<TypeNodes>(WORK_ITEM_TYPES, { fullPath: args.namespace_path }), args.namespace_path as string),
+  handler: async (args, ctx) =>
+    typesOf(await workItemGraphql<TypeNodes>(ctx, WORK_ITEM_TYPES, { fullPath: args.namespace_path }), args.namespace_path as string),
 });
 
 const listWorkItemStatuses = defineTool({
@@ -279,7 +281,7 @@ const listWorkItemStatuses = defineTool({
   handler: async (args, ctx) => {
     await refuseStatuses(ctx, 'namespace_path');
     const types = typesOf(
-      await ctx.forge.graphql<TypeNodes>(WORK_ITEM_STATUSES, { fullPath: args.namespace_path, name: args.type }),
+      await workItemGraphql<TypeNodes>(ctx, WORK_ITEM_STATUSES, { fullPath: args.namespace_path, name: args.type }),
       args.namespace_path as string,
     );
     return types.filter((t) => ((t as { widgetDefinitions?: { type?: string }[] }).widgetDefinitions ?? []).some((d) => d.type === 'STATUS'));

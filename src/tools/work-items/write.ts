@@ -21,7 +21,7 @@ import {
   WORK_ITEM_TYPES,
   type SchemaVariant,
 } from './documents';
-import { refusePaidWidgets, refuseStatuses, refuseTypes, schemaVariant, typeName, type TypeName } from './editions';
+import { refusePaidWidgets, refuseStatuses, refuseTypes, schemaVariant, typeName, type TypeName, workItemGraphql } from './editions';
 import { checkNamespace, checkRef, namespacePath, resolveGid, toGid, workItemId, workItemRef, type RefArgs } from './refs';
 
 const input = (properties: Parameters<typeof Type.Object>[0]) => Type.Object(properties, { additionalProperties: false });
@@ -42,7 +42,7 @@ function payloadOf<T extends { errors?: unknown; workItem?: unknown; note?: unkn
 }
 
 async function mutate(ctx: ToolContext, documents: Record<string, GraphqlDocument>, field: string, inputValue: Record<string, unknown>): Promise<unknown> {
-  const data = await ctx.forge.graphql<Record<string, { errors?: unknown; workItem?: unknown } | null>>(documents[await schemaVariant(ctx)], {
+  const data = await workItemGraphql<Record<string, { errors?: unknown; workItem?: unknown } | null>>(ctx, documents[await schemaVariant(ctx)], {
     input: inputValue,
   });
   return payloadOf(data, field).workItem;
@@ -50,10 +50,10 @@ async function mutate(ctx: ToolContext, documents: Record<string, GraphqlDocumen
 
 /** The global id of a namespace's work item type, asked of GitLab (types have no fixed ids across instances). */
 async function typeId(ctx: ToolContext, path: string, type: TypeName, parameter: string): Promise<string> {
-  const data = await ctx.forge.graphql<{
+  const data = await workItemGraphql<{
     project?: { workItemTypes?: { nodes?: { id?: string }[] } } | null;
     group?: { workItemTypes?: { nodes?: { id?: string }[] } } | null;
-  }>(WORK_ITEM_TYPES, { fullPath: path, name: type });
+  }>(ctx, WORK_ITEM_TYPES, { fullPath: path, name: type });
   if (!data.project && !data.group) throw new ToolError('not_found', `no project or group ${path} that the caller can see`);
   const id = (data.project ?? data.group)?.workItemTypes?.nodes?.[0]?.id;
   if (!id) throw invalidArgument(parameter, `${path} offers no work item type ${type} (list_work_item_types says which it does)`);
@@ -274,7 +274,7 @@ const removeWorkItemChildren = defineTool({
     const children = new Set<string>();
     let cursor: string | undefined;
     for (let n = 0; n < MAX_CHILD_PAGES; n++) {
-      const data = await ctx.forge.graphql<ChildPage>(WORK_ITEM_CHILD_IDS, { id, after: cursor });
+      const data = await workItemGraphql<ChildPage>(ctx, WORK_ITEM_CHILD_IDS, { id, after: cursor });
       if (!data.workItem)
         throw new ToolError('not_found', `work item ${id} was not found (GitLab answers the same for what does not exist and what the caller may not see)`);
       const connection = (data.workItem.widgets ?? []).find((w) => w?.type === 'HIERARCHY')?.children;
@@ -310,7 +310,7 @@ const convertWorkItemType = defineTool({
     const args = raw as unknown as RefArgs & { type: TypeName };
     await refuseTypes(ctx, 'type', [args.type]);
     const id = await resolveGid(args, ctx);
-    const item = (await ctx.forge.graphql<{ workItem: { namespace?: { fullPath?: string } } | null }>(WORK_ITEM_NAMESPACE, { id })).workItem;
+    const item = (await workItemGraphql<{ workItem: { namespace?: { fullPath?: string } } | null }>(ctx, WORK_ITEM_NAMESPACE, { id })).workItem;
     const path = item?.namespace?.fullPath;
     if (!path)
       throw new ToolError('not_found', `work item ${id} was not found (GitLab answers the same for what does not exist and what the caller may not see)`);
@@ -344,7 +344,7 @@ const createWorkItemNote = defineTool({
   handler: async (raw, ctx) => {
     const args = raw as unknown as RefArgs & { body: string; discussion_id?: string; internal?: boolean };
     const noteableId = await resolveGid(args, ctx);
-    const data = await ctx.forge.graphql<Record<string, { errors?: unknown; note?: unknown } | null>>(CREATE_WORK_ITEM_NOTE, {
+    const data = await workItemGraphql<Record<string, { errors?: unknown; note?: unknown } | null>>(ctx, CREATE_WORK_ITEM_NOTE, {
       input: {
         noteableId,
         body: args.body,
