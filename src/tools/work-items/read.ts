@@ -256,7 +256,8 @@ function typesOf(data: TypeNodes, path: string): unknown[] {
 const listWorkItemTypes = defineTool({
   name: 'list_work_item_types',
   title: 'List work item types',
-  description: 'The work item types a project or group offers, with their global ids and widgets (what each type can carry).',
+  description:
+    'The work item types GitLab lists for a project or group, with their global ids and widgets (what each type can carry). GitLab may list a type the namespace cannot hold; creating one is then refused.',
   group: 'work_items',
   mode: 'read',
   record: 'work_item_type',
@@ -271,7 +272,7 @@ const listWorkItemStatuses = defineTool({
   name: 'list_work_item_statuses',
   title: 'List work item statuses',
   description:
-    'The statuses each work item type of a project or group allows (custom statuses: Premium or Ultimate, GitLab 18.2 or later), with the ids update_work_item takes as status_id.',
+    'The statuses each work item type of a project or group allows (custom statuses: Premium or Ultimate, GitLab 18.2 or later), with the ids update_work_item takes as status.',
   group: 'work_items',
   mode: 'read',
   record: 'work_item_type',
