@@ -161,6 +161,8 @@ describe.each(['legacy', 'modern'] as Lane[])('writes (%s lane)', (lane) => {
       await c.call('create_work_item_note', { id: gid(S.audit.id), body: 'Security does.', discussion_id: note.discussion_id }),
     );
     expect(reply.discussion_id).toBe(note.discussion_id);
+    const stray = toolError(await c.call('create_work_item_note', { id: gid(S.audit.id), body: 'Hello?', discussion_id: 'f'.repeat(40) }));
+    expect(stray).toMatchObject({ kind: 'not_found', message: expect.stringContaining("The discussion does not exist or you don't have permission") });
     expect(h.forge.model.workItems.items.get(S.audit.id)!.notes.map((n) => n.body)).toEqual(['Who owns this?', 'Security does.']);
   });
 });

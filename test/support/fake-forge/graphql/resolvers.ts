@@ -446,7 +446,9 @@ export function rootFor(ctx: Ctx): Obj {
       if (input.discussionId !== undefined && input.discussionId !== null) {
         const m2 = /^gid:\/\/gitlab\/Discussion\/([0-9a-f]{40})$/.exec(String(input.discussionId));
         discussionId = m2?.[1];
-        if (!discussionId || !wi.notes.some((n) => n.discussionId === discussionId)) throw new GraphQLError(RESOURCE_ACCESS_ERROR);
+        // app/graphql/mutations/notes/create/note.rb (authorize_discussion!) words its own refusal.
+        if (!discussionId || !wi.notes.some((n) => n.discussionId === discussionId))
+          throw new GraphQLError("The discussion does not exist or you don't have permission to perform this action");
       }
       const note = m.workItems.note(wi, String(input.body), ctx.user.id, m.now(), discussionId, input.internal === true);
       return {
