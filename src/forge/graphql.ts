@@ -56,6 +56,10 @@ const RULES: readonly (readonly [RegExp, ErrorKind])[] = [
   // RESOURCE_ACCESS_ERROR: GitLab says the same for what does not exist and what the caller may not see.
   [/does not exist or you don't have permission/i, 'not_found'],
   [/\bnot found\b/i, 'not_found'],
+  // An input's prepare naming a record that is not there, e.g. "Status doesn't exist."
+  // (ee/app/graphql/types/work_items/widgets/status_input_type.rb).
+  // (graphql-ruby's "Field 'x' doesn't exist on type 'Y'" is a misspelt document, not this.)
+  [/^[\w\s-]+ (doesn't|does not) exist\.?$/i, 'not_found'],
   [/too many requests|requested too many times|rate limit|throttled/i, 'rate_limited'],
   [/insufficient scope|not allowed|forbidden|you don't have permission|read-only instance|cannot perform write/i, 'permission'],
   // Complexity and depth (graphql-ruby's analyzers with GitLab's limits) and the size limit: ask for less.
@@ -94,7 +98,8 @@ function graphqlFailure(errors: readonly unknown[], partial: boolean, status: nu
     .join('; ');
   const more = list.length > MAX_ERRORS_SHOWN ? ` (and ${list.length - MAX_ERRORS_SHOWN} more)` : '';
   const part = partial ? ' GitLab answered part of the request; nothing of it is returned.' : '';
-  return new ToolError(kind, `${words || 'GitLab answered with errors'}${more}.${part}`, status);
+  const said = `${words || 'GitLab answered with errors'}${more}`;
+  return new ToolError(kind, `${said}${said.endsWith('.') ? '' : '.'}${part}`, status);
 }
 
 /** Whether `value` nests deeper than `limit` (iterative: a hostile answer cannot exhaust the stack). */

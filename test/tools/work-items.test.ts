@@ -120,11 +120,16 @@ describe.each(['legacy', 'modern'] as Lane[])('writes (%s lane)', (lane) => {
     expect(structured<Item>(await c.call('update_work_item', { id: gid(S.timeout.id), state_event: 'reopen' })).state).toBe('opened');
     const status = 'gid://gitlab/WorkItems::Statuses::SystemDefined::Status/2';
     expect(structured<Item>(await c.call('update_work_item', { id: gid(S.timeout.id), status })).status).toBe('In progress');
+    const unknown = toolError(
+      await c.call('update_work_item', { id: gid(S.timeout.id), status: 'gid://gitlab/WorkItems::Statuses::SystemDefined::Status/99' }),
+    );
+    expect(unknown).toMatchObject({ kind: 'not_found', message: expect.stringContaining("Status doesn't exist.") });
     expect(
       structured<Item>(await c.call('update_work_item', { namespace_path: S.projectPath, iid: '103', parent_id: gid(S.otherEpic.id) })).parent,
     ).toMatchObject({ title: S.otherEpic.title });
     expect(structured<Item>(await c.call('update_work_item', { namespace_path: S.projectPath, iid: '103', remove_parent: true })).parent).toBeUndefined();
     expect(operations()).toEqual([
+      'updateWorkItem',
       'updateWorkItem',
       'updateWorkItem',
       'updateWorkItem',
@@ -156,6 +161,8 @@ describe.each(['legacy', 'modern'] as Lane[])('writes (%s lane)', (lane) => {
       await c.call('create_work_item_note', { id: gid(S.audit.id), body: 'Security does.', discussion_id: note.discussion_id }),
     );
     expect(reply.discussion_id).toBe(note.discussion_id);
+    const stray = toolError(await c.call('create_work_item_note', { id: gid(S.audit.id), body: 'Hello?', discussion_id: 'f'.repeat(40) }));
+    expect(stray).toMatchObject({ kind: 'not_found', message: expect.stringContaining("The discussion does not exist or you don't have permission") });
     expect(h.forge.model.workItems.items.get(S.audit.id)!.notes.map((n) => n.body)).toEqual(['Who owns this?', 'Security does.']);
   });
 });
@@ -280,6 +287,7 @@ describe('editions and releases (docs/forge-editions.md), from the cached instan
       ['list_work_items', { namespace_path: S.groupPath, types: ['EPIC'] }, 'types'],
       ['update_work_item', { id: gid(S.saml.id), weight: 2 }, 'weight'],
       ['list_work_item_statuses', { namespace_path: S.projectPath }, 'namespace_path'],
+      ['list_work_items', { namespace_path: S.projectPath, iteration_id: '7' }, 'iteration_id'],
     ] as const) {
       const e = toolError(await c.call(tool, args as Record<string, unknown>));
       expect(e.message).toStartWith(`${parameter}: `);
@@ -289,6 +297,32 @@ describe('editions and releases (docs/forge-editions.md), from the cached instan
     const item = structured<Item>(await c.call('get_work_item', { id: gid(S.saml.id) }));
     expect(item.weight).toBeUndefined();
     expect(lastQuery()).not.toContain('WorkItemWidgetWeight');
+    // The iteration filter is declared in ee/ only (ee/app/graphql/ee/resolvers/work_items_resolver.rb).
+    const page = structured<Page>(await c.call('list_work_items', { namespace_path: S.projectPath, types: ['ISSUE'] }));
+    expect(page.items.length).toBeGreaterThan(0);
+    expect(lastQuery()).not.toContain('iterationId');
+    // isFixed is declared in ee/ only (ee/app/graphql/ee/types/work_items/widgets/start_and_due_date_update_input_type.rb).
+    const dated = structured<Item>(
+      await c.call('create_work_item', { namespace_path: S.projectPath, type: 'ISSUE', title: 'Dated', start_date: '2026-12-01', due_date: '2026-12-24' }),
+    );
+    expect([dated.start_date, dated.due_date]).toEqual(['2026-12-01', '2026-12-24']);
+  });
+
+  test('before 16.7, whose schema lacks fields the documents ask for, every tool is refused naming the release', async () => {
+    h.forge.model.version = '16.0.0';
+    const c = await h.as();
+    for (const [tool, args] of [
+      ['list_work_items', { namespace_path: S.projectPath }],
+      ['get_work_item', { namespace_path: S.projectPath, iid: '101' }],
+      ['list_work_item_types', { namespace_path: S.projectPath }],
+      ['update_work_item', { id: gid(S.saml.id), title: 'x' }],
+    ] as const) {
+      expect(toolError(await c.call(tool, args as Record<string, unknown>))).toMatchObject({
+        kind: 'validation',
+        message: expect.stringContaining('the work item tools need GitLab 16.7 or later'),
+      });
+    }
+    expect(operations()).toEqual([]);
   });
 
   test('epics before 17.7 and custom statuses before 18.2 name the release they need', async () => {
@@ -301,7 +335,26 @@ describe('editions and releases (docs/forge-editions.md), from the cached instan
     expect(toolError(await c.call('update_work_item', { id: gid(S.saml.id), status })).message).toContain(
       'custom work item statuses needs GitLab 18.2 or later',
     );
+    expect(toolError(await c.call('list_work_items', { namespace_path: S.projectPath, sort: 'DUE_DATE_ASC' })).message).toBe(
+      'sort: sorting work items by due date needs GitLab 17.9 or later; this forge runs 17.6.0-ee',
+    );
     expect(operations()).toEqual([]);
+  });
+
+  test('the due date sorts, experiments from 17.9, are sent from then on', async () => {
+    h.forge.model.version = '17.11.0';
+    const c = await h.as();
+    const page = structured<Page>(await c.call('list_work_items', { namespace_path: S.projectPath, sort: 'DUE_DATE_ASC' }));
+    expect(page.items.length).toBeGreaterThan(0);
+    expect(operations()).toEqual(['listWorkItems']);
+  });
+
+  test('dates are sent as fixed (isFixed, declared in ee/) to the Enterprise Edition', async () => {
+    const input = () =>
+      (h.forge.requests.filter((r) => r.path === '/api/graphql').at(-1)!.body as { variables: { input: Record<string, any> } }).variables.input;
+    const c = await h.as();
+    structured(await c.call('update_work_item', { id: gid(S.saml.id), due_date: '2026-12-24' }));
+    expect(input().startAndDueDateWidget).toEqual({ dueDate: '2026-12-24', isFixed: true });
   });
 
   test('an Enterprise build from 18.2 is asked for statuses in its reads; an older one is not', async () => {

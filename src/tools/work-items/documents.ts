@@ -46,19 +46,21 @@ const whole = (variant: SchemaVariant) => `fragment WorkItemWhole on WorkItem {
     }
   }`;
 
-const LIST_ARGS = `iid: $iid, types: $types, state: $state, search: $search, labelName: $labelName, assigneeUsernames: $assigneeUsernames,
-      authorUsername: $authorUsername, milestoneTitle: $milestoneTitle, iterationId: $iterationId, createdAfter: $createdAfter,
-      createdBefore: $createdBefore, updatedAfter: $updatedAfter, updatedBefore: $updatedBefore, sort: $sort, first: $first, after: $after`;
-const LIST_VARS = `$fullPath: ID!, $iid: String, $types: [IssueType!], $state: IssuableState, $search: String, $labelName: [String!],
-  $assigneeUsernames: [String!], $authorUsername: String, $milestoneTitle: [String!], $iterationId: [ID], $createdAfter: Time,
+// The iteration filter is declared in ee/ only (ee/app/graphql/ee/resolvers/work_items_resolver.rb):
+// the Community Edition refuses a document that passes it, so the free variant leaves it out.
+const listArgs = (variant: SchemaVariant) => `iid: $iid, types: $types, state: $state, search: $search, labelName: $labelName,
+      assigneeUsernames: $assigneeUsernames, authorUsername: $authorUsername, milestoneTitle: $milestoneTitle,${variant === 'free' ? '' : ' iterationId: $iterationId,'}
+      createdAfter: $createdAfter, createdBefore: $createdBefore, updatedAfter: $updatedAfter, updatedBefore: $updatedBefore, sort: $sort, first: $first, after: $after`;
+const listVars = (variant: SchemaVariant) => `$fullPath: ID!, $iid: String, $types: [IssueType!], $state: IssuableState, $search: String, $labelName: [String!],
+  $assigneeUsernames: [String!], $authorUsername: String, $milestoneTitle: [String!],${variant === 'free' ? '' : ' $iterationId: [ID],'} $createdAfter: Time,
   $createdBefore: Time, $updatedAfter: Time, $updatedBefore: Time, $sort: WorkItemSort, $first: Int!, $after: String, $includeDescendants: Boolean`;
 const PAGE = 'count pageInfo { hasNextPage endCursor }';
 
 /** A project's or a group's work items: the path names one or the other, so both are asked and one answers. */
 const list = (variant: SchemaVariant, fragment: string, name: string) =>
-  graphqlDocument(`query ${name}(${LIST_VARS}) {
-  project(fullPath: $fullPath) { workItems(${LIST_ARGS}) { ${PAGE} nodes { ...${fragment} } } }
-  group(fullPath: $fullPath) { workItems(${LIST_ARGS}, includeDescendants: $includeDescendants) { ${PAGE} nodes { ...${fragment} } } }
+  graphqlDocument(`query ${name}(${listVars(variant)}) {
+  project(fullPath: $fullPath) { workItems(${listArgs(variant)}) { ${PAGE} nodes { ...${fragment} } } }
+  group(fullPath: $fullPath) { workItems(${listArgs(variant)}, includeDescendants: $includeDescendants) { ${PAGE} nodes { ...${fragment} } } }
 }
 ${fragment === 'WorkItemSummary' ? summary(variant) : whole(variant)}`);
 

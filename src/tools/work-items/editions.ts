@@ -6,6 +6,8 @@
 // 18.2. On an Enterprise build whose licence the API does not tell, and on an instance that would not
 // say, GitLab decides.
 import { Type } from '@sinclair/typebox';
+import { ToolError } from '../../forge/errors';
+import type { GraphqlDocument } from '../../forge/graphql';
 import { UNKNOWN_INSTANCE, type InstanceInfo } from '../../forge/instance';
 import type { ToolContext } from '../define';
 import { refusePaidOnCommunityEdition, requireRelease } from '../tiers';
@@ -16,6 +18,12 @@ const TYPES = ['ISSUE', 'TASK', 'EPIC', 'INCIDENT', 'OBJECTIVE', 'KEY_RESULT', '
 export type TypeName = (typeof TYPES)[number];
 const PAID_TYPES: readonly TypeName[] = ['EPIC', 'OBJECTIVE', 'KEY_RESULT', 'TEST_CASE', 'REQUIREMENT'];
 
+/**
+ * The first release whose schema has every field these documents ask for: a group's `workItems`
+ * came in 16.3 (app/graphql/types/group_type.rb) and a type's `widgetDefinitions` in 16.7
+ * (app/graphql/types/work_items/type_type.rb). An older GitLab refuses the documents whole.
+ */
+const WORK_ITEMS_API = [16, 7] as const;
 const EPICS_AS_WORK_ITEMS = [17, 7] as const;
 const CUSTOM_STATUSES = [18, 2] as const;
 
@@ -33,6 +41,21 @@ export async function schemaVariant(ctx: ToolContext): Promise<SchemaVariant> {
   const info = await instanceOf(ctx);
   if (info.edition !== 'ee') return 'free';
   return atLeast(info, CUSTOM_STATUSES) ? 'status' : 'paid';
+}
+
+/**
+ * A work item document sent to the forge, once the forge is known to have the fields it asks for:
+ * before 16.7 every tool of the group is refused naming the release; an unknown release is asked.
+ */
+export async function workItemGraphql<T = unknown>(ctx: ToolContext, document: GraphqlDocument, variables: Record<string, unknown>): Promise<T> {
+  const info = await instanceOf(ctx);
+  if (info.version !== null && !atLeast(info, WORK_ITEMS_API)) {
+    throw new ToolError(
+      'validation',
+      `the work item tools need GitLab ${WORK_ITEMS_API.join('.')} or later (GitLab's GraphQL API lacks fields they ask for before then); this forge runs ${info.versionText}`,
+    );
+  }
+  return ctx.forge.graphql<T>(document, variables);
 }
 
 /** Refuses types the forge cannot have: paid types on the Community Edition, epics before 17.7. */

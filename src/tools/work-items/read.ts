@@ -5,6 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { ToolError } from '../../forge/errors';
 import { defineTool, type ToolContext } from '../define';
 import { invalidArgument } from '../errors';
+import { requireRelease } from '../tiers';
 import { isoDateTime, listOf, search, shortName } from '../params';
 import {
   GET_WORK_ITEM,
@@ -15,7 +16,7 @@ import {
   WORK_ITEM_STATUSES,
   WORK_ITEM_TYPES,
 } from './documents';
-import { refuseStatuses, refuseTypes, schemaVariant, typeName, type TypeName } from './editions';
+import { refusePaidWidgets, refuseStatuses, refuseTypes, schemaVariant, typeName, type TypeName, workItemGraphql } from './editions';
 import { checkNamespace, checkRef, firstNode, iidRef, namespacePath, resolveGid, toGid, workItemId, workItemRef, type RefArgs } from './refs';
 
 const input = (properties: Parameters<typeof Type.Object>[0]) => Type.Object(properties, { additionalProperties: false });
@@ -146,7 +147,7 @@ const listWorkItems = defineTool({
     const first = args.per_page ?? 20;
     const variant = await schemaVariant(ctx);
     if (args.parent_id !== undefined) {
-      const data = await ctx.forge.graphql<{ workItem: Widgets | null }>(LIST_WORK_ITEM_CHILDREN[variant], {
+      const data = await workItemGraphql<{ workItem: Widgets | null }>(ctx, LIST_WORK_ITEM_CHILDREN[variant], {
         id: toGid(args.parent_id),
         first,
         after: args.after,
@@ -155,25 +156,35 @@ const listWorkItems = defineTool({
       return pageOf(widget(data.workItem, 'HIERARCHY')?.children, first);
     }
     await refuseTypes(ctx, 'types', args.types);
-    const data = await ctx.forge.graphql<{ project?: { workItems?: Connection } | null; group?: { workItems?: Connection } | null }>(LIST_WORK_ITEMS[variant], {
-      fullPath: args.namespace_path,
-      types: args.types,
-      state: args.state,
-      search: args.search,
-      labelName: args.labels,
-      assigneeUsernames: args.assignee_usernames,
-      authorUsername: args.author_username,
-      milestoneTitle: args.milestone_title === undefined ? undefined : [args.milestone_title],
-      iterationId: args.iteration_id === undefined ? undefined : [`gid://gitlab/Iteration/${args.iteration_id}`],
-      createdAfter: args.created_after,
-      createdBefore: args.created_before,
-      updatedAfter: args.updated_after,
-      updatedBefore: args.updated_before,
-      sort: args.sort,
-      includeDescendants: args.include_descendants,
-      first,
-      after: args.after,
-    });
+    await refusePaidWidgets(ctx, { iteration_id: args.iteration_id });
+    // The due date sorts are WorkItems::Widgets::StartAndDueDate's sorting_keys, experiments from 17.9.
+    if (args.sort?.startsWith('DUE_DATE')) await requireRelease(ctx, 'sort', 'sorting work items by due date', 17, 9);
+    // The iteration filter exists only in ee/; an instance that will not say its edition is sent it,
+    // and GitLab decides.
+    const listVariant = args.iteration_id !== undefined && variant === 'free' ? 'paid' : variant;
+    const data = await workItemGraphql<{ project?: { workItems?: Connection } | null; group?: { workItems?: Connection } | null }>(
+      ctx,
+      LIST_WORK_ITEMS[listVariant],
+      {
+        fullPath: args.namespace_path,
+        types: args.types,
+        state: args.state,
+        search: args.search,
+        labelName: args.labels,
+        assigneeUsernames: args.assignee_usernames,
+        authorUsername: args.author_username,
+        milestoneTitle: args.milestone_title === undefined ? undefined : [args.milestone_title],
+        iterationId: args.iteration_id === undefined ? undefined : [`gid://gitlab/Iteration/${args.iteration_id}`],
+        createdAfter: args.created_after,
+        createdBefore: args.created_before,
+        updatedAfter: args.updated_after,
+        updatedBefore: args.updated_before,
+        sort: args.sort,
+        includeDescendants: args.include_descendants,
+        first,
+        after: args.after,
+      },
+    );
     const connection = data.project?.workItems ?? data.group?.workItems;
     if (!data.project && !data.group) throw gone(`project or group ${args.namespace_path}`);
     return pageOf(connection, first);
@@ -186,12 +197,12 @@ async function getWhole(args: RefArgs, ctx: ToolContext): Promise<Widgets> {
   if (ref) {
     checkNamespace(ref.namespace_path);
     return firstNode<Widgets>(
-      await ctx.forge.graphql(GET_WORK_ITEM_BY_IID[variant], { fullPath: ref.namespace_path, iid: ref.iid, first: 1 }),
+      await workItemGraphql(ctx, GET_WORK_ITEM_BY_IID[variant], { fullPath: ref.namespace_path, iid: ref.iid, first: 1 }),
       ref.namespace_path,
       ref.iid,
     );
   }
-  const data = await ctx.forge.graphql<{ workItem: Widgets | null }>(GET_WORK_ITEM[variant], { id: toGid(args.id!) });
+  const data = await workItemGraphql<{ workItem: Widgets | null }>(ctx, GET_WORK_ITEM[variant], { id: toGid(args.id!) });
   if (!data.workItem) throw gone(`work item ${args.id}`);
   return data.workItem;
 }
@@ -230,7 +241,7 @@ const listWorkItemNotes = defineTool({
     const args = raw as unknown as RefArgs & { per_page?: number; after?: string };
     const id = await resolveGid(args, ctx);
     const first = args.per_page ?? 20;
-    const data = await ctx.forge.graphql<{ workItem: Widgets | null }>(LIST_WORK_ITEM_NOTES, { id, first, after: args.after });
+    const data = await workItemGraphql<{ workItem: Widgets | null }>(ctx, LIST_WORK_ITEM_NOTES, { id, first, after: args.after });
     if (!data.workItem) throw gone(`work item ${id}`);
     const discussions = widget(data.workItem, 'NOTES')?.discussions;
     const page = pageOf(discussions, first);
@@ -251,21 +262,23 @@ function typesOf(data: TypeNodes, path: string): unknown[] {
 const listWorkItemTypes = defineTool({
   name: 'list_work_item_types',
   title: 'List work item types',
-  description: 'The work item types a project or group offers, with their global ids and widgets (what each type can carry).',
+  description:
+    'The work item types GitLab lists for a project or group, with their global ids and widgets (what each type can carry). GitLab may list a type the namespace cannot hold; creating one is then refused.',
   group: 'work_items',
   mode: 'read',
   record: 'work_item_type',
   input: input({ namespace_path: namespacePath() }),
   endpoint: 'POST /api/graphql (workItemTypes)',
   check: (args) => checkNamespace(args.namespace_path as string),
-  handler: async (args, ctx) => typesOf(await ctx.forge.graphql<TypeNodes>(WORK_ITEM_TYPES, { fullPath: args.namespace_path }), args.namespace_path as string),
+  handler: async (args, ctx) =>
+    typesOf(await workItemGraphql<TypeNodes>(ctx, WORK_ITEM_TYPES, { fullPath: args.namespace_path }), args.namespace_path as string),
 });
 
 const listWorkItemStatuses = defineTool({
   name: 'list_work_item_statuses',
   title: 'List work item statuses',
   description:
-    'The statuses each work item type of a project or group allows (custom statuses: Premium or Ultimate, GitLab 18.2 or later), with the ids update_work_item takes as status_id.',
+    'The statuses each work item type of a project or group allows (custom statuses: Premium or Ultimate, GitLab 18.2 or later), with the ids update_work_item takes as status.',
   group: 'work_items',
   mode: 'read',
   record: 'work_item_type',
@@ -275,7 +288,7 @@ const listWorkItemStatuses = defineTool({
   handler: async (args, ctx) => {
     await refuseStatuses(ctx, 'namespace_path');
     const types = typesOf(
-      await ctx.forge.graphql<TypeNodes>(WORK_ITEM_STATUSES, { fullPath: args.namespace_path, name: args.type }),
+      await workItemGraphql<TypeNodes>(ctx, WORK_ITEM_STATUSES, { fullPath: args.namespace_path, name: args.type }),
       args.namespace_path as string,
     );
     return types.filter((t) => ((t as { widgetDefinitions?: { type?: string }[] }).widgetDefinitions ?? []).some((d) => d.type === 'STATUS'));

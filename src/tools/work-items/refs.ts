@@ -9,6 +9,7 @@ import type { ToolContext } from '../define';
 import { invalidArgument } from '../errors';
 import { ID, LIMITS, numericId } from '../params';
 import { RESOLVE_WORK_ITEM } from './documents';
+import { workItemGraphql } from './editions';
 
 const PATH = '^(?![0-9]+$)[A-Za-z0-9_][A-Za-z0-9_.+-]*(/[A-Za-z0-9_][A-Za-z0-9_.+-]*)*$';
 
@@ -107,6 +108,6 @@ export async function resolveGid(args: RefArgs, ctx: ToolContext): Promise<strin
   if (args.id !== undefined) return toGid(args.id);
   const ref = iidRef(args, ctx)!;
   checkNamespace(ref.namespace_path);
-  const data = await ctx.forge.graphql<NodesOf>(RESOLVE_WORK_ITEM, { fullPath: ref.namespace_path, iid: ref.iid });
+  const data = await workItemGraphql<NodesOf>(ctx, RESOLVE_WORK_ITEM, { fullPath: ref.namespace_path, iid: ref.iid });
   return firstNode<{ id: string }>(data, ref.namespace_path, ref.iid).id;
 }

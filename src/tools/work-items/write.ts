@@ -19,12 +19,16 @@ import {
   WORK_ITEM_CHILD_IDS,
   WORK_ITEM_NAMESPACE,
   WORK_ITEM_TYPES,
+  type SchemaVariant,
 } from './documents';
-import { refusePaidWidgets, refuseStatuses, refuseTypes, schemaVariant, typeName, type TypeName } from './editions';
+import { refusePaidWidgets, refuseStatuses, refuseTypes, schemaVariant, typeName, type TypeName, workItemGraphql } from './editions';
 import { checkNamespace, checkRef, namespacePath, resolveGid, toGid, workItemId, workItemRef, type RefArgs } from './refs';
 
 const input = (properties: Parameters<typeof Type.Object>[0]) => Type.Object(properties, { additionalProperties: false });
-const ids = (what: string, description: string) => Type.Optional({ ...listOf(numericId(`must be a positive integer ${what} id such as 42`)), description });
+const ids = (what: string, description?: string) => Type.Optional(listOf(numericId(`must be a positive integer ${what} id such as 42`), description));
+// GitLab's work item mutations take labels by id only (WorkItemWidgetLabelsCreateInput.labelIds,
+// WorkItemWidgetLabelsUpdateInput.addLabelIds/removeLabelIds; no names, unlike REST's `labels`).
+const LABEL_IDS = 'Label ids (list_labels), not names.';
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description: string) =>
   Type.Optional(Type.Union([schema, Type.Null()], { description }));
 
@@ -38,7 +42,7 @@ function payloadOf<T extends { errors?: unknown; workItem?: unknown; note?: unkn
 }
 
 async function mutate(ctx: ToolContext, documents: Record<string, GraphqlDocument>, field: string, inputValue: Record<string, unknown>): Promise<unknown> {
-  const data = await ctx.forge.graphql<Record<string, { errors?: unknown; workItem?: unknown } | null>>(documents[await schemaVariant(ctx)], {
+  const data = await workItemGraphql<Record<string, { errors?: unknown; workItem?: unknown } | null>>(ctx, documents[await schemaVariant(ctx)], {
     input: inputValue,
   });
   return payloadOf(data, field).workItem;
@@ -46,10 +50,10 @@ async function mutate(ctx: ToolContext, documents: Record<string, GraphqlDocumen
 
 /** The global id of a namespace's work item type, asked of GitLab (types have no fixed ids across instances). */
 async function typeId(ctx: ToolContext, path: string, type: TypeName, parameter: string): Promise<string> {
-  const data = await ctx.forge.graphql<{
+  const data = await workItemGraphql<{
     project?: { workItemTypes?: { nodes?: { id?: string }[] } } | null;
     group?: { workItemTypes?: { nodes?: { id?: string }[] } } | null;
-  }>(WORK_ITEM_TYPES, { fullPath: path, name: type });
+  }>(ctx, WORK_ITEM_TYPES, { fullPath: path, name: type });
   if (!data.project && !data.group) throw new ToolError('not_found', `no project or group ${path} that the caller can see`);
   const id = (data.project ?? data.group)?.workItemTypes?.nodes?.[0]?.id;
   if (!id) throw invalidArgument(parameter, `${path} offers no work item type ${type} (list_work_item_types says which it does)`);
@@ -69,8 +73,12 @@ interface Fields {
   due_date?: string | null;
 }
 
-/** The widget inputs both create and update take. */
-function widgetInputs(args: Fields): Record<string, unknown> {
+/**
+ * The widget inputs both create and update take. `isFixed` (dates set by hand, not rolled up from
+ * children) is declared in ee/ only, and the Community Edition refuses an input that carries it, so
+ * only the Enterprise variants send it.
+ */
+function widgetInputs(args: Fields, variant: SchemaVariant): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (args.description !== undefined) out.descriptionWidget = { description: args.description };
   if (args.assignee_ids !== undefined) out.assigneesWidget = { assigneeIds: gids('User', args.assignee_ids) };
@@ -81,7 +89,7 @@ function widgetInputs(args: Fields): Record<string, unknown> {
     out.startAndDueDateWidget = {
       ...(args.start_date !== undefined ? { startDate: args.start_date } : {}),
       ...(args.due_date !== undefined ? { dueDate: args.due_date } : {}),
-      isFixed: true,
+      ...(variant === 'free' ? {} : { isFixed: true }),
     };
   }
   return out;
@@ -95,8 +103,8 @@ const idOrZero = (what: string, description: string) =>
 
 const common = {
   description: Type.Optional(userText(longText())),
-  assignee_ids: ids('user', 'User ids (numeric); replaces the assignees. [] removes all.'),
-  milestone_id: idOrZero('milestone', '0 removes it.'),
+  assignee_ids: ids('user', 'User ids (list_project_members), not usernames.'),
+  milestone_id: idOrZero('milestone', 'Milestone id (list_milestones); 0 removes it.'),
   weight: nullable(integer(0, 'must be an integer, 0 or more'), 'Premium/Ultimate; null removes it.'),
   iteration_id: idOrZero('iteration', 'Premium/Ultimate; 0 removes it.'),
   start_date: nullable(Type.String({ format: 'date', maxLength: 10, hint: 'must be a date in the form YYYY-MM-DD' }), 'YYYY-MM-DD; null removes it.'),
@@ -107,7 +115,7 @@ const createWorkItem = defineTool({
   name: 'create_work_item',
   title: 'Create a work item',
   description:
-    'Create a work item of a type the project or group offers (list_work_item_types), optionally under a parent (tasks under issues, issues under epics). Epics live in groups. label_ids are label ids (list_labels).',
+    'Create a work item of a type the project or group offers (list_work_item_types), optionally under a parent (tasks under issues, incidents and tickets; issues, tickets and epics under epics). Epics live in groups. Labels, assignees and milestone are given by id.',
   group: 'work_items',
   mode: 'write',
   record: 'work_item',
@@ -117,7 +125,7 @@ const createWorkItem = defineTool({
     title: title(),
     ...common,
     parent_id: Type.Optional(workItemId('The parent work item.')),
-    label_ids: ids('label', 'Label ids (numeric, the id field of list_labels).'),
+    label_ids: ids('label', LABEL_IDS),
     confidential: Type.Optional(Type.Boolean()),
   }),
   endpoint: 'POST /api/graphql (workItemTypes, createWorkItem)',
@@ -132,7 +140,7 @@ const createWorkItem = defineTool({
       title: args.title,
       workItemTypeId,
       confidential: args.confidential,
-      ...widgetInputs(args),
+      ...widgetInputs(args, await schemaVariant(ctx)),
       ...(args.parent_id !== undefined ? { hierarchyWidget: { parentId: toGid(args.parent_id) } } : {}),
       ...(args.label_ids !== undefined ? { labelsWidget: { labelIds: gids('Label', args.label_ids) } } : {}),
     });
@@ -164,8 +172,8 @@ const updateWorkItem = defineTool({
     ),
     parent_id: Type.Optional(workItemId('The new parent.')),
     remove_parent: Type.Optional(Type.Boolean({ description: 'Detach the work item from its parent.' })),
-    add_label_ids: ids('label', 'Label ids (numeric, the id field of list_labels) to add.'),
-    remove_label_ids: ids('label', 'Label ids to remove.'),
+    add_label_ids: ids('label', LABEL_IDS),
+    remove_label_ids: ids('label', LABEL_IDS),
     confidential: Type.Optional(Type.Boolean()),
     ...common,
   }),
@@ -198,7 +206,7 @@ const updateWorkItem = defineTool({
       title: args.title,
       stateEvent: args.state_event?.toUpperCase(),
       confidential: args.confidential,
-      ...widgetInputs(args),
+      ...widgetInputs(args, await schemaVariant(ctx)),
       ...(args.status !== undefined ? { statusWidget: { status: args.status } } : {}),
       ...(args.parent_id !== undefined ? { hierarchyWidget: { parentId: toGid(args.parent_id) } } : {}),
       ...(args.remove_parent === true ? { hierarchyWidget: { parentId: null } } : {}),
@@ -215,7 +223,7 @@ const addWorkItemChildren = defineTool({
   name: 'add_work_item_children',
   title: 'Add children to a work item',
   description:
-    "Put work items under a parent (GitLab's hierarchy: tasks under issues, issues and epics under epics, objectives and key results under objectives). GitLab refuses a child of a type the parent cannot have, or one that would make a cycle; nothing changes then.",
+    'Put work items under a parent (tasks under issues, incidents, tickets; issues, tickets, epics under epics, 7 deep; objectives, key results under objectives). GitLab refuses other types, cycles, a public child of a confidential parent.',
   group: 'work_items',
   mode: 'write',
   idempotent: true,
@@ -266,7 +274,7 @@ const removeWorkItemChildren = defineTool({
     const children = new Set<string>();
     let cursor: string | undefined;
     for (let n = 0; n < MAX_CHILD_PAGES; n++) {
-      const data = await ctx.forge.graphql<ChildPage>(WORK_ITEM_CHILD_IDS, { id, after: cursor });
+      const data = await workItemGraphql<ChildPage>(ctx, WORK_ITEM_CHILD_IDS, { id, after: cursor });
       if (!data.workItem)
         throw new ToolError('not_found', `work item ${id} was not found (GitLab answers the same for what does not exist and what the caller may not see)`);
       const connection = (data.workItem.widgets ?? []).find((w) => w?.type === 'HIERARCHY')?.children;
@@ -302,7 +310,7 @@ const convertWorkItemType = defineTool({
     const args = raw as unknown as RefArgs & { type: TypeName };
     await refuseTypes(ctx, 'type', [args.type]);
     const id = await resolveGid(args, ctx);
-    const item = (await ctx.forge.graphql<{ workItem: { namespace?: { fullPath?: string } } | null }>(WORK_ITEM_NAMESPACE, { id })).workItem;
+    const item = (await workItemGraphql<{ workItem: { namespace?: { fullPath?: string } } | null }>(ctx, WORK_ITEM_NAMESPACE, { id })).workItem;
     const path = item?.namespace?.fullPath;
     if (!path)
       throw new ToolError('not_found', `work item ${id} was not found (GitLab answers the same for what does not exist and what the caller may not see)`);
@@ -337,7 +345,7 @@ const createWorkItemNote = defineTool({
   handler: async (raw, ctx) => {
     const args = raw as unknown as RefArgs & { body: string; discussion_id?: string; internal?: boolean };
     const noteableId = await resolveGid(args, ctx);
-    const data = await ctx.forge.graphql<Record<string, { errors?: unknown; note?: unknown } | null>>(CREATE_WORK_ITEM_NOTE, {
+    const data = await workItemGraphql<Record<string, { errors?: unknown; note?: unknown } | null>>(ctx, CREATE_WORK_ITEM_NOTE, {
       input: {
         noteableId,
         body: args.body,

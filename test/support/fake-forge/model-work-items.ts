@@ -2,9 +2,9 @@
 // between them, custom statuses, notes. GitLab keeps work items in the issues table; the fake keeps
 // them apart from its REST issues (their iids start at 101 in a project so the two never meet).
 // GitLab's sources: app/models/work_items/type.rb (BASE_TYPES), app/models/work_items/parent_link.rb
-// (validate_hierarchy_restrictions, validate_cyclic_reference, MAX_CHILDREN), db/fixtures and
-// lib/gitlab/database_importers/work_items/hierarchy_restrictions_importer.rb (which type may be whose
-// parent), app/models/work_items/statuses/system_defined/status.rb (the five system statuses).
+// (its validations and their words, MAX_CHILDREN), app/models/work_items/types_framework/system_defined/
+// hierarchy_restriction.rb (which type may be whose parent, and how deep a chain of one type may go),
+// ee/app/models/work_items/statuses/system_defined/status.rb (the five system statuses).
 
 /** GitLab's type names and their IssueType enum values; ids as WorkItems::Type's. */
 export const WORK_ITEM_TYPES = [
@@ -20,14 +20,20 @@ export const WORK_ITEM_TYPES = [
 ] as const;
 export type WorkItemTypeInfo = (typeof WORK_ITEM_TYPES)[number];
 
-/** Which types may be a type's children (hierarchy_restrictions_importer.rb). */
+/** Which types may be a type's children (hierarchy_restriction.rb's ITEMS). */
 export const ALLOWED_CHILDREN: Readonly<Record<string, readonly string[]>> = {
-  Epic: ['Epic', 'Issue'],
+  Epic: ['Epic', 'Issue', 'Ticket'],
   Issue: ['Task'],
   Incident: ['Task'],
   Ticket: ['Task'],
   Objective: ['Objective', 'Key Result'],
 };
+
+/** hierarchy_restriction.rb's maximum_depth of a type under its own type (a chain of epics, of objectives). */
+const MAX_SAME_TYPE_DEPTH: Readonly<Record<string, number>> = { Epic: 7, Objective: 9 };
+
+/** Rails' Array#to_sentence, which joins a link's error messages. */
+const toSentence = (words: string[]) => (words.length < 3 ? words.join(' and ') : `${words.slice(0, -1).join(', ')}, and ${words.at(-1)}`);
 
 /** WorkItems::ParentLink::MAX_CHILDREN. */
 export const MAX_CHILDREN = 5000;
@@ -135,13 +141,49 @@ export class WorkItemStore {
     return chain;
   }
 
+  /** The item and its ancestors of its own type, as far as the chain of that type goes. */
+  private sameTypeChain(item: WorkItem): number {
+    let n = 1;
+    for (let cur = this.items.get(item.parentId ?? -1); cur && cur.type === item.type && n < 100; cur = this.items.get(cur.parentId ?? -1)) n++;
+    return n;
+  }
+
+  /** How many levels of its own type the item heads (itself included). */
+  private sameTypeDepth(item: WorkItem, seen = 0): number {
+    if (seen > 100) return seen;
+    const deeper = this.children(item)
+      .filter((c) => c.type === item.type)
+      .map((c) => this.sameTypeDepth(c, seen + 1));
+    return 1 + Math.max(0, ...deeper);
+  }
+
   /**
-   * Why `child` cannot go under `parent`, in GitLab's words (parent_link.rb), or undefined when it can.
+   * Why `child` cannot go under `parent`, in GitLab's words, or undefined when it can: parent_link.rb's
+   * validations in their order, each message kept under its attribute (work_item, then work_item_parent
+   * as Rails keeps errors.messages) and joined as IssuableLinks::CreateService joins them (to_sentence).
    */
   parentProblem(parent: WorkItem, child: WorkItem): string | undefined {
-    if (!(ALLOWED_CHILDREN[parent.type] ?? []).includes(child.type)) return "it's not allowed to add this type of parent item";
-    if (parent.id === child.id || this.ancestors(parent).some((a) => a.id === child.id)) return "it's already present in this item's hierarchy";
-    if (this.children(parent).length >= MAX_CHILDREN) return 'parent already has maximum number of children.';
-    return undefined;
+    const onChild: string[] = [];
+    const onParent: string[] = [];
+    const first: string[] = [];
+    const add = (list: string[], message: string) => {
+      if (first.length === 0) first.push(list === onChild ? 'child' : 'parent');
+      list.push(message);
+    };
+    if (!(ALLOWED_CHILDREN[parent.type] ?? []).includes(child.type)) add(onChild, "it's not allowed to add this type of parent item");
+    else if (parent.type === child.type && MAX_SAME_TYPE_DEPTH[parent.type] !== undefined) {
+      if (this.sameTypeChain(parent) + this.sameTypeDepth(child) > MAX_SAME_TYPE_DEPTH[parent.type]) add(onChild, 'reached maximum depth');
+    }
+    if (parent.id === child.id) add(onChild, 'is not allowed to point to itself');
+    if (this.ancestors(parent).some((a) => a.id === child.id)) add(onChild, "it's already present in this item's hierarchy");
+    if (child.parentId !== parent.id && this.children(parent).length >= MAX_CHILDREN) add(onParent, 'parent already has maximum number of children.');
+    if (parent.confidential && !child.confidential) {
+      const type = child.type.toLowerCase();
+      add(onChild, `cannot assign a non-confidential ${type} to a confidential parent. Make the ${type} confidential and try again.`);
+    }
+    const linked = parent.links.some((l) => l.targetId === child.id) || child.links.some((l) => l.targetId === parent.id);
+    if (linked && child.parentId !== parent.id) add(onChild, 'cannot assign a linked work item as a parent');
+    const all = first[0] === 'parent' ? [...onParent, ...onChild] : [...onChild, ...onParent];
+    return all.length ? toSentence(all) : undefined;
   }
 }

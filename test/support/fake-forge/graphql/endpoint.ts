@@ -1,7 +1,7 @@
 // POST /api/graphql of the fake forge (issue 39), as app/controllers/graphql_controller.rb answers:
 // 401 {"errors":[{"message":"Invalid token"}]} for a token it does not know; a job token is not read
 // (the request is anonymous); 422 "Query too large" past 10,000 characters; then graphql-ruby's
-// validation, the complexity and depth limits (limits.ts), and execution — all answered 200 with
+// validation (in its words and codes), the complexity and depth limits (limits.ts), and execution — all answered 200 with
 // `errors[]` when they fail, beside whatever `data` was resolved.
 import { execute, type GraphQLError, Kind, parse, validate, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import { failureResponse, type ForgeHooks, type RecordedRequest } from '../control';
@@ -14,6 +14,30 @@ import { schemaFor } from './schema';
 const MAX_QUERY_SIZE = 10_000;
 
 const errors = (status: number, ...messages: string[]) => json({ errors: messages.map((message) => ({ message })) }, status);
+
+/**
+ * A validation error as graphql-ruby words it (GitLab's executor), with its extension code, from the
+ * graphql package's wording: an unknown field, an unknown fragment type, an argument the field does
+ * not take. Others pass through as the package says them.
+ */
+function asGitlabSays(e: GraphQLError): object {
+  const field = /^Cannot query field "(\w+)" on type "(\w+)"/.exec(e.message);
+  if (field)
+    return {
+      message: `Field '${field[1]}' doesn't exist on type '${field[2]}'`,
+      extensions: { code: 'undefinedField', typeName: field[2], fieldName: field[1] },
+    };
+  const type = /^Unknown type "(\w+)"/.exec(e.message);
+  if (type) return { message: `No such type ${type[1]}, so it can't be a fragment condition`, extensions: { code: 'undefinedType', typeName: type[1] } };
+  const argument = /^Unknown argument "(\w+)" on field "\w+\.(\w+)"/.exec(e.message);
+  if (argument) {
+    return {
+      message: `Field '${argument[2]}' doesn't accept argument '${argument[1]}'`,
+      extensions: { code: 'argumentNotAccepted', name: argument[2], typeName: 'Field', argumentName: argument[1] },
+    };
+  }
+  return e.toJSON();
+}
 
 function caller(model: ForgeModel, request: Request): User | null | 'invalid' {
   const h = request.headers;
@@ -57,7 +81,7 @@ export async function handleGraphql(request: Request, model: ForgeModel, hooks: 
   }
   const schema = schemaFor(model);
   const invalid = validate(schema, document);
-  if (invalid.length) return json({ errors: invalid.slice(0, 5).map((e) => e.toJSON()) });
+  if (invalid.length) return json({ errors: invalid.slice(0, 5).map(asGitlabSays) });
   const operation = document.definitions.find(
     (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && (body.operationName == null || d.name?.value === body.operationName),
   );

@@ -8,7 +8,7 @@
 import { GraphQLError } from 'graphql';
 import { atLeast, paidTier } from '../edition';
 import { ACCESS, type ForgeModel, type User } from '../model';
-import { SYSTEM_STATUSES, WORK_ITEM_TYPES, type WorkItem, type WorkItemNamespace, type WorkItemTypeInfo } from '../model-work-items';
+import { ALLOWED_CHILDREN, SYSTEM_STATUSES, WORK_ITEM_TYPES, type WorkItem, type WorkItemNamespace, type WorkItemTypeInfo } from '../model-work-items';
 
 export const RESOURCE_ACCESS_ERROR = "The resource that you are attempting to access does not exist or you don't have permission to perform this action";
 
@@ -285,7 +285,8 @@ function writable(ctx: Ctx, id: unknown): WorkItem {
   return wi;
 }
 
-const reference = (wi: WorkItem) => `${wi.namespace.fullPath}${wi.namespace.kind === 'group' ? '&' : '#'}${wi.iid}`;
+/** A work item's to_reference with nothing to be relative to, as GitLab's hierarchy errors name one (`#12`). */
+const reference = (wi: WorkItem) => `${wi.namespace.kind === 'group' ? '&' : '#'}${wi.iid}`;
 
 function labelTitles(m: ForgeModel, ids: unknown): string[] {
   if (!Array.isArray(ids)) return [];
@@ -304,28 +305,31 @@ function applyWidgets(ctx: Ctx, wi: WorkItem, input: Obj, level: number): string
   const errors: string[] = [];
   const next: Partial<WorkItem> = {};
   const hierarchy = input.hierarchyWidget as Obj | undefined;
+  // One of parent and children per call (app/services/work_items/callbacks/hierarchy.rb).
+  if (hierarchy && 'parentId' in hierarchy && Array.isArray(hierarchy.childrenIds)) return ['One and only one of children, parent or remove_child is required'];
   if (hierarchy && 'parentId' in hierarchy) {
     if (hierarchy.parentId === null) next.parentId = null;
     else {
       const parent = findItem(ctx, hierarchy.parentId);
       if (!parent) return [RESOURCE_ACCESS_ERROR];
       const problem = m.workItems.parentProblem(parent, wi);
-      if (problem) return [`${reference(wi)} cannot be added: ${problem}`];
+      // GitLab names the parent here, not the child (update_work_item_parent rewrites the reference).
+      if (problem) return [`${reference(parent)} cannot be added: ${problem}`];
       next.parentId = parent.id;
     }
   }
   if (hierarchy && Array.isArray(hierarchy.childrenIds)) {
-    for (const childId of hierarchy.childrenIds) {
-      const child = findItem(ctx, childId);
-      if (!child) {
-        errors.push('No matching work item found. Make sure that you are adding a valid work item ID.');
-        continue;
-      }
+    // IssuableLinks::CreateService: ids that name nothing the caller can reach are passed over, and
+    // refused only when none is left; each refusal is "<ref> cannot be added: …", all in one message
+    // joined by ". ".
+    const children = hierarchy.childrenIds.map((childId) => findItem(ctx, childId)).filter((c): c is WorkItem => c !== undefined);
+    if (children.length === 0) return ['No matching work item found. Make sure that you are adding a valid work item ID.'];
+    for (const child of children) {
       const problem = m.workItems.parentProblem(wi, child);
       if (problem) errors.push(`${reference(child)} cannot be added: ${problem}`);
     }
-    if (errors.length) return errors;
-    for (const childId of hierarchy.childrenIds) findItem(ctx, childId)!.parentId = wi.id;
+    if (errors.length) return [errors.join('. ')];
+    for (const child of children) child.parentId = wi.id;
   }
   const description = input.descriptionWidget as Obj | undefined;
   if (description && typeof description.description === 'string') next.description = description.description;
@@ -355,7 +359,9 @@ function applyWidgets(ctx: Ctx, wi: WorkItem, input: Obj, level: number): string
   const status = input.statusWidget as Obj | undefined;
   if (status?.status) {
     const s = SYSTEM_STATUSES.find((x) => x.id === parseGid(status.status, ['WorkItems::Statuses::SystemDefined::Status']));
-    if (!s) return [RESOURCE_ACCESS_ERROR];
+    // The input's prepare refuses an unknown status before the mutation runs, as a top-level error
+    // (ee/app/graphql/types/work_items/widgets/status_input_type.rb).
+    if (!s) throw new GraphQLError("Status doesn't exist.");
     next.statusId = s.id;
     next.state = s.category === 'done' || s.category === 'canceled' ? 'CLOSED' : 'OPEN';
   }
@@ -416,13 +422,18 @@ export function rootFor(ctx: Ctx): Obj {
       const wi = writable(ctx, input.id);
       const typeId = parseGid(input.workItemTypeId, ['WorkItems::Type']);
       const type = typesIn(m, wi.namespace.kind).find((t) => t.id === typeId);
-      if (!type) return payload(ctx, wi, ['Work item type cannot be changed to the requested type.']);
-      const parent = wi.parentId === null ? undefined : m.workItems.items.get(wi.parentId);
-      if (parent && !(m.workItems.parentProblem(parent, { ...wi, type: type.name }) === undefined)) {
-        return payload(ctx, wi, [`Work item type cannot be changed to ${type.name} when linked to a parent ${parent.type}.`]);
+      // app/graphql/mutations/work_items/convert.rb refuses a type the caller may not create there as a
+      // resource error; app/models/work_item.rb (allowed_work_item_type_change) words the rest.
+      if (!type) {
+        const name = WORK_ITEM_TYPES.find((t) => t.id === typeId)?.name ?? String(typeId);
+        throw new GraphQLError(`You are not allowed to change the Work Item type to ${name}.`);
       }
-      if (m.workItems.children(wi).some((c) => m.workItems.parentProblem({ ...wi, type: type.name }, c) !== undefined)) {
-        return payload(ctx, wi, [`Work item type cannot be changed to ${type.name} when it has child items of a type ${type.name} cannot have.`]);
+      const parent = wi.parentId === null ? undefined : m.workItems.items.get(wi.parentId);
+      if (parent && !(ALLOWED_CHILDREN[parent.type] ?? []).includes(type.name)) {
+        return payload(ctx, wi, [`Work item type cannot be changed to ${type.name.toLowerCase()} when linked to a parent ${parent.type.toLowerCase()}.`]);
+      }
+      if (m.workItems.children(wi).some((c) => !(ALLOWED_CHILDREN[type.name] ?? []).includes(c.type))) {
+        return payload(ctx, wi, [`Work item type cannot be changed to ${type.name} with these child item types.`]);
       }
       wi.type = type.name;
       stamp(ctx, wi);
@@ -435,7 +446,9 @@ export function rootFor(ctx: Ctx): Obj {
       if (input.discussionId !== undefined && input.discussionId !== null) {
         const m2 = /^gid:\/\/gitlab\/Discussion\/([0-9a-f]{40})$/.exec(String(input.discussionId));
         discussionId = m2?.[1];
-        if (!discussionId || !wi.notes.some((n) => n.discussionId === discussionId)) throw new GraphQLError(RESOURCE_ACCESS_ERROR);
+        // app/graphql/mutations/notes/create/note.rb (authorize_discussion!) words its own refusal.
+        if (!discussionId || !wi.notes.some((n) => n.discussionId === discussionId))
+          throw new GraphQLError("The discussion does not exist or you don't have permission to perform this action");
       }
       const note = m.workItems.note(wi, String(input.body), ctx.user.id, m.now(), discussionId, input.internal === true);
       return {
