@@ -22,6 +22,8 @@ export interface TraceSpan {
 export interface Tracer {
   /** A server span for an incoming request; `traceparent`/`tracestate` are the client's, if any. */
   server(name: string, traceparent: string | null, tracestate: string | null, attributes: SpanAttributes): TraceSpan;
+  /** Sends what is queued now (the bench ends a round with it). */
+  flush(): Promise<void>;
   /** Sends what is still queued and stops (graceful shutdown). */
   shutdown(): Promise<void>;
 }
