@@ -97,3 +97,19 @@ describe('unsampled requests (D46)', () => {
     await tracer.shutdown();
   });
 });
+
+describe('the batch span processor (D46)', () => {
+  test('OTEL_BSP_MAX_EXPORT_BATCH_SIZE reaches it: no export request holds more spans than that', async () => {
+    const { app, tracer } = await tracedApp({ OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2' });
+    const bodies = receiver.bodies.length;
+    const sampled = traceIdOf();
+    await call(app, `00-${sampled}-${CLIENT_SPAN_ID}-01`);
+    await tracer.flush();
+    expectCallSpans(sampled);
+    const sizes = receiver.bodies.slice(bodies).map((body) => (body.match(/"spanId"/g) ?? []).length);
+    expect(sizes.length).toBeGreaterThanOrEqual(2);
+    expect(Math.max(...sizes)).toBe(2);
+    await app.close();
+    await tracer.shutdown();
+  });
+});

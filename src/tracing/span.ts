@@ -65,4 +65,11 @@ export interface TracingSettings {
   readonly sampler: 'always_on' | 'always_off' | 'traceidratio' | 'parentbased_always_on' | 'parentbased_always_off' | 'parentbased_traceidratio';
   /** The ratio of the traceidratio samplers (0 to 1). */
   readonly ratio: number;
+  /** The batch span processor's settings (OTEL_BSP_*), as OpenTelemetry's BatchSpanProcessor takes them. */
+  readonly batch: {
+    readonly scheduledDelayMillis: number;
+    readonly exportTimeoutMillis: number;
+    readonly maxQueueSize: number;
+    readonly maxExportBatchSize: number;
+  };
 }

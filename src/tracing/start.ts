@@ -123,7 +123,7 @@ export function startTracing(settings: TracingSettings, version: string): Tracer
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': settings.serviceName, 'service.version': version }),
     sampler: samplerOf(settings),
-    spanProcessors: [new BatchSpanProcessor({ exporter })],
+    spanProcessors: [new BatchSpanProcessor({ exporter, ...settings.batch })],
   });
   const tracer = provider.getTracer('forge-mcp', version);
   const propagator = new W3CTraceContextPropagator();
