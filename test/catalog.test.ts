@@ -11,7 +11,6 @@ import { useApps } from './support/apps';
 import { connect, rpc, INITIALIZE } from './support/mcp-client';
 import { pathParametersOf } from './tools/arguments';
 import { matchToolSnapshot, snapshotNames } from './support/toolsnap';
-import { inputListing } from './support/listing';
 
 const TOKEN = 'glpat-catalog-test-000001';
 const FORGE = 'http://127.0.0.1:9/api/v4';

@@ -25,6 +25,8 @@ describe('the switch (D46)', () => {
       serviceName: 'forge-mcp',
       sampler: 'parentbased_always_on',
       ratio: 1,
+      // OpenTelemetry's specified defaults for the batch span processor.
+      batch: { scheduledDelayMillis: 5000, exportTimeoutMillis: 30_000, maxQueueSize: 2048, maxExportBatchSize: 512 },
     });
     expect(tracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://b/otlp/traces' })?.url).toBe(
       'https://b/otlp/traces',
@@ -63,6 +65,18 @@ describe('the switch (D46)', () => {
     });
   });
 
+  test('the batch span processor takes the OTEL_BSP_* settings', () => {
+    expect(
+      tracing({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',
+        OTEL_BSP_SCHEDULE_DELAY: '1000',
+        OTEL_BSP_EXPORT_TIMEOUT: '2000',
+        OTEL_BSP_MAX_QUEUE_SIZE: '8192',
+        OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '1024',
+      })?.batch,
+    ).toEqual({ scheduledDelayMillis: 1000, exportTimeoutMillis: 2000, maxQueueSize: 8192, maxExportBatchSize: 1024 });
+  });
+
   test.each([
     [{ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' }, 'OTEL_EXPORTER_OTLP_PROTOCOL'],
     [{ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, 'OTEL_EXPORTER_OTLP_PROTOCOL'],
@@ -71,6 +85,10 @@ describe('the switch (D46)', () => {
     [{ OTEL_TRACES_SAMPLER_ARG: '1.5' }, 'OTEL_TRACES_SAMPLER_ARG'],
     [{ OTEL_TRACES_SAMPLER: 'sometimes' }, 'OTEL_TRACES_SAMPLER'],
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, 'OTEL_EXPORTER_OTLP_ENDPOINT'],
+    [{ OTEL_BSP_SCHEDULE_DELAY: '0' }, 'OTEL_BSP_SCHEDULE_DELAY'],
+    [{ OTEL_BSP_MAX_QUEUE_SIZE: '10000000' }, 'OTEL_BSP_MAX_QUEUE_SIZE'],
+    [{ OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '-1' }, 'OTEL_BSP_MAX_EXPORT_BATCH_SIZE'],
+    [{ OTEL_BSP_MAX_QUEUE_SIZE: '100', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '200' }, 'OTEL_BSP_MAX_EXPORT_BATCH_SIZE'],
   ])('%j is refused, naming the setting', (env, setting) => {
     expect(() => tracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', ...env })).toThrow(ConfigError);
     expect(() => tracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', ...env })).toThrow(`${setting}:`);

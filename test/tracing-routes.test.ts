@@ -40,6 +40,7 @@ function recordingTracer(): Tracer & { spans: Recorded[] } {
       spans.push(record);
       return spanOf(record);
     },
+    flush: async () => {},
     shutdown: async () => {},
   };
 }

@@ -273,12 +273,23 @@ function tracingOf(s: Settings): TracingSettings | undefined {
   if (url === undefined && s.OTEL_TRACES_EXPORTER !== 'otlp') return undefined;
   // stdio has no requests to trace (ignoredSettings says so at start-up).
   if (!s.STREAMABLE_HTTP) return undefined;
+  // OpenTelemetry would shrink the batch to the queue with a diagnostic; a setting is never
+  // silently not what it says (D2).
+  if (s.OTEL_BSP_MAX_EXPORT_BATCH_SIZE > s.OTEL_BSP_MAX_QUEUE_SIZE) {
+    throw new ConfigError('OTEL_BSP_MAX_EXPORT_BATCH_SIZE', `must be at most OTEL_BSP_MAX_QUEUE_SIZE (${s.OTEL_BSP_MAX_QUEUE_SIZE})`);
+  }
   return {
     url: url ?? 'http://localhost:4318/v1/traces',
     headers,
     serviceName: s.OTEL_SERVICE_NAME,
     sampler: s.OTEL_TRACES_SAMPLER as TracingSettings['sampler'],
     ratio: s.OTEL_TRACES_SAMPLER_ARG === undefined ? 1 : Number(s.OTEL_TRACES_SAMPLER_ARG),
+    batch: {
+      scheduledDelayMillis: s.OTEL_BSP_SCHEDULE_DELAY,
+      exportTimeoutMillis: s.OTEL_BSP_EXPORT_TIMEOUT,
+      maxQueueSize: s.OTEL_BSP_MAX_QUEUE_SIZE,
+      maxExportBatchSize: s.OTEL_BSP_MAX_EXPORT_BATCH_SIZE,
+    },
   };
 }
 

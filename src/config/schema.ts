@@ -226,6 +226,12 @@ export const ConfigSchema = Type.Object({
     pattern: '^(0(\\.[0-9]+)?|1(\\.0+)?|\\.[0-9]+)$',
     hint: 'must be a number from 0 to 1',
   }),
+  // The batch span processor (OpenTelemetry's OTEL_BSP_* with their specified defaults): spans are
+  // queued and sent in batches, never one request per span; a full queue drops new spans.
+  OTEL_BSP_SCHEDULE_DELAY: int(5000, 1, 600_000, 'Longest wait, in milliseconds, before queued spans are sent (a full batch goes at once).'),
+  OTEL_BSP_EXPORT_TIMEOUT: int(30_000, 1, 600_000, 'Longest an export of one batch may take, in milliseconds.'),
+  OTEL_BSP_MAX_QUEUE_SIZE: int(2048, 1, 100_000, 'Spans held waiting to be sent; beyond it new spans are dropped.'),
+  OTEL_BSP_MAX_EXPORT_BATCH_SIZE: int(512, 1, 100_000, 'Spans sent in one export request; at most OTEL_BSP_MAX_QUEUE_SIZE.'),
 });
 
 export type Settings = Static<typeof ConfigSchema>;

@@ -175,6 +175,8 @@ class ToolRun implements ToolContextSource {
  * outcome kind (D17) beside it.
  */
 function toolSpan(parent: TraceSpan, name: string, catalog: ToolCatalog, context: RequestContext): TraceSpan {
+  // An unsampled call's span is not recorded: its name and attributes are not worked out.
+  if (!parent.recording) return parent.child('tools/call', 'internal');
   const known = catalog.has(name);
   return parent.child(known ? `tools/call ${name}` : 'tools/call', 'internal', {
     [ATTR.mcpMethodName]: 'tools/call',
@@ -186,6 +188,7 @@ function toolSpan(parent: TraceSpan, name: string, catalog: ToolCatalog, context
 
 /** A tool call's outcome on its span: `ok`, an error kind (an isError result), `protocol_error` or `error` (a bug). */
 function markOutcome(span: TraceSpan, outcome: string): void {
+  if (!span.recording) return;
   span.set({ [ATTR.outcome]: outcome });
   if (outcome !== 'ok') span.fail(outcome === 'protocol_error' || outcome === 'error' ? outcome : 'tool_error');
 }

@@ -13,7 +13,7 @@ const ISSUE_REF = String.raw`(?:https?://[^\s]+/(?:-/)?(?:issues|work_items)/\d+
 const KEYWORD = /\b(?:[Cc]los(?:e[sd]?|ing)|[Ff]ix(?:e[sd]|ing)?|[Rr]esolv(?:e[sd]?|ing)|[Ii]mplement(?:s|ed|ing)?)/g;
 /** GitLab's pattern from its keyword on (sticky: tried where KEYWORD found one). */
 const CLOSING = new RegExp(
-  String.raw`(?:[Cc]los(?:e[sd]?|ing)|[Ff]ix(?:e[sd]|ing)?|[Rr]esolv(?:e[sd]?|ing)|[Ii]mplement(?:s|ed|ing)?)(:?) +` +
+  '(?:[Cc]los(?:e[sd]?|ing)|[Ff]ix(?:e[sd]|ing)?|[Rr]esolv(?:e[sd]?|ing)|[Ii]mplement(?:s|ed|ing)?)(:?) +' +
     String.raw`(?:(?:issues? +)?${ISSUE_REF}(?:(?:, *| +and +)?)|([A-Z][A-Z0-9_]+-\d+))+`,
   'y',
 );

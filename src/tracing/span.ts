@@ -22,6 +22,8 @@ export interface TraceSpan {
 export interface Tracer {
   /** A server span for an incoming request; `traceparent`/`tracestate` are the client's, if any. */
   server(name: string, traceparent: string | null, tracestate: string | null, attributes: SpanAttributes): TraceSpan;
+  /** Sends what is queued now (the bench ends a round with it). */
+  flush(): Promise<void>;
   /** Sends what is still queued and stops (graceful shutdown). */
   shutdown(): Promise<void>;
 }
@@ -63,4 +65,11 @@ export interface TracingSettings {
   readonly sampler: 'always_on' | 'always_off' | 'traceidratio' | 'parentbased_always_on' | 'parentbased_always_off' | 'parentbased_traceidratio';
   /** The ratio of the traceidratio samplers (0 to 1). */
   readonly ratio: number;
+  /** The batch span processor's settings (OTEL_BSP_*), as OpenTelemetry's BatchSpanProcessor takes them. */
+  readonly batch: {
+    readonly scheduledDelayMillis: number;
+    readonly exportTimeoutMillis: number;
+    readonly maxQueueSize: number;
+    readonly maxExportBatchSize: number;
+  };
 }

@@ -32,7 +32,7 @@ export function tracedHandler(tracer: Tracer, handle: Handle, routePaths: readon
     bindSpan(request, span);
     try {
       const response = await handle(request, socketIp);
-      span.set({ [ATTR.httpResponseStatusCode]: response.status });
+      if (span.recording) span.set({ [ATTR.httpResponseStatusCode]: response.status });
       if (response.status >= 500) span.fail(String(response.status));
       return response;
     } catch (error) {
