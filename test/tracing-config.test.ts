@@ -5,7 +5,7 @@ import { describe, expect, test } from 'bun:test';
 import * as semconv from '@opentelemetry/semantic-conventions';
 import * as incubating from '@opentelemetry/semantic-conventions/incubating';
 import { ConfigError, loadConfig } from '../src/config/load';
-import { tracedPath } from '../src/forge/trace-url';
+import { tracedPath } from '../src/forge/forge-span';
 import { ATTR } from '../src/tracing/span';
 import { ENTRY } from './support/process';
 

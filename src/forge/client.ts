@@ -14,8 +14,8 @@ import type { ForgeEndpoint } from './endpoint';
 import { failureFromResponse, retryAfterSeconds } from './failure';
 import { keepsPath } from './path-guard';
 import { graphqlData, graphqlUrl, jobTokenGraphqlRefusal, type GraphqlDocument } from './graphql';
-import { tracedPath } from './trace-url';
-import { ATTR, type SpanAttributes, type TraceSpan } from '../tracing/span';
+import { requestSpan } from './forge-span';
+import { ATTR, type TraceSpan } from '../tracing/span';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -149,29 +149,6 @@ export class ForgeClient {
     this.trace = options.trace;
   }
 
-  private clientAttributes(method: HttpMethod, path: string, attempt: number): SpanAttributes {
-    const origin = new URL(this.endpoint.origin);
-    return {
-      [ATTR.httpRequestMethod]: method,
-      [ATTR.urlFull]: `${this.endpoint.origin}${this.endpoint.apiPath}${tracedPath(path)}`,
-      [ATTR.serverAddress]: origin.hostname,
-      [ATTR.serverPort]: Number(origin.port || (origin.protocol === 'https:' ? 443 : 80)),
-      [ATTR.httpResendCount]: attempt > 0 ? attempt : undefined,
-    };
-  }
-
-  /**
-   * The client span of one attempt of a request (D46), after OpenTelemetry's HTTP conventions; its
-   * traceparent goes to the forge, so the forge's own traces join the caller's. Every request of
-   * every kind (REST, and any other this client sends) passes through `exchange`, and so here.
-   */
-  private clientSpan(trace: TraceSpan, method: HttpMethod, path: string, attempt: number, headers: Record<string, string>): TraceSpan {
-    // An unsampled trace still passes its traceparent on; its attributes are not worked out.
-    const span = trace.child(method, 'client', trace.recording ? this.clientAttributes(method, path, attempt) : undefined);
-    headers.traceparent = span.traceparent();
-    return span;
-  }
-
   /** Sends the request and returns the successful response; throws ToolError otherwise. */
   async send(request: ForgeRequest): Promise<Response> {
     return (await this.exchange(request)).response;
@@ -217,7 +194,7 @@ export class ForgeClient {
       let response: Response;
       const started = performance.now();
       const timer = deadlineSignal(remaining);
-      const span = this.trace ? this.clientSpan(this.trace, request.method, request.path, attempt, headers) : undefined;
+      const span = this.trace ? requestSpan(this.trace, this.endpoint, request.method, request.path, attempt, headers) : undefined;
       try {
         // The signal also ends the body's reading: a body still arriving at the deadline fails.
         response = await this.fetchImpl(url, {
