@@ -9,7 +9,6 @@ import { useHarness } from '../support/harness';
 import { structured, toolError } from '../support/mcp-client';
 import { zip } from '../support/zip';
 import { ALL_TOOLS } from '../../src/tools/catalog';
-import { inputListing } from '../support/listing';
 
 const h = useHarness({ FORGE_TOOLSETS: 'ci' });
 const P = SEED.projectPath;
@@ -285,8 +284,6 @@ describe('the group in tools/list', () => {
   const group = ALL_TOOLS.filter((t) => t.group === 'ci');
   // D40 replaced the 12 KB per group with 1.3 times the group's bytes per tool at 868e772.
   test('stays within its tools/list budget per tool (D40)', () => {
-    const bytes = Buffer.byteLength(JSON.stringify({ tools: group.map(inputListing) }));
-    console.log(`ci group tools/list: ${bytes} bytes, ${group.length} tools`);
     expect(groupBytesPerTool('ci')).toBeLessThanOrEqual(bytesPerToolBudget('ci'));
   });
   test('FORGE_TOOLSETS=ci lists exactly the group; the writes are stop_environment and play_pipeline_schedule', async () => {

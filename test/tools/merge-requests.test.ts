@@ -8,7 +8,6 @@ import { ACCESS, CI_SEED, MILESTONE_SEED, MR_SEED, SEED, TOKENS } from '../suppo
 import { useHarness } from '../support/harness';
 import { forgeApi } from '../support/forge-api';
 import { structured, toolError, type Lane } from '../support/mcp-client';
-import { inputListing } from '../support/listing';
 
 const h = useHarness({ FORGE_TOOLSETS: 'merge_requests' });
 // These tests mean the Free tier unless they say otherwise (the fake forge plays Premium by default).
@@ -45,8 +44,6 @@ const sent = () => h.toolUpstream();
 describe('tools/list of the merge_requests group', () => {
   // D40 replaced the 12 KB per group with 1.3 times the group's bytes per tool at 868e772.
   test('stays within its tools/list budget per tool (D40)', () => {
-    const listing = JSON.stringify({ tools: ALL_TOOLS.filter((t) => t.group === 'merge_requests').map(inputListing) });
-    console.log(`merge_requests tools/list: ${listing.length} bytes`);
     expect(groupBytesPerTool('merge_requests')).toBeLessThanOrEqual(bytesPerToolBudget('merge_requests'));
   });
 
