@@ -72,6 +72,16 @@ const identifier = (maxLength: number, options: StringOptions = {}) => Type.Stri
 /** Marks an id: published as ["string","integer"] (D32). */
 export const ID = { stringOrInteger: true } as const;
 
+/** A milestone id in a write's body (update_issue, the merge request writes): 0 unsets the milestone. */
+export const milestoneOrNone = () =>
+  Type.String({
+    pattern: '^[0-9]+$',
+    maxLength: LIMITS.idDigits,
+    hint: 'must be a milestone id such as 42, or 0 to unset the milestone',
+    description: 'Its id, not iid; 0 unsets',
+    ...ID,
+  });
+
 /** A project's numeric id or full path (`group/sub/project`, or already %2F-encoded). */
 export const projectId = (description = 'Id or group/project path') => identifier(LIMITS.identifier, { description, ...ID });
 

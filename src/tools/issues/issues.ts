@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
 import { defineTool, FULL_RESPONSE } from '../define';
 import { invalidArgument } from '../errors';
-import { ID, integer, integerId, isoDate, LIMITS, listOf, longText, numericId, projectId, title, userText } from '../params';
+import { ID, integer, integerId, isoDate, listOf, longText, milestoneOrNone, numericId, projectId, title, userText } from '../params';
 import { restTool } from '../rest';
 import { refusePaidOnCommunityEdition, type PaidUse } from '../tiers';
 import { issueIid, issueType, joinLabels, labels } from './params';
@@ -103,15 +103,6 @@ export function slimConfirmation(issue: Issue) {
 
 // What full_response returns is in each tool's description.
 const weight = () => ({ ...integer(0, 'must be an integer, 0 or more'), description: 'Premium' });
-/** update_issue's milestone_id: "0" unsets the milestone, so 0 is allowed there (a body field, not a path). */
-const milestoneOrNone = () =>
-  Type.String({
-    pattern: '^[0-9]+$',
-    maxLength: LIMITS.idDigits,
-    hint: 'must be a milestone id such as 42, or 0 to unset the milestone',
-    description: 'Its id, not iid; 0 unsets',
-    ...ID,
-  });
 
 export const createIssue = defineTool({
   name: 'create_issue',

@@ -6,7 +6,7 @@ import type { ForgeClient } from '../../forge/client';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
 import { invalidArgument, ToolError } from '../errors';
-import { ID, integer, integerId, LIMITS, listOf, longText, projectId, refName, title, userText } from '../params';
+import { ID, integer, integerId, listOf, longText, milestoneOrNone, projectId, refName, title, userText } from '../params';
 import { joinLabels, labels } from '../issues/params';
 import { unknownLabels, withLabelsCreated } from '../labels/created';
 import { mergeRequestIid, MR_PATH } from './params';
@@ -68,15 +68,6 @@ const paidMergeRequestFields = (args: { assignee_ids?: number[]; reviewer_ids?: 
 ];
 
 const userIds = (hint: string, description: string) => Type.Optional(listOf(integer(0, hint, ID), description));
-/** "0" unsets the milestone (a body field, not a path). */
-const milestoneOrNone = () =>
-  Type.String({
-    pattern: '^[0-9]+$',
-    maxLength: LIMITS.idDigits,
-    hint: 'must be a milestone id such as 42, or 0 to unset the milestone',
-    description: 'Its id, not iid; 0 unsets',
-    ...ID,
-  });
 
 /** The newest merge request from a source branch: an open one if any (GitLab allows one open per source and target). */
 async function bySourceBranch(forge: ForgeClient, projectId: string, branch: string): Promise<MergeRequest> {
