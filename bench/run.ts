@@ -155,7 +155,12 @@ function checkoutBefore(commit: string | undefined): string | undefined {
     const archive = Bun.spawnSync(['sh', '-c', `git -C '${repo}' archive '${commit}' src package.json tsconfig.json | tar -x -C '${dir}'`]);
     if (archive.exitCode !== 0) return void console.error(`--before ${commit}: git archive failed: ${archive.stderr}`);
   }
-  if (!existsSync(resolve(dir, 'node_modules'))) symlinkSync(resolve(repo, 'node_modules'), resolve(dir, 'node_modules'));
+  // The link is this checkout's: one left by a checkout since removed dangles, and is replaced.
+  const modules = resolve(dir, 'node_modules');
+  if (!existsSync(modules)) {
+    rmSync(modules, { force: true });
+    symlinkSync(resolve(repo, 'node_modules'), modules);
+  }
   return resolve(dir, 'src/index.ts');
 }
 
