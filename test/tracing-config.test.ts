@@ -144,6 +144,30 @@ describe("a forge request's url.full path (D46)", () => {
   });
 });
 
+describe("url.full's path, against its rule written plainly", () => {
+  // The rule: split at '/', keep an empty segment or a lowercase word (`[a-z][a-z_]*`), write any
+  // other segment as `{}`, drop the query. tracedPath does it in one regular expression.
+  const plainly = (path: string) =>
+    path
+      .split('?')[0]!
+      .split('/')
+      .map((segment) => (segment === '' || /^[a-z][a-z_]*$/.test(segment) ? segment : '{}'))
+      .join('/');
+  test('20,000 paths made of the characters that matter agree', () => {
+    const alphabet = ['a', 'z', '_', '/', '/', '1', 'A', '%', '.', '-', 'é', '?', '{', '}', ' ', '\n', '\u2028', '\ud800'];
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed;
+    };
+    for (let i = 0; i < 20_000; i++) {
+      let path = '';
+      for (let j = next() % 16; j > 0; j--) path += alphabet[next() % alphabet.length];
+      expect(tracedPath(path)).toBe(plainly(path));
+    }
+  });
+});
+
 describe('free when off (D46)', () => {
   test('a server started without OTEL_* has loaded no OpenTelemetry module; with an endpoint it has', async () => {
     const loaded = async (env: Record<string, string>) => {

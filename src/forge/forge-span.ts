@@ -7,15 +7,13 @@ import { ATTR, type SpanAttributes, type TraceSpan } from '../tracing/span';
 // `merge_requests`, `repository`) written as `{}`, and no query. Identifiers, encoded project paths,
 // file paths and SHAs therefore never reach a span, nor does anything a query carries (search
 // terms, filters); a lowercase single-word identifier (a branch called `main`) can.
-const ROUTE_WORD = /^[a-z][a-z_]*$/;
+// A segment that is not such a word: one starting with `_`, or holding any character but a
+// lowercase letter or `_` (matched from the segment's start to its end, in one pass of the path).
+const NOT_ROUTE_WORD = /(?<![^/])(?:_|[^/]*[^a-z_/])[^/]*/g;
 
 export function tracedPath(path: string): string {
   const query = path.indexOf('?');
-  const bare = query === -1 ? path : path.slice(0, query);
-  return bare
-    .split('/')
-    .map((segment) => (segment === '' || ROUTE_WORD.test(segment) ? segment : '{}'))
-    .join('/');
+  return (query === -1 ? path : path.slice(0, query)).replace(NOT_ROUTE_WORD, '{}');
 }
 
 /** The host and port of an endpoint's origin, read once per endpoint (endpoints live for the process). */
