@@ -50,7 +50,7 @@ import { readinessResponse } from './web/readiness';
 import { pathStart } from './web/request-url';
 import { CREDENTIAL_CHECK_MAX_ENTRIES } from './auth/credential-check';
 import { CompletionCache } from './resources/completion-cache';
-import type { Tracer } from './tracing/span';
+import type { TraceSpan, Tracer } from './tracing/span';
 import { tracedHandler } from './web/traced-request';
 
 /** Whether a request URL's path is exactly /mcp (a query may follow). */
@@ -168,7 +168,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   const refusals = createRefusals(metrics, logger);
   // D7's credential check, in the store: it admits legacy sessions and names the forge user of audit lines (D35).
   const checks = new CredentialChecks({ now, store: stores.open(CREDENTIAL_CHECK_MAX_ENTRIES), introspect: true });
-  const forgeUser = (caller: Caller, endpoint: ForgeEndpoint) => checks.username(caller.credential, endpoint);
+  const forgeUser = (caller: Caller, endpoint: ForgeEndpoint, trace?: TraceSpan) => checks.username(caller.credential, endpoint, trace);
   // The client every per-address limit and quota counts (D10): its address, an IPv6 one by its /64.
   const clientOf = (request: Request, socketIp?: string) => clientKey(clientIp(request, socketIp ?? socketIps.get(request), config.trustedProxies));
   // What each caller's token may do (D38), as D7's check found it: read from memory, no forge request.
@@ -265,7 +265,8 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
           challenge: callers.challenge,
           stepUpChallenge: callers.stepUpChallenge,
           // A forge that cannot say counts as refusing, as the 401 it sent does.
-          stillAccepted: async (caller: Caller, endpoint: ForgeEndpoint) => (await checks.recheck(caller.credential, endpoint)) === 'accepted',
+          stillAccepted: async (caller: Caller, endpoint: ForgeEndpoint, trace?: TraceSpan) =>
+            (await checks.recheck(caller.credential, endpoint, trace)) === 'accepted',
         }
       : undefined;
   const common = { callers, createServer, logger, metrics, pool, credentialGate, grants, refusals };

@@ -1,10 +1,14 @@
 // D46 in process: which server span each route gets (name, route, status), OAuth endpoints
 // included, with a recording tracer in place of OpenTelemetry's; a path without a route is named
-// by its method alone, and neither the path nor its query reaches a span.
+// by its method alone, and neither the path nor its query reaches a span. And every request the
+// forge receives, the checks at the door included, has a client span.
 import { describe, expect, test } from 'bun:test';
 import { createApp } from '../src/app';
 import type { SpanAttributes, TraceSpan, Tracer } from '../src/tracing/span';
+import { tracedPath } from '../src/forge/forge-span';
 import { testConfig } from './support/config';
+import { SEED, TOKENS, addUpload, startFakeForge } from './support/fake-forge';
+import { MCP_URL, connect, structured } from './support/mcp-client';
 
 interface Recorded {
   name: string;
@@ -105,5 +109,86 @@ describe('server spans per route (D46)', () => {
     if (response.status >= 500) expect(span.errorType).toBe(String(response.status));
     else expect(span.errorType).toBeUndefined();
     await app.close();
+  });
+});
+
+describe('every request to the forge has a client span (D46)', () => {
+  test.each(['legacy', 'modern'] as const)(
+    '%s lane: the credential check at the door, the instance probe and the tool’s own request, each below the request that made it, each passing its traceparent on',
+    async (lane) => {
+      const forge = await startFakeForge();
+      const tracer = recordingTracer();
+      const app = createApp(testConfig(forge.apiUrl), { tracer });
+      try {
+        const client = await connect(app, { 'Private-Token': TOKENS.maintainer }, MCP_URL, { lane });
+        structured(await client.call('list_todos', { action: 'review_submitted' }));
+        await client.close();
+        const asked = forge.requests.map((r) => `${r.method} /api/v4${tracedPath(r.path.slice('/api/v4'.length))}`).sort();
+        // The door's check (GET /user), what the token may do, the release the action needs, the tool's own list.
+        expect(new Set(asked)).toEqual(new Set(['GET /api/v4/user', 'GET /api/v4/personal_access_tokens/self', 'GET /api/v4/metadata', 'GET /api/v4/todos']));
+        expect(forge.requests.every((r) => r.headers.get('traceparent') !== null)).toBe(true);
+        const clients = tracer.spans.filter((s) => s.kind === 'client');
+        const origin = new URL(forge.apiUrl).origin;
+        expect(clients.map((s) => `${s.attributes['http.request.method']} ${String(s.attributes['url.full']).slice(origin.length)}`).sort()).toEqual(asked);
+        for (const span of clients) {
+          expect(span.ended).toBe(true);
+          expect(span.attributes['http.response.status_code']).toBe(200);
+          let root = span;
+          while (root.parent) root = root.parent;
+          expect(root).toMatchObject({ kind: 'server', name: 'POST /mcp' });
+        }
+        // The probe and the list are the tool call's; the check is the request's own.
+        const user = clients.find((s) => String(s.attributes['url.full']).endsWith('/user'))!;
+        expect(user.parent?.kind).toBe('server');
+        const todos = clients.find((s) => String(s.attributes['url.full']).endsWith('/todos'))!;
+        const metadata = clients.find((s) => String(s.attributes['url.full']).endsWith('/metadata'))!;
+        expect(todos.parent?.name).toBe('tools/call list_todos');
+        expect(metadata.parent).toBe(todos.parent);
+      } finally {
+        await app.close();
+        await forge.stop();
+      }
+    },
+  );
+
+  test('an attachment download: its forge request is a client span below the GET /downloads/attachment span', async () => {
+    const forge = await startFakeForge();
+    const secret = '66dbcd21ec5d24ed6ea225176098d52b';
+    addUpload(forge.model.findProject(String(SEED.project))!, secret, 'dk.png', { bytes: new Uint8Array([1, 2, 3]), contentType: 'image/png' });
+    const tracer = recordingTracer();
+    const app = createApp(testConfig(forge.apiUrl, { MCP_SERVER_URL: 'http://localhost' }), { tracer });
+    try {
+      const query = new URLSearchParams({ project_id: String(SEED.project), secret, filename: 'dk.png' });
+      const response = await app.handle(new Request(`http://localhost/downloads/attachment?${query}`, { headers: { 'Private-Token': TOKENS.guest } }));
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+      const [client] = tracer.spans.filter((s) => s.kind === 'client');
+      expect(client.attributes['url.full']).toBe(`${new URL(forge.apiUrl).origin}/api/v4/projects/{}/uploads/{}/{}`);
+      expect(client.parent).toMatchObject({ kind: 'server', name: 'GET /downloads/attachment' });
+      expect(forge.requests.at(-1)!.headers.get('traceparent')).not.toBeNull();
+    } finally {
+      await app.close();
+      await forge.stop();
+    }
+  });
+
+  test('a completion that asks the forge: its request is a client span below the POST /mcp span', async () => {
+    const forge = await startFakeForge();
+    const tracer = recordingTracer();
+    const app = createApp(testConfig(forge.apiUrl), { tracer });
+    try {
+      const session = await connect(app, { 'Private-Token': TOKENS.maintainer });
+      const ref = { type: 'ref/resource' as const, uri: 'gitlab://projects/{project_id}/-/issues/{issue_iid}' };
+      const before = tracer.spans.length;
+      expect((await session.client.complete({ ref, argument: { name: 'project_id', value: 'acme/' } })).completion.values).toContain(SEED.projectPath);
+      const clients = tracer.spans.slice(before).filter((s) => s.kind === 'client');
+      expect(clients).toHaveLength(1);
+      expect(clients[0].attributes['url.full']).toBe(`${new URL(forge.apiUrl).origin}/api/v4/projects`);
+      expect(clients[0].parent).toMatchObject({ kind: 'server', name: 'POST /mcp', attributes: { 'mcp.method.name': 'completion/complete' } });
+      await session.close();
+    } finally {
+      await app.close();
+      await forge.stop();
+    }
   });
 });

@@ -107,6 +107,19 @@ describe('the span tree of a tool call (D46)', () => {
     }
   });
 
+  test('the credential check at the door (GET /user) is a client span below the server span of the request that made it, passing its traceparent on', () => {
+    const checks = forge.requests.filter((r) => r.path === '/api/v4/user');
+    expect(checks.length).toBeGreaterThan(0);
+    for (const check of checks) {
+      const [, trace, spanId] = (check.headers.get('traceparent') ?? '').split('-');
+      expect(trace).toBe(TRACE_ID);
+      const span = byId(spanId)!;
+      expect(span).toMatchObject({ name: 'GET', kind: 3 });
+      expect(span.attributes).toMatchObject({ 'url.full': `${new URL(forge.apiUrl).origin}/api/v4/user`, 'http.response.status_code': 200 });
+      expect(byId(span.parentSpanId)).toMatchObject({ name: 'POST /mcp', kind: 2 });
+    }
+  });
+
   test('a tool failure: the tool span is an error of type tool_error with its kind; the forge span has its status', () => {
     const failed = toolSpans('tools/call get_issue');
     expect(failed).toHaveLength(2);

@@ -25,6 +25,7 @@ import type { ForgeEndpoint } from '../forge/endpoint';
 import { MemoryStore } from '../store/memory-store';
 import { storeKey, type SharedStore } from '../store/store';
 import { originOf } from '../forge/url-parts';
+import type { TraceSpan } from '../tracing/span';
 import { checkedProfile, kindOfRefusal, profileFrom, readProfile, type ProfileSources, type TokenProfile } from './token-profile';
 
 type CredentialVerdict = 'accepted' | 'rejected' | 'unknown';
@@ -179,11 +180,12 @@ export class CredentialChecks {
     return this.newer.size + this.older.size;
   }
 
-  async check(credential: Credential, endpoint: ForgeEndpoint): Promise<CredentialVerdict> {
+  /** `trace`: the span of the request that asks (tracing on): the forge requests are its children (D46). */
+  async check(credential: Credential, endpoint: ForgeEndpoint, trace?: TraceSpan): Promise<CredentialVerdict> {
     const key = keyOf(credential, endpoint);
     const known = this.known(key);
     if (known && known.verdict !== 'unknown') return known.verdict;
-    return (await this.answer(key, credential, endpoint)).verdict;
+    return (await this.answer(key, credential, endpoint, trace)).verdict;
   }
 
   /**
@@ -191,10 +193,10 @@ export class CredentialChecks {
    * the forge has just refused a call with: a 401 may mean the token is no longer taken, or only
    * that this action is not the caller's (D23).
    */
-  async recheck(credential: Credential, endpoint: ForgeEndpoint): Promise<CredentialVerdict> {
+  async recheck(credential: Credential, endpoint: ForgeEndpoint, trace?: TraceSpan): Promise<CredentialVerdict> {
     // Only whether the forge still takes the token: what it may do stays as the check found it.
     const key = keyOf(credential, endpoint);
-    const asked = await this.askUser(credential, endpoint);
+    const asked = await this.askUser(credential, endpoint, trace);
     const before = this.known(key);
     const answer: Answer =
       asked.verdict === 'accepted'
@@ -210,11 +212,11 @@ export class CredentialChecks {
    * callers) and then remembered here for the check's lifetime, so later calls get it without a
    * promise. Undefined when the forge rejected the credential or could not say; never throws.
    */
-  username(credential: Credential, endpoint: ForgeEndpoint): string | undefined | Promise<string | undefined> {
+  username(credential: Credential, endpoint: ForgeEndpoint, trace?: TraceSpan): string | undefined | Promise<string | undefined> {
     const key = keyOf(credential, endpoint);
     const known = this.known(key);
     if (known) return nameIn(known);
-    return this.answer(key, credential, endpoint).then(
+    return this.answer(key, credential, endpoint, trace).then(
       (answer) => {
         // A forge that could not say is not asked again for a name on every call (the check asks anew).
         if (answer.verdict === 'unknown') this.keep(key, answer, this.now() + UNKNOWN_USERNAME_TTL_MS);
@@ -267,8 +269,11 @@ export class CredentialChecks {
     this.newer.set(key, { answer, until });
   }
 
-  /** The remembered answer for a credential, else the forge's (asked once however many wait for it). */
-  private async answer(key: string, credential: Credential, endpoint: ForgeEndpoint): Promise<Answer> {
+  /**
+   * The remembered answer for a credential, else the forge's (asked once however many wait for it;
+   * its requests are traced below the span of the request that asked first).
+   */
+  private async answer(key: string, credential: Credential, endpoint: ForgeEndpoint, trace: TraceSpan | undefined): Promise<Answer> {
     const recalled = await this.recall(key);
     if (recalled) {
       this.keep(key, recalled.answer, recalled.until);
@@ -276,7 +281,7 @@ export class CredentialChecks {
     }
     let pending = this.pending.get(key);
     if (!pending) {
-      pending = this.ask(credential, endpoint).finally(() => this.pending.delete(key));
+      pending = this.ask(credential, endpoint, trace).finally(() => this.pending.delete(key));
       this.pending.set(key, pending);
     }
     const answer = await pending;
@@ -299,12 +304,12 @@ export class CredentialChecks {
     });
   }
 
-  private async ask(credential: Credential, endpoint: ForgeEndpoint): Promise<Answer> {
-    const answer = await this.askUser(credential, endpoint);
+  private async ask(credential: Credential, endpoint: ForgeEndpoint, trace: TraceSpan | undefined): Promise<Answer> {
+    const answer = await this.askUser(credential, endpoint, trace);
     if (answer.verdict !== 'accepted') return answer;
     // Only a token the forge took is asked what it may do: a made-up one costs one request. Job
     // tokens have no self-description.
-    const read: ProfileSources = this.introspect && credential.kind !== 'job' ? await readProfile(this.fetchImpl, credential, endpoint) : {};
+    const read: ProfileSources = this.introspect && credential.kind !== 'job' ? await readProfile(this.fetchImpl, credential, endpoint, trace) : {};
     const token = profileFrom(credential, answer.username, answer.refusal, read);
     return {
       verdict: 'accepted',
@@ -314,10 +319,10 @@ export class CredentialChecks {
     };
   }
 
-  private async askUser(credential: Credential, endpoint: ForgeEndpoint): Promise<Answer & { refusal?: string }> {
+  private async askUser(credential: Credential, endpoint: ForgeEndpoint, trace: TraceSpan | undefined): Promise<Answer & { refusal?: string }> {
     const path = credential.kind === 'job' ? '/job' : '/user';
     try {
-      const response = await credentialedGet(this.fetchImpl, `${endpoint.apiUrl}${path}`, credential, endpoint);
+      const response = await credentialedGet(this.fetchImpl, `${endpoint.apiUrl}${path}`, credential, endpoint, trace);
       if (response.ok) {
         const text = await readTextWithin(response, MAX_ANSWER_BYTES).catch(() => undefined);
         // A body past the bound is not read: no record to judge, so the forge could not say.

@@ -12,6 +12,7 @@ import { readTextWithin } from '../forge/body';
 import type { Credential } from '../forge/credential';
 import { credentialedGet, type FetchLike } from './credentialed-get';
 import type { ForgeEndpoint } from '../forge/endpoint';
+import type { TraceSpan } from '../tracing/span';
 
 type TokenKind = 'personal' | 'fine-grained' | 'project' | 'group' | 'oauth' | 'job';
 
@@ -49,9 +50,10 @@ async function getJson(
   url: string,
   credential: Credential,
   endpoint: ForgeEndpoint,
+  trace: TraceSpan | undefined,
 ): Promise<{ status: number; json?: unknown; refusal?: string }> {
   try {
-    const response = await credentialedGet(fetchImpl, url, credential, endpoint);
+    const response = await credentialedGet(fetchImpl, url, credential, endpoint, trace);
     if (response.status === 403) return { status: 403, refusal: kindOfRefusal(await readTextWithin(response, MAX_PROFILE_BYTES)) };
     if (!response.ok) {
       await response.body?.cancel().catch(() => {});
@@ -91,14 +93,14 @@ function selfFrom(json: unknown): ProfileSources['self'] {
  * no personal access token (GitLab answers 400, or an older GitLab something else), OAuth's
  * /oauth/token/info beside the API (`…/api/v4` taken off). Never throws.
  */
-export async function readProfile(fetchImpl: FetchLike, credential: Credential, endpoint: ForgeEndpoint): Promise<ProfileSources> {
-  const self = await getJson(fetchImpl, `${endpoint.apiUrl}/personal_access_tokens/self`, credential, endpoint);
+export async function readProfile(fetchImpl: FetchLike, credential: Credential, endpoint: ForgeEndpoint, trace?: TraceSpan): Promise<ProfileSources> {
+  const self = await getJson(fetchImpl, `${endpoint.apiUrl}/personal_access_tokens/self`, credential, endpoint, trace);
   const described = selfFrom(self.json);
   if (described) return { self: described };
   if (self.refusal === 'insufficient_granular_scope') return { fineGrained: true };
   if (credential.kind !== 'bearer' || self.status === 0 || self.status === 401) return {};
   const base = endpoint.apiUrl.replace(/\/api\/v4$/, '');
-  const info = await getJson(fetchImpl, `${base}/oauth/token/info`, credential, endpoint);
+  const info = await getJson(fetchImpl, `${base}/oauth/token/info`, credential, endpoint, trace);
   const record = info.json as { scope?: unknown; scopes?: unknown } | undefined;
   const scopes = strings(record?.scope) ?? strings(record?.scopes);
   return scopes ? { oauth: { scopes } } : {};

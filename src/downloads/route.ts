@@ -18,6 +18,7 @@ import { ToolError } from '../forge/errors';
 import { isPlainFilename } from './attachments';
 import { openDownloadToken } from './token';
 import { requestQuery } from '../web/request-url';
+import { spanOf } from '../tracing/request-span';
 import { MESSAGES, challengeWithError } from '../web/errors';
 
 interface DownloadDeps {
@@ -124,7 +125,8 @@ export function createDownloadHandler(deps: DownloadDeps): (request: Request) =>
     let upstream: Response;
     try {
       const path = `/projects/${encodeNamespace(projectId, 'project_id')}/uploads/${encodeSegment(secret)}/${encodeURIComponent(filename)}`;
-      upstream = await new ForgeClient(lease.endpoint, credential).send({ method: 'GET', path });
+      // Traced (D46) below the request's server span, when tracing is on.
+      upstream = await new ForgeClient(lease.endpoint, credential, { trace: spanOf(request) }).send({ method: 'GET', path });
     } catch (error) {
       // The forge's own error status is passed on; a 3xx is not an error this route can answer with
       // (a redirect to another host, not followed, would lack its Location; a 304 would answer a

@@ -28,11 +28,11 @@ function serverOf(endpoint: ForgeEndpoint): { hostname: string; port: number } {
   return server;
 }
 
-function clientAttributes(endpoint: ForgeEndpoint, method: string, path: string, attempt: number): SpanAttributes {
+function clientAttributes(endpoint: ForgeEndpoint, method: string, originPath: string, attempt: number): SpanAttributes {
   const server = serverOf(endpoint);
   return {
     [ATTR.httpRequestMethod]: method,
-    [ATTR.urlFull]: `${endpoint.origin}${endpoint.apiPath}${tracedPath(path)}`,
+    [ATTR.urlFull]: `${endpoint.origin}${originPath}`,
     [ATTR.serverAddress]: server.hostname,
     [ATTR.serverPort]: server.port,
     [ATTR.httpResendCount]: attempt > 0 ? attempt : undefined,
@@ -53,7 +53,24 @@ export function requestSpan(
   headers: Record<string, string>,
 ): TraceSpan {
   // An unsampled trace still passes its traceparent on; its attributes are not worked out.
-  const span = trace.child(method, 'client', trace.recording ? clientAttributes(endpoint, method, path, attempt) : undefined);
+  return started(trace, endpoint, method, trace.recording ? `${endpoint.apiPath}${tracedPath(path)}` : '', attempt, headers);
+}
+
+/**
+ * The client span of a request the forge client does not make (the credential checks at the door,
+ * auth/credentialed-get.ts), by its whole URL: below the API (`…/api/v4/user`) or beside it
+ * (OAuth's `/oauth/token/info`), on the endpoint's origin.
+ */
+export function urlSpan(trace: TraceSpan, endpoint: ForgeEndpoint, method: string, url: string, headers: Record<string, string>): TraceSpan {
+  if (!trace.recording) return started(trace, endpoint, method, '', 0, headers);
+  const originPath = url.startsWith(endpoint.apiUrl)
+    ? `${endpoint.apiPath}${tracedPath(url.slice(endpoint.apiUrl.length))}`
+    : tracedPath(url.startsWith(endpoint.origin) ? url.slice(endpoint.origin.length) : new URL(url).pathname);
+  return started(trace, endpoint, method, originPath, 0, headers);
+}
+
+function started(trace: TraceSpan, endpoint: ForgeEndpoint, method: string, originPath: string, attempt: number, headers: Record<string, string>): TraceSpan {
+  const span = trace.child(method, 'client', trace.recording ? clientAttributes(endpoint, method, originPath, attempt) : undefined);
   headers.traceparent = span.traceparent();
   return span;
 }

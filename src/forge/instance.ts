@@ -8,6 +8,7 @@ import { ForgeClient } from './client';
 import type { Credential } from './credential';
 import type { ForgeEndpoint } from './endpoint';
 import { ToolError } from './errors';
+import type { TraceSpan } from '../tracing/span';
 
 type Edition = 'ce' | 'ee';
 
@@ -74,14 +75,15 @@ export class InstanceDirectory {
 
   /**
    * The instance behind `endpoint`, asked with the caller's credential (both endpoints need a
-   * signed-in caller). Concurrent callers of one origin share one request. Never throws.
+   * signed-in caller). Concurrent callers of one origin share one request, traced (D46) below
+   * the span of the first. Never throws.
    */
-  lookup(endpoint: ForgeEndpoint, credential: Credential): Promise<InstanceInfo> {
+  lookup(endpoint: ForgeEndpoint, credential: Credential, trace?: TraceSpan): Promise<InstanceInfo> {
     const key = endpoint.origin;
     const entry = this.entries.get(key);
     if (entry?.pending) return entry.pending;
     if (entry?.info && entry.expires > this.now()) return Promise.resolve(entry.info);
-    const pending = this.ask(endpoint, credential).then((info) => {
+    const pending = this.ask(endpoint, credential, trace).then((info) => {
       const known = info !== UNKNOWN_INSTANCE;
       this.remember(key, { info, expires: this.now() + (known ? this.ttlMs : this.failureTtlMs) });
       return info;
@@ -101,10 +103,10 @@ export class InstanceDirectory {
     this.entries.set(key, entry);
   }
 
-  private async ask(endpoint: ForgeEndpoint, credential: Credential): Promise<InstanceInfo> {
+  private async ask(endpoint: ForgeEndpoint, credential: Credential, trace: TraceSpan | undefined): Promise<InstanceInfo> {
     // Its own small bounds: a probe never waits long nor reads much, whatever the tool's own budget.
     const probe: ForgeEndpoint = { ...endpoint, timeoutMs: Math.min(endpoint.timeoutMs, this.timeoutMs), maxResponseBytes: MAX_ANSWER_BYTES };
-    const client = new ForgeClient(probe, credential, { toolTimeoutMs: probe.timeoutMs });
+    const client = new ForgeClient(probe, credential, { toolTimeoutMs: probe.timeoutMs, trace });
     try {
       try {
         return instanceFrom(await client.json({ method: 'GET', path: '/metadata' }));

@@ -11,6 +11,7 @@ import type { Caller } from '../auth/caller';
 import { MESSAGES, challengeWithError, type RpcId } from '../web/errors';
 import { jsonRpc, type Refusals } from '../web/refusals';
 import type { McpLane } from './lane';
+import type { TraceSpan } from '../tracing/span';
 
 interface CredentialGateDeps {
   checks: CredentialChecks;
@@ -25,15 +26,23 @@ interface CredentialGateDeps {
 
 /**
  * Resolves to the 401 that refuses the caller, or undefined when the session may open (legacy) or
- * the request go on (modern lane, D38). `replyId`: the JSON-RPC id the 401 carries (modern lane).
+ * the request go on (modern lane, D38). `replyId`: the JSON-RPC id the 401 carries (modern lane);
+ * `trace`: the request's span (tracing on), the parent of the check's forge requests (D46).
  */
-export type CredentialGate = (caller: Caller, endpoint: ForgeEndpoint, requestId: string, lane?: McpLane, replyId?: RpcId) => Promise<Response | undefined>;
+export type CredentialGate = (
+  caller: Caller,
+  endpoint: ForgeEndpoint,
+  requestId: string,
+  lane?: McpLane,
+  replyId?: RpcId,
+  trace?: TraceSpan,
+) => Promise<Response | undefined>;
 
 export function createCredentialGate(deps: CredentialGateDeps): CredentialGate {
   const rejectedChallenge = challengeWithError(deps.challenge, 'invalid_token');
-  return async (caller, endpoint, requestId, lane = 'legacy', replyId = null) => {
+  return async (caller, endpoint, requestId, lane = 'legacy', replyId = null, trace) => {
     if (deps.alreadyChecked(caller)) return undefined;
-    const verdict = await deps.checks.check(caller.credential, endpoint);
+    const verdict = await deps.checks.check(caller.credential, endpoint, trace);
     if (verdict === 'rejected') {
       // A forge URL that points at a web page answers 200 with HTML: the log says so (issue 32).
       const reason = deps.checks.notForge(caller.credential, endpoint)

@@ -9,6 +9,7 @@
 // property check.
 import type { Caller } from '../auth/caller';
 import type { ForgeEndpoint } from '../forge/endpoint';
+import type { TraceSpan } from '../tracing/span';
 import { MESSAGES, RPC_CODES, rpcError, type RpcId } from '../web/errors';
 
 export interface GrantGuard {
@@ -19,7 +20,7 @@ export interface GrantGuard {
   /** WWW-Authenticate of the step-up 403. */
   stepUpChallenge: string;
   /** Asks the forge afresh whether it still takes the caller's token (D7's check, not its memory). */
-  stillAccepted(caller: Caller, endpoint: ForgeEndpoint): Promise<boolean>;
+  stillAccepted(caller: Caller, endpoint: ForgeEndpoint, trace?: TraceSpan): Promise<boolean>;
 }
 
 function callsWriteTool(message: unknown, isWrite: (name: string) => boolean): boolean {
@@ -51,6 +52,7 @@ export async function serveWatched(
   endpoint: ForgeEndpoint,
   serve: (endpoint: ForgeEndpoint) => Promise<Response>,
   refused: () => Response,
+  trace?: TraceSpan,
 ): Promise<Response> {
   if (!watchesForge(guard, caller)) return serve(endpoint);
   let rejected = false;
@@ -62,7 +64,7 @@ export async function serveWatched(
     },
   };
   const response = await serve(watched);
-  if (!rejected || (await guard.stillAccepted(caller, endpoint))) return response;
+  if (!rejected || (await guard.stillAccepted(caller, endpoint, trace))) return response;
   await response.body?.cancel().catch(() => {});
   return refused();
 }

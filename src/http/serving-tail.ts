@@ -75,6 +75,7 @@ export function createServingTail<S>(deps: ServingTailDeps, lane: LaneServing<S>
             lease.endpoint,
             (forge) => serve(req, caller, forge, state),
             () => forgeRejected(req, grants),
+            req.trace,
           )
         : await serve(req, caller, lease.endpoint, state);
       return lane.served ? await lane.served(response, caller, state, req, lease.endpoint) : response;

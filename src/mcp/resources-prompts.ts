@@ -144,7 +144,7 @@ export function registerResourcesAndPrompts(server: Server, deps: ResourcesDeps,
     const key = CompletionCache.key(keyOf(context.caller.credential, context.forge), [argument.name, argument.value, others.project_id, others.ref]);
     let completion: Completion | undefined = deps.completions.get(key);
     if (!completion) {
-      const forge = new ForgeClient(context.forge, context.caller.credential, { toolTimeoutMs: deps.toolTimeoutMs });
+      const forge = new ForgeClient(context.forge, context.caller.credential, { toolTimeoutMs: deps.toolTimeoutMs, trace: context.trace });
       completion = await completeArgument(forge, argument.name, argument.value, others);
       if (completion) deps.completions.set(key, completion);
     }

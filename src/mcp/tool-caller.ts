@@ -41,7 +41,7 @@ export interface ToolCallerDeps {
   /** Where the audit line of each call goes (D35): AUDIT_LOG_PATH; absent: the log, as the tool_call line. */
   audit?: AuditSink;
   /** The caller's forge username, resolved once per credential with the D7 check and remembered (D35). */
-  forgeUser?: (caller: Caller, forge: ForgeEndpoint) => string | undefined | Promise<string | undefined>;
+  forgeUser?: (caller: Caller, forge: ForgeEndpoint, trace?: TraceSpan) => string | undefined | Promise<string | undefined>;
   /** JOB_LOG_MEMORY_BYTES: what all job-log reads of the process hold together (D30). */
   logBudget?: LogBudget;
   /**
@@ -116,7 +116,8 @@ class ToolRun implements ToolContextSource {
     if (confirmations && asking) {
       // The target's title, read with a forge client of its own: the call's budget (D30) starts once confirmed.
       const subjectOf = (tool: ToolDefinition, args: Record<string, unknown>) =>
-        tool.subject && (() => tool.subject!(args, new ForgeClient(context.forge, context.caller.credential, { toolTimeoutMs: deps.toolTimeoutMs })));
+        tool.subject &&
+        (() => tool.subject!(args, new ForgeClient(context.forge, context.caller.credential, { toolTimeoutMs: deps.toolTimeoutMs, trace: this.span })));
       this.confirm = (tool, args) => confirmations.confirm(tool, args, context.caller, asking, context.requestId, subjectOf(tool, args));
     }
   }
@@ -131,7 +132,7 @@ class ToolRun implements ToolContextSource {
     return {
       forge: this.forge,
       linkAttachments: deps.sealer && publicBase ? attachmentLinker(deps.sealer, caller, publicBase) : undefined,
-      instance: instances ? () => instances.lookup(context.forge, caller.credential) : undefined,
+      instance: instances ? () => instances.lookup(context.forge, caller.credential, this.span) : undefined,
       checkUserText,
       fullResponse,
       logBudget: deps.logBudget,
@@ -225,7 +226,7 @@ function callTool(deps: ToolCallerDeps) {
     const auditing = deps.audit !== undefined || deps.logger.enabled('info');
     // The caller's forge username (D35): known at once after its first call, else looked up (D7's
     // check) while the tool runs, and awaited before the line is written.
-    const user = auditing ? deps.forgeUser?.(caller, context.forge) : undefined;
+    const user = auditing ? deps.forgeUser?.(caller, context.forge, span ?? context.trace) : undefined;
     // Settled here, so a lookup that fails while the tool runs is never an unhandled rejection.
     if (user instanceof Promise) user.catch(() => undefined);
     const profile = deps.tokenProfile?.(caller, context.forge);
