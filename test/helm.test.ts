@@ -56,6 +56,23 @@ beforeAll(async () => {
 });
 
 describe('the Helm chart', () => {
+  test("the README's helm install command renders: the image, the forge and tracing it names reach the Deployment", async () => {
+    const readme = await Bun.file(join(ROOT, 'README.md')).text();
+    const command = readme.match(/^helm install (?:.*\\\n)*.*$/m)?.[0];
+    expect(command).toBeDefined();
+    const [, , name, chart, ...flags] = command!
+      .replace(/\\\n\s*/g, ' ')
+      .trim()
+      .split(/\s+/);
+    expect(chart).toBe('deploy/helm/forge-mcp');
+    const objs = await template([], [...flags.filter((flag) => flag !== '--create-namespace')]);
+    for (const obj of objs) await validate(obj);
+    const deployment = one(objs, 'Deployment');
+    expect(deployment.spec.template.spec.containers[0].image).toBe('registry.example.com/forge-mcp:0.1.0');
+    expect(env(deployment)).toMatchObject({ FORGE_API_URL: 'https://gitlab.example.com/api/v4', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318' });
+    expect(name).toBe('forge-mcp');
+  });
+
   test('helm and kubectl are the versions the layer ships', async () => {
     expect((await helm('version', '--short')).stdout).toStartWith('v4.');
     const kubectl = await run([tools.kubectl, 'version', '--client'], { env: { PATH: '' } });
