@@ -186,6 +186,12 @@ describe('the scheme is part of what is allowed (D7/D8)', () => {
       'its scheme is not allowed for that host and port',
     ],
     [
+      'an http:// entry on the default port: https with no port written is refused for its scheme',
+      () => `http://${new URL(two.apiUrl).hostname}`,
+      () => `https://${new URL(two.apiUrl).hostname}/api/v4`,
+      'its scheme is not allowed for that host',
+    ],
+    [
       'a bare host entry means https on 443: plain http on another port is refused',
       () => new URL(two.apiUrl).hostname,
       () => two.apiUrl,

@@ -107,6 +107,8 @@ describe('a refused URL says why, and nothing of the value (issue 40, D8)', () =
     ['https://glpat-secretsecretsecret.example', R.host],
     ['https://git.corp.example', R.port],
     ['http://127.0.0.1:18081', R.port],
+    ['http://gitlab.example.com', R.schemeOnly],
+    ['HTTP://GITLAB.EXAMPLE.COM./api/v4', R.schemeOnly],
     ['http://gitlab.example.com:443', R.schemeForHost],
     ['http://tls-port.example:443', R.schemeForHost],
   ])('%p → %p', (raw, why) => {

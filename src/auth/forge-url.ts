@@ -58,6 +58,8 @@ export const FORGE_URL_REFUSALS = {
   host: 'its host is not an allowed forge (FORGE_API_URL, FORGE_ALLOWED_HOSTS)',
   port: 'its port is not allowed for that host',
   schemeForHost: 'its scheme is not allowed for that host and port',
+  /** No port written (the scheme's default), and the host allowed over the other scheme at its default. */
+  schemeOnly: 'its scheme is not allowed for that host',
 } as const;
 
 export type ForgeUrlRefusal = (typeof FORGE_URL_REFUSALS)[keyof typeof FORGE_URL_REFUSALS];
@@ -69,12 +71,16 @@ function nearestRefusal(allowed: ReadonlySet<string>, url: URL): ForgeUrlRefusal
   const name = bareName(url.hostname);
   const port = url.port || DEFAULT_PORT[url.protocol];
   let hostKnown = false;
+  let otherSchemeAtItsDefault = false;
   for (const key of allowed) {
     const parsed = /^(https?:)\/\/(.*):(\d+)$/.exec(key);
     if (!parsed || parsed[2] !== name) continue;
     if (parsed[3] === port) return FORGE_URL_REFUSALS.schemeForHost;
     hostKnown = true;
+    if (parsed[1] !== url.protocol && parsed[3] === DEFAULT_PORT[parsed[1]!]) otherSchemeAtItsDefault = true;
   }
+  // `http://host` where only `https://host` is allowed: no port was written, so the scheme is what differs.
+  if (otherSchemeAtItsDefault && url.port === '') return FORGE_URL_REFUSALS.schemeOnly;
   return hostKnown ? FORGE_URL_REFUSALS.port : FORGE_URL_REFUSALS.host;
 }
 
