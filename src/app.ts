@@ -9,7 +9,7 @@ import { InstanceDirectory } from './forge/instance';
 import { CredentialChecks } from './auth/credential-check';
 import { clientIp } from './web/client-ip';
 import { clientKey } from './web/client-key';
-import { createCredentialGate } from './http/credential-gate';
+import { callerFacts, credentialDoors } from './http/credential-doors';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { createFastToolCall } from './http/fast-tool-call';
 import { createModernMcpHandler } from './http/mcp-modern';
@@ -29,11 +29,9 @@ import { Metrics } from './metrics/registry';
 import { createLogger, type Logger } from './logging/logger';
 import { fileAuditSink, openAuditFile } from './logging/audit';
 import type { Caller } from './auth/caller';
-import type { ForgeEndpoint } from './forge/endpoint';
 import { SERVER_INFO, createMcpServer, sdkErrorLogger } from './mcp/server';
 import { createToolCaller } from './mcp/tool-caller';
 import { LogBudget } from './tools/pipelines/log-budget';
-import { TokenWarnings } from './mcp/token-warning';
 import { createOAuth } from './oauth/routes';
 import { MemorySessionStore, type StreamState } from './session/memory-store';
 import { Confirmations } from './mcp/confirmation';
@@ -41,29 +39,17 @@ import { SealedSessions } from './session/sealed-session';
 import type { Sealer } from './sealing/sealer';
 import { ALL_TOOLS, ToolCatalog } from './tools/catalog';
 import { PolicyCatalogs } from './mcp/policy';
+import { storesFromConfig, type Stores } from './store/from-config';
+import { readinessResponse } from './web/readiness';
+import { isBelowMcp, isMcpPath, pathStart } from './web/request-url';
+import { CREDENTIAL_CHECK_MAX_ENTRIES } from './auth/credential-check';
+import { CompletionCache } from './resources/completion-cache';
+import type { Tracer } from './tracing/span';
+import { tracedHandler } from './web/traced-request';
 
 const TOOL_NAMES = new Set(ALL_TOOLS.map((tool) => tool.name));
 /** Confirmation questions answered within FORGE_CONFIRM_TTL_SECONDS that one replica's memory store keeps (D42). */
 const CONFIRMATION_MAX_ENTRIES = 10_000;
-import { storesFromConfig, type Stores } from './store/from-config';
-import { readinessResponse } from './web/readiness';
-import { pathStart } from './web/request-url';
-import { CREDENTIAL_CHECK_MAX_ENTRIES } from './auth/credential-check';
-import { CompletionCache } from './resources/completion-cache';
-import type { TraceSpan, Tracer } from './tracing/span';
-import { tracedHandler } from './web/traced-request';
-
-/** Whether a request URL's path is exactly /mcp (a query may follow). */
-function isMcpPath(url: string): boolean {
-  const start = pathStart(url);
-  return start !== -1 && url.startsWith('/mcp', start) && (url.length === start + 4 || url[start + 4] === '?');
-}
-
-/** Whether a request URL's path lies below /mcp (/mcp/readonly, /mcp/x/…). */
-function isBelowMcp(url: string): boolean {
-  const start = pathStart(url);
-  return start !== -1 && url.startsWith('/mcp/', start);
-}
 
 export interface AppOptions {
   logger?: Logger;
@@ -166,16 +152,10 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   const limiting = !config.OAUTH_STATELESS_MODE || stores.shared;
   // The 401, 429 and 503 of every surface (/mcp, /downloads, OAuth), counted and logged in one place.
   const refusals = createRefusals(metrics, logger);
-  // D7's credential check, in the store: it admits legacy sessions and names the forge user of audit lines (D35).
+  // D7's credential check, in the store: it admits callers (credential-doors.ts) and tells tool calls what it found of them.
   const checks = new CredentialChecks({ now, store: stores.open(CREDENTIAL_CHECK_MAX_ENTRIES), introspect: true });
-  const forgeUser = (caller: Caller, endpoint: ForgeEndpoint, trace?: TraceSpan) => checks.username(caller.credential, endpoint, trace);
   // The client every per-address limit and quota counts (D10): its address, an IPv6 one by its /64.
   const clientOf = (request: Request, socketIp?: string) => clientKey(clientIp(request, socketIp ?? socketIps.get(request), config.trustedProxies));
-  // What each caller's token may do (D38), as D7's check found it: read from memory, no forge request.
-  const tokenProfile = (caller: Caller, endpoint: ForgeEndpoint) => checks.profile(caller.credential, endpoint);
-  const tokenWarnings = new TokenWarnings((caller, context) => checks.keyFor(caller.credential, context.forge));
-  // Who each caller's token acts as (whoami, D39), as D7's check found it: read from memory, no forge request.
-  const forgeIdentity = (caller: Caller, endpoint: ForgeEndpoint) => checks.identity(caller.credential, endpoint) as Record<string, unknown> | undefined;
   const windows = (scope: string) =>
     limiting
       ? new FixedWindowLimiter(
@@ -224,10 +204,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     catalog,
     catalogs,
     audit,
-    forgeUser,
-    forgeIdentity,
-    tokenProfile,
-    tokenWarnings,
+    ...callerFacts(checks),
     logger,
     sealer: options.sealer,
     toolTimeoutMs,
@@ -245,30 +222,8 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     const verdict = forgeUrlJudge?.(apiUrl);
     return verdict !== undefined && 'apiUrl' in verdict && verdict.apiUrl === apiUrl;
   };
-  // D7: a caller's own credential is checked with the forge before a legacy session opens for it.
-  // The static token (D3) is trusted as configured; a token of OAuth mode's own (D23) carries a
-  // forge token the forge issued to this server for that very forge (oauth/bearer.ts).
-  const credentialGate = callers.remote
-    ? createCredentialGate({
-        checks,
-        challenge: callers.challenge,
-        alreadyChecked: (caller) => caller.grant !== undefined,
-        logger,
-        refusals,
-      })
-    : undefined;
-  // OAuth mode: a read_api token's write calls get the step-up 403, a forge-rejected token the 401 (D23, D29).
-  const grants =
-    oauth && callers.stepUpChallenge
-      ? {
-          isWrite: (name: string) => catalog.isWrite(name),
-          challenge: callers.challenge,
-          stepUpChallenge: callers.stepUpChallenge,
-          // A forge that cannot say counts as refusing, as the 401 it sent does.
-          stillAccepted: async (caller: Caller, endpoint: ForgeEndpoint, trace?: TraceSpan) =>
-            (await checks.recheck(caller.credential, endpoint, trace)) === 'accepted',
-        }
-      : undefined;
+  // The credential gate of remote callers (D7) and OAuth mode's watch on its sealed tokens (D23, D29).
+  const { credentialGate, grants } = credentialDoors({ checks, callers, oauth: Boolean(oauth), isWrite: (name) => catalog.isWrite(name), logger, refusals });
   const common = { callers, createServer, logger, metrics, pool, credentialGate, grants, refusals };
   // The plain tools/call answered without the SDK (http/fast-tool-call.ts), on both lanes and in
   // both modes. Off (`fastToolCall: false`) to compare with the SDK's answers.

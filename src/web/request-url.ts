@@ -28,3 +28,15 @@ export function requestQuery(url: string): URLSearchParams {
   const start = url.indexOf('?', Math.max(0, pathStart(url)));
   return new URLSearchParams(start === -1 ? '' : url.slice(start + 1));
 }
+
+/** Whether a request URL's path is exactly /mcp (a query may follow). */
+export function isMcpPath(url: string): boolean {
+  const start = pathStart(url);
+  return start !== -1 && url.startsWith('/mcp', start) && (url.length === start + 4 || url[start + 4] === '?');
+}
+
+/** Whether a request URL's path lies below /mcp (/mcp/readonly, /mcp/x/…). */
+export function isBelowMcp(url: string): boolean {
+  const start = pathStart(url);
+  return start !== -1 && url.startsWith('/mcp/', start);
+}
