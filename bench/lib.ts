@@ -185,3 +185,40 @@ export async function runConcurrent(total: number, concurrency: number, task: (i
     }),
   );
 }
+
+/** The issue record the in-process benches' stub forge answers every request with; `extra` adds fields. */
+export function issueRecord(extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    id: 501,
+    iid: 1,
+    project_id: 42,
+    title: 'Login fails with SSO',
+    description: 'x'.repeat(600),
+    state: 'opened',
+    labels: ['bug', 'auth'],
+    ...extra,
+    author: { id: 1, username: 'maria' },
+    web_url: 'http://forge.test/acme/platform/api/-/issues/1',
+    updated_at: '2024-01-03T11:00:00.000Z',
+  });
+}
+
+/**
+ * A stub forge on a loopback port answering every request with `body` (JSON), and the settings of
+ * an app in process pointed at it: remote authorization over HTTP, warnings only, no rate limit to
+ * meet; BENCH_AUDIT names an audit file.
+ */
+export function stubForge(body: string): { stop(): void; env: Record<string, string> } {
+  const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(body, { headers: { 'content-type': 'application/json' } }) });
+  return {
+    stop: () => server.stop(true),
+    env: {
+      STREAMABLE_HTTP: 'true',
+      REMOTE_AUTHORIZATION: 'true',
+      FORGE_API_URL: `http://127.0.0.1:${server.port}/api/v4`,
+      LOG_LEVEL: 'warn',
+      MAX_REQUESTS_PER_MINUTE: '1000000',
+      ...(process.env.BENCH_AUDIT ? { AUDIT_LOG_PATH: process.env.BENCH_AUDIT } : {}),
+    },
+  };
+}

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config/load';
 import { sealerFromConfig } from '../src/sealing/from-config';
-import { MODERN } from './lib';
+import { MODERN, issueRecord, stubForge } from './lib';
 
 const { values } = parseArgs({
   options: { n: { type: 'string', short: 'n', default: '20000' }, c: { type: 'string', short: 'c', default: '8' }, rounds: { type: 'string', default: '7' } },
@@ -19,30 +19,14 @@ const { values } = parseArgs({
 const N = Number(values.n);
 const C = Number(values.c);
 
-const issue = JSON.stringify({
-  id: 501,
-  iid: 1,
-  project_id: 42,
-  title: 'Login fails with SSO',
-  description: 'x'.repeat(600),
-  state: 'opened',
-  labels: ['bug', 'auth'],
-  milestone: { id: 101, iid: 1, title: 'v1.0', state: 'active', web_url: 'http://forge.test/m/1', description: 'v1.0 release' },
-  assignees: [],
-  author: { id: 1, username: 'maria' },
-  web_url: 'http://forge.test/acme/platform/api/-/issues/1',
-  updated_at: '2024-01-03T11:00:00.000Z',
-});
-const stub = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(issue, { headers: { 'content-type': 'application/json' } }) });
-const apiUrl = `http://127.0.0.1:${stub.port}/api/v4`;
-const env = {
-  STREAMABLE_HTTP: 'true',
-  REMOTE_AUTHORIZATION: 'true',
-  FORGE_API_URL: apiUrl,
-  LOG_LEVEL: 'warn',
-  MAX_REQUESTS_PER_MINUTE: '1000000',
-  ...(process.env.BENCH_AUDIT ? { AUDIT_LOG_PATH: process.env.BENCH_AUDIT } : {}),
-};
+const stub = stubForge(
+  issueRecord({
+    milestone: { id: 101, iid: 1, title: 'v1.0', state: 'active', web_url: 'http://forge.test/m/1', description: 'v1.0 release' },
+    assignees: [],
+  }),
+);
+const env = stub.env;
+const apiUrl = env.FORGE_API_URL;
 // As src/index.ts builds them: the sealer from the config (stateless mode needs it).
 async function appFor(values: Record<string, string>, fastToolCall = true) {
   const config = loadConfig(values);
@@ -166,4 +150,4 @@ await app.close();
 await sdkOnlyApp.close();
 await statelessApp.close();
 await statelessSdkApp.close();
-stub.stop(true);
+stub.stop();

@@ -4,31 +4,12 @@
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config/load';
 import { sealerFromConfig } from '../src/sealing/from-config';
-import { MODERN } from './lib';
+import { MODERN, issueRecord, stubForge } from './lib';
 
 const seconds = Number(process.argv[2] ?? 5);
 const lane = process.argv[3] ?? 'modern';
-const issue = JSON.stringify({
-  id: 501,
-  iid: 1,
-  project_id: 42,
-  title: 'Login fails with SSO',
-  description: 'x'.repeat(600),
-  state: 'opened',
-  labels: ['bug', 'auth'],
-  author: { id: 1, username: 'maria' },
-  web_url: 'http://forge.test/acme/platform/api/-/issues/1',
-  updated_at: '2024-01-03T11:00:00.000Z',
-});
-const stub = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(issue, { headers: { 'content-type': 'application/json' } }) });
-const env: Record<string, string> = {
-  STREAMABLE_HTTP: 'true',
-  REMOTE_AUTHORIZATION: 'true',
-  FORGE_API_URL: `http://127.0.0.1:${stub.port}/api/v4`,
-  LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-  MAX_REQUESTS_PER_MINUTE: '1000000',
-  ...(process.env.BENCH_AUDIT ? { AUDIT_LOG_PATH: process.env.BENCH_AUDIT } : {}),
-};
+const stub = stubForge(issueRecord());
+const env: Record<string, string> = { ...stub.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' };
 if (lane === 'stateless') Object.assign(env, { OAUTH_STATELESS_MODE: 'true', OAUTH_STATELESS_SECRET: Buffer.alloc(32, 5).toString('base64url') });
 // BENCH_TRACE=1: tracing on (D46), exporting over OTLP/HTTP to a sink in this process that reads and drops each batch.
 const sink = process.env.BENCH_TRACE
@@ -43,7 +24,7 @@ const tracer = config.tracing ? (await import('../src/tracing/start')).startTrac
 const app = createApp(config, { sealer: await sealerFromConfig(config), tracer });
 const base = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'Private-Token': 'glpat-overhead-bench-0001' };
 // `floor`: the least work of ../shared/bench/floor-proxy.ts for a tools/call, in process, as a yardstick.
-const upstream = `http://127.0.0.1:${stub.port}/api/v4`;
+const upstream = stub.env.FORGE_API_URL;
 async function floor(request: Request): Promise<Response> {
   const message = (await request.json()) as { id: number; params: { arguments: Record<string, string> } };
   const a = message.params.arguments;
@@ -107,4 +88,4 @@ console.log(`${lane}: ${calls} calls, ${((cpu.user + cpu.system) / 1000 / calls)
 await app.close();
 await tracer?.shutdown();
 sink?.stop(true);
-stub.stop(true);
+stub.stop();

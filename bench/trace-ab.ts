@@ -10,24 +10,12 @@ import { loadConfig } from '../src/config/load';
 import { sealerFromConfig } from '../src/sealing/from-config';
 import type { TraceSpan, Tracer } from '../src/tracing/span';
 import { startTracing } from '../src/tracing/start';
-import { MODERN, freePort } from './lib';
+import { MODERN, freePort, issueRecord, stubForge } from './lib';
 
 const rounds = Number(process.argv[2] ?? 6);
 const seconds = Number(process.argv[3] ?? 1.5);
 const names = process.argv.length > 4 ? process.argv.slice(4) : ['off', 'noop', 'on', 'r0.1'];
-const issue = JSON.stringify({
-  id: 501,
-  iid: 1,
-  project_id: 42,
-  title: 'Login fails with SSO',
-  description: 'x'.repeat(600),
-  state: 'opened',
-  labels: ['bug', 'auth'],
-  author: { id: 1, username: 'maria' },
-  web_url: 'http://forge.test/acme/platform/api/-/issues/1',
-  updated_at: '2024-01-03T11:00:00.000Z',
-});
-const stub = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(issue, { headers: { 'content-type': 'application/json' } }) });
+const stub = stubForge(issueRecord());
 // The OTLP receiver runs in a process of its own, so receiving the spans is not counted as the
 // server's CPU (as in bench/run.ts).
 const sinkPort = freePort();
@@ -40,13 +28,7 @@ const sink = Bun.spawn(
   { stdout: 'pipe' },
 );
 await new Response(sink.stdout).body!.getReader().read();
-const base: Record<string, string> = {
-  STREAMABLE_HTTP: 'true',
-  REMOTE_AUTHORIZATION: 'true',
-  FORGE_API_URL: `http://127.0.0.1:${stub.port}/api/v4`,
-  LOG_LEVEL: 'warn',
-  MAX_REQUESTS_PER_MINUTE: '1000000',
-};
+const base = stub.env;
 
 const noopSpan: TraceSpan = {
   recording: false,
@@ -139,4 +121,4 @@ for (const v of variants) {
   await v.tracer?.shutdown();
 }
 sink.kill();
-stub.stop(true);
+stub.stop();
