@@ -85,6 +85,22 @@ export const CI_SEED = {
 
 /** Statuses in which a job is finished: it may be retried, it cannot be canceled (Ci::HasStatus). */
 export const COMPLETED = new Set(['success', 'failed', 'canceled', 'skipped']);
+/** Pipeline and job statuses (Ci::HasStatus::AVAILABLE_STATUSES): the `status` and `scope` filters take these. */
+export const STATUSES = [
+  'created',
+  'waiting_for_resource',
+  'preparing',
+  'waiting_for_callback',
+  'pending',
+  'running',
+  'success',
+  'failed',
+  'canceling',
+  'canceled',
+  'skipped',
+  'manual',
+  'scheduled',
+] as const;
 /** Statuses a cancel moves to canceled (Ci::HasStatus::CANCELABLE_STATUSES). */
 export const CANCELABLE = new Set(['running', 'waiting_for_resource', 'preparing', 'pending', 'created', 'scheduled']);
 

@@ -1,7 +1,7 @@
 // Jobs (lib/api/ci/jobs.rb, lib/api/ci/pipelines.rb, doc/api/jobs.md): a pipeline's jobs, one job,
 // its log (the whole trace as text/plain, no range support; an empty 200 when it has none), retry
 // (403 "Job is not retryable" unless finished) and cancel (201 with the job unchanged when finished).
-import { ciOf, CANCELABLE, type Job } from '../model-ci';
+import { ciOf, CANCELABLE, STATUSES, type Job } from '../model-ci';
 import { jobForceCancel } from '../edition';
 import type { Project } from '../model';
 import { ACCESS, ApiError, json, loadProject, notFound, paramError, requireLevel, route, type Ctx, type Route } from './http';
@@ -9,21 +9,6 @@ import { listResponse } from './paginate';
 import { latestJobs, loadPipeline } from './pipelines';
 import { presentJob } from './present-ci';
 
-const STATUSES = [
-  'created',
-  'waiting_for_resource',
-  'preparing',
-  'waiting_for_callback',
-  'pending',
-  'running',
-  'success',
-  'failed',
-  'canceling',
-  'canceled',
-  'skipped',
-  'manual',
-  'scheduled',
-];
 /** Ci::Build#retryable?: finished, and not already retried. */
 const RETRYABLE = new Set(['success', 'failed', 'canceled']);
 
@@ -44,7 +29,7 @@ function scopeParam(ctx: Ctx): string[] | undefined {
   const raw = ctx.input.raw('scope');
   if (raw === undefined || raw === null) return undefined;
   const values = Array.isArray(raw) ? raw.map(String) : [String(raw)];
-  if (values.some((v) => !STATUSES.includes(v))) throw paramError('scope does not have a valid value');
+  if (values.some((v) => !(STATUSES as readonly string[]).includes(v))) throw paramError('scope does not have a valid value');
   return values;
 }
 

@@ -2,28 +2,13 @@
 // create for a branch or tag with variables and inputs, retry (failed and canceled jobs), cancel (200 whatever
 // the state, the pipeline unchanged when nothing could be canceled), and a merge request's pipelines.
 import { pipelineCreatedFilters, pipelineInputs, pipelineNameFilter } from '../edition';
-import { ciOf, CANCELABLE, type Job, type Pipeline } from '../model-ci';
+import { ciOf, CANCELABLE, STATUSES, type Job, type Pipeline } from '../model-ci';
 import type { Project } from '../model';
 import { ACCESS, ApiError, json, loadProject, notFound, paramError, requireLevel, route, type Ctx, type Route } from './http';
 import { listResponse } from './paginate';
 import { resolveInputs } from './pipeline-inputs';
 import { presentPipeline, presentPipelineBasic } from './present-ci';
 
-const STATUSES = [
-  'created',
-  'waiting_for_resource',
-  'preparing',
-  'waiting_for_callback',
-  'pending',
-  'running',
-  'success',
-  'failed',
-  'canceling',
-  'canceled',
-  'skipped',
-  'manual',
-  'scheduled',
-] as const;
 const FINISHED = new Set(['success', 'failed', 'canceled', 'skipped']);
 const SOURCES = [
   'unknown',
