@@ -2,27 +2,14 @@
 // (never a downloaded one) driven by playwright-core. Approve and Deny are clicked; a form posted
 // from another site and a page framing the consent page are refused.
 import { afterAll, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { rmSync } from 'node:fs';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from './support/chromium';
 import { startFakeForge, type FakeForge } from './support/fake-forge';
 import { registerForgeApp, serveOAuth, type ServedOAuth } from './support/fake-oauth-harness';
 import { authorizeUrl, pkce, redeem, registerClient, type Pkce } from './support/fake-oauth-steps';
 
 setDefaultTimeout(60_000);
-
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let forge: FakeForge;
 let served: ServedOAuth;
@@ -48,8 +35,7 @@ beforeAll(async () => {
       return new Response(evilHtml, { headers: { 'content-type': 'text/html' } });
     },
   });
-  profile = mkdtempSync(join(tmpdir(), 'forge-mcp-chromium-'));
-  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  ({ context, profile } = await launchChromium('forge-mcp-chromium-'));
 });
 beforeEach(() => {
   forge.reset();

@@ -8,24 +8,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
+import { launchChromium } from './chromium';
 import type { FakeForge } from './fake-forge';
 import { SEED } from './fake-forge';
 import { TestOAuthProvider } from './fake-oauth-client';
 import type { ServedOAuth } from './fake-oauth-harness';
 import { MODERN_VERSION, newClient, type Lane } from './mcp-client';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const MCP_REMOTE = resolve(import.meta.dir, '../../node_modules/mcp-remote/dist/proxy.js');
 
 /** Headless Chromium, and a loopback site standing for the client: its redirect target and its metadata document. */
@@ -39,8 +29,7 @@ export interface E2eWorld {
 }
 
 export async function startWorld(): Promise<E2eWorld> {
-  const profile = mkdtempSync(join(tmpdir(), 'forge-mcp-e2e-chromium-'));
-  const browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const { context: browser, profile } = await launchChromium('forge-mcp-e2e-chromium-');
   const world = { browser, documentFetches: 0 } as E2eWorld;
   const server = Bun.serve({
     hostname: '127.0.0.1',
