@@ -7,7 +7,7 @@ import { createApp } from '../src/app';
 import type { SpanAttributes, TraceSpan, Tracer } from '../src/tracing/span';
 import { tracedPath } from '../src/forge/forge-span';
 import { testConfig } from './support/config';
-import { SEED, TOKENS, addUpload, startFakeForge } from './support/fake-forge';
+import { SEED, TOKENS, WORK_ITEM_SEED, addUpload, startFakeForge } from './support/fake-forge';
 import { MCP_URL, connect, structured } from './support/mcp-client';
 
 interface Recorded {
@@ -186,6 +186,27 @@ describe('every request to the forge has a client span (D46)', () => {
       expect(clients[0].attributes['url.full']).toBe(`${new URL(forge.apiUrl).origin}/api/v4/projects`);
       expect(clients[0].parent).toMatchObject({ kind: 'server', name: 'POST /mcp', attributes: { 'mcp.method.name': 'completion/complete' } });
       await session.close();
+    } finally {
+      await app.close();
+      await forge.stop();
+    }
+  });
+
+  test('a GraphQL request (a work item tool): its client span names /api/graphql, below the tool span', async () => {
+    const forge = await startFakeForge();
+    const tracer = recordingTracer();
+    const app = createApp(testConfig(forge.apiUrl, { FORGE_TOOLSETS: 'work_items' }), { tracer });
+    try {
+      const session = await connect(app, { 'Private-Token': TOKENS.maintainer });
+      structured(await session.call('list_work_item_types', { namespace_path: WORK_ITEM_SEED.projectPath }));
+      await session.close();
+      const graphql = tracer.spans.filter((s) => s.kind === 'client' && s.attributes['http.request.method'] === 'POST');
+      expect(graphql.length).toBeGreaterThan(0);
+      for (const span of graphql) {
+        expect(span.attributes['url.full']).toBe(`${new URL(forge.apiUrl).origin}/api/graphql`);
+        expect(span.parent).toMatchObject({ kind: 'internal', name: 'tools/call list_work_item_types' });
+      }
+      expect(forge.requests.filter((r) => r.path === '/api/graphql').every((r) => r.headers.get('traceparent') !== null)).toBe(true);
     } finally {
       await app.close();
       await forge.stop();

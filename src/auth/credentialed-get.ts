@@ -4,8 +4,8 @@
 // (tracing on) a client span below the span of the request that asked (D46).
 import { credentialHeader, type Credential } from '../forge/credential';
 import type { ForgeEndpoint } from '../forge/endpoint';
-import { urlSpan } from '../forge/forge-span';
-import { ATTR, type TraceSpan } from '../tracing/span';
+import { requestSpan, spanAnswered, spanUnanswered } from '../forge/forge-span';
+import type { TraceSpan } from '../tracing/span';
 
 export type FetchLike = (input: string, init: RequestInit & Record<string, unknown>) => Promise<Response>;
 
@@ -19,7 +19,7 @@ export async function credentialedGet(
 ): Promise<Response> {
   const [name, value] = credentialHeader(credential);
   const headers: Record<string, string> = { [name]: value, Accept: 'application/json' };
-  const span = trace ? urlSpan(trace, endpoint, 'GET', url, headers) : undefined;
+  const span = trace ? requestSpan(trace, endpoint, 'GET', url, 0, headers) : undefined;
   const started = performance.now();
   try {
     const response = await fetchImpl(url, {
@@ -30,17 +30,11 @@ export async function credentialedGet(
       ...endpoint.fetchOptions,
     });
     endpoint.observe?.(response.status, (performance.now() - started) / 1000);
-    if (span) {
-      span.set({ [ATTR.httpResponseStatusCode]: response.status });
-      if (response.status >= 400) span.fail(String(response.status));
-    }
+    if (span) spanAnswered(span, response.status);
     return response;
   } catch (error) {
     endpoint.observe?.('error', (performance.now() - started) / 1000);
-    const timedOut = ['TimeoutError', 'AbortError'].includes((error as Error | undefined)?.name ?? '');
-    span?.fail(timedOut ? 'timeout' : 'network');
+    if (span) spanUnanswered(span, error);
     throw error;
-  } finally {
-    span?.end();
   }
 }

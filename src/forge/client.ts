@@ -6,7 +6,7 @@
 // (D31), and turns failures into ToolErrors and pagination headers into the pagination object
 // (D16, D17).
 import { jobTokenReaches, jobTokenRefusal } from './job-token-routes';
-import { ToolError } from './errors';
+import { ToolError, isTimeout } from './errors';
 import { BodyOverLimit, readTextWithin } from './body';
 import { credentialHeader, type Credential } from './credential';
 import { buildQuery, type QueryValue } from './encode';
@@ -14,8 +14,8 @@ import type { ForgeEndpoint } from './endpoint';
 import { failureFromResponse, retryAfterSeconds } from './failure';
 import { keepsPath } from './path-guard';
 import { graphqlData, graphqlUrl, jobTokenGraphqlRefusal, type GraphqlDocument } from './graphql';
-import { requestSpan } from './forge-span';
-import { ATTR, type TraceSpan } from '../tracing/span';
+import { requestSpan, spanAnswered, spanUnanswered } from './forge-span';
+import type { TraceSpan } from '../tracing/span';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -118,11 +118,6 @@ function abortAtDeadline(controller: AbortController): void {
   controller.abort(new DOMException('The operation timed out.', 'TimeoutError'));
 }
 
-const isTimeout = (error: unknown) => {
-  const name = (error as Error | undefined)?.name;
-  return name === 'TimeoutError' || name === 'AbortError';
-};
-
 export class ForgeClient {
   private readonly authHeader: [string, string];
   /** A CI job token reaches only some endpoints (job-token-routes.ts, D38). */
@@ -194,7 +189,7 @@ export class ForgeClient {
       let response: Response;
       const started = performance.now();
       const timer = deadlineSignal(remaining);
-      const span = this.trace ? requestSpan(this.trace, this.endpoint, request.method, request.path, attempt, headers) : undefined;
+      const span = this.trace ? requestSpan(this.trace, this.endpoint, request.method, url, attempt, headers) : undefined;
       try {
         // The signal also ends the body's reading: a body still arriving at the deadline fails.
         response = await this.fetchImpl(url, {
@@ -208,10 +203,7 @@ export class ForgeClient {
       } catch (error) {
         clearTimeout(timer.timer);
         this.record('error', started, operation);
-        if (span) {
-          span.fail(isTimeout(error) ? 'timeout' : 'network');
-          span.end();
-        }
+        if (span) spanUnanswered(span, error);
         if (isTimeout(error)) throw this.timeoutError(budget);
         if (canRetry && attempt < MAX_RETRIES && Date.now() + BACKOFF_MS[attempt] < deadline) {
           await sleep(BACKOFF_MS[attempt]);
@@ -220,11 +212,7 @@ export class ForgeClient {
         throw new ToolError('upstream', `the forge could not be reached: ${(error as Error)?.message ?? 'network error'}`);
       }
       this.record(response.status, started, operation);
-      if (span) {
-        span.set({ [ATTR.httpResponseStatusCode]: response.status });
-        if (response.status >= 400) span.fail(String(response.status));
-        span.end();
-      }
+      if (span) spanAnswered(span, response.status);
       if (response.ok) return { response, budget, timer: timer.timer };
       const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
       if (location && canRetry && redirects < MAX_REDIRECTS) {

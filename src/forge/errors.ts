@@ -16,3 +16,9 @@ export class ToolError extends Error {
     super(message);
   }
 }
+
+/** Whether a failed fetch ran out of time (its deadline's signal, or an abort). */
+export const isTimeout = (error: unknown): boolean => {
+  const name = (error as Error | undefined)?.name;
+  return name === 'TimeoutError' || name === 'AbortError';
+};

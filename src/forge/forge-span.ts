@@ -1,5 +1,6 @@
 import type { ForgeEndpoint } from './endpoint';
 import { ATTR, type SpanAttributes, type TraceSpan } from '../tracing/span';
+import { isTimeout } from './errors';
 
 // The client span of one attempt of a forge request (D46), after OpenTelemetry's HTTP conventions.
 // Its url.full is the forge's origin and API path, then the request's
@@ -40,37 +41,43 @@ function clientAttributes(endpoint: ForgeEndpoint, method: string, originPath: s
 }
 
 /**
- * The client span of one attempt of a request; its traceparent goes into `headers`, so the forge's
- * own traces join the caller's. Every request the forge client sends (REST and GraphQL) passes
- * through its `exchange`, and so here.
+ * The client span of one attempt of a request to the forge, by its whole URL: below the API
+ * (`…/api/v4/projects/{}/issues`), or beside it on the endpoint's origin (`/api/graphql`, OAuth's
+ * `/oauth/token/info`). Its traceparent goes into `headers`, so the forge's own traces join the
+ * caller's. The forge client's `exchange` (REST and GraphQL, each attempt) and the checks at the
+ * door (auth/credentialed-get.ts) make theirs here.
  */
 export function requestSpan(
   trace: TraceSpan,
   endpoint: ForgeEndpoint,
   method: string,
-  path: string,
+  url: string,
   attempt: number,
   headers: Record<string, string>,
 ): TraceSpan {
   // An unsampled trace still passes its traceparent on; its attributes are not worked out.
-  return started(trace, endpoint, method, trace.recording ? `${endpoint.apiPath}${tracedPath(path)}` : '', attempt, headers);
-}
-
-/**
- * The client span of a request the forge client does not make (the credential checks at the door,
- * auth/credentialed-get.ts), by its whole URL: below the API (`…/api/v4/user`) or beside it
- * (OAuth's `/oauth/token/info`), on the endpoint's origin.
- */
-export function urlSpan(trace: TraceSpan, endpoint: ForgeEndpoint, method: string, url: string, headers: Record<string, string>): TraceSpan {
-  if (!trace.recording) return started(trace, endpoint, method, '', 0, headers);
-  const originPath = url.startsWith(endpoint.apiUrl)
-    ? `${endpoint.apiPath}${tracedPath(url.slice(endpoint.apiUrl.length))}`
-    : tracedPath(url.startsWith(endpoint.origin) ? url.slice(endpoint.origin.length) : new URL(url).pathname);
-  return started(trace, endpoint, method, originPath, 0, headers);
-}
-
-function started(trace: TraceSpan, endpoint: ForgeEndpoint, method: string, originPath: string, attempt: number, headers: Record<string, string>): TraceSpan {
-  const span = trace.child(method, 'client', trace.recording ? clientAttributes(endpoint, method, originPath, attempt) : undefined);
+  const attributes = trace.recording ? clientAttributes(endpoint, method, originPath(endpoint, url), attempt) : undefined;
+  const span = trace.child(method, 'client', attributes);
   headers.traceparent = span.traceparent();
   return span;
+}
+
+/** The URL's path after the endpoint's origin, without identifiers (the API path kept as it is). */
+function originPath(endpoint: ForgeEndpoint, url: string): string {
+  return url.startsWith(endpoint.apiUrl)
+    ? `${endpoint.apiPath}${tracedPath(url.slice(endpoint.apiUrl.length))}`
+    : tracedPath(url.slice(endpoint.origin.length));
+}
+
+/** A request answered: its status on the span, which fails from 400 on, and ends. */
+export function spanAnswered(span: TraceSpan, status: number): void {
+  span.set({ [ATTR.httpResponseStatusCode]: status });
+  if (status >= 400) span.fail(String(status));
+  span.end();
+}
+
+/** A request that got no answer: failed as a timeout or a network error, and ended. */
+export function spanUnanswered(span: TraceSpan, error: unknown): void {
+  span.fail(isTimeout(error) ? 'timeout' : 'network');
+  span.end();
 }
