@@ -78,7 +78,7 @@ const gate = createCredentialGate({
 const endpoint = createEndpoint(apiUrl, { rejectUnauthorized: true, timeoutMs: 10_000, maxResponseBytes: 1 << 20 } as never);
 const caller = (): Caller => ({ credential: { kind: 'private', token: TOKEN }, apiUrl });
 async function pass(): Promise<void> {
-  if ((await gate(caller(), endpoint, 'r', 'modern', 1)) !== undefined) throw new Error('the gate refused the bench token');
+  if ((await gate(caller(), endpoint, { requestId: 'r', lane: 'modern', replyId: 1 })) !== undefined) throw new Error('the gate refused the bench token');
 }
 
 /** CPU ms per operation of `op`, run by 8 concurrent loops for `seconds`. */

@@ -223,7 +223,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
     return verdict !== undefined && 'apiUrl' in verdict && verdict.apiUrl === apiUrl;
   };
   // The credential gate of remote callers (D7) and OAuth mode's watch on its sealed tokens (D23, D29).
-  const { credentialGate, grants } = credentialDoors({ checks, callers, oauth: Boolean(oauth), isWrite: (name) => catalog.isWrite(name), logger, refusals });
+  const { credentialGate, grants } = credentialDoors({ checks, callers, isWrite: (name) => catalog.isWrite(name), logger, refusals });
   const common = { callers, createServer, logger, metrics, pool, credentialGate, grants, refusals };
   // The plain tools/call answered without the SDK (http/fast-tool-call.ts), on both lanes and in
   // both modes. Off (`fastToolCall: false`) to compare with the SDK's answers.

@@ -236,11 +236,6 @@ export class CredentialChecks {
     return known?.verdict === 'accepted' ? known.token : undefined;
   }
 
-  /** The credential's key (a hash, never the token): what per-credential memory elsewhere is keyed by. */
-  keyFor(credential: Credential, endpoint: ForgeEndpoint): string {
-    return keyOf(credential, endpoint);
-  }
-
   /** Whether the forge's answer was a rejection because its 200 was no JSON user record (for a log line). */
   notForge(credential: Credential, endpoint: ForgeEndpoint): boolean {
     return this.known(keyOf(credential, endpoint))?.notForge === true;

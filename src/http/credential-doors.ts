@@ -6,7 +6,7 @@
 // calls and forge rejections (D23, D29).
 import type { Caller } from '../auth/caller';
 import type { CallerResolver } from '../auth/caller-resolver';
-import type { CredentialChecks } from '../auth/credential-check';
+import { keyOf, type CredentialChecks } from '../auth/credential-check';
 import type { ForgeEndpoint } from '../forge/endpoint';
 import type { Logger } from '../logging/logger';
 import { TokenWarnings } from '../mcp/token-warning';
@@ -22,7 +22,7 @@ export function callerFacts(checks: CredentialChecks) {
     forgeUser: (caller: Caller, endpoint: ForgeEndpoint, trace?: TraceSpan) => checks.username(caller.credential, endpoint, trace),
     // What the caller's token may do (D38), as the check found it.
     tokenProfile: (caller: Caller, endpoint: ForgeEndpoint) => checks.profile(caller.credential, endpoint),
-    tokenWarnings: new TokenWarnings((caller, context) => checks.keyFor(caller.credential, context.forge)),
+    tokenWarnings: new TokenWarnings((caller, context) => keyOf(caller.credential, context.forge)),
     // Who the caller's token acts as (whoami, D39), as the check found it.
     forgeIdentity: (caller: Caller, endpoint: ForgeEndpoint) => checks.identity(caller.credential, endpoint) as Record<string, unknown> | undefined,
   };
@@ -31,8 +31,6 @@ export function callerFacts(checks: CredentialChecks) {
 interface DoorDeps {
   checks: CredentialChecks;
   callers: CallerResolver;
-  /** OAuth mode (FORGE_MCP_OAUTH): its sealed tokens' calls are watched. */
-  oauth: boolean;
   isWrite(name: string): boolean;
   logger: Logger;
   refusals: Refusals;
@@ -52,16 +50,16 @@ export function credentialDoors(deps: DoorDeps) {
         refusals: deps.refusals,
       })
     : undefined;
-  // OAuth mode: a read_api token's write calls get the step-up 403, a forge-rejected token the 401 (D23, D29).
-  const grants: GrantGuard | undefined =
-    deps.oauth && callers.stepUpChallenge
-      ? {
-          isWrite: deps.isWrite,
-          challenge: callers.challenge,
-          stepUpChallenge: callers.stepUpChallenge,
-          // A forge that cannot say counts as refusing, as the 401 it sent does.
-          stillAccepted: async (caller, endpoint, trace) => (await checks.recheck(caller.credential, endpoint, trace)) === 'accepted',
-        }
-      : undefined;
+  // OAuth mode (only its caller resolver has a step-up challenge): a read_api token's write calls
+  // get the step-up 403, a forge-rejected token the 401 (D23, D29).
+  const grants: GrantGuard | undefined = callers.stepUpChallenge
+    ? {
+        isWrite: deps.isWrite,
+        challenge: callers.challenge,
+        stepUpChallenge: callers.stepUpChallenge,
+        // A forge that cannot say counts as refusing, as the 401 it sent does.
+        stillAccepted: async (caller, endpoint, trace) => (await checks.recheck(caller.credential, endpoint, trace)) === 'accepted',
+      }
+    : undefined;
   return { credentialGate, grants };
 }

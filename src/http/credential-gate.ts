@@ -8,10 +8,9 @@ import type { CredentialChecks } from '../auth/credential-check';
 import type { ForgeEndpoint } from '../forge/endpoint';
 import type { Logger } from '../logging/logger';
 import type { Caller } from '../auth/caller';
-import { MESSAGES, challengeWithError, type RpcId } from '../web/errors';
+import { MESSAGES, challengeWithError } from '../web/errors';
 import { jsonRpc, type Refusals } from '../web/refusals';
-import type { McpLane } from './lane';
-import type { TraceSpan } from '../tracing/span';
+import type { McpRequest } from './mcp-prelude';
 
 interface CredentialGateDeps {
   checks: CredentialChecks;
@@ -26,21 +25,19 @@ interface CredentialGateDeps {
 
 /**
  * Resolves to the 401 that refuses the caller, or undefined when the session may open (legacy) or
- * the request go on (modern lane, D38). `replyId`: the JSON-RPC id the 401 carries (modern lane);
- * `trace`: the request's span (tracing on), the parent of the check's forge requests (D46).
+ * the request go on (modern lane, D38). From the request: its id and lane for the log, the
+ * JSON-RPC id the 401 carries (modern lane), its span (tracing on) as the parent of the check's
+ * forge requests (D46).
  */
 export type CredentialGate = (
   caller: Caller,
   endpoint: ForgeEndpoint,
-  requestId: string,
-  lane?: McpLane,
-  replyId?: RpcId,
-  trace?: TraceSpan,
+  req: Pick<McpRequest, 'requestId' | 'lane' | 'replyId' | 'trace'>,
 ) => Promise<Response | undefined>;
 
 export function createCredentialGate(deps: CredentialGateDeps): CredentialGate {
   const rejectedChallenge = challengeWithError(deps.challenge, 'invalid_token');
-  return async (caller, endpoint, requestId, lane = 'legacy', replyId = null, trace) => {
+  return async (caller, endpoint, { requestId, lane, replyId, trace }) => {
     if (deps.alreadyChecked(caller)) return undefined;
     const verdict = await deps.checks.check(caller.credential, endpoint, trace);
     if (verdict === 'rejected') {

@@ -98,14 +98,13 @@ export function createModernMcpHandler(deps: ModernMcpDeps): (req: McpRequest) =
   // The tail's state is whether the request looks served (looksServed), judged once per request.
   const serve = createServingTail<boolean>(deps, {
     lane: 'modern',
-    admit:
-      gate && (async (req, caller, endpoint, checkFirst) => (checkFirst ? gate(caller, endpoint, req.requestId, 'modern', req.replyId, req.trace) : undefined)),
+    admit: gate && (async (req, caller, endpoint, checkFirst) => (checkFirst ? gate(caller, endpoint, req) : undefined)),
     bySdk: async (req) => withRequestId(await deps.handler.fetch(req.request, { parsedBody: req.body }), req.replyId),
     served:
       gate &&
       (async (response, caller, checkedFirst, req, endpoint) => {
         if (!response.ok || checkedFirst) return response;
-        const refusal = await gate(caller, endpoint, req.requestId, 'modern', req.replyId, req.trace);
+        const refusal = await gate(caller, endpoint, req);
         if (!refusal) return response;
         await response.body?.cancel().catch(() => {});
         return refusal;

@@ -65,7 +65,7 @@ export function createStatefulMcpHandler(deps: StatefulMcpDeps): (req: McpReques
   // SDK's new session → release (serving-tail.ts; an initialize is never a plain tools/call).
   const open = createServingTail<Opening>(deps, {
     lane: 'legacy',
-    admit: async (req, caller, endpoint) => deps.credentialGate?.(caller, endpoint, req.requestId, 'legacy', null, req.trace),
+    admit: async (req, caller, endpoint) => deps.credentialGate?.(caller, endpoint, req),
     bySdk: openSession,
   });
 

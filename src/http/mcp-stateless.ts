@@ -64,7 +64,7 @@ export function createStatelessMcpHandler(deps: StatelessMcpDeps): (req: McpRequ
   const serve = createServingTail<boolean>(deps, {
     lane: 'legacy',
     async admit(req, caller, endpoint, live) {
-      const refused = live ? await deps.credentialGate?.(caller, endpoint, req.requestId, 'legacy', null, req.trace) : undefined;
+      const refused = live ? await deps.credentialGate?.(caller, endpoint, req) : undefined;
       if (refused) return refused;
       if (isInitializeMessage(req.body)) {
         metrics.totalSessions++;
