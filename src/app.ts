@@ -3,7 +3,7 @@
 import { Elysia } from 'elysia';
 import type { Config } from './config/load';
 import { remoteCallers, staticCaller } from './auth/caller-resolver';
-import { createForgeUrlJudge } from './auth/forge-url';
+import { createForgeUrlJudge, forgeUrlPolicy } from './auth/forge-url';
 import { ForgePool } from './forge/pool';
 import { InstanceDirectory } from './forge/instance';
 import { CredentialChecks } from './auth/credential-check';
@@ -218,10 +218,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
   const createServer = (stream?: StreamState) =>
     createMcpServer(mcpDeps, 'legacy', { versions: LEGACY_PROTOCOL_VERSIONS, listening: stream && (() => stream.open > 0) });
   const forgeUrlJudge = config.ENABLE_DYNAMIC_API_URL ? createForgeUrlJudge(config.forgeApiUrls, config.FORGE_ALLOWED_HOSTS) : undefined;
-  const forgeUrlAllowed = (apiUrl: string) => {
-    const verdict = forgeUrlJudge?.(apiUrl);
-    return verdict !== undefined && 'apiUrl' in verdict && verdict.apiUrl === apiUrl;
-  };
+  const forgeUrlAllowed = forgeUrlJudge ? forgeUrlPolicy(forgeUrlJudge) : () => undefined;
   // The credential gate of remote callers (D7) and OAuth mode's watch on its sealed tokens (D23, D29).
   const { credentialGate, grants } = credentialDoors({ checks, callers, isWrite: (name) => catalog.isWrite(name), logger, refusals });
   const common = { callers, createServer, logger, metrics, pool, credentialGate, grants, refusals };
@@ -246,7 +243,7 @@ export function createApp(config: Config, options: AppOptions = {}): ForgeApp {
         // An id opens only here and for a forge this deployment may call (session/sealed-session.ts).
         sealed: new SealedSessions(statelessSealer(options.sealer), {
           audience: config.MCP_SERVER_URL?.replace(/\/+$/, '') ?? '',
-          forgeAllowed: (apiUrl) => config.forgeApiUrls.includes(apiUrl) || forgeUrlAllowed(apiUrl),
+          forgeAllowed: (apiUrl) => config.forgeApiUrls.includes(apiUrl) || forgeUrlAllowed(apiUrl) === apiUrl,
           now: options.now,
         }),
         authenticateEveryMethod: Boolean(oauth),

@@ -2,22 +2,24 @@
 // normalized to /api/v4 (docs/spec.md dynamic API URL rules 2–4, D7/D8), and what of a refused
 // one may be logged.
 import { describe, expect, test } from 'bun:test';
-import { createForgeUrlJudge, createForgeUrlPolicy, FORGE_URL_REFUSALS } from '../src/auth/forge-url';
+import { createForgeUrlJudge, forgeUrlPolicy, FORGE_URL_REFUSALS } from '../src/auth/forge-url';
 import { loggableHost } from '../src/auth/loggable-host';
 import { normalizeApiUrl } from '../src/forge/api-url';
 
-const policy = createForgeUrlPolicy(
-  ['https://gitlab.example.com/api/v4', 'http://127.0.0.1:18080/api/v4', 'https://tls.example:443/api/v4'],
-  [
-    'git.corp.example:8443',
-    'Other.Example',
-    'http://[::1]:9000',
-    'plain.example:80',
-    'http://legacy.example:8080',
-    'HTTPS://explicit.example/',
-    'padded.example:0443',
-    'tls-port.example:443',
-  ],
+const policy = forgeUrlPolicy(
+  createForgeUrlJudge(
+    ['https://gitlab.example.com/api/v4', 'http://127.0.0.1:18080/api/v4', 'https://tls.example:443/api/v4'],
+    [
+      'git.corp.example:8443',
+      'Other.Example',
+      'http://[::1]:9000',
+      'plain.example:80',
+      'http://legacy.example:8080',
+      'HTTPS://explicit.example/',
+      'padded.example:0443',
+      'tls-port.example:443',
+    ],
+  ),
 );
 
 export const HOSTILE_URLS: [string, string][] = [

@@ -20,7 +20,8 @@
 // Beside the check, what the token may do is asked once (token-profile.ts) and kept with the answer.
 import { readTextWithin } from '../forge/body';
 import type { Credential } from '../forge/credential';
-import { credentialedGet, type FetchLike } from './credentialed-get';
+import type { FetchLike } from '../forge/client';
+import { credentialedGet } from './credentialed-get';
 import type { ForgeEndpoint } from '../forge/endpoint';
 import { MemoryStore } from '../store/memory-store';
 import { storeKey, type SharedStore } from '../store/store';

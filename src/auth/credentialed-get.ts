@@ -3,11 +3,10 @@
 // redirect is no answer anyway), the endpoint's timeout and fetch options, its request metric, and
 // (tracing on) a client span below the span of the request that asked (D46).
 import { credentialHeader, type Credential } from '../forge/credential';
+import type { FetchLike } from '../forge/client';
 import type { ForgeEndpoint } from '../forge/endpoint';
 import { requestSpan, spanAnswered, spanUnanswered } from '../forge/forge-span';
 import type { TraceSpan } from '../tracing/span';
-
-export type FetchLike = (input: string, init: RequestInit & Record<string, unknown>) => Promise<Response>;
 
 /** The forge's response; a request that fails throws as fetch does, observed as 'error'. */
 export async function credentialedGet(

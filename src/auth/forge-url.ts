@@ -115,8 +115,8 @@ export function createForgeUrlJudge(configuredApiUrls: readonly string[], allowe
   };
 }
 
-export function createForgeUrlPolicy(configuredApiUrls: readonly string[], allowedHosts: readonly string[] = []): ForgeUrlPolicy {
-  const judge = createForgeUrlJudge(configuredApiUrls, allowedHosts);
+/** A judge's verdict as the normalized API URL an allowed value names, or undefined. */
+export function forgeUrlPolicy(judge: (raw: string) => ForgeUrlVerdict): ForgeUrlPolicy {
   return (raw) => {
     const verdict = judge(raw);
     return 'apiUrl' in verdict ? verdict.apiUrl : undefined;

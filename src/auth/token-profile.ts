@@ -10,7 +10,8 @@
 // token never leaves the request that carries it.
 import { readTextWithin } from '../forge/body';
 import type { Credential } from '../forge/credential';
-import { credentialedGet, type FetchLike } from './credentialed-get';
+import type { FetchLike } from '../forge/client';
+import { credentialedGet } from './credentialed-get';
 import type { ForgeEndpoint } from '../forge/endpoint';
 import type { TraceSpan } from '../tracing/span';
 

@@ -57,7 +57,8 @@ export interface ChunkReader {
   read(): Promise<{ done: true; value?: undefined } | { done: false; value: Uint8Array }>;
 }
 
-type FetchLike = (input: string, init: RequestInit & Record<string, unknown>) => Promise<Response>;
+/** Bun's fetch, or a stand-in for it (tests; the checks at the door and OAuth's forge calls take one too). */
+export type FetchLike = (input: string, init: RequestInit & Record<string, unknown>) => Promise<Response>;
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 const MAX_RETRIES = 2;

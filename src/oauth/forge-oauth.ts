@@ -2,6 +2,7 @@
 // the authorize URL the user is sent to (with the scope granted, D29), the code exchange with this
 // server's own PKCE verifier, and refresh (server-side, D23). Requests go out with
 // the deployment's proxy and TLS settings and never follow redirects (they carry secrets).
+import type { FetchLike } from '../forge/client';
 import type { ForgeEndpoint } from '../forge/endpoint';
 import { stripInvisible } from '../text/invisible';
 import type { Scope } from './scopes';
@@ -26,8 +27,6 @@ type TokenResult =
   | { ok: true; tokens: ForgeTokens }
   /** `status` 0: the forge could not be reached or did not answer in time. */
   | { ok: false; status: number; error: string; description: string };
-
-type FetchLike = (input: string, init: RequestInit & Record<string, unknown>) => Promise<Response>;
 
 export class ForgeOAuthClient {
   constructor(

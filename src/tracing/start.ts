@@ -17,7 +17,7 @@ import {
   TracerProvider,
   type Sampler,
 } from '@opentelemetry/sdk-trace';
-import type { SpanAttributes, TraceSpan, Tracer, TracingSettings } from './span';
+import { ATTR, type SpanAttributes, type TraceSpan, type Tracer, type TracingSettings } from './span';
 
 function samplerOf(settings: TracingSettings): Sampler {
   const ratio = new TraceIdRatioBasedSampler(settings.ratio);
@@ -97,7 +97,7 @@ class OtelSpan implements TraceSpan {
 
   fail(errorType: string): void {
     if (!this.recording) return;
-    this.span.setAttribute('error.type', errorType);
+    this.span.setAttribute(ATTR.errorType, errorType);
     this.span.setStatus({ code: SpanStatusCode.ERROR });
   }
 
