@@ -17,7 +17,8 @@ export interface PaidUse {
   what?: string;
 }
 
-const instanceOf = async (ctx: ToolContext): Promise<InstanceInfo> => (ctx.instance ? ctx.instance() : UNKNOWN_INSTANCE);
+/** What the forge runs, as the instance directory knows it; unknown where the context has none (stdio tests). */
+export const instanceOf = async (ctx: ToolContext): Promise<InstanceInfo> => (ctx.instance ? ctx.instance() : UNKNOWN_INSTANCE);
 
 /** Refuses the first paid-tier use on a Community Edition instance; asks the forge only when one is used. */
 export async function refusePaidOnCommunityEdition(ctx: ToolContext, uses: PaidUse[]): Promise<void> {
@@ -31,7 +32,8 @@ export async function refusePaidOnCommunityEdition(ctx: ToolContext, uses: PaidU
   );
 }
 
-const older = (info: InstanceInfo, major: number, minor: number): boolean => {
+/** Whether the instance is known to run a release before major.minor (an unknown release is not older). */
+export const older = (info: InstanceInfo, major: number, minor: number): boolean => {
   const v = info.version;
   return v !== null && (v.major < major || (v.major === major && v.minor < minor));
 };

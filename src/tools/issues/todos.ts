@@ -1,11 +1,10 @@
 // The caller's to-do list: list, mark one done, mark all done.
 import { Type } from '@sinclair/typebox';
-import { UNKNOWN_INSTANCE } from '../../forge/instance';
 import { defineTool } from '../define';
 import { invalidArgument } from '../errors';
 import { described, numericId, pagination } from '../params';
 import { callRest, restTool, type RestSpec } from '../rest';
-import { requireRelease } from '../tiers';
+import { instanceOf, requireRelease } from '../tiers';
 import { B, fields } from '../lean/schema-parts';
 
 // GitLab app/models/todo.rb ACTION_NAMES (the values TodosFinder accepts for `action`), in its order.
@@ -87,7 +86,7 @@ const listTodos = defineTool({
   // the network, naming what the instance runs; an instance that will not say lets GitLab decide.
   async handler(args, ctx) {
     if (args.type !== undefined && EE_TYPES.includes(args.type)) {
-      const info = ctx.instance ? await ctx.instance() : UNKNOWN_INSTANCE;
+      const info = await instanceOf(ctx);
       if (info.edition === 'ce') {
         throw invalidArgument(
           'type',

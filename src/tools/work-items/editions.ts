@@ -8,9 +8,8 @@
 import { Type } from '@sinclair/typebox';
 import { ToolError } from '../../forge/errors';
 import type { GraphqlDocument } from '../../forge/graphql';
-import { UNKNOWN_INSTANCE, type InstanceInfo } from '../../forge/instance';
 import type { ToolContext } from '../define';
-import { refusePaidOnCommunityEdition, requireRelease } from '../tiers';
+import { instanceOf, older, refusePaidOnCommunityEdition, requireRelease } from '../tiers';
 import type { SchemaVariant } from './documents';
 
 /** GitLab's type names as the IssueType enum spells them. */
@@ -27,11 +26,6 @@ const WORK_ITEMS_API = [16, 7] as const;
 const EPICS_AS_WORK_ITEMS = [17, 7] as const;
 const CUSTOM_STATUSES = [18, 2] as const;
 
-const instanceOf = async (ctx: ToolContext): Promise<InstanceInfo> => (ctx.instance ? ctx.instance() : UNKNOWN_INSTANCE);
-
-const atLeast = (info: InstanceInfo, [major, minor]: readonly [number, number]) =>
-  info.version !== null && (info.version.major > major || (info.version.major === major && info.version.minor >= minor));
-
 /**
  * The document variant the forge's schema takes: the Community Edition's schema lacks ee/'s widget
  * types, and a document naming one is refused whole; an instance that will not say gets the variant
@@ -40,7 +34,7 @@ const atLeast = (info: InstanceInfo, [major, minor]: readonly [number, number]) 
 export async function schemaVariant(ctx: ToolContext): Promise<SchemaVariant> {
   const info = await instanceOf(ctx);
   if (info.edition !== 'ee') return 'free';
-  return atLeast(info, CUSTOM_STATUSES) ? 'status' : 'paid';
+  return info.version !== null && !older(info, ...CUSTOM_STATUSES) ? 'status' : 'paid';
 }
 
 /**
@@ -49,7 +43,7 @@ export async function schemaVariant(ctx: ToolContext): Promise<SchemaVariant> {
  */
 export async function workItemGraphql<T = unknown>(ctx: ToolContext, document: GraphqlDocument, variables: Record<string, unknown>): Promise<T> {
   const info = await instanceOf(ctx);
-  if (info.version !== null && !atLeast(info, WORK_ITEMS_API)) {
+  if (older(info, ...WORK_ITEMS_API)) {
     throw new ToolError(
       'validation',
       `the work item tools need GitLab ${WORK_ITEMS_API.join('.')} or later (GitLab's GraphQL API lacks fields they ask for before then); this forge runs ${info.versionText}`,

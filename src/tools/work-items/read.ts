@@ -17,7 +17,7 @@ import {
   WORK_ITEM_TYPES,
 } from './documents';
 import { refusePaidWidgets, refuseStatuses, refuseTypes, schemaVariant, typeName, type TypeName, workItemGraphql } from './editions';
-import { checkNamespace, checkRef, firstNode, iidRef, namespacePath, resolveGid, toGid, workItemId, workItemRef, type RefArgs } from './refs';
+import { checkRef, firstNode, iidRef, namespacePath, resolveGid, toGid, workItemId, workItemRef, type RefArgs } from './refs';
 
 const input = (properties: Parameters<typeof Type.Object>[0]) => Type.Object(properties, { additionalProperties: false });
 
@@ -136,7 +136,6 @@ const listWorkItems = defineTool({
     const args = raw as unknown as ListArgs;
     if ((args.namespace_path === undefined) === (args.parent_id === undefined))
       throw invalidArgument('namespace_path', "give namespace_path, or parent_id for a work item's children");
-    checkNamespace(args.namespace_path);
     if (args.parent_id !== undefined) {
       const used = FILTERS.find((f) => args[f] !== undefined);
       if (used) throw invalidArgument(used, "does not apply with parent_id: GitLab lists a work item's children unfiltered");
@@ -195,7 +194,6 @@ async function getWhole(args: RefArgs, ctx: ToolContext): Promise<Widgets> {
   const variant = await schemaVariant(ctx);
   const ref = iidRef(args, ctx);
   if (ref) {
-    checkNamespace(ref.namespace_path);
     return firstNode<Widgets>(
       await workItemGraphql(ctx, GET_WORK_ITEM_BY_IID[variant], { fullPath: ref.namespace_path, iid: ref.iid, first: 1 }),
       ref.namespace_path,
@@ -269,7 +267,6 @@ const listWorkItemTypes = defineTool({
   record: 'work_item_type',
   input: input({ namespace_path: namespacePath() }),
   endpoint: 'POST /api/graphql (workItemTypes)',
-  check: (args) => checkNamespace(args.namespace_path as string),
   handler: async (args, ctx) =>
     typesOf(await workItemGraphql<TypeNodes>(ctx, WORK_ITEM_TYPES, { fullPath: args.namespace_path }), args.namespace_path as string),
 });
@@ -284,7 +281,6 @@ const listWorkItemStatuses = defineTool({
   record: 'work_item_type',
   input: input({ namespace_path: namespacePath(), type: Type.Optional(typeName('Only this type.')) }),
   endpoint: 'POST /api/graphql (workItemStatuses)',
-  check: (args) => checkNamespace(args.namespace_path as string),
   handler: async (args, ctx) => {
     await refuseStatuses(ctx, 'namespace_path');
     const types = typesOf(

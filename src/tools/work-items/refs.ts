@@ -12,6 +12,8 @@ import { RESOLVE_WORK_ITEM } from './documents';
 import { workItemGraphql } from './editions';
 
 const PATH = '^(?![0-9]+$)[A-Za-z0-9_][A-Za-z0-9_.+-]*(/[A-Za-z0-9_][A-Za-z0-9_.+-]*)*$';
+/** PATH as a RegExp, for a path read out of a URL (the schema checks what is given as namespace_path). */
+const PATH_RE = new RegExp(PATH);
 
 /** A project's or group's full path (what it takes is said once, in the group's instructions). */
 export const namespacePath = () =>
@@ -57,11 +59,6 @@ export function checkRef(args: RefArgs, what = 'the work item'): void {
     throw invalidArgument(args.iid === undefined ? 'iid' : 'namespace_path', 'namespace_path and iid go together');
 }
 
-export function checkNamespace(path: string | undefined, parameter = 'namespace_path'): void {
-  if (path !== undefined && /^\d+$/.test(path))
-    throw invalidArgument(parameter, "GitLab's GraphQL API finds projects and groups by full path only; give the path (group/sub/project), not the numeric id");
-}
-
 export const toGid = (id: string) => (id.startsWith('gid://') ? id : `gid://gitlab/WorkItem/${id}`);
 
 const WEB_PATH = /^\/(groups\/)?(.+?)\/-\/(work_items|issues|epics)\/([1-9][0-9]{0,18})\/?$/;
@@ -76,7 +73,7 @@ function fromUrl(url: string, ctx: ToolContext): { namespace_path: string; iid: 
   }
   if (parsed.origin !== ctx.forge.endpoint.origin) throw invalidArgument('url', "is not on this forge (its host differs from the forge's)");
   const m = WEB_PATH.exec(parsed.pathname);
-  if (!m || !new RegExp(PATH).test(m[2]))
+  if (!m || !PATH_RE.test(m[2]))
     throw invalidArgument('url', 'must be a work item, issue or epic page (…/-/work_items/12, …/-/issues/12, /groups/…/-/epics/3)');
   return { namespace_path: m[2], iid: m[4] };
 }
@@ -107,7 +104,6 @@ export function firstNode<T>(data: NodesOf, path: string, iid: string): T {
 export async function resolveGid(args: RefArgs, ctx: ToolContext): Promise<string> {
   if (args.id !== undefined) return toGid(args.id);
   const ref = iidRef(args, ctx)!;
-  checkNamespace(ref.namespace_path);
   const data = await workItemGraphql<NodesOf>(ctx, RESOLVE_WORK_ITEM, { fullPath: ref.namespace_path, iid: ref.iid });
   return firstNode<{ id: string }>(data, ref.namespace_path, ref.iid).id;
 }

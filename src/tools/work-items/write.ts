@@ -22,7 +22,7 @@ import {
   type SchemaVariant,
 } from './documents';
 import { refusePaidWidgets, refuseStatuses, refuseTypes, schemaVariant, typeName, type TypeName, workItemGraphql } from './editions';
-import { checkNamespace, checkRef, namespacePath, resolveGid, toGid, workItemId, workItemRef, type RefArgs } from './refs';
+import { checkRef, namespacePath, resolveGid, toGid, workItemId, workItemRef, type RefArgs } from './refs';
 
 const input = (properties: Parameters<typeof Type.Object>[0]) => Type.Object(properties, { additionalProperties: false });
 const ids = (what: string, description?: string) => Type.Optional(listOf(numericId(`must be a positive integer ${what} id such as 42`), description));
@@ -129,7 +129,6 @@ const createWorkItem = defineTool({
     confidential: Type.Optional(Type.Boolean()),
   }),
   endpoint: 'POST /api/graphql (workItemTypes, createWorkItem)',
-  check: (args) => checkNamespace(args.namespace_path as string),
   handler: async (raw, ctx) => {
     const args = raw as unknown as Fields & { namespace_path: string; type: TypeName; title: string; parent_id?: string; confidential?: boolean };
     await refuseTypes(ctx, 'type', [args.type]);
