@@ -14,7 +14,7 @@
 // `slashName` is our own keyword too: a branch name, ref or file path whose slashes may arrive
 // %2F-encoded (D26).
 // `format` is checked here and never published (D32: some model APIs refuse whole tool lists over it).
-import { FormatRegistry, Type, type StringOptions, type TSchema, type TString } from '@sinclair/typebox';
+import { FormatRegistry, Type, type StringOptions, type TLiteral, type TSchema, type TString } from '@sinclair/typebox';
 
 /** GitLab's own limits where it has one (D31), generous bounds elsewhere: nothing unbounded reaches the forge. */
 export const LIMITS = {
@@ -64,6 +64,10 @@ FormatRegistry.Set('date', (value) => {
 
 /** A description only where one says more than the name, type and format already do. */
 export const described = (description?: string) => (description ? { description } : {});
+
+/** An optional choice among fixed values, as GitLab's `values:` declares them. */
+export const oneOf = <T extends string | number>(values: readonly T[], description?: string) =>
+  Type.Optional(Type.Union(values.map((v) => Type.Literal(v)) as TLiteral<T>[], described(description)));
 
 // ─── Identifiers that fill URL path segments (D26, D31) ─────────────────────────────────────────
 
@@ -116,6 +120,9 @@ export const integerId = (hint = 'must be a positive integer id such as 42', des
 /** An integer from `minimum` up to the safe maximum (1e308 is an integer to JavaScript). */
 export const integer = (minimum: number, hint: string, options: { stringOrInteger?: true } = {}) =>
   Type.Integer({ minimum, maximum: MAX_INTEGER, hint, ...options });
+
+/** An optional line number, 1 or more (a read's start, a blame's range). */
+export const lineNumber = (description: string) => Type.Optional({ ...integer(1, 'must be a line number, 1 or more'), description });
 
 export const positiveInteger = (hint = 'must be a positive integer such as 42') => integer(1, hint);
 

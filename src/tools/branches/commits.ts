@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { defineTool } from '../define';
 import { fillPath } from '../../forge/encode';
 import { invalidArgument } from '../errors';
-import { filePath, integer, isoDateTime, pagination, projectId, refName, shortName } from '../params';
+import { filePath, isoDateTime, pagination, projectId, refName, shortName, lineNumber } from '../params';
 import { restTool } from '../rest';
 
 const sha = refName('SHA, branch or tag');
@@ -66,8 +66,6 @@ const getCommitDiff = defineTool({
     return args.full_diff ? forge.allPages(request) : forge.list(request);
   },
 });
-
-const lineNumber = (description: string) => Type.Optional({ ...integer(1, 'must be a line number, 1 or more'), description });
 
 const getFileBlame = defineTool({
   name: 'get_file_blame',

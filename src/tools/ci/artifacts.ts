@@ -8,7 +8,7 @@ import { Type } from '@sinclair/typebox';
 import type { ChunkReader } from '../../forge/client';
 import { encodeSegment, fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
-import { filePath, integer, projectId } from '../params';
+import { filePath, projectId, lineNumber } from '../params';
 import { readLogLines } from '../pipelines/log-lines';
 import { lineText } from '../pipelines/log-text';
 import { jobId } from '../pipelines/params';
@@ -126,7 +126,7 @@ export const getJobArtifactFile = defineTool({
       project_id: projectId(),
       job_id: jobId(),
       artifact_path: filePath('Path in the archive'),
-      start_line: Type.Optional({ ...integer(1, 'must be a line number, 1 or more'), description: 'Default 1' }),
+      start_line: lineNumber('Default 1'),
       limit: Type.Optional(
         Type.Integer({
           minimum: 1,

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineTool } from '../define';
 import { invalidArgument } from '../errors';
-import { described, numericId, pagination } from '../params';
+import { numericId, pagination, oneOf } from '../params';
 import { callRest, restTool, type RestSpec } from '../rest';
 import { instanceOf, requireRelease } from '../tiers';
 import { B, fields } from '../lean/schema-parts';
@@ -37,13 +37,6 @@ const TYPES = [
   'Vulnerability',
   'WikiPage::Meta',
 ] as const;
-const enumOf = (values: readonly string[], description?: string) =>
-  Type.Optional(
-    Type.Union(
-      values.map((v) => Type.Literal(v)),
-      described(description),
-    ),
-  );
 // Numeric ids like every other tool's (D32); GitLab's to-do filters take no paths.
 const id = () => Type.Optional(numericId('must be a numeric id such as 42, not a path', 'Numeric id only'));
 
@@ -71,12 +64,12 @@ const listTodos = defineTool({
   endpoint: `${LIST_TODOS.method} ${LIST_TODOS.path}`,
   input: Type.Object(
     {
-      action: enumOf(ACTIONS, 'Why it is a to-do'),
+      action: oneOf(ACTIONS, 'Why it is a to-do'),
       author_id: id(),
       project_id: id(),
       group_id: id(),
-      state: enumOf(['pending', 'done']),
-      type: enumOf(TYPES, 'Kind of target'),
+      state: oneOf(['pending', 'done']),
+      type: oneOf(TYPES, 'Kind of target'),
       ...pagination,
     },
     { additionalProperties: false },

@@ -3,20 +3,13 @@ import { Type } from '@sinclair/typebox';
 import { fillPath, type QueryValue } from '../../forge/encode';
 import { defineTool } from '../define';
 import { invalidArgument } from '../errors';
-import { described, ID, isoDateTime, LIMITS, pagination, projectId, refName, search, shortName } from '../params';
+import { ID, isoDateTime, LIMITS, pagination, projectId, refName, search, shortName, oneOf } from '../params';
 import { labels } from '../issues/params';
 import { requireRelease } from '../tiers';
 
 // Checked in `check` rather than by a published pattern: the description says it in fewer bytes.
 const idNoneAny = () => Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.idDigits, description: 'User id, None or Any', ...ID }));
 const ID_NONE_ANY = /^([0-9]+|none|any)$/i;
-const enumOf = (values: readonly string[], description?: string) =>
-  Type.Optional(
-    Type.Union(
-      values.map((v) => Type.Literal(v)),
-      described(description),
-    ),
-  );
 const EXCLUSIVE = [
   ['assignee_id', 'assignee_username'],
   ['reviewer_id', 'reviewer_username'],
@@ -34,9 +27,9 @@ export const listMergeRequests = defineTool({
   input: Type.Object(
     {
       project_id: Type.Optional(projectId()),
-      state: enumOf(['opened', 'closed', 'locked', 'merged', 'all']),
+      state: oneOf(['opened', 'closed', 'locked', 'merged', 'all']),
       // lib/api/merge_requests.rb: GET /merge_requests defaults scope to created_by_me; a project's list to all.
-      scope: enumOf(['created_by_me', 'assigned_to_me', 'reviews_for_me', 'all'], 'Default created_by_me without project_id, else all; reviews_for_me: 18.4+'),
+      scope: oneOf(['created_by_me', 'assigned_to_me', 'reviews_for_me', 'all'], 'Default created_by_me without project_id, else all; reviews_for_me: 18.4+'),
       author_username: Type.Optional(shortName({ description: 'Username' })),
       assignee_id: idNoneAny(),
       assignee_username: Type.Optional(shortName({ description: 'Username' })),
@@ -47,7 +40,7 @@ export const listMergeRequests = defineTool({
       source_branch: Type.Optional(refName('Branch merged from')),
       target_branch: Type.Optional(refName('Branch merged into')),
       search: search(),
-      wip: enumOf(['yes', 'no'], 'yes: drafts only; no: no drafts'),
+      wip: oneOf(['yes', 'no'], 'yes: drafts only; no: no drafts'),
       created_after: isoDateTime(),
       created_before: isoDateTime(),
       updated_after: isoDateTime(),

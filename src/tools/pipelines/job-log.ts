@@ -8,7 +8,7 @@ import { Type } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
 import { invalidArgument } from '../errors';
-import { integer, projectId } from '../params';
+import { projectId, lineNumber } from '../params';
 import { STREAM_ALLOWANCE } from './log-budget';
 import { freshPages, PAGE_BYTES, PAGE_LINES, readLogLinesWith, type LogWindow, type RawLine } from './log-lines';
 import { lineText } from './log-text';
@@ -96,7 +96,7 @@ export const getPipelineJobOutput = defineTool({
           description: 'Lines skipped from the end',
         }),
       ),
-      start_line: Type.Optional({ ...integer(1, 'must be a line number, 1 or more'), description: 'Read from here, not the end' }),
+      start_line: lineNumber('Read from here, not the end'),
     },
     { additionalProperties: false },
   ),

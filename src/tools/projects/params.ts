@@ -1,10 +1,7 @@
 // Parameters the discovery tools share: GitLab's list orders, visibility, access levels, and the
 // event filters (lib/api/projects.rb, groups.rb, events.rb).
-import { Type, type TLiteral } from '@sinclair/typebox';
-import { isoDate, shortName } from '../params';
-
-const oneOf = <T extends string | number>(values: readonly T[], description?: string) =>
-  Type.Optional(Type.Union(values.map((v) => Type.Literal(v)) as TLiteral<T>[], description ? { description } : {}));
+import { Type } from '@sinclair/typebox';
+import { isoDate, shortName, oneOf } from '../params';
 
 export const visibility = oneOf(['private', 'internal', 'public'], 'Only this one');
 export const sort = oneOf(['asc', 'desc']);

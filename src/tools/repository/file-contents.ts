@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
 import { defineTool } from '../define';
 import { invalidArgument, ToolError } from '../errors';
-import { filePath, integer, projectId, refName } from '../params';
+import { filePath, projectId, refName, lineNumber } from '../params';
 import { guessMimeType } from './mime';
 import { readLineWindow } from './read-lines';
 
@@ -17,8 +17,6 @@ import { readLineWindow } from './read-lines';
 export const CONTENT_BUDGET = 60_000;
 
 const RAW = '/projects/{project_id}/repository/files/{file_path}/raw';
-
-const lineNumber = (description: string) => Type.Optional({ ...integer(1, 'must be a line number, 1 or more'), description });
 
 /**
  * A Git LFS pointer (the git-lfs spec v1): what the repository holds for a file stored in LFS, and

@@ -8,7 +8,7 @@ import { Type, type TObject } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
 import { defineTool, type ToolDefinition } from '../define';
 import { invalidArgument, ToolError } from '../errors';
-import { filePath, integer, longText, title, userText } from '../params';
+import { filePath, longText, title, userText, lineNumber } from '../params';
 import { CONTENT_BUDGET } from '../repository/file-contents';
 import { readLineWindow } from '../repository/read-lines';
 import { parentParam, withGroupWikiTier, type WikiScope } from './scope';
@@ -31,8 +31,6 @@ const version = Type.Optional(
     description: 'Wiki commit, for an older text',
   }),
 );
-const lineNumber = (description: string) => Type.Optional({ ...integer(1, 'must be a line number, 1 or more'), description });
-
 const EDITABLE = ['title', 'content', 'format'] as const;
 
 interface WikiTools {
