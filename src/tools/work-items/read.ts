@@ -2,7 +2,6 @@
 // get one with its widgets, its notes, and the types and statuses a namespace offers. Lists page by
 // cursor: pagination.next_page is GitLab's endCursor, given back as `after`.
 import { Type } from '@sinclair/typebox';
-import { ToolError } from '../../forge/errors';
 import { defineTool, type ToolContext } from '../define';
 import { invalidArgument } from '../errors';
 import { requireRelease } from '../tiers';
@@ -17,7 +16,7 @@ import {
   WORK_ITEM_TYPES,
 } from './documents';
 import { refusePaidWidgets, refuseStatuses, refuseTypes, schemaVariant, typeName, type TypeName, workItemGraphql } from './editions';
-import { checkRef, firstNode, iidRef, namespacePath, resolveGid, toGid, workItemId, workItemRef, type RefArgs } from './refs';
+import { checkRef, gone, widget, firstNode, iidRef, namespacePath, resolveGid, toGid, workItemId, workItemRef, type RefArgs } from './refs';
 
 const input = (properties: Parameters<typeof Type.Object>[0]) => Type.Object(properties, { additionalProperties: false });
 
@@ -50,11 +49,6 @@ function pageOf(connection: Connection | null | undefined, perPageAsked: number)
 interface Widgets {
   widgets?: ({ type?: string; children?: Connection; discussions?: Connection } | null)[] | null;
 }
-
-const widget = (item: Widgets | null | undefined, type: string) => (item?.widgets ?? []).find((w) => w?.type === type) ?? undefined;
-
-const gone = (what: string) =>
-  new ToolError('not_found', `${what} was not found (GitLab answers the same for what does not exist and what the caller may not see)`);
 
 interface ListArgs {
   namespace_path?: string;

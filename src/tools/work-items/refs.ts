@@ -107,3 +107,11 @@ export async function resolveGid(args: RefArgs, ctx: ToolContext): Promise<strin
   const data = await workItemGraphql<NodesOf>(ctx, RESOLVE_WORK_ITEM, { fullPath: ref.namespace_path, iid: ref.iid });
   return firstNode<{ id: string }>(data, ref.namespace_path, ref.iid).id;
 }
+
+/** A work item's widget of one type (HIERARCHY, NOTES, …), if its answer has it. */
+export const widget = <W extends { type?: string }>(item: { widgets?: (W | null)[] | null } | null | undefined, type: string): W | undefined =>
+  (item?.widgets ?? []).find((w): w is W => w?.type === type) ?? undefined;
+
+/** not_found for what GitLab's GraphQL answer left null (it answers the same for what the caller may not see). */
+export const gone = (what: string) =>
+  new ToolError('not_found', `${what} was not found (GitLab answers the same for what does not exist and what the caller may not see)`);

@@ -22,7 +22,7 @@ import {
   type SchemaVariant,
 } from './documents';
 import { refusePaidWidgets, refuseStatuses, refuseTypes, schemaVariant, typeName, type TypeName, workItemGraphql } from './editions';
-import { checkRef, namespacePath, resolveGid, toGid, workItemId, workItemRef, type RefArgs } from './refs';
+import { checkRef, gone, widget, namespacePath, resolveGid, toGid, workItemId, workItemRef, type RefArgs } from './refs';
 
 const input = (properties: Parameters<typeof Type.Object>[0]) => Type.Object(properties, { additionalProperties: false });
 const ids = (what: string, description?: string) => Type.Optional(listOf(numericId(`must be a positive integer ${what} id such as 42`), description));
@@ -41,10 +41,16 @@ function payloadOf<T extends { errors?: unknown; workItem?: unknown; note?: unkn
   return payload;
 }
 
-async function mutate(ctx: ToolContext, documents: Record<string, GraphqlDocument>, field: string, inputValue: Record<string, unknown>): Promise<unknown> {
-  const data = await workItemGraphql<Record<string, { errors?: unknown; workItem?: unknown } | null>>(ctx, documents[await schemaVariant(ctx)], {
-    input: inputValue,
-  });
+/** Sends a mutation in the variant the forge's schema takes (`variant`: when the caller already knows it). */
+async function mutate(
+  ctx: ToolContext,
+  documents: Record<SchemaVariant, GraphqlDocument>,
+  field: string,
+  inputValue: Record<string, unknown>,
+  variant?: SchemaVariant,
+): Promise<unknown> {
+  const document = documents[variant ?? (await schemaVariant(ctx))];
+  const data = await workItemGraphql<Record<string, { errors?: unknown; workItem?: unknown } | null>>(ctx, document, { input: inputValue });
   return payloadOf(data, field).workItem;
 }
 
@@ -134,15 +140,22 @@ const createWorkItem = defineTool({
     await refuseTypes(ctx, 'type', [args.type]);
     await refusePaidWidgets(ctx, args);
     const workItemTypeId = await typeId(ctx, args.namespace_path, args.type, 'type');
-    return mutate(ctx, CREATE_WORK_ITEM, 'workItemCreate', {
-      namespacePath: args.namespace_path,
-      title: args.title,
-      workItemTypeId,
-      confidential: args.confidential,
-      ...widgetInputs(args, await schemaVariant(ctx)),
-      ...(args.parent_id !== undefined ? { hierarchyWidget: { parentId: toGid(args.parent_id) } } : {}),
-      ...(args.label_ids !== undefined ? { labelsWidget: { labelIds: gids('Label', args.label_ids) } } : {}),
-    });
+    const variant = await schemaVariant(ctx);
+    return mutate(
+      ctx,
+      CREATE_WORK_ITEM,
+      'workItemCreate',
+      {
+        namespacePath: args.namespace_path,
+        title: args.title,
+        workItemTypeId,
+        confidential: args.confidential,
+        ...widgetInputs(args, variant),
+        ...(args.parent_id !== undefined ? { hierarchyWidget: { parentId: toGid(args.parent_id) } } : {}),
+        ...(args.label_ids !== undefined ? { labelsWidget: { labelIds: gids('Label', args.label_ids) } } : {}),
+      },
+      variant,
+    );
   },
 });
 
@@ -200,19 +213,26 @@ const updateWorkItem = defineTool({
     await refusePaidWidgets(ctx, args);
     const id = await resolveGid(args, ctx);
     if (args.parent_id !== undefined && toGid(args.parent_id) === id) throw invalidArgument('parent_id', 'a work item cannot be its own parent');
-    return mutate(ctx, UPDATE_WORK_ITEM, 'workItemUpdate', {
-      id,
-      title: args.title,
-      stateEvent: args.state_event?.toUpperCase(),
-      confidential: args.confidential,
-      ...widgetInputs(args, await schemaVariant(ctx)),
-      ...(args.status !== undefined ? { statusWidget: { status: args.status } } : {}),
-      ...(args.parent_id !== undefined ? { hierarchyWidget: { parentId: toGid(args.parent_id) } } : {}),
-      ...(args.remove_parent === true ? { hierarchyWidget: { parentId: null } } : {}),
-      ...(args.add_label_ids !== undefined || args.remove_label_ids !== undefined
-        ? { labelsWidget: { addLabelIds: gids('Label', args.add_label_ids), removeLabelIds: gids('Label', args.remove_label_ids) } }
-        : {}),
-    });
+    const variant = await schemaVariant(ctx);
+    return mutate(
+      ctx,
+      UPDATE_WORK_ITEM,
+      'workItemUpdate',
+      {
+        id,
+        title: args.title,
+        stateEvent: args.state_event?.toUpperCase(),
+        confidential: args.confidential,
+        ...widgetInputs(args, variant),
+        ...(args.status !== undefined ? { statusWidget: { status: args.status } } : {}),
+        ...(args.parent_id !== undefined ? { hierarchyWidget: { parentId: toGid(args.parent_id) } } : {}),
+        ...(args.remove_parent === true ? { hierarchyWidget: { parentId: null } } : {}),
+        ...(args.add_label_ids !== undefined || args.remove_label_ids !== undefined
+          ? { labelsWidget: { addLabelIds: gids('Label', args.add_label_ids), removeLabelIds: gids('Label', args.remove_label_ids) } }
+          : {}),
+      },
+      variant,
+    );
   },
 });
 
@@ -274,9 +294,8 @@ const removeWorkItemChildren = defineTool({
     let cursor: string | undefined;
     for (let n = 0; n < MAX_CHILD_PAGES; n++) {
       const data = await workItemGraphql<ChildPage>(ctx, WORK_ITEM_CHILD_IDS, { id, after: cursor });
-      if (!data.workItem)
-        throw new ToolError('not_found', `work item ${id} was not found (GitLab answers the same for what does not exist and what the caller may not see)`);
-      const connection = (data.workItem.widgets ?? []).find((w) => w?.type === 'HIERARCHY')?.children;
+      if (!data.workItem) throw gone(`work item ${id}`);
+      const connection = widget(data.workItem, 'HIERARCHY')?.children;
       for (const c of connection?.nodes ?? []) if (c?.id) children.add(c.id);
       if (!connection?.pageInfo?.hasNextPage || !connection.pageInfo.endCursor) break;
       cursor = connection.pageInfo.endCursor;
@@ -285,8 +304,9 @@ const removeWorkItemChildren = defineTool({
     const strangers = wanted.filter((c) => !children.has(c));
     if (strangers.length) throw invalidArgument('child_ids', `not children of ${id}: ${strangers.join(', ')}; nothing was changed`);
     const removed: string[] = [];
+    const variant = await schemaVariant(ctx);
     for (const child of wanted) {
-      await mutate(ctx, UPDATE_WORK_ITEM, 'workItemUpdate', { id: child, hierarchyWidget: { parentId: null } });
+      await mutate(ctx, UPDATE_WORK_ITEM, 'workItemUpdate', { id: child, hierarchyWidget: { parentId: null } }, variant);
       removed.push(child);
     }
     return { parent_id: id, removed };
@@ -311,8 +331,7 @@ const convertWorkItemType = defineTool({
     const id = await resolveGid(args, ctx);
     const item = (await workItemGraphql<{ workItem: { namespace?: { fullPath?: string } } | null }>(ctx, WORK_ITEM_NAMESPACE, { id })).workItem;
     const path = item?.namespace?.fullPath;
-    if (!path)
-      throw new ToolError('not_found', `work item ${id} was not found (GitLab answers the same for what does not exist and what the caller may not see)`);
+    if (!path) throw gone(`work item ${id}`);
     return mutate(ctx, CONVERT_WORK_ITEM, 'workItemConvert', { id, workItemTypeId: await typeId(ctx, path, args.type, 'type') });
   },
 });
