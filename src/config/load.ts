@@ -3,7 +3,7 @@
 // caller passes the environment in; nothing else in the server reads it.
 import { Value } from '@sinclair/typebox/value';
 import type { TSchema } from '@sinclair/typebox';
-import { DEFAULT_SET, DEFAULT_TOOLS } from '../tools/default-set';
+import { DEFAULT_SET, DEFAULT_TOOLS, TOOLSET_NAMES } from '../tools/default-set';
 import { NAMED_ONLY_GROUPS, TOOL_GROUPS, type ToolGroup } from '../tools/groups';
 import { ConfigSchema, SETTING_NAMES, flagName, settingSchema, type SettingName, type Settings } from './schema';
 import { normalizeApiUrl } from '../forge/api-url';
@@ -203,7 +203,7 @@ function checkCrossRules(s: Settings): void {
   const known = `known: ${TOOL_GROUPS.join(', ')}, all, ${DEFAULT_SET}`;
   if (s.FORGE_TOOLSETS.length === 0) throw new ConfigError('FORGE_TOOLSETS', `names no tool group (${known})`);
   for (const group of s.FORGE_TOOLSETS) {
-    if (group !== 'all' && group !== DEFAULT_SET && !(TOOL_GROUPS as readonly string[]).includes(group)) {
+    if (group !== 'all' && !TOOLSET_NAMES.has(group)) {
       throw new ConfigError('FORGE_TOOLSETS', `unknown tool group "${group}" (${known})`);
     }
   }

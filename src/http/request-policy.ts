@@ -4,8 +4,8 @@
 // narrows (mcp/policy.ts, tools/catalog.ts narrowSelection). Every value is the client's to
 // write, so each is bounded and checked: an unknown group or tool name, a malformed list or value
 // is refused with 400 naming the header (or the path) and, shortened, the name.
-import { TOOL_GROUPS, type Toolset } from '../tools/groups';
-import { DEFAULT_SET } from '../tools/default-set';
+import type { Toolset } from '../tools/groups';
+import { TOOLSET_NAMES } from '../tools/default-set';
 import { policyKey } from '../mcp/policy';
 import type { Narrowing } from '../tools/catalog';
 import { requestPath } from '../web/request-url';
@@ -18,8 +18,6 @@ const MAX_POLICY_HEADER = 4_096;
 const MAX_POLICY_NAMES = 100;
 
 const NAME = /^[a-z0-9_]{1,64}$/;
-// A group id, or `default`: the default set's tools (D40).
-const GROUPS = new Set<string>([...TOOL_GROUPS, DEFAULT_SET]);
 const shown = (name: string) => JSON.stringify(name.length > 64 ? `${name.slice(0, 64)}…` : name);
 
 type Names = { ok: true; names: string[] | undefined } | { ok: false; message: string };
@@ -49,7 +47,7 @@ function flag(source: string, value: string | null): boolean | string {
 
 const PATH = /^\/mcp(?:\/x\/([^/]*))?(\/readonly)?\/?$/;
 const NONE: PolicyReading = { ok: true, key: undefined };
-const isGroup = (name: string) => GROUPS.has(name);
+const isGroup = (name: string) => TOOLSET_NAMES.has(name);
 
 /** The policy of a request, as a catalog key (undefined: the deployment's own selection). */
 export function readRequestPolicy(request: Request, isTool: (name: string) => boolean): PolicyReading {

@@ -4,8 +4,7 @@
 // or sealed in a stateless id); the catalog of each distinct key is built once, from the
 // deployment's own compiled entries, and kept in a bounded cache.
 import type { Toolset } from '../tools/groups';
-import { TOOL_GROUPS } from '../tools/groups';
-import { DEFAULT_SET } from '../tools/default-set';
+import { TOOLSET_NAMES } from '../tools/default-set';
 import type { Narrowing, ToolCatalog } from '../tools/catalog';
 
 const sorted = (names: readonly string[]) => [...new Set(names)].sort().join(',');
@@ -22,8 +21,6 @@ export function policyKey(policy: Narrowing): string | undefined {
   return parts.filter(Boolean).join(';');
 }
 
-const TOOLSETS = new Set<string>([...TOOL_GROUPS, DEFAULT_SET]);
-
 /** The policy a key stands for; parts it does not know are dropped (keys are this server's own). */
 function policyOfKey(key: string): Narrowing {
   let groups: Toolset[] | undefined;
@@ -32,7 +29,7 @@ function policyOfKey(key: string): Narrowing {
   let readOnly = false;
   for (const part of key.split(';')) {
     const names = part.slice(2) ? part.slice(2).split(',') : [];
-    if (part.startsWith('g=')) groups = names.filter((g): g is Toolset => TOOLSETS.has(g));
+    if (part.startsWith('g=')) groups = names.filter((g): g is Toolset => TOOLSET_NAMES.has(g));
     else if (part.startsWith('t=')) tools = names;
     else if (part.startsWith('x=')) exclude = names;
     else if (part === 'r') readOnly = true;

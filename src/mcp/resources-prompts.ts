@@ -15,10 +15,9 @@ import { offeredTemplates, type ResourceTemplateDef } from '../resources/templat
 import type { ToolCatalog } from '../tools/catalog';
 import { requestContextOf, type RequestContext } from './request-context';
 import { catalogFor, type ToolCaller, type ToolCallerDeps } from './tool-caller';
-import { toolListFor } from './tool-list';
+import { PRIVATE_HINT, toolListFor } from './tool-list';
 
 /** Same lifetime as the public hints of server.ts; a list a policy shaped is the caller's own. */
-const PRIVATE_HINT = { ttlMs: 300_000, cacheScope: 'private' } as const;
 
 interface Offer {
   templates: ResourceTemplateDef[];
@@ -76,7 +75,7 @@ interface ResourcesDeps extends Pick<ToolCallerDeps, 'catalog' | 'catalogs' | 't
 
 const stringsOf = (value: unknown): Record<string, string> => {
   const out: Record<string, string> = {};
-  if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) if (typeof v === 'string' && Object.hasOwn(value, k)) out[k] = v;
+  if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) if (typeof v === 'string') out[k] = v;
   return out;
 };
 

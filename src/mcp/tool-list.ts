@@ -11,7 +11,7 @@ import type { RequestContext } from './request-context';
 import type { TokenProfile } from '../auth/token-profile';
 
 /** Same lifetime as the public hint (server.ts CACHE_HINTS); only the scope differs. */
-const PRIVATE_HINT = { ttlMs: 300_000, cacheScope: 'private' } as const;
+export const PRIVATE_HINT = { ttlMs: 300_000, cacheScope: 'private' } as const;
 
 interface Lists {
   readonly full: { tools: Tool[] };

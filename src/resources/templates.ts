@@ -129,7 +129,7 @@ const jobLog: ResourceTemplateDef = {
   },
 };
 
-export const RESOURCE_TEMPLATES: readonly ResourceTemplateDef[] = [file, issue, mergeRequest, jobLog];
+const RESOURCE_TEMPLATES: readonly ResourceTemplateDef[] = [file, issue, mergeRequest, jobLog];
 
 /** The templates a catalog serves: those whose every tool it has (D34's narrowing included). */
 export function offeredTemplates(has: (tool: string) => boolean): ResourceTemplateDef[] {

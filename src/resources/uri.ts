@@ -3,7 +3,7 @@
 // once (never twice: `%252e` stays `%2e`, which the tools' identifier check then refuses, D31).
 // Nothing here decides whether a value is a good project, ref or path: the tool that reads the
 // resource validates its arguments exactly as it does for tools/call.
-import { MAX_URI_CHARS, RESOURCE_TEMPLATES, URI_PREFIX, type ResourceTemplateDef } from './templates';
+import { MAX_URI_CHARS, URI_PREFIX, type ResourceTemplateDef } from './templates';
 
 type UriReading =
   | { readonly kind: 'match'; readonly template: ResourceTemplateDef; readonly vars: Record<string, string> }
@@ -22,7 +22,7 @@ function decoded(value: string): string | undefined {
   }
 }
 
-export function readResourceUri(uri: string, templates: readonly ResourceTemplateDef[] = RESOURCE_TEMPLATES): UriReading {
+export function readResourceUri(uri: string, templates: readonly ResourceTemplateDef[]): UriReading {
   if (uri.length > MAX_URI_CHARS) return { kind: 'invalid', problem: `the URI is longer than ${MAX_URI_CHARS} characters` };
   if (!uri.startsWith(URI_PREFIX)) return UNKNOWN;
   const rest = uri.slice(URI_PREFIX.length);

@@ -3,7 +3,12 @@
 // request's policy (D34) alongside the group ids. At most about 40 tools and 32 KB of tools/list
 // (test/catalog.test.ts); every group stays available by name.
 
+import { TOOL_GROUPS } from './groups';
+
 export const DEFAULT_SET = 'default';
+
+/** What FORGE_TOOLSETS and a request's policy may name: a group id, or `default` (`all` is the setting's alone). */
+export const TOOLSET_NAMES: ReadonlySet<string> = new Set<string>([...TOOL_GROUPS, DEFAULT_SET]);
 
 export const DEFAULT_TOOLS: ReadonlySet<string> = new Set([
   // Who am I, and finding a project.

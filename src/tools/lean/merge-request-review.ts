@@ -79,8 +79,6 @@ const mrDiff: RecordKind = {
   lean: (r) =>
     compact({
       ...commitDiff.lean(r),
-      too_large: flag(r.too_large),
-      collapsed: flag(r.collapsed),
       diff_truncated: flag(r.diff_truncated),
       diff_lines_omitted: count(r.diff_lines_omitted),
       diff_omitted: flag(r.diff_omitted),

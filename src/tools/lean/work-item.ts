@@ -5,7 +5,7 @@
 // (when all of them came in its answer; otherwise more_children, and list_work_items with parent_id pages them).
 import { compact, flag, isRecord, type Rec } from './helpers';
 import type { RecordKind } from './kind';
-import { B, fields, I, S, STRINGS } from './schema-parts';
+import { B, fields, I, S, STRINGS, USER, USERS } from './schema-parts';
 import { Type } from '@sinclair/typebox';
 
 /** `gid://gitlab/User/12` → 12; anything else as it came. */
@@ -94,7 +94,6 @@ function leanWorkItem(r: Rec): Rec {
 }
 
 /** GraphQL's iid is a String; a user's or milestone's id is a number once its gid is read (numericId). */
-const PERSON = fields({ id: I, username: S, name: S });
 const REF = fields({ id: S, iid: S, type: S, title: S, state: S });
 const NAMED = fields({ id: I, title: S });
 
@@ -107,9 +106,9 @@ export const workItem: RecordKind = {
     state: S,
     reference: S,
     confidential: B,
-    author: PERSON,
+    author: USER,
     description: S,
-    assignees: Type.Array(PERSON),
+    assignees: USERS,
     labels: STRINGS,
     milestone: NAMED,
     iteration: NAMED,
@@ -136,7 +135,7 @@ export const workItem: RecordKind = {
 /** A comment on a work item, with the id of its thread (to reply in it). */
 export const workItemNote: RecordKind = {
   about: 'A comment on a work item: who wrote what when, and the thread (discussion_id) to reply in.',
-  schema: fields({ id: S, discussion_id: S, body: S, author: PERSON, created_at: S, system: B, internal: B }),
+  schema: fields({ id: S, discussion_id: S, body: S, author: USER, created_at: S, system: B, internal: B }),
   lean: (r: Rec) =>
     compact({
       id: r.id,
