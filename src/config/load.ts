@@ -222,8 +222,7 @@ function ignoredSettings(s: Settings): string[] {
   if (!s.FORGE_MCP_OAUTH && (s.FORGE_OAUTH_CLIENT_ID !== undefined || s.FORGE_OAUTH_CLIENT_SECRET !== undefined)) {
     warnings.push('FORGE_OAUTH_CLIENT_ID and FORGE_OAUTH_CLIENT_SECRET are ignored without FORGE_MCP_OAUTH=true');
   }
-  const tracingAsked = s.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined || s.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined || s.OTEL_TRACES_EXPORTER === 'otlp';
-  if (tracingAsked && !s.OTEL_SDK_DISABLED && s.OTEL_TRACES_EXPORTER !== 'none' && !s.STREAMABLE_HTTP) {
+  if (tracingWanted(s) && !s.STREAMABLE_HTTP) {
     warnings.push('OTEL_* tracing is ignored for stdio (STREAMABLE_HTTP=false): it traces HTTP requests');
   }
   if (s.REDIS_URL !== undefined && !s.STREAMABLE_HTTP) {
@@ -260,6 +259,12 @@ function otlpHeaders(text: string | undefined): Record<string, string> {
   return headers;
 }
 
+/** Whether the OTEL_* settings ask for traces: an OTLP endpoint or exporter named, and nothing turning them off. */
+function tracingWanted(s: Settings): boolean {
+  if (s.OTEL_SDK_DISABLED || s.OTEL_TRACES_EXPORTER === 'none') return false;
+  return s.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined || s.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined || s.OTEL_TRACES_EXPORTER === 'otlp';
+}
+
 /**
  * D46: tracing is on when an OTLP endpoint is given or OTEL_TRACES_EXPORTER=otlp, and off when
  * OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none, whatever else is set. Unlike OpenTelemetry's
@@ -267,12 +272,10 @@ function otlpHeaders(text: string | undefined): Record<string, string> {
  */
 function tracingOf(s: Settings): TracingSettings | undefined {
   const headers = otlpHeaders(s.OTEL_EXPORTER_OTLP_HEADERS);
-  if (s.OTEL_SDK_DISABLED || s.OTEL_TRACES_EXPORTER === 'none') return undefined;
+  // stdio has no requests to trace (ignoredSettings says so at start-up).
+  if (!tracingWanted(s) || !s.STREAMABLE_HTTP) return undefined;
   const endpoint = s.OTEL_EXPORTER_OTLP_ENDPOINT;
   const url = s.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (endpoint === undefined ? undefined : `${endpoint.replace(/\/+$/, '')}/v1/traces`);
-  if (url === undefined && s.OTEL_TRACES_EXPORTER !== 'otlp') return undefined;
-  // stdio has no requests to trace (ignoredSettings says so at start-up).
-  if (!s.STREAMABLE_HTTP) return undefined;
   // OpenTelemetry would shrink the batch to the queue with a diagnostic; a setting is never
   // silently not what it says (D2).
   if (s.OTEL_BSP_MAX_EXPORT_BATCH_SIZE > s.OTEL_BSP_MAX_QUEUE_SIZE) {
@@ -282,7 +285,7 @@ function tracingOf(s: Settings): TracingSettings | undefined {
     url: url ?? 'http://localhost:4318/v1/traces',
     headers,
     serviceName: s.OTEL_SERVICE_NAME,
-    sampler: s.OTEL_TRACES_SAMPLER as TracingSettings['sampler'],
+    sampler: s.OTEL_TRACES_SAMPLER,
     ratio: s.OTEL_TRACES_SAMPLER_ARG === undefined ? 1 : Number(s.OTEL_TRACES_SAMPLER_ARG),
     batch: {
       scheduledDelayMillis: s.OTEL_BSP_SCHEDULE_DELAY,

@@ -4,6 +4,7 @@
 import { FormatRegistry, Type, type Static, type TSchema } from '@sinclair/typebox';
 import { DEFAULT_SET } from '../tools/default-set';
 import { NAMED_ONLY_GROUPS, TOOL_GROUPS } from '../tools/groups';
+import { TRACE_SAMPLERS } from '../tracing/span';
 
 FormatRegistry.Set('url', (value) => {
   try {
@@ -216,7 +217,7 @@ export const ConfigSchema = Type.Object({
   ),
   OTEL_SERVICE_NAME: Type.String({ default: 'forge-mcp', minLength: 1, maxLength: 255, description: 'service.name of the traces.' }),
   OTEL_TRACES_SAMPLER: Type.Union(
-    ['parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio', 'always_on', 'always_off', 'traceidratio'].map((s) => Type.Literal(s)),
+    TRACE_SAMPLERS.map((s) => Type.Literal(s)),
     {
       default: 'parentbased_always_on',
       description: "Which requests are traced: parentbased_* follows the client's traceparent sampled flag and applies the rest to requests without one.",

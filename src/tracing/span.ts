@@ -55,6 +55,17 @@ export const ATTR = {
   outcome: 'forge_mcp.outcome',
 } as const;
 
+/** OTEL_TRACES_SAMPLER's values (OpenTelemetry's standard samplers; the default first). */
+export const TRACE_SAMPLERS = [
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+  'always_on',
+  'always_off',
+  'traceidratio',
+] as const;
+type TraceSampler = (typeof TRACE_SAMPLERS)[number];
+
 /** Where and how spans go when tracing is on (config/load.ts derives it from the OTEL_* settings). */
 export interface TracingSettings {
   /** The OTLP/HTTP traces URL (…/v1/traces). */
@@ -62,7 +73,7 @@ export interface TracingSettings {
   /** OTEL_EXPORTER_OTLP_HEADERS, parsed: sent with every export, never logged. */
   readonly headers: Readonly<Record<string, string>>;
   readonly serviceName: string;
-  readonly sampler: 'always_on' | 'always_off' | 'traceidratio' | 'parentbased_always_on' | 'parentbased_always_off' | 'parentbased_traceidratio';
+  readonly sampler: TraceSampler;
   /** The ratio of the traceidratio samplers (0 to 1). */
   readonly ratio: number;
   /** The batch span processor's settings (OTEL_BSP_*), as OpenTelemetry's BatchSpanProcessor takes them. */
