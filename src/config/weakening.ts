@@ -2,14 +2,13 @@
 // need one (a test forge with a self-signed certificate, local OAuth clients), but never without
 // saying so where operators look. Pure: a function of the loaded settings; values are never
 // repeated (a URL is reduced to its scheme and host).
+import { isLoopbackBind, isLoopbackHost } from '../forge/url-parts';
 import type { Settings } from './schema';
 
 interface Weakening {
   readonly setting: string;
   readonly note: string;
 }
-
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
 /** The host of an http(s) URL, or undefined; credentials and paths are dropped. */
 function hostOf(url: string): string | undefined {
@@ -20,7 +19,7 @@ function hostOf(url: string): string | undefined {
   }
 }
 
-const plainHttpElsewhere = (url: string) => /^http:/i.test(url) && !LOOPBACK.test(hostOf(url) ?? '');
+const plainHttpElsewhere = (url: string) => /^http:/i.test(url) && !isLoopbackHost(hostOf(url) ?? '');
 
 export function weakeningSettings(s: Settings): Weakening[] {
   const found: Weakening[] = [];
@@ -38,7 +37,7 @@ export function weakeningSettings(s: Settings): Weakening[] {
       // A bare host:port other than 443 allows http too (D8).
       const portAllowsHttp = !/^https?:\/\//.test(text) && /:\d+$/.test(text) && !/:0*443$/.test(text);
       const host = hostOf(explicitHttp ? text : `http://${text.replace(/^https:\/\//, '')}`);
-      if ((explicitHttp || portAllowsHttp) && host !== undefined && !LOOPBACK.test(host)) {
+      if ((explicitHttp || portAllowsHttp) && host !== undefined && !isLoopbackHost(host)) {
         add('FORGE_ALLOWED_HOSTS', `an entry allows plain http to ${host}: tokens sent there travel unencrypted`);
       }
     }
@@ -56,7 +55,7 @@ export function weakeningSettings(s: Settings): Weakening[] {
     );
   }
   // The static token behind a port others can reach: whoever reaches it acts as the token's owner.
-  if (s.STREAMABLE_HTTP && !s.REMOTE_AUTHORIZATION && !s.FORGE_MCP_OAUTH && !LOOPBACK.test(s.HOST) && s.HOST !== '::1') {
+  if (s.STREAMABLE_HTTP && !s.REMOTE_AUTHORIZATION && !s.FORGE_MCP_OAUTH && !isLoopbackBind(s.HOST)) {
     add('REMOTE_AUTHORIZATION', `off while listening on ${s.HOST}: every caller that reaches the port acts with FORGE_PERSONAL_ACCESS_TOKEN`);
   }
   if (s.OTEL_EXPORTER_OTLP_HEADERS !== undefined) {

@@ -14,3 +14,19 @@ export function authorityOf(url: string): string {
   const end = url.indexOf('/', start);
   return end === -1 ? url.slice(start) : url.slice(start, end);
 }
+
+// Loopback hosts: as a URL names them (URL.hostname) and as a server binds to them (HOST, where IPv6
+// is written bare too); for the settings' warnings, OAuth's redirect URIs and metadata documents,
+// and the Host policy.
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+const LOOPBACK_BIND = /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|\[::1\])$/i;
+
+/** Whether `hostname` (as URL.hostname gives it) is a loopback host: localhost, 127.x.x.x or [::1]. */
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOST.test(hostname);
+}
+
+/** Whether a bind address (HOST) is a loopback one: localhost, 127.x.x.x, ::1 or [::1]. */
+export function isLoopbackBind(host: string): boolean {
+  return LOOPBACK_BIND.test(host);
+}

@@ -5,7 +5,8 @@
 // not used.
 import type { CachedDocument } from './cimd-cache';
 import { cleanClientName } from './client-name';
-import { MAX_REDIRECT_URIS, MAX_REDIRECT_URI_LENGTH, isLoopbackHost, redirectUriProblem } from './redirect-uris';
+import { isLoopbackHost } from '../forge/url-parts';
+import { MAX_REDIRECT_URIS, MAX_REDIRECT_URI_LENGTH, redirectUriProblem } from './redirect-uris';
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
 

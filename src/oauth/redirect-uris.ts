@@ -6,8 +6,8 @@
 // A presented redirect URI matches a registered one exactly, except that a loopback one matches on
 // any port (D28, RFC 8252 §7.3): a native app listens on whatever port it was given.
 import { hasInvisible } from '../text/invisible';
+import { isLoopbackHost } from '../forge/url-parts';
 
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 const REFUSED_SCHEMES = new Set(['javascript', 'data', 'file', 'vbscript', 'blob', 'about', 'filesystem', 'ws', 'wss', 'ftp', 'mailto', 'tel']);
 
@@ -33,14 +33,9 @@ export function redirectUriProblem(uri: unknown): string | undefined {
   if (url.username || url.password) return 'must not contain credentials';
   if (scheme === 'https') return url.hostname ? undefined : 'must name a host';
   if (scheme === 'http')
-    return LOOPBACK.test(url.hostname) ? undefined : 'http is allowed only for loopback addresses (localhost, 127.0.0.1, [::1]); use https';
+    return isLoopbackHost(url.hostname) ? undefined : 'http is allowed only for loopback addresses (localhost, 127.0.0.1, [::1]); use https';
   if (REFUSED_SCHEMES.has(scheme)) return `the ${scheme}: scheme is not allowed`;
   return undefined; // a private-use scheme of an installed app
-}
-
-/** Whether `hostname` (as URL.hostname gives it) is a loopback host: localhost, 127.x.x.x or [::1]. */
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK.test(hostname);
 }
 
 const LOOPBACK_URI = /^(http:\/\/(?:localhost|127(?:\.\d{1,3}){3}|\[::1\]))(?::(\d{1,5}))?([/?][^#]*)?$/i;

@@ -1,7 +1,7 @@
 // DNS-rebinding defence (D12): a request with an Origin header is refused with 403
 // unless that origin is loopback, the host of MCP_SERVER_URL, or listed in MCP_ALLOWED_ORIGINS.
 // Requests without Origin (native clients) pass.
-import { authorityOf } from '../forge/url-parts';
+import { authorityOf, isLoopbackBind } from '../forge/url-parts';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -36,8 +36,6 @@ export function createOriginPolicy(serverUrl: string | undefined, allowed: reado
 
 export type HostPolicy = (request: Request) => boolean;
 
-const LOOPBACK_BIND = /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|\[::1\])$/i;
-
 /** The host name of a Host header value (`name[:port]`, `[v6]:port`), lower-case. */
 function hostnameOf(host: string): string {
   const trimmed = host.trim().toLowerCase();
@@ -54,7 +52,7 @@ function hostnameOf(host: string): string {
  * no Host header: its URL's host stands in.
  */
 export function createHostPolicy(bindHost: string, serverUrl: string | undefined, allowed: readonly string[] = []): HostPolicy {
-  if (!LOOPBACK_BIND.test(bindHost)) return () => true;
+  if (!isLoopbackBind(bindHost)) return () => true;
   const hosts = new Set<string>();
   if (serverUrl) hosts.add(new URL(serverUrl).hostname.toLowerCase());
   for (const entry of allowed) {
