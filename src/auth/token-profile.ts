@@ -8,6 +8,7 @@
 //   project or group access token; a 403 `insufficient_granular_scope` a fine-grained token.
 // Anything else leaves a part unknown, and unknown narrows nothing. Nothing here is logged, and the
 // token never leaves the request that carries it.
+import { forgeBaseOf } from '../forge/api-url';
 import { readTextWithin } from '../forge/body';
 import type { Credential } from '../forge/credential';
 import type { FetchLike } from '../forge/client';
@@ -100,7 +101,7 @@ export async function readProfile(fetchImpl: FetchLike, credential: Credential, 
   if (described) return { self: described };
   if (self.refusal === 'insufficient_granular_scope') return { fineGrained: true };
   if (credential.kind !== 'bearer' || self.status === 0 || self.status === 401) return {};
-  const base = endpoint.apiUrl.replace(/\/api\/v4$/, '');
+  const base = forgeBaseOf(endpoint.apiUrl);
   const info = await getJson(fetchImpl, `${base}/oauth/token/info`, credential, endpoint, trace);
   const record = info.json as { scope?: unknown; scopes?: unknown } | undefined;
   const scopes = strings(record?.scope) ?? strings(record?.scopes);

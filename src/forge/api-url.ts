@@ -15,3 +15,8 @@ export function normalizeApiUrl(raw: string): string | undefined {
   if (!path.endsWith('/api/v4')) path = `${path}/api/v4`;
   return `${url.protocol}//${url.host}${path}`;
 }
+
+/** The forge's base URL of a normalized API URL: `https://host/prefix/api/v4` → `https://host/prefix`. */
+export function forgeBaseOf(apiUrl: string): string {
+  return apiUrl.slice(0, apiUrl.length - '/api/v4'.length);
+}

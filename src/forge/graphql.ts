@@ -6,6 +6,7 @@
 // GitLab's sources: app/controllers/graphql_controller.rb (render_error, MAX_QUERY_SIZE,
 // authorize_access_api!), app/graphql/gitlab_schema.rb (complexity, depth, default_max_page_size),
 // lib/gitlab/graphql/authorize/authorize_resource.rb (RESOURCE_ACCESS_ERROR).
+import { forgeBaseOf } from './api-url';
 import { ToolError, type ErrorKind } from './errors';
 import { plainTextOf } from './plain-text';
 
@@ -31,7 +32,7 @@ export function graphqlDocument(text: string): GraphqlDocument {
 
 /** `https://host/prefix/api/v4` → `https://host/prefix/api/graphql` (api-url.ts keeps every API URL ending in /api/v4). */
 export function graphqlUrl(apiUrl: string): string {
-  return `${apiUrl.slice(0, apiUrl.length - '/v4'.length)}/graphql`;
+  return `${forgeBaseOf(apiUrl)}/api/graphql`;
 }
 
 export function jobTokenGraphqlRefusal(): ToolError {

@@ -2,6 +2,7 @@
 // URL (which is also the issuer), the forge's OAuth base, this server's application at the forge,
 // the default scope (D29), and the lifetimes of the short-lived values and of the tokens (D23).
 import type { Config } from '../config/load';
+import { forgeBaseOf } from '../forge/api-url';
 import type { Scope } from './scopes';
 
 export interface OAuthSettings {
@@ -43,7 +44,7 @@ export function oauthSettings(config: Config): OAuthSettings {
     serverUrl,
     resource: `${serverUrl}/mcp`,
     callbackUrl: `${serverUrl}/callback`,
-    forgeBase: forgeApiUrl.replace(/\/api\/v4$/, ''),
+    forgeBase: forgeBaseOf(forgeApiUrl),
     forgeApiUrl,
     clientId: config.FORGE_OAUTH_CLIENT_ID,
     clientSecret: config.FORGE_OAUTH_CLIENT_SECRET,
