@@ -14,7 +14,7 @@
 // `slashName` is our own keyword too: a branch name, ref or file path whose slashes may arrive
 // %2F-encoded (D26).
 // `format` is checked here and never published (D32: some model APIs refuse whole tool lists over it).
-import { FormatRegistry, Type, type StringOptions, type TLiteral, type TSchema, type TString } from '@sinclair/typebox';
+import { FormatRegistry, Type, type StringOptions, type TLiteral, type TProperties, type TSchema, type TString } from '@sinclair/typebox';
 
 /** GitLab's own limits where it has one (D31), generous bounds elsewhere: nothing unbounded reaches the forge. */
 export const LIMITS = {
@@ -64,6 +64,9 @@ FormatRegistry.Set('date', (value) => {
 
 /** A description only where one says more than the name, type and format already do. */
 export const described = (description?: string) => (description ? { description } : {});
+
+/** A tool's input: these parameters and no others (an unknown one is refused, naming it). */
+export const input = <P extends TProperties>(properties: P) => Type.Object(properties, { additionalProperties: false });
 
 /** An optional choice among fixed values, as GitLab's `values:` declares them. */
 export const oneOf = <T extends string | number>(values: readonly T[], description?: string) =>

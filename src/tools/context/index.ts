@@ -2,13 +2,11 @@
 // request's commits and the issues it closes, an issue's related merge requests and the ones that
 // will close it (lib/api/merge_requests.rb, lib/api/issues.rb). A group of its own so the
 // merge_requests and issues groups keep their tools/list within budget.
-import { Type, type TObject } from '@sinclair/typebox';
 import { issueIid } from '../issues/params';
 import { mergeRequestIid } from '../merge-requests/params';
-import { pagination, projectId } from '../params';
+import { pagination, projectId, input } from '../params';
 import { restTool } from '../rest';
 
-const input = (properties: Parameters<typeof Type.Object>[0]): TObject => Type.Object(properties, { additionalProperties: false });
 const MR = '/projects/{project_id}/merge_requests/{merge_request_iid}';
 const ISSUE = '/projects/{project_id}/issues/{issue_iid}';
 

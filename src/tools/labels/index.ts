@@ -3,11 +3,9 @@
 // (app/models/label.rb: title format) since label lists are comma-separated; so does the schema.
 import { Type } from '@sinclair/typebox';
 import { invalidArgument } from '../errors';
-import { described, groupId, integer, LIMITS, longText, pagination, projectId, search, shortName } from '../params';
+import { described, groupId, integer, LIMITS, longText, pagination, projectId, search, shortName, input } from '../params';
 import { restTool } from '../rest';
 import { deletedOutput } from '../lean/schema-parts';
-
-const input = (properties: Parameters<typeof Type.Object>[0]) => Type.Object(properties, { additionalProperties: false });
 
 /** A label's id or its name (names may hold slashes and emoji). */
 const labelId = () => Type.String({ minLength: 1, maxLength: LIMITS.name, identifier: true, stringOrInteger: true, description: 'Id or exact name' });

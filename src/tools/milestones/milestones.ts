@@ -1,10 +1,10 @@
 // One definition of the milestone tools for either parent: list, get, create, edit, delete, and
 // the issues and merge requests of a milestone. Dates are checked here (real calendar dates, due
 // after start) so a bad value never reaches the forge, which would silently store no date.
-import { Type, type TObject } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { defineTool, type ToolDefinition } from '../define';
 import { invalidArgument } from '../errors';
-import { integerId, isoDate, isoDateTime, listOf, longText, pagination, search, shortName, title } from '../params';
+import { integerId, isoDate, isoDateTime, listOf, longText, pagination, search, shortName, title, input } from '../params';
 import { callRest, restTool, type RestSpec } from '../rest';
 import { requireRelease } from '../tiers';
 import { ancestorsParameter, milestoneId, parentParam, type MilestoneScope } from './scope';
@@ -45,7 +45,6 @@ export function milestoneTools(scope: MilestoneScope): MilestoneTools {
   const { names, noun, basePath } = scope;
   const parent = parentParam(scope);
   const one = `${basePath}/milestones/{milestone_id}`;
-  const input = (properties: Parameters<typeof Type.Object>[0]): TObject => Type.Object(properties, { additionalProperties: false });
 
   const listSpec: RestSpec = { method: 'GET', path: `${basePath}/milestones`, list: true };
   const list = defineTool({

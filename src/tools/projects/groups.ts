@@ -1,11 +1,9 @@
 // Groups, subgroups and namespaces (lib/api/groups.rb, lib/api/namespaces.rb).
 import { Type } from '@sinclair/typebox';
 import { defineTool } from '../define';
-import { groupId, LIMITS, pagination, search } from '../params';
+import { groupId, LIMITS, pagination, search, input } from '../params';
 import { callRest, restTool, type RestSpec } from '../rest';
 import { flag, groupOrder, minAccessLevel, sort } from './params';
-
-const input = (properties: Parameters<typeof Type.Object>[0]) => Type.Object(properties, { additionalProperties: false });
 
 const all: RestSpec = { method: 'GET', path: '/groups', list: true };
 const subgroups: RestSpec = { method: 'GET', path: '/groups/{group_id}/subgroups', list: true };

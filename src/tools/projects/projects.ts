@@ -3,12 +3,10 @@
 import { Type } from '@sinclair/typebox';
 import { defineTool, type ToolContext } from '../define';
 import { invalidArgument } from '../errors';
-import { groupId, pagination, projectId, search } from '../params';
+import { groupId, pagination, projectId, search, input } from '../params';
 import { callRest, type RestSpec } from '../rest';
 import { projectUrl } from '../web-url';
 import { flag, minAccessLevel, projectOrder, sort, topic, visibility } from './params';
-
-const input = (properties: Parameters<typeof Type.Object>[0]) => Type.Object(properties, { additionalProperties: false });
 
 const filters = {
   search: search('In name, path or description'),

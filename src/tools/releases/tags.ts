@@ -7,13 +7,12 @@ import { fillPath } from '../../forge/encode';
 import type { ForgeClient } from '../../forge/client';
 import { defineTool } from '../define';
 import { ToolError } from '../errors';
-import { longText, pagination, projectId, refName, search } from '../params';
+import { longText, pagination, projectId, refName, search, input } from '../params';
 import { restTool } from '../rest';
 import { deletedOutput } from '../lean/schema-parts';
 
 const TAGS = '/projects/{project_id}/repository/tags';
 const TAG = `${TAGS}/{tag_name}`;
-const input = <P extends Parameters<typeof Type.Object>[0]>(properties: P) => Type.Object(properties, { additionalProperties: false });
 
 const listTags = restTool({
   name: 'list_tags',

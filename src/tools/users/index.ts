@@ -1,10 +1,8 @@
 // The users group (opt-in, D13): who the caller is, and who someone else is (lib/api/users.rb).
 import { Type } from '@sinclair/typebox';
-import { numericId, pagination, search, shortName } from '../params';
+import { numericId, pagination, search, shortName, input } from '../params';
 import { defineTool } from '../define';
 import { restTool } from '../rest';
-
-const input = (properties: Parameters<typeof Type.Object>[0]) => Type.Object(properties, { additionalProperties: false });
 
 const WHO = ['id', 'username', 'name', 'state', 'bot'] as const;
 

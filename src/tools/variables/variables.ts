@@ -3,11 +3,11 @@
 // redact.ts; every write is checked by rules.ts before it is sent. A key shared by several
 // environment scopes is told apart by filter.environment_scope, as GitLab's own API does (a 409
 // otherwise, lib/api/helpers/variables_helpers.rb).
-import { Type, type TObject } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
 import { defineTool, type ToolContext, type ToolDefinition } from '../define';
 import { invalidArgument } from '../errors';
-import { pagination, secretText } from '../params';
+import { pagination, secretText, input } from '../params';
 import { refusePaidOnCommunityEdition, requireRelease } from '../tiers';
 import { redactVariable, redactVariables } from './redact';
 import { checkMaskedValue, KEY_PATTERN, MAX_SCOPE, MAX_VALUE } from './rules';
@@ -65,7 +65,6 @@ export function variableTools(scope: VariableScope): VariableTools {
   const parent = parentParam(scope);
   const many = `${basePath}/variables`;
   const one = `${many}/{key}`;
-  const input = (properties: Parameters<typeof Type.Object>[0]): TObject => Type.Object(properties, { additionalProperties: false });
   const path = (template: string, args: VariableArgs) => fillPath(template, args as Record<string, unknown>);
   const filterQuery = (args: VariableArgs) => (args.filter ? { 'filter[environment_scope]': args.filter.environment_scope } : {});
 

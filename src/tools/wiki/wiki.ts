@@ -4,11 +4,11 @@
 // Page content is text others wrote: its lean record is cleaned like a description (lean/wiki.ts),
 // and what a write sends is checked for quick actions like any text the tools write (D36). A page
 // comes back a line window at a time within the file budget, as get_file_contents does.
-import { Type, type TObject } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { fillPath } from '../../forge/encode';
 import { defineTool, type ToolDefinition } from '../define';
 import { invalidArgument, ToolError } from '../errors';
-import { filePath, longText, title, userText, lineNumber } from '../params';
+import { filePath, longText, title, userText, lineNumber, input } from '../params';
 import { CONTENT_BUDGET } from '../repository/file-contents';
 import { readLineWindow } from '../repository/read-lines';
 import { parentParam, withGroupWikiTier, type WikiScope } from './scope';
@@ -70,7 +70,6 @@ export function wikiTools(scope: WikiScope): WikiTools {
   const parent = parentParam(scope);
   const all = `${basePath}/wikis`;
   const one = `${basePath}/wikis/{slug}`;
-  const input = (properties: Parameters<typeof Type.Object>[0]): TObject => Type.Object(properties, { additionalProperties: false });
   const tier = noun === 'group' ? ' Group wikis need Premium.' : '';
 
   const list = defineTool({

@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { defineTool, type ToolContext } from '../define';
 import { invalidArgument } from '../errors';
 import { requireRelease } from '../tiers';
-import { isoDateTime, listOf, search, shortName } from '../params';
+import { isoDateTime, listOf, search, shortName, input } from '../params';
 import {
   GET_WORK_ITEM,
   GET_WORK_ITEM_BY_IID,
@@ -17,8 +17,6 @@ import {
 } from './documents';
 import { refusePaidWidgets, refuseStatuses, refuseTypes, schemaVariant, typeName, type TypeName, workItemGraphql } from './editions';
 import { checkRef, gone, widget, firstNode, iidRef, namespacePath, resolveGid, toGid, workItemId, workItemRef, type RefArgs } from './refs';
-
-const input = (properties: Parameters<typeof Type.Object>[0]) => Type.Object(properties, { additionalProperties: false });
 
 /** GitLab's default_max_page_size is 100 (app/graphql/gitlab_schema.rb). */
 const perPage = Type.Optional(Type.Integer({ minimum: 1, maximum: 100, hint: 'must be an integer from 1 to 100', description: 'Default 20, max 100.' }));

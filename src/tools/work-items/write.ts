@@ -10,7 +10,7 @@ import { ToolError } from '../../forge/errors';
 import type { GraphqlDocument } from '../../forge/graphql';
 import { defineTool, type ToolContext } from '../define';
 import { invalidArgument } from '../errors';
-import { ID, integer, listOf, longText, noteBody, numericId, title, userText } from '../params';
+import { ID, integer, listOf, longText, noteBody, numericId, title, userText, input } from '../params';
 import {
   CONVERT_WORK_ITEM,
   CREATE_WORK_ITEM,
@@ -24,7 +24,6 @@ import {
 import { refusePaidWidgets, refuseStatuses, refuseTypes, schemaVariant, typeName, type TypeName, workItemGraphql } from './editions';
 import { checkRef, gone, widget, namespacePath, resolveGid, toGid, workItemId, workItemRef, type RefArgs } from './refs';
 
-const input = (properties: Parameters<typeof Type.Object>[0]) => Type.Object(properties, { additionalProperties: false });
 const ids = (what: string, description?: string) => Type.Optional(listOf(numericId(`must be a positive integer ${what} id such as 42`), description));
 // GitLab's work item mutations take labels by id only (WorkItemWidgetLabelsCreateInput.labelIds,
 // WorkItemWidgetLabelsUpdateInput.addLabelIds/removeLabelIds; no names, unlike REST's `labels`).
