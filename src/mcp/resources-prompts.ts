@@ -66,7 +66,7 @@ function listed<T extends object>(list: T, context: RequestContext | undefined):
   return context?.lane === 'modern' && context.caller.policy !== undefined ? { ...list, ...PRIVATE_HINT } : list;
 }
 
-interface ResourcesDeps extends Pick<ToolCallerDeps, 'catalog' | 'catalogs' | 'toolTimeoutMs' | 'tokenProfile'> {
+export interface ResourcesDeps extends Pick<ToolCallerDeps, 'catalog' | 'catalogs' | 'toolTimeoutMs' | 'tokenProfile'> {
   /** The context of a request that comes without HTTP (stdio). */
   stdioContext?: () => RequestContext;
   /** Completion answers, one cache for every server the process builds (one per session or request). */
@@ -82,8 +82,7 @@ const stringsOf = (value: unknown): Record<string, string> => {
 export function registerResourcesAndPrompts(server: Server, deps: ResourcesDeps, toolCaller: ToolCaller): void {
   const contextOf = (ctx: ServerContext) => requestContextOf(ctx) ?? deps.stdioContext?.();
   const offerFor = (context: RequestContext | undefined) => offerOf(catalogFor(deps, context));
-  const required = (ctx: ServerContext): RequestContext => {
-    const context = contextOf(ctx);
+  const required = (context: RequestContext | undefined): RequestContext => {
     if (!context) throw new Error('a forge request without a request context: the HTTP layer must bind one');
     return context;
   };
@@ -94,7 +93,7 @@ export function registerResourcesAndPrompts(server: Server, deps: ResourcesDeps,
     return listed(offerFor(context).templatesList, context);
   });
   server.setRequestHandler('resources/read', async (request, ctx) => {
-    const context = required(ctx);
+    const context = required(contextOf(ctx));
     const call = (tool: string, args: Record<string, unknown>) => toolCaller({ name: tool, arguments: args }, context);
     return readResource(request.params.uri, offerFor(context).templates, call);
   });
@@ -131,14 +130,15 @@ export function registerResourcesAndPrompts(server: Server, deps: ResourcesDeps,
 
   server.setRequestHandler('completion/complete', async (request, ctx) => {
     const { ref, argument } = request.params;
-    const offer = offerFor(contextOf(ctx));
+    const found = contextOf(ctx);
+    const offer = offerFor(found);
     const known =
       ref.type === 'ref/prompt'
         ? offer.prompts.some((p) => p.name === ref.name && p.arguments.some((a) => a.name === argument.name))
         : offer.templates.some((t) => t.uriTemplate === ref.uri && t.variables.includes(argument.name));
     // Nothing to suggest for an argument of no template or prompt of ours (or one not offered here).
     if (!known || !isCompletable(argument.name)) return { completion: NO_COMPLETION };
-    const context = required(ctx);
+    const context = required(found);
     const others = stringsOf(request.params.context?.arguments);
     const key = CompletionCache.key(keyOf(context.caller.credential, context.forge), [argument.name, argument.value, others.project_id, others.ref]);
     let completion: Completion | undefined = deps.completions.get(key);

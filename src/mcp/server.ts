@@ -5,10 +5,9 @@ import { Server, type CallToolResult, type ServerContext } from '@modelcontextpr
 import type { Logger } from '../logging/logger';
 import { ProtocolError } from '../tools/catalog';
 import { INSTRUCTIONS } from '../tools/groups';
-import { requestContextOf, type RequestContext } from './request-context';
+import { requestContextOf } from './request-context';
 import { toolListFor } from './tool-list';
-import { registerResourcesAndPrompts } from './resources-prompts';
-import type { CompletionCache } from '../resources/completion-cache';
+import { registerResourcesAndPrompts, type ResourcesDeps } from './resources-prompts';
 import { catalogFor, createToolCaller, type ToolCallerDeps, type ToolCallParams } from './tool-caller';
 import type { Asking } from './confirmation';
 
@@ -31,11 +30,7 @@ const CACHE_HINTS = {
 } as const;
 
 /** The tool caller's deps (mcp/tool-caller.ts: catalog, logger, metrics hook, sealer, timeout). */
-interface McpDeps extends ToolCallerDeps {
-  /** The context of a call that comes without an HTTP request: stdio with the static token. */
-  stdioContext?: () => RequestContext;
-  /** completion/complete's answers, per credential (D44). */
-  completions: CompletionCache;
+interface McpDeps extends ToolCallerDeps, ResourcesDeps {
   /** FORGE_CONFIRM_TTL_SECONDS in ms: how long a 2025 session's confirmation question waits for its answer (D42). */
   confirmTimeoutMs?: number;
 }
